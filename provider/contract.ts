@@ -1,0 +1,420 @@
+/**
+ * The protocol contract: every assumption this package makes about a part of
+ * the reseller API that the service's description (spec/reseller-api.md)
+ * leaves "not shown". Each entry quotes the spec line it fills in.
+ *
+ * The client (provider/) and the sandbox (sandbox/) both read these values, so
+ * they agree by construction; users whose service turns out to differ override
+ * any entry through `ClientOptions.contract` (or the `reseller:contract` stack
+ * config), and the sandbox through its own options. Nothing else in the code
+ * base hard-codes one of these guesses.
+ *
+ * This module has no dependencies and no side effects.
+ */
+
+/** HTTP header names. */
+export interface HeaderNames {
+  /** Spec, Authentication 2: "sent as the headers X-Service-Key and X-Service-Secret". Stated. */
+  key: string;
+  /** Stated, as above. */
+  secret: string;
+  /** Spec, Authentication 3: "Names of the signature, timestamp and nonce headers ... not shown". */
+  signature: string;
+  /** As above. */
+  timestamp: string;
+  /** As above. */
+  nonce: string;
+  /** Spec, Authentication 7: "The header Idempotency-Key is required". Stated. */
+  idempotencyKey: string;
+  /** Not in the spec: set by the sandbox (and expected from the service) when a stored response is replayed for a reused Idempotency-Key. */
+  idempotentReplay: string;
+  /** Spec, Limits: "Response when the rate limit is exceeded: not shown". We read the standard Retry-After. */
+  retryAfter: string;
+  /** Not in the spec: a request id echoed in responses when present; used only in error messages. */
+  requestId: string;
+}
+
+/** Signing scheme. Spec, Authentication 3: "HMAC-SHA256 with a timestamp and a single-use nonce ... the string that is signed and the permitted clock skew: not shown". */
+export interface SigningContract {
+  /**
+   * Which requests are signed. Spec: "Registration and management endpoints
+   * require signed requests." The client signs every request by default
+   * ("all"); the sandbox requires a signature on the routes for which
+   * `requiresSignature` answers true.
+   */
+  clientSigns: "all" | "required-only";
+  /** Permitted difference between the request's timestamp and the server clock, seconds. Not shown; we assume 300 (5 minutes, as common HMAC APIs). */
+  clockSkewSeconds: number;
+  /** How long a server remembers a nonce to refuse its replay, seconds. Must be at least 2 x clockSkewSeconds. */
+  nonceRetentionSeconds: number;
+  /** Number of random bytes in a nonce (hex encoded on the wire). */
+  nonceBytes: number;
+  /** Timestamp format on the wire: Unix seconds as a decimal string. */
+  timestampUnit: "seconds" | "milliseconds";
+  /** Signature encoding on the wire. */
+  signatureEncoding: "hex" | "base64";
+}
+
+/**
+ * The canonical string that is signed (not shown in the spec). Lines joined by "\n":
+ *
+ *   METHOD            upper case, e.g. POST
+ *   PATH              path with its query string exactly as sent, e.g. /api/v1/dns/zones/example.com/records?type=A
+ *   TIMESTAMP         the timestamp header's value
+ *   NONCE             the nonce header's value
+ *   BODY_SHA256       lower-case hex SHA-256 of the raw body bytes ("" hashes to e3b0c442...)
+ *   API_KEY           the X-Service-Key value, binding the signature to one credential
+ */
+export const CANONICAL_STRING_FIELDS = ["method", "path", "timestamp", "nonce", "bodySha256", "apiKey"] as const;
+
+/** Error body. Spec, Errors 1: "Failures are structured error objects with machine-readable codes. Body shape of an error: not shown." */
+export interface ErrorShape {
+  /**
+   * We assume `{ "success": false, "error": { "code": string, "message": string, "field"?: string, "details"?: object } }`.
+   * The client also accepts `{ "success": false, "code", "message" }` and `{ "error": "code", "message" }`.
+   */
+  form: "nested";
+}
+
+/** Machine codes for errors the spec does not name (Errors 3: "all other error codes ... not shown"). Stated codes are marked. */
+export const ERROR_CODES = {
+  /** Stated: 409 renew with a stale current_expiry; nothing charged. */
+  expiryMismatch: "expiry_mismatch",
+  /** Stated: 409 zone creation when a zone exists. */
+  zoneExists: "zone_exists",
+  /** Stated: 403 every DELETE of protection. */
+  requiresPortalVerification: "requires_portal_verification",
+  /** Assumed: 401 missing or unknown key, or wrong secret. */
+  unauthorized: "unauthorized",
+  /** Assumed: 401 signature missing or not matching. */
+  invalidSignature: "invalid_signature",
+  /** Assumed: 401 timestamp outside the permitted skew; details.server_time carries the server clock (Unix seconds). */
+  timestampSkew: "timestamp_out_of_range",
+  /** Assumed: 401 nonce already used. */
+  nonceReused: "nonce_reused",
+  /** Assumed: 403 key lacks the scope; details.required_scope names it. */
+  forbiddenScope: "insufficient_scope",
+  /** Assumed: 403 caller address not in the credential's allowlist. */
+  ipNotAllowed: "ip_not_allowed",
+  /** Assumed: 429 rate limit exceeded; Retry-After header and details.retry_after (seconds). */
+  rateLimited: "rate_limited",
+  /** Assumed: 422 invalid input; `field` names the offending field. */
+  validation: "validation_error",
+  /** Assumed: 400 malformed JSON or body not an object. */
+  badRequest: "bad_request",
+  /** Assumed: 413 body larger than the server accepts. */
+  payloadTooLarge: "payload_too_large",
+  /** Assumed: 400 Idempotency-Key missing on an endpoint that requires it. */
+  idempotencyKeyRequired: "idempotency_key_required",
+  /** Assumed: 422 Idempotency-Key reused with a different request body. */
+  idempotencyKeyReused: "idempotency_key_reused",
+  /** Assumed: 402 account credit below the price; nothing charged. */
+  insufficientCredit: "insufficient_credit",
+  /** Assumed: 404 unknown domain, zone, record, host or template. */
+  notFound: "not_found",
+  /** Assumed: 409 domain not available for registration. */
+  domainUnavailable: "domain_unavailable",
+  /** Assumed: 409 the domain is not in the stage an operation needs (e.g. DNS hosting on a non-active domain). */
+  domainNotActive: "domain_not_active",
+  /** Assumed: 409 DNS hosting needs the DNS Management add-on. */
+  dnsAddonRequired: "dns_addon_required",
+  /** Assumed: 409 record changes on a zone that is not active. */
+  zoneNotActive: "zone_not_active",
+  /** Assumed: 409 a record's TTL differs from the TTL shared by its name and type. */
+  ttlConflict: "ttl_conflict",
+  /** Assumed: 409 a template with conflict_strategy cancel met existing records. */
+  templateConflict: "template_conflict",
+  /** Assumed: 409 lock removal or EPP code request while Domain Protection is on (Errors 3: status and code not shown). */
+  protectionEnabled: "protection_enabled",
+  /** Assumed: 409 the add-on is already present (privacy, protection). The sandbox instead answers 200 with the current state; kept for services that refuse. */
+  alreadyEnabled: "already_enabled",
+  /** Assumed: 405 method not allowed on a known path. */
+  methodNotAllowed: "method_not_allowed",
+  /** Assumed: 500 unexpected server failure. */
+  internal: "internal_error",
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** HTTP status the sandbox uses for each assumed code (the client maps by code first, status second). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  expiry_mismatch: 409,
+  zone_exists: 409,
+  requires_portal_verification: 403,
+  unauthorized: 401,
+  invalid_signature: 401,
+  timestamp_out_of_range: 401,
+  nonce_reused: 401,
+  insufficient_scope: 403,
+  ip_not_allowed: 403,
+  rate_limited: 429,
+  validation_error: 422,
+  bad_request: 400,
+  payload_too_large: 413,
+  idempotency_key_required: 400,
+  idempotency_key_reused: 422,
+  insufficient_credit: 402,
+  not_found: 404,
+  domain_unavailable: 409,
+  domain_not_active: 409,
+  dns_addon_required: 409,
+  zone_not_active: 409,
+  ttl_conflict: 409,
+  template_conflict: 409,
+  protection_enabled: 409,
+  already_enabled: 409,
+  method_not_allowed: 405,
+  internal_error: 500,
+};
+
+/** Lists. Spec, Endpoints: "query parameters and paging: not shown"; Limits: "Page size of lists ... not shown". */
+export interface PagingContract {
+  /** Query parameter for the 1-based page number. */
+  pageParam: string;
+  /** Query parameter for the page size. */
+  perPageParam: string;
+  /** Page size the client asks for. The sandbox caps it at maxPerPage. */
+  perPage: number;
+  /** Largest page the sandbox serves. */
+  maxPerPage: number;
+  /**
+   * A list's `data` is `{ items: [...], pagination: { page, per_page, total, next_page } }`
+   * (`next_page` null on the last page). The client also accepts a bare array as `data`
+   * (one page) and `data.<name>` arrays such as `data.domains`.
+   */
+  itemsField: string;
+  paginationField: string;
+}
+
+/** Idempotency. Spec, Authentication 7: "Key format, retention time and the response to a reused key: not shown". */
+export interface IdempotencyContract {
+  /** Prefix of keys this package derives; the rest is base64url(SHA-256(urn, operation, discriminator)) cut to `hashChars`. */
+  keyPrefix: string;
+  hashChars: number;
+  /** Keys the sandbox accepts: 1 to 255 visible ASCII characters. */
+  maxKeyLength: number;
+  /** How long the sandbox keeps a key and its response, seconds (24 h). */
+  retentionSeconds: number;
+  /**
+   * Same key, same body: the first response is replayed with its status and the
+   * `Idempotent-Replayed: true` header; nothing is charged again.
+   * Same key, other body: 422 idempotency_key_reused; nothing changes.
+   */
+  replay: "replay-first-response";
+}
+
+/** Rate limit. Spec, Limits: "60 requests per minute by default, per credential"; "Response when the rate limit is exceeded: not shown". */
+export interface RateLimitContract {
+  /** Requests per minute per credential. */
+  requestsPerMinute: number;
+  /** Largest burst the client lets through at once (token bucket capacity). */
+  burst: number;
+  /** 429 body: error code rate_limited with details.retry_after seconds, and a Retry-After header in seconds. */
+  maxRetryAfterSeconds: number;
+}
+
+/** Field names of views the spec names but does not spell out. */
+export const VIEW_FIELDS = {
+  /** Ping view (spec: "account, currency, balance, scopes"). */
+  ping: { account: "account", currency: "currency", balance: "balance", scopes: "scopes" },
+  /** TLD entry (spec: "the extension, its 1-year register, renew and transfer prices, and its limits. Field names: not shown"). */
+  tld: {
+    extension: "tld",
+    register: "register_price",
+    renew: "renew_price",
+    transfer: "transfer_price",
+    currency: "currency",
+    minYears: "min_years",
+    maxYears: "max_years",
+    kycRequired: "kyc_required",
+  },
+  /** Pricing quote (spec: "field names: not shown"). Request: { action, domain, years }. */
+  quote: { action: "action", domain: "domain", years: "years", amount: "amount", currency: "currency" },
+  /** Balance view (spec: "reseller credit balance, currency and active domain count"). */
+  balance: { balance: "balance", currency: "currency", activeDomains: "active_domains" },
+  /** Tier view (spec: "current tier, next tier, domains needed to advance"). */
+  tier: { tier: "tier", nextTier: "next_tier", domainsToNextTier: "domains_to_next_tier" },
+  /**
+   * Domain information view (spec: "status, stage, dates, lock, nameservers, registry statuses,
+   * WHOIS Privacy state, Domain Protection state and DNS hosting state ... not shown").
+   */
+  domainInfo: {
+    locked: "locked",
+    nameservers: "nameservers",
+    registryStatuses: "registry_statuses",
+    privacy: "privacy",
+    protection: "protection",
+    dns: "dns",
+    createdAt: "created_at",
+    addons: "addons",
+    clientReference: "client_reference",
+  },
+  /** Record view (spec: "Record identifier format and response field list for a record: not shown"): { id, type, name, content, ttl, priority, extra }. */
+  record: { id: "id" },
+  /** Template list (spec: "Field names of the template list: not shown"): { id, name, description, variables: string[], records: [...] }. */
+  template: { id: "id", variables: "variables" },
+  /** Multi-name availability (spec: "Response shape of multi-name availability: not shown"): data.results = [availability result]. */
+  availability: { results: "results" },
+  /** EPP code response (spec: "returns it"): data.auth_code. */
+  eppCode: { code: "auth_code" },
+} as const;
+
+/** Values the spec leaves open. */
+export const VALUES = {
+  /** Spec: "Full set of zone statuses ... not shown". We know pending_nameserver (stated) and active (stated as the result of a check). */
+  zoneStatuses: ["pending_nameserver", "active"] as const,
+  /** Spec: "the name of the privacy state after confirmation: not shown". */
+  privacyStatuses: ["disabled", "awaiting_verification", "active"] as const,
+  /** Protection view status values. */
+  protectionStatuses: ["off", "on"] as const,
+  /** Stated: addon value for WHOIS privacy. */
+  privacyAddon: "whois_privacy",
+  /** Assumed name of the DNS Management add-on in domain info `addons`. */
+  dnsAddon: "dns_management",
+  /** Spec, Limits: "the permitted range of years: not shown". Used when a TLD entry carries no limits. */
+  defaultMinYears: 1,
+  defaultMaxYears: 10,
+  /** Spec: stage values (stated). */
+  stages: [
+    "active",
+    "pending",
+    "pending_approval",
+    "pending_kyc",
+    "pending_transfer",
+    "expired",
+    "redemption",
+    "suspended",
+    "transferred_away",
+    "cancelled",
+    "failed",
+  ] as const,
+  /** Stages in which a domain waits on someone else; a caller treats them as states, not errors. */
+  waitingStages: ["pending", "pending_approval", "pending_kyc", "pending_transfer"] as const,
+} as const;
+
+/**
+ * Scopes (spec, Authentication 4: "Scope names and which endpoint needs which scope: not shown").
+ * We assume four: read (every GET and the read-only POSTs), domains (management),
+ * dns (zones, records, templates) and purchase (anything that charges credit).
+ */
+export const SCOPES = ["read", "domains", "dns", "purchase"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The scope a request needs. Paths are relative to the API prefix, e.g. "/domains/register". */
+export function requiredScope(method: string, path: string): Scope {
+  const m = method.toUpperCase();
+  if (m === "GET") return "read";
+  if (/^\/domains\/(availability|check)$/.test(path) || path === "/pricing") return "read";
+  if (/^\/domains\/(register|transfer)$/.test(path) || /^\/domains\/[^/]+\/renew$/.test(path)) return "purchase";
+  if (/^\/domains\/[^/]+\/(privacy|protection)$/.test(path) && m === "POST") return "purchase";
+  if (path.startsWith("/dns/")) return "dns";
+  return "domains";
+}
+
+/**
+ * Whether the server requires a signature (spec, Authentication 3: "Registration and
+ * management endpoints require signed requests"). We read that as: every request that is not a
+ * plain catalogue or account read. The client signs all requests by default anyway.
+ */
+export function requiresSignature(method: string, path: string): boolean {
+  if (method.toUpperCase() === "GET" && (path === "/ping" || path === "/tlds" || path.startsWith("/account/"))) return false;
+  if (/^\/domains\/(availability|check)$/.test(path) || path === "/pricing") return false;
+  return true;
+}
+
+/**
+ * Endpoints that require an Idempotency-Key (stated, Authentication 7: "register, transfer,
+ * renew, privacy enable and protection enable").
+ */
+export function requiresIdempotencyKey(method: string, path: string): boolean {
+  if (method.toUpperCase() !== "POST") return false;
+  return (
+    /^\/domains\/(register|transfer)$/.test(path) ||
+    /^\/domains\/[^/]+\/(renew|privacy|protection)$/.test(path)
+  );
+}
+
+/** The whole contract, as one overridable value. */
+export interface Contract {
+  apiPrefix: string;
+  headers: HeaderNames;
+  signing: SigningContract;
+  errors: ErrorShape;
+  paging: PagingContract;
+  idempotency: IdempotencyContract;
+  rateLimit: RateLimitContract;
+  /** Largest request body the sandbox accepts, bytes (not shown; 1 MiB). */
+  maxBodyBytes: number;
+  /** Availability names per call (stated: up to 20). */
+  availabilityBatch: number;
+  /** Nameservers per domain (stated: 2 to 5). */
+  nameservers: { min: number; max: number };
+  /** DNS TTL (stated: 60 to 86400). */
+  ttl: { min: number; max: number };
+  /**
+   * Spec, DNS record: "the TTL is shared by all records with the same name and type" (how the
+   * service enforces it: not shown). We assume a create whose TTL differs from its siblings' is
+   * refused with 409 ttl_conflict, and a TTL change by PUT applies to every sibling.
+   */
+  sharedTtl: "reject-create-propagate-update";
+}
+
+export const DEFAULT_CONTRACT: Contract = {
+  apiPrefix: "/api/v1",
+  headers: {
+    key: "X-Service-Key",
+    secret: "X-Service-Secret",
+    signature: "X-Signature",
+    timestamp: "X-Timestamp",
+    nonce: "X-Nonce",
+    idempotencyKey: "Idempotency-Key",
+    idempotentReplay: "Idempotent-Replayed",
+    retryAfter: "Retry-After",
+    requestId: "X-Request-Id",
+  },
+  signing: {
+    clientSigns: "all",
+    clockSkewSeconds: 300,
+    nonceRetentionSeconds: 900,
+    nonceBytes: 16,
+    timestampUnit: "seconds",
+    signatureEncoding: "hex",
+  },
+  errors: { form: "nested" },
+  paging: {
+    pageParam: "page",
+    perPageParam: "per_page",
+    perPage: 500,
+    maxPerPage: 500,
+    itemsField: "items",
+    paginationField: "pagination",
+  },
+  idempotency: {
+    keyPrefix: "rp1-",
+    hashChars: 43,
+    maxKeyLength: 255,
+    retentionSeconds: 86400,
+    replay: "replay-first-response",
+  },
+  rateLimit: { requestsPerMinute: 60, burst: 10, maxRetryAfterSeconds: 120 },
+  maxBodyBytes: 1024 * 1024,
+  availabilityBatch: 20,
+  nameservers: { min: 2, max: 5 },
+  ttl: { min: 60, max: 86400 },
+  sharedTtl: "reject-create-propagate-update",
+};
+
+/** A partial override, one level deep per section. */
+export type ContractOverrides = {
+  [K in keyof Contract]?: Contract[K] extends object ? Partial<Contract[K]> : Contract[K];
+};
+
+/** Merge overrides onto the defaults (or onto `base`). Pure. */
+export function resolveContract(overrides: ContractOverrides = {}, base: Contract = DEFAULT_CONTRACT): Contract {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) continue;
+    const b = (base as unknown as Record<string, unknown>)[k];
+    out[k] = b && typeof b === "object" && !Array.isArray(b) && typeof v === "object" ? { ...b, ...v } : v;
+  }
+  return out as unknown as Contract;
+}
