@@ -1,0 +1,80 @@
+// Output lines shaped like the Pulumi CLI's, so a Pulumi user reads the engine's runs at a glance.
+
+export type Operation = "preview" | "update" | "refresh" | "destroy";
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read";
+
+export interface Step {
+  op: StepOp;
+  urn: string;
+  type: string;
+  name: string;
+  id?: string;
+  /** Changed input properties, Pulumi style: "+added", "-removed", "~changed". */
+  diffs: string[];
+  /** Properties whose change forces the replace. */
+  replaces: string[];
+  error?: string;
+}
+
+export interface Summary {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+  same: number;
+  read: number;
+}
+
+export function emptySummary(): Summary {
+  return { create: 0, update: 0, replace: 0, delete: 0, same: 0, read: 0 };
+}
+
+const SYMBOL: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">" };
+const PAST: Record<StepOp, string> = {
+  create: "created",
+  update: "updated",
+  replace: "replaced",
+  delete: "deleted",
+  same: "unchanged",
+  read: "read",
+};
+
+export function header(op: Operation, stack: string): string {
+  const verb = { preview: "Previewing update", update: "Updating", refresh: "Refreshing", destroy: "Destroying" }[op];
+  return `${verb} (${stack}):`;
+}
+
+/** `[diff: +a~b,c]`: property names grouped by kind, as the CLI prints them. */
+export function diffSuffix(diffs: readonly string[]): string {
+  if (diffs.length === 0) return "";
+  let text = "";
+  for (const kind of ["+", "-", "~"]) {
+    const names = diffs.filter((d) => d.startsWith(kind)).map((d) => d.slice(1));
+    if (names.length) text += kind + names.join(",");
+  }
+  return ` [diff: ${text}]`;
+}
+
+export function stepLine(step: Step, planned: boolean, seconds?: number): string {
+  const verb = planned ? step.op : PAST[step.op];
+  const time = seconds === undefined ? "" : ` (${seconds.toFixed(1)}s)`;
+  const tail = step.error ? ` **failed**${time}\n        error: ${step.error}` : `${time}${diffSuffix(step.diffs)}`;
+  return `    ${SYMBOL[step.op].padEnd(2)} ${step.type}  ${step.name}  ${verb}${tail}`;
+}
+
+export function summaryLines(summary: Summary, planned: boolean, seconds: number): string[] {
+  const lines = ["", "Resources:"];
+  const rows: [StepOp, number][] = [
+    ["create", summary.create],
+    ["update", summary.update],
+    ["replace", summary.replace],
+    ["delete", summary.delete],
+  ];
+  for (const [op, n] of rows) {
+    if (n > 0) lines.push(`    ${SYMBOL[op]} ${n} ${planned ? `to ${op}` : PAST[op]}`);
+  }
+  if (summary.same > 0) lines.push(`    ${summary.same} unchanged`);
+  if (lines.length === 2) lines.push("    no changes");
+  lines.push("", `Duration: ${seconds < 60 ? `${Math.max(1, Math.round(seconds))}s` : `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s`}`);
+  return lines;
+}
