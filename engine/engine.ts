@@ -93,21 +93,36 @@ export function inputDiffs(olds: PropertyMap, news: PropertyMap): string[] {
   return diffs;
 }
 
-/** A counting semaphore: registrations arrive concurrently from the program. */
-function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    active++;
+/** A counting semaphore for registrations, which arrive concurrently from the program. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
     try {
       return await fn();
     } finally {
-      active--;
-      waiting.shift()?.();
+      this.active--;
+      const next = this.waiting.shift();
+      if (next) next();
+      else if (this.active === 0) this.idleWaiters.splice(0).forEach((r) => r());
     }
-  };
+  }
+
+  /** Resolves when no step is running and none is waiting to run. */
+  idle(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
 }
+
+/** A registration the engine will not answer: after an error the deployment stops, as Pulumi's does. */
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
 /** Runs a program given as a file: fresh module cache for the program's own files, so it can run again. */
 function runProgramFile(file: string): unknown {
@@ -288,7 +303,7 @@ export class Engine {
       const olds = [...this.state.resources];
       const registered: ResourceState[] = [];
       const seen = new Set<string>();
-      const gate = limiter(this.opts.parallel);
+      const gate = new Gate(this.opts.parallel);
       // State during an update: what the program registered so far, then the olds not yet touched.
       const checkpoint = (): void => {
         if (preview) return;
@@ -302,20 +317,36 @@ export class Engine {
         if (!preview) await this.deleteResource(ctx, r);
       }
 
+      // After the first failure no registration is answered: the program's dependents never see a
+      // value and, unlike a rejected registration, no unhandled rejections escape into the process.
+      let stop: () => void = () => undefined;
+      const stopped = new Promise<void>((r) => (stop = r));
+      const failed = (e: unknown, urn: string): Promise<never> => {
+        const msg = errorMessage(e);
+        if (!ctx.errors.some((x) => x.includes(msg))) ctx.errors.push(`${urn}: ${msg}`);
+        stop();
+        return never();
+      };
+
       pulumi.runtime.setAllConfig(this.opts.config, this.opts.secretConfigKeys ?? []);
       await pulumi.runtime.setMocks(
         {
-          newResource: (args: pulumi.runtime.MockResourceArgs) => {
+          newResource: async (args: pulumi.runtime.MockResourceArgs) => {
             const urn = `urn:pulumi:${this.opts.stack}::${this.opts.project}::${args.type}::${args.name}`;
-            if (seen.has(urn)) throw new Error(`duplicate resource URN ${urn}`);
+            if (ctx.errors.length > 0) return never();
+            if (seen.has(urn)) return failed(new Error("duplicate resource URN"), urn);
             seen.add(urn);
-            if (!args.custom) return Promise.resolve({ id: undefined, state: {} });
+            if (!args.custom) return { id: undefined, state: {} };
             if (!args.type.startsWith(DYNAMIC_PREFIX)) {
-              const msg = `only dynamic resources are supported by this engine, not ${args.type}`;
-              ctx.errors.push(`${urn}: ${msg}`);
-              throw new Error(msg);
+              return failed(new Error(`only dynamic resources are supported by this engine, not ${args.type}`), urn);
             }
-            return gate(() => this.registerOne(ctx, urn, args, olds, registered, checkpoint));
+            try {
+              return await gate.run(() =>
+                ctx.errors.length > 0 ? never() : this.registerOne(ctx, urn, args, olds, registered, checkpoint),
+              );
+            } catch (e) {
+              return failed(e, urn);
+            }
           },
           call: (args: pulumi.runtime.MockCallArgs) => {
             throw new Error(`invokes are not supported by the dynamic provider host (${args.token})`);
@@ -328,12 +359,17 @@ export class Engine {
 
       let returned: unknown;
       try {
-        returned = await (typeof program === "string" ? runProgramFile(program) : program());
+        const running = Promise.resolve().then(() => (typeof program === "string" ? runProgramFile(program) : program()));
+        returned = await Promise.race([running, stopped.then(() => undefined)]);
       } catch (e) {
         ctx.errors.push(`program failed: ${errorMessage(e)}`);
       }
-      await pulumi.runtime.disconnect();
-      if (ctx.errors.length > 0) return {};
+      if (ctx.errors.length === 0) await Promise.race([pulumi.runtime.disconnect(), stopped]);
+      await gate.idle();
+      if (ctx.errors.length > 0) {
+        checkpoint();
+        return {};
+      }
       const outputs = await resolveOutputs(returned);
 
       // Resources the program no longer declares: deleted in reverse registration order.

@@ -45,4 +45,129 @@ describe("engine", () => {
     expect(e.resources().map((r) => r.name)).toEqual(["a", "b", "derived"]);
     expect(lines).toContain("    + 3 created");
   });
+
+  test("a second up with the same program changes nothing, also from a reloaded state file", async () => {
+    const spec: ProgramSpec = { things: [{ name: "a", body: "hello" }], derived: true };
+    await engine().up(run(spec));
+    resetCalls();
+    lines = [];
+    const again = await engine().up(run(spec));
+    expect(again.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: 2 });
+    expect(mutating()).toEqual([]);
+    expect(lines).toContain("    2 unchanged");
+    expect(lines.some((l) => l.startsWith("    +") || l.startsWith("    ~"))).toBe(false);
+  });
+
+  test("update, replace (create before delete, or delete first when asked) and removal in reverse order", async () => {
+    const e = engine();
+    const before: ProgramSpec = {
+      things: ["a", "b", "c", "d", "e"].map((name) => ({ name, body: "1", ...(name === "c" ? { kind: "delete-first" } : {}) })),
+    };
+    await e.up(run(before));
+    resetCalls();
+    lines = [];
+    const after: ProgramSpec = {
+      things: [
+        { name: "a", body: "22" },
+        { name: "b", file: "b2", body: "1" },
+        { name: "c", file: "c2", body: "1", kind: "delete-first" },
+      ],
+    };
+    const plan = await e.preview(run(after));
+    expect(plan.summary).toMatchObject({ update: 1, replace: 2, delete: 2 });
+    expect(mutating()).toEqual([]);
+    expect(lines).toContain("    ~  pulumi-nodejs:dynamic/fixture:Thing  a  update [diff: ~body]");
+    expect(lines).toContain("    +- pulumi-nodejs:dynamic/fixture:Thing  b  replace [diff: ~name]");
+
+    resetCalls();
+    const applied = await e.up(run(after));
+    expect(applied.summary).toMatchObject({ update: 1, replace: 2, delete: 2, create: 0 });
+    expect(mutating()).toEqual(["update a", "create b2", "delete b", "delete c", "create c2", "delete e", "delete d"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["a", "b2", "c2", "calls.log", "state"]);
+    expect(e.resources().map((r) => [r.name, r.id])).toEqual([["a", "a"], ["b", "b2"], ["c", "c2"]]);
+    expect(fs.readFileSync(path.join(dir, "a"), "utf8")).toBe("22");
+  });
+
+  test("refresh picks up drift and drops what is gone; destroy deletes in reverse order", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1" }, { name: "b", body: "1" }, { name: "c", body: "1" }] }));
+    fs.writeFileSync(path.join(dir, "a"), "drifted");
+    fs.rmSync(path.join(dir, "b"));
+    resetCalls();
+    const refreshed = await e.refresh();
+    expect(refreshed.summary).toMatchObject({ read: 3, update: 1, delete: 1, same: 1 });
+    expect(calls().filter((c) => c.startsWith("read"))).toEqual(["read a", "read b", "read c"]);
+    expect(e.resources().map((r) => r.name)).toEqual(["a", "c"]);
+    expect(e.resources()[0]?.outputs).toMatchObject({ body: "drifted", size: 7 });
+
+    // The program still says "1": the next up puts it back.
+    resetCalls();
+    const back = await e.up(run({ things: [{ name: "a", body: "1" }, { name: "b", body: "1" }, { name: "c", body: "1" }] }));
+    expect(back.summary).toMatchObject({ update: 1, create: 1, same: 1 });
+
+    resetCalls();
+    lines = [];
+    const destroyed = await e.destroy();
+    expect(destroyed.summary.delete).toBe(3);
+    expect(mutating()).toEqual(["delete c", "delete b", "delete a"]);
+    expect(e.resources()).toEqual([]);
+    expect(lines[0]).toBe("Destroying (dev):");
+    expect(lines).toContain("    - 3 deleted");
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "state", "dev.json"), "utf8")).resources).toEqual([]);
+  });
+
+  test("secret inputs stay out of the state file, the host's logs and the program's plain outputs", async () => {
+    const e = engine({ passphrase: "correct horse" });
+    const spec: ProgramSpec = { things: [{ name: "s", body: "public", secret: "hunter2-secret" }] };
+    const applied = await e.up(run(spec));
+    expect(fs.readFileSync(path.join(dir, "s"), "utf8")).toBe("public");
+    expect(applied.outputs.secret).toBe("[secret]");
+
+    const text = fs.readFileSync(path.join(dir, "state", "dev.json"), "utf8");
+    expect(text).not.toContain("hunter2-secret");
+    const saved = JSON.parse(text) as { resources: { inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] };
+    expect(saved.resources[0]?.inputs.secretBody).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" });
+    expect(saved.resources[0]?.outputs.secretBody).toHaveProperty("ciphertext");
+    expect(saved.resources[0]?.outputs.body).toBe("public");
+    expect(e.hostLogs().join("\n")).not.toContain("hunter2-secret");
+    expect(lines.join("\n")).not.toContain("hunter2-secret");
+
+    // The provider got the plain value; a reloaded engine opens it; a wrong passphrase does not.
+    expect(engine({ passphrase: "correct horse" }).resources()[0]?.outputs.secretBody).toBe("hunter2-secret");
+    expect(() => engine({ passphrase: "wrong" })).toThrow(/incorrect passphrase/);
+    const again = await engine({ passphrase: "correct horse" }).up(run(spec));
+    expect(again.summary).toMatchObject({ same: 1, update: 0 });
+  });
+
+  test("declared secret outputs are sealed too", async () => {
+    const e = engine({ secretOutputs: (type) => (type.endsWith(":Thing") ? ["size"] : []) });
+    await e.up(run({ things: [{ name: "a", body: "sizeable" }] }));
+    const saved = JSON.parse(fs.readFileSync(path.join(dir, "state", "dev.json"), "utf8")) as {
+      resources: { outputs: Record<string, unknown> }[];
+    };
+    expect(saved.resources[0]?.outputs.size).toHaveProperty("ciphertext");
+    expect(e.resources()[0]?.outputs.size).toBe(8);
+  });
+
+  test("a create that made something before failing stays in state; check failures stop the run", async () => {
+    const e = engine();
+    const err = await e.up(run({ things: [{ name: "p", body: "partial" }] })).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(EngineError);
+    if (!(err instanceof EngineError)) return;
+    expect(err.message).toContain("p was written but did not come up");
+    expect(err.result.steps[0]).toMatchObject({ op: "create", name: "p", error: expect.stringContaining("did not come up") });
+    expect(e.resources().map((r) => [r.name, r.id])).toEqual([["p", "p"]]);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "state", "dev.json"), "utf8")).resources[0].id).toBe("p");
+
+    // Fixed program: the kept resource is updated, not created twice.
+    resetCalls();
+    const fixed = await e.up(run({ things: [{ name: "p", body: "fine" }] }));
+    expect(fixed.summary).toMatchObject({ update: 1, create: 0 });
+
+    const bad = await e
+      .up(() => program({ things: [{ name: "q", body: undefined as unknown as string }] }))
+      .catch((x: unknown) => x);
+    expect(bad).toBeInstanceOf(EngineError);
+    expect(String(bad)).toContain("body: body is required");
+  });
 });
