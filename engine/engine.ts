@@ -12,17 +12,7 @@
 //   created, not at the end of the run.
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import {
-  diffSuffix,
-  emptySummary,
-  header,
-  stepLine,
-  summaryLines,
-  type Operation,
-  type Step,
-  type StepOp,
-  type Summary,
-} from "./display";
+import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
 import { startProviderHost, type HostOptions, type PropertyMap, type ProviderHost } from "./host";
 import { markSecrets, unwrapInputs } from "./secrets";
 import { StateStore, type ResourceState } from "./state";
@@ -557,4 +547,4 @@ export class Engine {
   }
 }
 
-export { diffSuffix, type Step, type StepOp, type Summary, type Operation };
+

@@ -11,3 +11,7 @@ export {
   type DiffResult,
   type PropertyMap,
 } from "./host";
+export { Engine, EngineError, inputDiffs, type EngineOptions, type Program, type RunResult } from "./engine";
+export type { Step, StepOp, Summary, Operation } from "./display";
+export type { ResourceState } from "./state";
+export { SIG_KEY, SECRET_SIG } from "./secrets";
