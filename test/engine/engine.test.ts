@@ -170,4 +170,27 @@ describe("engine", () => {
     expect(bad).toBeInstanceOf(EngineError);
     expect(String(bad)).toContain("body: body is required");
   });
+
+  test("a failure stops the run without hanging a program that awaits the failed resource", async () => {
+    const e = engine();
+    const err = await e
+      .up(async () => {
+        const outs = program({ things: [{ name: "p", body: "partial" }], derived: true });
+        // An async program that waits on the failed resource's output, as `export = async () => ...` may.
+        await new Promise((resolve) => outs.firstSize?.apply(resolve));
+      })
+      .catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(mutating()).toEqual(["create p"]);
+  });
+
+  test("parallel registrations keep dependents after their dependencies in state", async () => {
+    const e = engine({ parallel: 4 });
+    const spec: ProgramSpec = { things: ["a", "b", "c", "d", "e", "f"].map((name) => ({ name, body: name })), derived: true };
+    const applied = await e.up(run(spec));
+    expect(applied.summary.create).toBe(7);
+    expect(e.resources().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "derived", "e", "f"]);
+    expect(e.resources().map((r) => r.name).indexOf("derived")).toBeGreaterThan(e.resources().map((r) => r.name).indexOf("a"));
+    expect((await e.up(run(spec))).summary.same).toBe(7);
+  });
 });
