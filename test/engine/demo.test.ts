@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { packageRoot } from "../../engine/host";
+
+// Runs `node dist/demo/demo.js` as `npm run demo` does (after the build `npm test` runs first).
+const root = packageRoot();
+const demo = path.join(root, "dist", "demo", "demo.js");
+const built = [demo, path.join(root, "dist", "examples", "main", "index.js"), path.join(root, "dist", "sandbox", "index.js")];
+const ready = built.every((f) => fs.existsSync(f));
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+(ready ? test : test.skip)("npm run demo: the main example is created, unchanged on a second run, and destroyed", async () => {
+  const proc = spawn(process.execPath, [demo], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  child = proc;
+  let out = "";
+  proc.stdout!.on("data", (b: Buffer) => (out += b.toString()));
+  proc.stderr!.on("data", (b: Buffer) => (out += b.toString()));
+  const code = await new Promise<number | null>((resolve) => proc.on("exit", (c) => resolve(c)));
+  const lines = out.trim().split("\n");
+  const last = lines[lines.length - 1] ?? "";
+  if (code !== 0) throw new Error(`demo exited ${code}:\n${out}`);
+  const m = /^demo: created (\d+), changed on second run (\d+), deleted (\d+)$/.exec(last);
+  expect(m).not.toBeNull();
+  const [created, changed, deleted] = [Number(m![1]), Number(m![2]), Number(m![3])];
+  expect(created).toBeGreaterThanOrEqual(9);
+  expect(changed).toBe(0);
+  expect(deleted).toBe(created);
+  for (const phase of ["Previewing update (dev):", "Updating (dev):", "Refreshing (dev):", "Destroying (dev):"]) {
+    expect(lines).toContain(phase);
+  }
+}, 240_000);
