@@ -63,7 +63,7 @@ export function stepLine(step: Step, planned: boolean, seconds?: number): string
 }
 
 export function summaryLines(summary: Summary, planned: boolean, seconds: number): string[] {
-  const lines = ["", "Resources:"];
+  const lines = ["Resources:"];
   const rows: [StepOp, number][] = [
     ["create", summary.create],
     ["update", summary.update],
@@ -74,7 +74,7 @@ export function summaryLines(summary: Summary, planned: boolean, seconds: number
     if (n > 0) lines.push(`    ${SYMBOL[op]} ${n} ${planned ? `to ${op}` : PAST[op]}`);
   }
   if (summary.same > 0) lines.push(`    ${summary.same} unchanged`);
-  if (lines.length === 2) lines.push("    no changes");
+  if (lines.length === 1) lines.push("    no changes");
   lines.push("", `Duration: ${seconds < 60 ? `${Math.max(1, Math.round(seconds))}s` : `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s`}`);
   return lines;
 }

@@ -258,10 +258,11 @@ export class Engine {
       this.hostLogLines.push(...host.logs());
       this.state.save();
     }
+    if (ctx.steps.some((s) => s.op !== "same" || s.error)) this.log("");
     if (Object.keys(outputs).length > 0) {
-      this.log("");
       this.log("Outputs:");
       for (const [k, v] of Object.entries(outputs)) this.log(`    ${k}: ${JSON.stringify(v)}`);
+      this.log("");
     }
     for (const line of summaryLines(ctx.summary, operation === "preview", (Date.now() - started) / 1000)) this.log(line);
     const result: RunResult = { operation, summary: ctx.summary, steps: ctx.steps, errors: ctx.errors, outputs };
