@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+/**
+ * `reseller-pulumi import`: reads a live account and writes a Pulumi program that adopts it.
+ * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
+ */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ResellerClient } from "../provider/client";
+import { generateProject, nextSteps } from "./codegen";
+import { readEstate, type ImportScope } from "./estate";
+
+const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
+
+Reads the live account (GET requests only) and writes a TypeScript Pulumi program whose
+resources adopt what exists: the first \`pulumi up\` buys nothing and changes nothing.
+
+  --zone DOMAIN     the DNS zone of DOMAIN and its records
+  --domain DOMAIN   the domain, its child hosts, privacy, protection, zone and records
+  --all             every domain and zone of the account
+  --out DIR         where to write the program (default ./imported)
+  --base-url URL    service scheme and host (or RESELLER_BASE_URL)
+  --key KEY         API key (or RESELLER_API_KEY)
+  --name NAME       Pulumi project name (default: derived from the scope)
+
+The API secret is read from RESELLER_API_SECRET only, so it never lands in shell history.`;
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  cwd: string;
+}
+
+class UsageError extends Error {}
+
+function scopeFrom(values: { zone?: string; domain?: string; all?: boolean }): ImportScope {
+  const chosen = [values.zone !== undefined, values.domain !== undefined, values.all === true].filter(Boolean).length;
+  if (chosen !== 1) throw new UsageError("choose exactly one of --zone DOMAIN, --domain DOMAIN or --all");
+  if (values.zone !== undefined) return { kind: "zone", domain: values.zone.toLowerCase() };
+  if (values.domain !== undefined) return { kind: "domain", domain: values.domain.toLowerCase() };
+  return { kind: "all" };
+}
+
+/** Write a file whole or not at all (temp file + rename). */
+function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+async function runImport(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      zone: { type: "string" },
+      domain: { type: "string" },
+      all: { type: "boolean" },
+      out: { type: "string" },
+      "base-url": { type: "string" },
+      key: { type: "string" },
+      name: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const scope = scopeFrom(values);
+  const baseUrl = values["base-url"] ?? io.env.RESELLER_BASE_URL;
+  const apiKey = values.key ?? io.env.RESELLER_API_KEY;
+  const apiSecret = io.env.RESELLER_API_SECRET;
+  if (!baseUrl) throw new UsageError("no service URL: pass --base-url or set RESELLER_BASE_URL");
+  if (!apiKey) throw new UsageError("no API key: pass --key or set RESELLER_API_KEY");
+  if (!apiSecret) throw new UsageError("no API secret: set RESELLER_API_SECRET");
+
+  const client = new ResellerClient({ baseUrl, apiKey, apiSecret });
+  const estate = await readEstate(client, scope);
+  const outDir = resolve(io.cwd, values.out ?? "imported");
+  const project = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
+  // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.
+  const version = (require("reseller-pulumi/package.json") as { version: string }).version;
+  mkdirSync(outDir, { recursive: true });
+  for (const file of generateProject(estate, project, version)) writeAtomic(join(outDir, file.path), file.content);
+
+  const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
+  io.out(
+    `Imported ${estate.domains.length} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${values.out ?? "imported"}/index.ts`,
+  );
+  io.out("\nNext:\n" + nextSteps(values.out ?? "imported"));
+  return 0;
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === "import") return await runImport(rest, io);
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+      io.out(USAGE);
+      return command === undefined ? 2 : 0;
+    }
+    throw new UsageError(`unknown command "${command}"`);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    io.err(`reseller-pulumi: ${message}`);
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) io.err("\n" + USAGE);
+    return e instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), {
+    env: process.env,
+    out: (l) => process.stdout.write(l + "\n"),
+    err: (l) => process.stderr.write(l + "\n"),
+    cwd: process.cwd(),
+  }).then((code) => process.exit(code));
+}
