@@ -8,11 +8,24 @@ import { createHash } from "node:crypto";
 import type { Estate, EstateDomain, EstateHost, EstateRecord, EstateZone } from "./estate";
 
 /** Stages in which a domain no longer belongs to the account: nothing to adopt. */
-const GONE_STAGES = new Set(["cancelled", "failed", "transferred_away"]);
+export const GONE_STAGES = new Set(["cancelled", "failed", "transferred_away"]);
 
 export interface GeneratedFile {
   path: string;
   content: string;
+}
+
+export interface ProjectOptions {
+  /** Pulumi project name (slugged). */
+  name: string;
+  /** The `reseller-pulumi` dependency of the generated package.json, e.g. "^0.1.0" or "file:../..". */
+  dependency: string;
+  /**
+   * How the program gives each Domain its contacts. "omit": an adopted Domain without contacts
+   * leaves them as they are. "config": read from the secret stack config object `contacts`
+   * (one contact set for every domain), which the README tells the user to set.
+   */
+  contacts?: "omit" | "config";
 }
 
 /** A Pulumi logical name: lower case, [a-z0-9-], no leading/trailing or doubled dashes. */
@@ -24,23 +37,49 @@ export function slug(text: string): string {
   return s || "x";
 }
 
-function shortHash(parts: unknown[]): string {
+export function shortHash(parts: unknown[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 6);
 }
 
+/** Record identity: what tells two records of one zone apart. */
+function recordIdentity(r: EstateRecord): unknown[] {
+  return [r.type, r.name, r.content, r.priority ?? null, sortedObject(r.extra ?? null)];
+}
+
+function sortedObject(v: Record<string, unknown> | null): Record<string, unknown> | null {
+  return v && Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** A readable hint of a record's content for its name: "10-mail" for `MX 10 mail.example.com`. */
+function contentHint(zone: string, r: EstateRecord): string {
+  let c = r.content.toLowerCase();
+  const z = zone.toLowerCase();
+  if (c.endsWith("." + z)) c = c.slice(0, -(z.length + 1));
+  else if (c === z) c = "apex";
+  const words = slug(c).split("-").slice(0, 3).join("-").slice(0, 24).replace(/-+$/, "");
+  const prio = r.priority !== null && r.priority !== undefined ? `${r.priority}-` : "";
+  return prio + (words || "x");
+}
+
 /**
- * Stable name of a record: zone, type, owner name ("@" reads "apex") and a short hash of the
- * record's identity (type, name, content, priority, extra), so two MX records of one name get
- * different, reproducible names.
+ * Stable name of a record: zone, type, owner name ("@" reads "apex"), a short readable hint of
+ * the content, and a short hash of the record's identity (type, name, content, priority, extra),
+ * e.g. `example-com-mx-apex-10-mail-1a2b3c`. Deterministic, and two records of one name and type
+ * never share a name.
  */
 export function recordResourceName(zone: string, r: EstateRecord): string {
   const owner = r.name === "@" || r.name === "" ? "apex" : slug(r.name);
-  const id = shortHash([r.type, r.name, r.content, r.priority ?? null, r.extra ?? null]);
-  return `${slug(zone)}-${r.type.toLowerCase()}-${owner}-${id}`;
+  return `${slug(zone)}-${r.type.toLowerCase()}-${owner}-${contentHint(zone, r)}-${shortHash(recordIdentity(r))}`;
 }
 
-/** A TypeScript literal for a JSON-like value (JSON is valid TypeScript; keys stay quoted only when needed). */
+/** Code written into the program as is (not a literal). */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
+/** A TypeScript literal for a JSON-like value (JSON strings are valid TypeScript strings). */
 export function literal(value: unknown, indent = ""): string {
+  if (value instanceof Code) return value.text;
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => literal(v, indent)).join(", ")}]`;
   const inner = indent + "  ";
@@ -50,22 +89,39 @@ export function literal(value: unknown, indent = ""): string {
   return entries.length ? `{\n${entries.join("\n")}\n${indent}}` : "{}";
 }
 
+/** Text safe inside a `//` comment: one line, printable ASCII. */
+export function commentText(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, "?");
+}
+
 function declare(className: string, name: string, args: Record<string, unknown>, opts?: string): string {
   return `new reseller.${className}(${JSON.stringify(name)}, ${literal(args)}${opts ? `, ${opts}` : ""});\n`;
 }
 
-const byKey = <T>(key: (t: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T): number =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
-function recordSortKey(r: EstateRecord): string {
-  return JSON.stringify([r.name, r.type, r.content, r.priority ?? null, r.extra ?? null]);
+/**
+ * Base names per domain. Two domains whose slugs collide ("a-b.com", "a.b.com") both get a hash of
+ * their own name appended, so neither takes the other's name.
+ */
+export function domainBaseNames(domains: string[]): Map<string, string> {
+  const bySlug = new Map<string, string[]>();
+  for (const d of new Set(domains)) bySlug.set(slug(d), [...(bySlug.get(slug(d)) ?? []), d]);
+  const out = new Map<string, string>();
+  for (const [s, ds] of bySlug) for (const d of ds) out.set(d, ds.length > 1 ? `${s}-${shortHash([d])}` : s);
+  return out;
 }
 
-function domainBlock(d: EstateDomain): string {
-  const base = slug(d.domain);
-  let out = `\n// ${d.domain} (stage ${d.stage} when imported)\n`;
-  const args: Record<string, unknown> = { domain: d.domain, adopt: true };
+function domainBlock(d: EstateDomain, base: string, contacts: "omit" | "config"): string {
+  let out = `\n// ${commentText(d.domain)} (stage ${commentText(d.stage)} when imported)\n`;
+  const args: Record<string, unknown> = { domain: d.domain };
+  if (contacts === "config") args.contacts = new Code("contacts");
   if (d.nameservers.length) args.nameservers = [...d.nameservers];
   if (d.locked !== null) args.locked = d.locked;
+  args.adopt = true;
   out += declare("Domain", base, args);
   for (const h of [...d.hosts].sort(byKey((x: EstateHost) => x.hostname))) {
     out += declare("ChildHost", `${base}-host-${slug(h.hostname)}`, {
@@ -81,12 +137,12 @@ function domainBlock(d: EstateDomain): string {
   return out;
 }
 
-function zoneBlock(z: EstateZone): string {
-  const zoneVar = `zone_${slug(z.domain).replace(/-/g, "_")}`;
-  let out = `\n// DNS zone ${z.domain}: ${z.records.length} record(s)\n`;
-  out += `const ${zoneVar} = ${declare("DnsZone", `${slug(z.domain)}-zone`, { domain: z.domain, adopt: true })}`;
+function zoneBlock(z: EstateZone, base: string): string {
+  const zoneVar = `zone_${base.replace(/-/g, "_")}`;
+  let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)\n`;
+  out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, { domain: z.domain, adopt: true })}`;
   const seen = new Map<string, number>();
-  for (const r of [...z.records].sort(byKey(recordSortKey))) {
+  for (const r of [...z.records].sort(byKey((x: EstateRecord) => JSON.stringify([x.name, ...recordIdentity(x)])))) {
     let name = recordResourceName(z.domain, r);
     // Exact duplicates (same type, name, content) would collide; number them in sorted order.
     const n = (seen.get(name) ?? 0) + 1;
@@ -94,36 +150,58 @@ function zoneBlock(z: EstateZone): string {
     if (n > 1) name = `${name}-${n}`;
     const args: Record<string, unknown> = { zone: z.domain, type: r.type, name: r.name, content: r.content, ttl: r.ttl };
     if (r.priority !== null && r.priority !== undefined) args.priority = r.priority;
-    if (r.extra && Object.keys(r.extra).length) args.extra = r.extra;
+    if (r.extra && Object.keys(r.extra).length) args.extra = sortedObject(r.extra);
     args.adopt = true;
     out += declare("DnsRecord", name, args, `{ dependsOn: [${zoneVar}] }`);
   }
   return out;
 }
 
+/** Domains the program declares: those the account still holds, sorted by name. */
+function heldDomains(estate: Estate): EstateDomain[] {
+  return estate.domains.filter((d) => !GONE_STAGES.has(d.stage)).sort(byKey((d: EstateDomain) => d.domain));
+}
+
 /** The program's index.ts. */
-export function generateProgram(estate: Estate): string {
-  const domains = estate.domains.filter((d) => !GONE_STAGES.has(d.stage)).sort(byKey((d: EstateDomain) => d.domain));
+export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "contacts"> = {}): string {
+  const contacts = opts.contacts ?? "omit";
+  const domains = heldDomains(estate);
   const zones = [...estate.zones].sort(byKey((z: EstateZone) => z.domain));
+  const bases = domainBaseNames([...domains.map((d) => d.domain), ...zones.map((z) => z.domain)]);
   let out =
     "// Generated by `reseller-pulumi import`. Every resource adopts what already exists:\n" +
     "// the first `pulumi up` takes it into state without buying or changing anything.\n" +
-    "// Edit freely afterwards; a change then shows as a normal diff. Contacts are not written\n" +
-    "// here (they are personal data): they stay as they are unless you declare them.\n" +
-    'import * as reseller from "reseller-pulumi";\n';
-  for (const d of domains) out += domainBlock(d);
-  for (const z of zones) out += zoneBlock(z);
+    "// Edit freely afterwards; a change then shows as a normal diff.\n";
+  if (contacts === "config" && domains.length) {
+    out +=
+      "// Contacts are personal data: they come from the secret stack config `contacts`\n" +
+      "// (see README.md), never from this file.\n" +
+      'import * as pulumi from "@pulumi/pulumi";\n' +
+      'import * as reseller from "reseller-pulumi";\n\n' +
+      "const config = new pulumi.Config();\n" +
+      'const contacts = config.requireSecretObject<reseller.DomainArgs["contacts"]>("contacts");\n';
+  } else {
+    out +=
+      "// Contacts are not written here (personal data): they stay as they are unless you declare them.\n" +
+      'import * as reseller from "reseller-pulumi";\n';
+  }
+  for (const d of domains) out += domainBlock(d, bases.get(d.domain)!, contacts);
+  for (const z of zones) out += zoneBlock(z, bases.get(z.domain)!);
   return out;
 }
 
 /** Every file of the generated project. */
-export function generateProject(estate: Estate, projectName: string, packageVersion: string): GeneratedFile[] {
-  const name = slug(projectName);
+export function generateProject(estate: Estate, opts: ProjectOptions): GeneratedFile[] {
+  const name = slug(opts.name);
+  const contacts = heldDomains(estate).length ? (opts.contacts ?? "omit") : "omit";
   return [
-    { path: "index.ts", content: generateProgram(estate) },
+    { path: "index.ts", content: generateProgram(estate, { contacts }) },
     {
       path: "Pulumi.yaml",
-      content: `name: ${name}\ndescription: Imported from the reseller account by reseller-pulumi\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+      content:
+        `name: ${name}\n` +
+        "description: Imported from the reseller account by reseller-pulumi\n" +
+        "runtime:\n  name: nodejs\n  options:\n    typescript: true\n",
     },
     {
       path: "package.json",
@@ -133,7 +211,7 @@ export function generateProject(estate: Estate, projectName: string, packageVers
             name,
             private: true,
             main: "index.ts",
-            dependencies: { "@pulumi/pulumi": "^3.248.0", "reseller-pulumi": `^${packageVersion}` },
+            dependencies: { "@pulumi/pulumi": "^3.248.0", "reseller-pulumi": opts.dependency },
             devDependencies: { "@types/node": "^20", typescript: "~5.9.0" },
           },
           null,
@@ -144,17 +222,27 @@ export function generateProject(estate: Estate, projectName: string, packageVers
       path: "tsconfig.json",
       content:
         JSON.stringify(
-          { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] },
+          {
+            compilerOptions: {
+              strict: true,
+              target: "ES2022",
+              module: "commonjs",
+              moduleResolution: "node",
+              esModuleInterop: true,
+              skipLibCheck: true,
+            },
+            files: ["index.ts"],
+          },
           null,
           2,
         ) + "\n",
     },
-    { path: "README.md", content: nextStepsReadme(name) },
+    { path: "README.md", content: projectReadme(name, estate, contacts) },
   ];
 }
 
-/** What to run next, printed by the command and written as the project's README. */
-export function nextSteps(dir: string): string {
+/** What to run next, printed by the command and written into the project's README. */
+export function nextSteps(dir: string, contacts: "omit" | "config" = "omit"): string {
   return [
     `cd ${dir}`,
     "npm install",
@@ -163,23 +251,59 @@ export function nextSteps(dir: string): string {
     "pulumi config set reseller:apiKey <API_KEY>",
     "pulumi config set --secret reseller:apiSecret <API_SECRET>",
     "pulumi config set reseller:baseUrl <BASE_URL>",
+    ...(contacts === "config" ? ["pulumi config set --secret --path contacts.registrant.name '<NAME>'   # and the other fields: see README.md"] : []),
     "pulumi preview                  # expect only creates (adoptions), no updates",
     "pulumi up                       # adopts: no purchase, no change",
+    "pulumi up                       # again: no changes",
   ].join("\n");
 }
 
-function nextStepsReadme(name: string): string {
-  return `# ${name}
+function projectReadme(name: string, estate: Estate, contacts: "omit" | "config"): string {
+  const domains = heldDomains(estate);
+  const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
+  const contactSection =
+    contacts === "config"
+      ? `
+## Contacts
 
-Generated by \`reseller-pulumi import\`. Every resource has \`adopt: true\`: on the first
-\`pulumi up\` it verifies that the object exists and takes it into state without buying or
-changing anything. After that the program is yours: edit it and \`pulumi up\` as usual.
+The program reads the domains' contacts from the secret config object \`contacts\`
+(\`registrant\`, and optionally \`admin\`, \`tech\`, \`billing\`, each with the fields name,
+organization, email, phone, address_line_1, address_line_2, city, state, postal_code, country).
+Set them as they are at the registry, so the first \`pulumi up\` changes nothing:
 
 \`\`\`sh
-${nextSteps(".")}
+pulumi config set --secret --path contacts.registrant.name '<NAME>'
+pulumi config set --secret --path contacts.registrant.email '<EMAIL>'
+pulumi config set --secret --path contacts.registrant.phone '<+PHONE>'
+pulumi config set --secret --path contacts.registrant.address_line_1 '<ADDRESS>'
+pulumi config set --secret --path contacts.registrant.city '<CITY>'
+pulumi config set --secret --path contacts.registrant.state '<STATE>'
+pulumi config set --secret --path contacts.registrant.postal_code '<POSTAL CODE>'
+pulumi config set --secret --path contacts.registrant.country '<CC>'
 \`\`\`
+`
+      : `
+## Contacts
 
-Resource names are derived from the domain, the record's name and type and a short hash of
-its content, so importing again produces the same names.
+Contacts are personal data and are not in this program: adopted domains keep theirs as they
+are. To manage them with Pulumi, read them from secret config (\`config.requireSecretObject\`)
+and pass them as the Domain's \`contacts\`.
+`;
+  return `# ${name}
+
+Generated by \`reseller-pulumi import\`: ${domains.length} domain(s), ${estate.zones.length} zone(s),
+${records} record(s). Every resource has \`adopt: true\`: on the first \`pulumi up\` it checks that
+the object exists and takes it into state without buying or changing anything. After that the
+program is yours: edit it and \`pulumi up\` as usual.
+
+\`\`\`sh
+${nextSteps(".", contacts)}
+\`\`\`
+${contactSection}
+## Names
+
+Resource names are derived from the domain, the record's type, name and content, plus a short
+hash of the record, so importing again produces the same names whatever order the API lists
+things in. Keep them: renaming a resource makes Pulumi delete and re-create it.
 `;
 }

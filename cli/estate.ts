@@ -1,8 +1,11 @@
 /**
  * The "estate": a plain snapshot of what an account runs, read through the API client.
  * Code generation (./codegen) works from this value alone, so it is pure and testable.
+ *
+ * Only GET requests are made, and contacts are never read: nothing personal or secret
+ * enters the estate, so nothing of the kind can reach the generated program.
  */
-import type { ResellerClient } from "../provider/client";
+import type { DnsRecord, DnsZone, DomainInfo, DomainListEntry, Host } from "../provider/views";
 
 export interface EstateRecord {
   type: string;
@@ -41,28 +44,45 @@ export interface Estate {
 
 export type ImportScope = { kind: "zone"; domain: string } | { kind: "domain"; domain: string } | { kind: "all" };
 
-/** Record types the service manages itself at the zone apex; they are not the program's to declare. */
-const SERVICE_MANAGED_TYPES = new Set(["NS", "SOA"]);
+/**
+ * What the importer needs of the API client (provider/client's ResellerClient has these).
+ * Declared here, on the response views, so the importer depends on the views and not on one client class.
+ */
+export interface EstateReader {
+  listDomains(): Promise<DomainListEntry[]>;
+  getDomain(domain: string): Promise<DomainInfo>;
+  listHosts(domain: string): Promise<Host[]>;
+  listZones(): Promise<DnsZone[]>;
+  listRecords(domain: string, filter?: { type?: string }): Promise<DnsRecord[]>;
+}
 
-type EstateReader = Pick<
-  ResellerClient,
-  "listDomains" | "getDomain" | "listHosts" | "listZones" | "listRecords"
->;
+/**
+ * Records the service owns: SOA, and NS at the apex ("NS records are managed by the service",
+ * spec DNS hosting preconditions). NS below the apex is a delegation the user made: it is imported.
+ */
+export function serviceManaged(zone: string, r: { type: string; name: string }): boolean {
+  const type = r.type.toUpperCase();
+  const name = r.name.trim().toLowerCase().replace(/\.$/, "");
+  return type === "SOA" || (type === "NS" && (name === "@" || name === "" || name === zone.toLowerCase()));
+}
+
+export function toEstateRecord(r: DnsRecord): EstateRecord {
+  const extra = r.extra ? Object.fromEntries(Object.entries(r.extra).filter(([, v]) => v !== undefined && v !== null)) : null;
+  return {
+    type: r.type.toUpperCase(),
+    name: r.name,
+    content: r.content,
+    ttl: r.ttl,
+    priority: r.priority ?? null,
+    extra: extra && Object.keys(extra).length ? extra : null,
+  };
+}
 
 async function readZone(client: EstateReader, domain: string): Promise<EstateZone> {
   const records = await client.listRecords(domain, {});
   return {
     domain,
-    records: records
-      .filter((r) => !SERVICE_MANAGED_TYPES.has(r.type.toUpperCase()))
-      .map((r) => ({
-        type: r.type.toUpperCase(),
-        name: r.name,
-        content: r.content,
-        ttl: r.ttl,
-        priority: r.priority ?? null,
-        extra: (r.extra as Record<string, unknown> | null | undefined) ?? null,
-      })),
+    records: records.filter((r) => !serviceManaged(domain, r)).map(toEstateRecord),
   };
 }
 
@@ -72,7 +92,7 @@ async function readDomain(client: EstateReader, domain: string): Promise<EstateD
   return {
     domain: info.domain,
     stage: info.stage,
-    nameservers: info.nameservers ?? [],
+    nameservers: [...(info.nameservers ?? [])],
     locked: info.locked ?? null,
     privacy: info.privacy?.enabled ?? false,
     protection: info.protection?.enabled ?? false,
@@ -84,7 +104,7 @@ async function readDomain(client: EstateReader, domain: string): Promise<EstateD
 export async function readEstate(client: EstateReader, scope: ImportScope): Promise<Estate> {
   if (scope.kind === "zone") return { domains: [], zones: [await readZone(client, scope.domain)] };
 
-  const zoneNames = new Set((await client.listZones()).map((z) => z.domain));
+  const zoneNames = new Set((await client.listZones()).map((z) => z.domain.toLowerCase()));
   if (scope.kind === "domain") {
     const domain = await readDomain(client, scope.domain);
     const zones = zoneNames.has(scope.domain) ? [await readZone(client, scope.domain)] : [];

@@ -7,8 +7,10 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ResellerClient } from "../provider/client";
-import { generateProject, nextSteps } from "./codegen";
-import { readEstate, type ImportScope } from "./estate";
+import { canonicalHost } from "../resources/normalize";
+import { canonicalEstate } from "./canonical";
+import { GONE_STAGES, generateProject, nextSteps } from "./codegen";
+import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
 
@@ -22,14 +24,27 @@ resources adopt what exists: the first \`pulumi up\` buys nothing and changes no
   --base-url URL    service scheme and host (or RESELLER_BASE_URL)
   --key KEY         API key (or RESELLER_API_KEY)
   --name NAME       Pulumi project name (default: derived from the scope)
+  --contacts MODE   omit (default): adopted domains keep their contacts, the program has none;
+                    config: the program reads them from the secret stack config \`contacts\`
+  --dependency SPEC the reseller-pulumi version in the generated package.json
+                    (default ^<this version>; e.g. file:../reseller-pulumi for a local checkout)
+  -h, --help        this text
 
 The API secret is read from RESELLER_API_SECRET only, so it never lands in shell history.`;
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+}
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   out: (line: string) => void;
   err: (line: string) => void;
   cwd: string;
+  /** Builds the API client; tests may pass another reader. Default: provider/client's ResellerClient. */
+  client?: (opts: ClientOptions) => EstateReader;
 }
 
 class UsageError extends Error {}
@@ -37,8 +52,10 @@ class UsageError extends Error {}
 function scopeFrom(values: { zone?: string; domain?: string; all?: boolean }): ImportScope {
   const chosen = [values.zone !== undefined, values.domain !== undefined, values.all === true].filter(Boolean).length;
   if (chosen !== 1) throw new UsageError("choose exactly one of --zone DOMAIN, --domain DOMAIN or --all");
-  if (values.zone !== undefined) return { kind: "zone", domain: values.zone.toLowerCase() };
-  if (values.domain !== undefined) return { kind: "domain", domain: values.domain.toLowerCase() };
+  const name = values.zone ?? values.domain;
+  if (name !== undefined && !canonicalHost(name).includes(".")) throw new UsageError(`"${name}" is not a domain name`);
+  if (values.zone !== undefined) return { kind: "zone", domain: canonicalHost(values.zone) };
+  if (values.domain !== undefined) return { kind: "domain", domain: canonicalHost(values.domain) };
   return { kind: "all" };
 }
 
@@ -60,6 +77,8 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       "base-url": { type: "string" },
       key: { type: "string" },
       name: { type: "string" },
+      contacts: { type: "string" },
+      dependency: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -74,22 +93,25 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const apiSecret = io.env.RESELLER_API_SECRET;
   if (!baseUrl) throw new UsageError("no service URL: pass --base-url or set RESELLER_BASE_URL");
   if (!apiKey) throw new UsageError("no API key: pass --key or set RESELLER_API_KEY");
-  if (!apiSecret) throw new UsageError("no API secret: set RESELLER_API_SECRET");
+  if (!apiSecret) throw new UsageError("no API secret: set RESELLER_API_SECRET (it is never taken as a flag)");
+  const contacts = values.contacts ?? "omit";
+  if (contacts !== "omit" && contacts !== "config") throw new UsageError(`--contacts must be omit or config, not "${contacts}"`);
 
-  const client = new ResellerClient({ baseUrl, apiKey, apiSecret });
-  const estate = await readEstate(client, scope);
+  const makeClient = io.client ?? ((o: ClientOptions) => new ResellerClient(o));
+  const estate = canonicalEstate(await readEstate(makeClient({ baseUrl, apiKey, apiSecret }), scope));
   const outDir = resolve(io.cwd, values.out ?? "imported");
-  const project = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
+  const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
   // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.
   const version = (require("reseller-pulumi/package.json") as { version: string }).version;
+  const dependency = values.dependency ?? `^${version}`;
   mkdirSync(outDir, { recursive: true });
-  for (const file of generateProject(estate, project, version)) writeAtomic(join(outDir, file.path), file.content);
+  for (const file of generateProject(estate, { name, dependency, contacts })) writeAtomic(join(outDir, file.path), file.content);
 
+  const held = estate.domains.filter((d) => !GONE_STAGES.has(d.stage)).length;
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
-  io.out(
-    `Imported ${estate.domains.length} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${values.out ?? "imported"}/index.ts`,
-  );
-  io.out("\nNext:\n" + nextSteps(values.out ?? "imported"));
+  const shownDir = values.out ?? "imported";
+  io.out(`Imported ${held} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${shownDir}/index.ts`);
+  io.out("\nNext:\n" + nextSteps(shownDir, held ? contacts : "omit"));
   return 0;
 }
 
@@ -103,10 +125,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     throw new UsageError(`unknown command "${command}"`);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    // A client error should never carry the secret; if one did, it stops here.
+    const secret = io.env.RESELLER_API_SECRET;
+    let message = e instanceof Error ? e.message : String(e);
+    if (secret) message = message.split(secret).join("[secret]");
     io.err(`reseller-pulumi: ${message}`);
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) io.err("\n" + USAGE);
-    return e instanceof UsageError ? 2 : 1;
+    const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true;
+    if (usage) io.err("\n" + USAGE);
+    return usage ? 2 : 1;
   }
 }
 

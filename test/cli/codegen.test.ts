@@ -1,23 +1,71 @@
 import * as ts from "typescript";
-import { generateProgram, generateProject, recordResourceName, slug } from "../../cli/codegen";
+import {
+  commentText,
+  domainBaseNames,
+  generateProgram,
+  generateProject,
+  recordResourceName,
+  slug,
+} from "../../cli/codegen";
 import type { Estate, EstateRecord } from "../../cli/estate";
 
 const records: EstateRecord[] = [
   { type: "A", name: "@", content: "192.0.2.10", ttl: 300 },
-  { type: "MX", name: "@", content: "mail1.example.com.", ttl: 3600, priority: 10 },
-  { type: "MX", name: "@", content: "mail2.example.com.", ttl: 3600, priority: 20 },
-  { type: "TXT", name: "@", content: 'v=spf1 include:"odd\\quoted" -all', ttl: 3600 },
-  { type: "SRV", name: "_sip._tcp", content: "sip.example.com.", ttl: 600, priority: 5, extra: { weight: 10, port: 5060 } },
-  { type: "CAA", name: "@", content: "letsencrypt.org", ttl: 3600, extra: { flag: 0, tag: "issue" } },
+  { type: "MX", name: "@", content: "mail1.example.com", ttl: 3600, priority: 10 },
+  { type: "MX", name: "@", content: "mail2.example.com", ttl: 3600, priority: 20 },
+  { type: "TXT", name: "@", content: 'v=spf1 include:"odd\\quoted" -all\n${x} `tick` */ //', ttl: 3600 },
+  { type: "SRV", name: "_sip._tcp", content: "sip.example.com", ttl: 600, priority: 5, extra: { weight: 10, port: 5060 } },
+  { type: "CAA", name: "@", content: "letsencrypt.org", ttl: 3600, extra: { tag: "issue", flag: 0 } },
 ];
 
 const estate: Estate = {
   domains: [
-    { domain: "example.com", stage: "active", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], locked: true, privacy: true, protection: false, hosts: [{ hostname: "ns1.example.com", ipv4: ["192.0.2.53"], ipv6: [] }] },
+    {
+      domain: "example.com",
+      stage: "active",
+      nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"],
+      locked: true,
+      privacy: true,
+      protection: false,
+      hosts: [{ hostname: "ns1.example.com", ipv4: ["192.0.2.53"], ipv6: [] }],
+    },
     { domain: "gone.net", stage: "cancelled", nameservers: [], locked: null, privacy: false, protection: false, hosts: [] },
   ],
   zones: [{ domain: "example.com", records }],
 };
+
+type Made = { cls: string; name: string; args: Record<string, unknown> };
+
+/** Transpiles and runs a generated program against a recording stand-in for the package. */
+function runGenerated(program: string, config: Record<string, unknown> = {}): Made[] {
+  const out = ts.transpileModule(program, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    reportDiagnostics: true,
+  });
+  expect(out.diagnostics ?? []).toEqual([]);
+  const made: Made[] = [];
+  const fake = new Proxy(
+    {},
+    {
+      get: (_t, cls: string) =>
+        function (this: unknown, name: string, args: Record<string, unknown>) {
+          made.push({ cls, name, args });
+        },
+    },
+  );
+  const fakePulumi = {
+    Config: class {
+      requireSecretObject(key: string) {
+        return { secretConfig: key, value: config[key] };
+      }
+    },
+  };
+  new Function("require", "exports", out.outputText)(
+    (m: string) => (m === "reseller-pulumi" ? fake : m === "@pulumi/pulumi" ? fakePulumi : undefined),
+    {},
+  );
+  return made;
+}
 
 describe("import code generation", () => {
   test("slugs are Pulumi-safe", () => {
@@ -25,50 +73,119 @@ describe("import code generation", () => {
     expect(slug("---")).toBe("x");
   });
 
-  test("record names are stable and distinguish records of one name and type", () => {
+  test("record names read well, are stable and distinguish records of one name and type", () => {
     const a = recordResourceName("example.com", records[1]);
     const b = recordResourceName("example.com", records[2]);
-    expect(a).toMatch(/^example-com-mx-apex-[0-9a-f]{6}$/);
-    expect(a).not.toBe(b);
+    expect(a).toMatch(/^example-com-mx-apex-10-mail1-[0-9a-f]{6}$/);
+    expect(b).toMatch(/^example-com-mx-apex-20-mail2-[0-9a-f]{6}$/);
     expect(recordResourceName("example.com", { ...records[1] })).toBe(a);
+    // The hash covers the identity, not the TTL: a TTL change keeps the name.
+    expect(recordResourceName("example.com", { ...records[1], ttl: 60 })).toBe(a);
+    expect(recordResourceName("example.com", { ...records[4] })).toMatch(/^example-com-srv-sip-tcp-5-sip-[0-9a-f]{6}$/);
+    // Extra's key order does not matter.
+    expect(recordResourceName("example.com", { ...records[5], extra: { flag: 0, tag: "issue" } })).toBe(
+      recordResourceName("example.com", records[5]),
+    );
   });
 
   test("output does not depend on the order the API listed things in", () => {
     const shuffled: Estate = {
-      domains: [...estate.domains].reverse(),
-      zones: [{ domain: "example.com", records: [...records].reverse() }],
+      domains: [...estate.domains].reverse().map((d) => ({ ...d, hosts: [...d.hosts].reverse() })),
+      zones: [{ domain: "example.com", records: [records[3], records[0], records[5], records[2], records[4], records[1]] }],
     };
     expect(generateProgram(shuffled)).toBe(generateProgram(estate));
   });
 
   test("every resource adopts, domains no longer held are skipped, contacts are absent", () => {
     const program = generateProgram(estate);
-    const declarations = program.match(/new reseller\.\w+\(/g) ?? [];
-    // Domain + child host + privacy + zone + 6 records.
-    expect(declarations).toHaveLength(10);
-    expect(program.match(/adopt: true/g)).toHaveLength(10);
+    const made = runGenerated(program);
+    expect(made.map((m) => m.cls)).toEqual([
+      "Domain",
+      "ChildHost",
+      "PrivacyAddon",
+      "DnsZone",
+      ...Array(records.length).fill("DnsRecord"),
+    ]);
+    expect(made.every((m) => m.args.adopt === true)).toBe(true);
     expect(program).not.toContain("gone.net");
     expect(program).not.toMatch(/contacts\s*:/);
-    expect(program).toContain("new reseller.PrivacyAddon(\"example-com-privacy\"");
+    expect(made[0]).toEqual({
+      cls: "Domain",
+      name: "example-com",
+      args: { domain: "example.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], locked: true, adopt: true },
+    });
+    expect(made[1]).toEqual({
+      cls: "ChildHost",
+      name: "example-com-host-ns1-example-com",
+      args: { domain: "example.com", hostname: "ns1.example.com", ipv4: ["192.0.2.53"], ipv6: [], adopt: true },
+    });
+    expect(made[3]).toEqual({ cls: "DnsZone", name: "example-com-zone", args: { domain: "example.com", adopt: true } });
+    const names = made.map((m) => m.name);
+    expect(new Set(names).size).toBe(names.length);
   });
 
-  test("strings with quotes and backslashes survive as the same value", () => {
-    const program = generateProgram(estate);
-    const js = ts.transpileModule(program, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
-    const made: Array<{ cls: string; name: string; args: Record<string, unknown> }> = [];
-    const fake = new Proxy({}, { get: (_t, cls: string) => function (this: unknown, name: string, args: Record<string, unknown>) { made.push({ cls, name, args }); } });
-    new Function("require", "exports", js)((m: string) => (m === "reseller-pulumi" ? fake : require(m)), {});
+  test("strings with quotes, backslashes, newlines and template syntax survive as the same value", () => {
+    const made = runGenerated(generateProgram(estate));
     const txt = made.find((m) => m.args.type === "TXT");
     expect(txt?.args.content).toBe(records[3].content);
     const srv = made.find((m) => m.args.type === "SRV");
-    expect(srv?.args).toMatchObject({ priority: 5, extra: { weight: 10, port: 5060 }, name: "_sip._tcp" });
+    expect(srv?.args).toEqual({
+      zone: "example.com",
+      type: "SRV",
+      name: "_sip._tcp",
+      content: "sip.example.com",
+      ttl: 600,
+      priority: 5,
+      extra: { port: 5060, weight: 10 },
+      adopt: true,
+    });
+    const a = made.find((m) => m.args.type === "A");
+    expect(a?.args).not.toHaveProperty("priority");
+    expect(a?.args).not.toHaveProperty("extra");
+  });
+
+  test("a hostile name cannot break out of a comment", () => {
+    expect(commentText("evil.com\nprocess.exit(1)")).toBe("evil.com?process.exit(1)");
+    const hostile: Estate = {
+      domains: [{ domain: "evil.com\nthrow new Error('x')", stage: "active\n", nameservers: [], locked: null, privacy: false, protection: false, hosts: [] }],
+      zones: [],
+    };
+    const made = runGenerated(generateProgram(hostile));
+    expect(made).toHaveLength(1);
+    expect(made[0].args.domain).toBe("evil.com\nthrow new Error('x')");
+  });
+
+  test("exact duplicate records get numbered names; colliding domain slugs both get hashes", () => {
+    const dup: Estate = { domains: [], zones: [{ domain: "example.com", records: [records[0], { ...records[0] }] }] };
+    const names = runGenerated(generateProgram(dup)).map((m) => m.name);
+    expect(names[2]).toBe(`${names[1]}-2`);
+    const bases = domainBaseNames(["a-b.com", "a.b.com", "c.com"]);
+    expect(bases.get("c.com")).toBe("c-com");
+    expect(bases.get("a-b.com")).toMatch(/^a-b-com-[0-9a-f]{6}$/);
+    expect(bases.get("a.b.com")).toMatch(/^a-b-com-[0-9a-f]{6}$/);
+    expect(bases.get("a-b.com")).not.toBe(bases.get("a.b.com"));
+    // Independent of order.
+    expect(domainBaseNames(["a.b.com", "c.com", "a-b.com"])).toEqual(bases);
+  });
+
+  test("contacts from config: read as a secret object, never written", () => {
+    const program = generateProgram(estate, { contacts: "config" });
+    const made = runGenerated(program, { contacts: { registrant: { name: "R" } } });
+    expect(made[0].args.contacts).toEqual({ secretConfig: "contacts", value: { registrant: { name: "R" } } });
+    expect(program).toContain('requireSecretObject<reseller.DomainArgs["contacts"]>("contacts")');
   });
 
   test("the project has what `pulumi up` needs", () => {
-    const files = generateProject(estate, "Example.com zone", "0.1.0");
+    const files = generateProject(estate, { name: "Example.com zone", dependency: "^0.1.0" });
     expect(files.map((f) => f.path).sort()).toEqual(["Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
     const pkg = JSON.parse(files.find((f) => f.path === "package.json")!.content);
     expect(pkg.dependencies["reseller-pulumi"]).toBe("^0.1.0");
-    expect(files.find((f) => f.path === "Pulumi.yaml")!.content).toContain("name: example-com-zone");
+    expect(pkg.dependencies["@pulumi/pulumi"]).toMatch(/^\^3\./);
+    expect(files.find((f) => f.path === "Pulumi.yaml")!.content).toMatch(/^name: example-com-zone\n/);
+    const readme = files.find((f) => f.path === "README.md")!.content;
+    expect(readme).toContain("pulumi config set --secret reseller:apiSecret <API_SECRET>");
+    expect(readme).toContain("1 domain(s), 1 zone(s),\n6 record(s)");
+    const withContacts = generateProject(estate, { name: "x", dependency: "file:..", contacts: "config" });
+    expect(withContacts.find((f) => f.path === "README.md")!.content).toContain("pulumi config set --secret --path contacts.registrant.email");
   });
 });
