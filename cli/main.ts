@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ResellerClient } from "../provider/client";
+import type { ResellerClient } from "../provider/client";
 import { canonicalHost } from "../resources/normalize";
 import { canonicalEstate } from "./canonical";
 import { GONE_STAGES, generateProject, nextSteps } from "./codegen";
@@ -48,6 +48,12 @@ export interface CliIo {
 }
 
 class UsageError extends Error {}
+
+/** The real API client, loaded only when an import runs (so `--help` and usage errors stay instant). */
+function defaultClient(o: ClientOptions): EstateReader {
+  const { ResellerClient: Client } = require("../provider/client") as { ResellerClient: typeof ResellerClient };
+  return new Client(o);
+}
 
 function scopeFrom(values: { zone?: string; domain?: string; all?: boolean }): ImportScope {
   const chosen = [values.zone !== undefined, values.domain !== undefined, values.all === true].filter(Boolean).length;
@@ -97,7 +103,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const contacts = values.contacts ?? "omit";
   if (contacts !== "omit" && contacts !== "config") throw new UsageError(`--contacts must be omit or config, not "${contacts}"`);
 
-  const makeClient = io.client ?? ((o: ClientOptions) => new ResellerClient(o));
+  const makeClient = io.client ?? defaultClient;
   const estate = canonicalEstate(await readEstate(makeClient({ baseUrl, apiKey, apiSecret }), scope));
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
