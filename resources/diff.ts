@@ -93,7 +93,7 @@ const contactsEqual: Equal = (a, b) =>
 export function diffDomain(olds: Props, news: Props, nowMs: number = Date.now()): DiffResult {
   const d = diffFields(olds, news, [
     { key: "domain", mode: "replace" },
-    { key: "contacts", mode: "update", equal: contactsEqual },
+    { key: "contacts", mode: "update", optional: true, equal: contactsEqual },
     { key: "nameservers", mode: "update", optional: true, equal: setEqual(canonicalNameservers) },
     { key: "locked", mode: "update", optional: true },
     { key: "renewal", mode: "update" },

@@ -255,7 +255,8 @@ export function checkDomainInputs(news: Props, limits: Limits = DEFAULT_LIMITS):
   const out: Props = { ...news };
   out.domain = checkDomainName(f, "domain", news.domain);
   out.years = news.years === undefined || news.years === null ? 1 : checkInt(f, "years", news.years, YEARS.min, YEARS.max, "years");
-  out.contacts = checkContacts(f, "contacts", news.contacts);
+  // An adopted domain may leave its contacts unmanaged (as the import command generates it).
+  out.contacts = (news.contacts === undefined || news.contacts === null) && news.adopt === true ? undefined : checkContacts(f, "contacts", news.contacts);
   out.nameservers = checkNameservers(f, "nameservers", news.nameservers, limits);
   out.locked = checkBool(f, "locked", news.locked);
   out.adopt = checkBool(f, "adopt", news.adopt);

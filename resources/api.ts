@@ -1,0 +1,144 @@
+/**
+ * What resources/ needs from provider/: the client's methods (as an interface, so handlers depend
+ * on a shape, not a construction), and small readers of its errors by status and code. Errors are
+ * read by their `status`/`code` fields rather than by class, so a wrapped or re-thrown error from
+ * the client is still understood.
+ */
+import type {
+  Availability,
+  Balance,
+  Contacts,
+  ContactsUpdate,
+  DnsRecord,
+  DnsZone,
+  DnsZoneWithRecords,
+  DomainInfo,
+  DomainOrder,
+  Host,
+  PrivacyView,
+  ProtectionView,
+  Quote,
+  RecordInput,
+  RegisterRequest,
+  RenewRequest,
+  Template,
+  TemplateApplied,
+  Tier,
+  Tld,
+  TransferRequest,
+  ConflictStrategy,
+  PricingAction,
+} from "../provider/views";
+import type { ContractOverrides } from "../provider/contract";
+
+export interface Keyed {
+  idempotencyKey: string;
+}
+
+/** The subset of provider/client.ts ResellerClient that resources use. */
+export interface ResellerApi {
+  listTlds(): Promise<Tld[]>;
+  checkAvailability(domains: string[], years?: number): Promise<Availability[]>;
+  checkDomain(domain: string): Promise<Availability>;
+  quote(req: { action: PricingAction; domain: string; years: number }): Promise<Quote>;
+  getBalance(): Promise<Balance>;
+  getTier(): Promise<Tier>;
+  register(req: RegisterRequest, opts: Keyed): Promise<DomainOrder>;
+  transfer(req: TransferRequest, opts: Keyed): Promise<DomainOrder>;
+  renew(domain: string, body: RenewRequest, opts: Keyed): Promise<DomainOrder>;
+  getDomain(domain: string): Promise<DomainInfo>;
+  setNameservers(domain: string, nameservers: string[]): Promise<unknown>;
+  getContacts(domain: string): Promise<Contacts>;
+  updateContacts(domain: string, contacts: Partial<Contacts>): Promise<ContactsUpdate>;
+  setLock(domain: string, locked: boolean): Promise<unknown>;
+  requestEppCode(domain: string): Promise<{ auth_code: string }>;
+  listHosts(domain: string): Promise<Host[]>;
+  createHost(domain: string, host: Host): Promise<Host>;
+  updateHost(domain: string, hostname: string, addresses: { ipv4: string[]; ipv6: string[] }): Promise<Host>;
+  deleteHost(domain: string, hostname: string): Promise<unknown>;
+  getPrivacy(domain: string): Promise<PrivacyView>;
+  enablePrivacy(domain: string, opts: Keyed): Promise<PrivacyView>;
+  disablePrivacy(domain: string): Promise<unknown>;
+  getProtection(domain: string): Promise<ProtectionView>;
+  enableProtection(domain: string, opts: Keyed): Promise<ProtectionView>;
+  createZone(domain: string): Promise<DnsZone>;
+  getZone(domain: string): Promise<DnsZoneWithRecords>;
+  checkZone(domain: string): Promise<DnsZone>;
+  deleteZone(domain: string): Promise<unknown>;
+  listRecords(domain: string, filter?: { type?: string }): Promise<DnsRecord[]>;
+  createRecord(domain: string, record: RecordInput): Promise<DnsRecord>;
+  updateRecord(domain: string, id: string, patch: Partial<RecordInput>): Promise<DnsRecord>;
+  deleteRecord(domain: string, id: string): Promise<unknown>;
+  listTemplates(): Promise<Template[]>;
+  applyTemplate(
+    domain: string,
+    id: string,
+    body: { variables: Record<string, string>; conflict_strategy: ConflictStrategy },
+  ): Promise<TemplateApplied>;
+}
+
+/** Settings a client is made from: stack config (reseller:*) with environment fallback. */
+export interface Settings {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  contract?: ContractOverrides;
+  requestsPerMinute?: number;
+}
+
+/** A config reader: `pulumi.Config("reseller").get` in the program, `req.config.get("reseller:...")` in the host. */
+export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute") => string | undefined;
+
+/** Reads settings; a missing credential is reported by name, never by value. */
+export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.env): Settings {
+  const baseUrl = get("baseUrl") ?? env.RESELLER_BASE_URL;
+  const apiKey = get("apiKey") ?? env.RESELLER_API_KEY;
+  const apiSecret = get("apiSecret") ?? env.RESELLER_API_SECRET;
+  const missing = [
+    !baseUrl && "reseller:baseUrl (or RESELLER_BASE_URL)",
+    !apiKey && "reseller:apiKey (or RESELLER_API_KEY)",
+    !apiSecret && "reseller:apiSecret (or RESELLER_API_SECRET; set it with `pulumi config set --secret`)",
+  ].filter(Boolean);
+  if (missing.length) throw new Error(`reseller: missing configuration: ${missing.join(", ")}`);
+  const contractText = get("contract");
+  let contract: ContractOverrides | undefined;
+  if (contractText) {
+    try {
+      contract = JSON.parse(contractText) as ContractOverrides;
+    } catch {
+      throw new Error("reseller:contract is not valid JSON (expected an object of contract overrides, see provider/contract.ts)");
+    }
+  }
+  const rpm = get("requestsPerMinute");
+  const requestsPerMinute = rpm === undefined ? undefined : Number(rpm);
+  if (requestsPerMinute !== undefined && !(Number.isFinite(requestsPerMinute) && requestsPerMinute > 0))
+    throw new Error(`reseller:requestsPerMinute: "${rpm}" is not a positive number`);
+  return { baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, contract, requestsPerMinute };
+}
+
+/** Builds the real client (provider/client.ts), loaded lazily so pure modules do not pull it in. */
+export function createClient(
+  settings: Settings,
+  hooks: { logger?: (line: string) => void; onWait?: (ms: number, reason: string) => void } = {},
+): ResellerApi {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ResellerClient } = require("../provider/client") as { ResellerClient: new (o: object) => ResellerApi };
+  return new ResellerClient({ ...settings, ...hooks });
+}
+
+/** The machine code of an API error, or undefined. */
+export function errorCode(e: unknown): string | undefined {
+  const c = (e as { code?: unknown } | null)?.code;
+  return typeof c === "string" ? c : undefined;
+}
+
+export function errorStatus(e: unknown): number | undefined {
+  const s = (e as { status?: unknown } | null)?.status;
+  return typeof s === "number" ? s : undefined;
+}
+
+export const isNotFound = (e: unknown): boolean => errorCode(e) === "not_found" || errorStatus(e) === 404;
+export const hasCode = (e: unknown, code: string): boolean => errorCode(e) === code;
+
+/** Whether the client says a creating request may have been applied (OutcomeUnknownError). */
+export const isOutcomeUnknown = (e: unknown): boolean => (e as { name?: unknown } | null)?.name === "OutcomeUnknownError";

@@ -1,0 +1,130 @@
+import * as pulumi from "@pulumi/pulumi";
+import { resourceArgs } from "./register";
+
+export interface DnsZoneArgs {
+  /** The domain whose zone the service hosts. Changing it replaces the zone. */
+  domain: pulumi.Input<string>;
+  /** Take an existing zone into state without changing it (a second create would get 409 zone_exists). */
+  adopt?: boolean;
+  /** After create, post the delegation check until the zone is delegated (bounded by waitTimeoutSeconds). */
+  waitForDelegation?: pulumi.Input<boolean>;
+  /** Seconds to wait for delegation, default 300. */
+  waitTimeoutSeconds?: pulumi.Input<number>;
+  /** Delete the zone even when it holds records this stack does not manage (they are deleted with it). */
+  forceDestroy?: pulumi.Input<boolean>;
+}
+
+/**
+ * A DNS zone hosted by the service. Outputs the nameservers to delegate to. Deleting a zone deletes
+ * all its records, so delete refuses while the zone holds records other than NS and SOA (the stack's
+ * own DnsRecords are deleted first), unless `forceDestroy` is set.
+ */
+export class DnsZone extends pulumi.dynamic.Resource {
+  declare readonly domain: pulumi.Output<string>;
+  /** The service's nameservers to delegate the domain to. */
+  declare readonly nameservers: pulumi.Output<string[]>;
+  /** e.g. pending_nameserver, active. */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly delegated: pulumi.Output<boolean>;
+  /** Records in the zone when last read (changes as records are added; not compared by diff). */
+  declare readonly recordsCount: pulumi.Output<number>;
+  declare readonly adopted: pulumi.Output<boolean>;
+
+  constructor(name: string, args: DnsZoneArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...resourceArgs("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "recordsCount", "adopted"], opts));
+  }
+}
+
+/** SRV: weight and port. CAA: flag and tag. */
+export interface RecordExtraArgs {
+  weight?: number;
+  port?: number;
+  flag?: number;
+  tag?: string;
+}
+
+export interface DnsRecordArgs {
+  /** The zone (domain) the record belongs to. Changing it replaces the record. */
+  zone: pulumi.Input<string>;
+  /** A, AAAA, CNAME, MX, TXT, SRV, CAA, PTR, TLSA, SSHFP, DS, HTTPS, SVCB, or another type (passed through). Replace. */
+  type: pulumi.Input<string>;
+  /** Relative to the zone; "@" (default) is the apex. "www", "www.example.com" and "www.example.com." are the same. Replace. */
+  name?: pulumi.Input<string>;
+  /** The value. Targets are host names ("@" = apex, trailing dot optional); TXT unquoted or quoted; zone-file shorthand for MX/SRV/CAA is split into fields. */
+  content: pulumi.Input<string>;
+  /** Seconds, 60 to 86400, default 3600. Shared by all records of one name and type (see README, "Shared TTL"). */
+  ttl?: pulumi.Input<number>;
+  /** Required for MX and SRV. */
+  priority?: pulumi.Input<number>;
+  /** Required for SRV ({weight, port}) and CAA ({flag, tag}). */
+  extra?: pulumi.Input<RecordExtraArgs>;
+  /** Take an existing record (same type and name; the content picks among several) into state. */
+  adopt?: boolean;
+}
+
+/**
+ * One DNS record. Content, ttl, priority and extra change in place; zone, type and name replace it,
+ * creating the new record before deleting the old one, so the name never goes dark.
+ *
+ * Shared TTL: all records of one name and type share one TTL. `check` refuses a second record of the
+ * same zone, name and type declaring another TTL (naming both resources), so no program can ask for
+ * a state the service cannot hold, and a create refused with 409 ttl_conflict (an unmanaged sibling
+ * with another TTL) says which TTL the siblings have.
+ */
+export class DnsRecord extends pulumi.dynamic.Resource {
+  /** The service's record id. */
+  declare readonly recordId: pulumi.Output<string>;
+  /** Fully qualified name, e.g. www.example.com. */
+  declare readonly fqdn: pulumi.Output<string>;
+  declare readonly zone: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<string>;
+  /** Canonical relative name ("@" for the apex). */
+  declare readonly name: pulumi.Output<string>;
+  /** Canonical content. */
+  declare readonly content: pulumi.Output<string>;
+  declare readonly ttl: pulumi.Output<number>;
+  declare readonly priority: pulumi.Output<number | null>;
+  declare readonly extra: pulumi.Output<RecordExtraArgs | null>;
+  declare readonly adopted: pulumi.Output<boolean>;
+
+  constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      ...resourceArgs(
+        "DnsRecord",
+        name,
+        { ...args, name: args.name ?? "@" },
+        ["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"],
+        opts,
+      ),
+    );
+  }
+}
+
+export interface ZoneTemplateArgs {
+  zone: pulumi.Input<string>;
+  /** Quick Setup template id (see the service's template list). */
+  templateId: pulumi.Input<string>;
+  /** Template variables, e.g. { mx_host: "mail.example.com" }. */
+  variables?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** What to do with existing records the template would write: skip, replace or cancel (default). */
+  conflictStrategy?: pulumi.Input<"skip" | "replace" | "cancel">;
+  /** Take an already applied template into state (verifies template and zone exist; claims no records). */
+  adopt?: boolean;
+}
+
+/**
+ * A Quick Setup template applied to a zone. Another template or other variables apply it again
+ * (delete-before-replace); delete removes the records this application created or replaced.
+ */
+export class ZoneTemplate extends pulumi.dynamic.Resource {
+  /** Ids of the records the application created or replaced (those still present after a refresh). */
+  declare readonly recordIds: pulumi.Output<string[]>;
+  declare readonly created: pulumi.Output<number>;
+  declare readonly replaced: pulumi.Output<number>;
+  /** "TYPE name" of the records skipped (conflictStrategy skip). */
+  declare readonly skipped: pulumi.Output<string[]>;
+
+  constructor(name: string, args: ZoneTemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...resourceArgs("ZoneTemplate", name, args, ["recordIds", "created", "replaced", "skipped", "adopted"], opts));
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Domain: register (or transfer, with authCode), adopt, manage nameservers, contacts and lock, renew
+ * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
+ * price guard and under an Idempotency-Key derived from the resource URN.
+ */
+import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
+import { VALUES } from "../provider/contract";
+import { hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
+import { client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS } from "./context";
+import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
+import { GONE, type Handler, type Props } from "./handler";
+import {
+  CONTACT_TYPES,
+  canonicalContact,
+  canonicalNameservers,
+  effectiveContacts,
+  sameJson,
+  type ContactInput,
+  type ContactTypeName,
+} from "./normalize";
+import { checkDomainInputs } from "./validate";
+
+/** Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review). */
+const WAITING = new Set<string>(VALUES.waitingStages);
+/** Stages the poll waits through: the service is still working on its own. */
+const PROCESSING = new Set(["pending"]);
+/** Stages in which the domain is no longer the account's: refresh drops it. */
+const GONE_STAGES = new Set(["transferred_away", "cancelled"]);
+
+export const DEFAULT_WAIT_SECONDS = 300;
+const POLL_INTERVAL_MS = 2000;
+
+/** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
+export function cents(amount: string): bigint {
+  const [whole, frac = ""] = amount.trim().split(".");
+  return BigInt(whole) * 100n + BigInt((frac + "00").slice(0, 2));
+}
+
+/** Refuses before any money moves when the quote is above maxPrice. */
+async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "renew", domain: string, years: number, maxPrice: unknown): Promise<void> {
+  if (typeof maxPrice !== "string") return;
+  const q = await api.quote({ action, domain, years });
+  if (cents(String(q.amount)) > cents(maxPrice))
+    throw new Error(`${domain}: ${action} for ${years} year(s) costs ${q.amount} ${q.currency}, above maxPrice ${maxPrice}; nothing was charged. Raise maxPrice to proceed.`);
+}
+
+/** Polls until the domain leaves the service's own processing stages, or the deadline; logs what it waits for. */
+async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number, now = Date.now): Promise<DomainInfo> {
+  const deadline = now() + seconds * 1000;
+  let last = await api.getDomain(domain);
+  let logged = false;
+  while (PROCESSING.has(last.stage) && now() < deadline) {
+    if (!logged && seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) {
+      info(`${domain}: waiting up to ${seconds} s for the registry to finish (stage ${last.stage})`);
+      logged = true;
+    }
+    await sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - now())));
+    last = await api.getDomain(domain);
+  }
+  if (PROCESSING.has(last.stage)) warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
+  return last;
+}
+
+function liveContacts(c: Contacts): Props {
+  const out: Props = {};
+  for (const t of CONTACT_TYPES) {
+    const v = c[t];
+    if (v) out[t] = canonicalContact(v as ContactInput);
+  }
+  return out;
+}
+
+/** Outputs: the inputs, overlaid with what the service reports. Used by create, read and update alike. */
+function outputs(inputs: Props, live: DomainInfo, extra: Props): Props {
+  return defined({
+    ...inputs,
+    domain: live.domain,
+    stage: live.stage,
+    status: live.status,
+    expiryDate: live.expiry_date ?? null,
+    expiresAt: live.expires_at ?? null,
+    nameservers: live.nameservers ?? (inputs.nameservers as string[] | undefined) ?? null,
+    locked: live.locked ?? null,
+    registryStatuses: live.registry_statuses ?? [],
+    charged: (inputs.charged as string | undefined) ?? null,
+    currency: (inputs.currency as string | undefined) ?? null,
+    invoice: (inputs.invoice as string | undefined) ?? null,
+    adopted: (inputs.adopted as boolean | undefined) ?? false,
+    ...extra,
+  });
+}
+
+const orderFields = (o: DomainOrder): Props => ({ charged: String(o.charged), currency: o.currency, invoice: o.invoice ?? null });
+
+function protectionHint(e: unknown, domain: string, what: string): Error {
+  if (hasCode(e, "protection_enabled"))
+    return new Error(`${domain}: ${what} was refused because Domain Protection is on. Protection can only be removed in the reseller portal (the API always refuses); remove it there, then run again.`);
+  return e as Error;
+}
+
+/** Contacts to send: the types whose effective value differs from the live one. */
+function changedContacts(live: Props, wanted: Props): Partial<Record<ContactTypeName, ContactInput>> {
+  const l = effectiveContacts(live as Partial<Record<ContactTypeName, ContactInput>>);
+  const w = effectiveContacts(wanted as Partial<Record<ContactTypeName, ContactInput>>);
+  const out: Partial<Record<ContactTypeName, ContactInput>> = {};
+  for (const t of CONTACT_TYPES) if (w[t] && !sameJson(l[t], w[t])) out[t] = w[t]!;
+  return out;
+}
+
+async function renew(api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: unknown): Promise<Props> {
+  const years = policy.years ?? 1;
+  const expiry = live.expiry_date;
+  if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
+  await priceGuard(api, "renew", domain, years, maxPrice);
+  const key = idempotencyKey(urn, "renew", `${expiry}:${years}`);
+  try {
+    const order = await api.renew(domain, { years, current_expiry: expiry }, { idempotencyKey: key });
+    info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
+    return orderFields(order);
+  } catch (e) {
+    if (!hasCode(e, "expiry_mismatch")) throw e;
+    info(`${domain}: already renewed past ${expiry} (expiry_mismatch); nothing charged`);
+    return {};
+  }
+}
+
+export const domainHandler: Handler = {
+  check: (_olds, news) => checkDomainInputs(news, limits()),
+
+  diff: (_id, olds, news) => diffDomain(olds, news),
+
+  async create(inputs) {
+    const api = client();
+    const domain = inputs.domain as string;
+    const urn = inputs.urn as string;
+    if (inputs.adopt) {
+      let live: DomainInfo;
+      try {
+        live = await api.getDomain(domain);
+      } catch (e) {
+        if (isNotFound(e)) throw new Error(`adopt: ${domain} is not in this reseller account; remove adopt to register it`);
+        throw e;
+      }
+      if (GONE_STAGES.has(live.stage)) throw new Error(`adopt: ${domain} is in stage ${live.stage}; it no longer belongs to this account`);
+      const contacts = inputs.contacts ? liveContacts(await api.getContacts(domain)) : undefined;
+      info(`${domain}: adopted (stage ${live.stage}); nothing charged or changed`);
+      return { id: domain, outs: outputs(inputs, live, { adopted: true, contacts }) };
+    }
+
+    const years = (inputs.years as number | undefined) ?? 1;
+    const action = inputs.authCode ? "transfer" : "register";
+    await priceGuard(api, action, domain, years, inputs.maxPrice);
+    const contacts = inputs.contacts as RegisterRequest["contacts"];
+    const body: RegisterRequest = defined({
+      domain,
+      years,
+      contacts,
+      nameservers: inputs.nameservers as string[] | undefined,
+      client_reference: inputs.clientReference as string | undefined,
+    });
+    // One key per (resource, action, name): a retried or re-run create is replayed, never charged again.
+    const key = idempotencyKey(urn, action, domain);
+    let order: DomainOrder;
+    try {
+      order =
+        action === "register"
+          ? await api.register(body, { idempotencyKey: key })
+          : await api.transfer({ ...body, auth_code: inputs.authCode as string }, { idempotencyKey: key });
+    } catch (e) {
+      if (isOutcomeUnknown(e))
+        throw new Error(`${domain}: the ${action} request may have been applied but no answer came back. Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.`);
+      throw e;
+    }
+    const extra = { ...orderFields(order), adopted: false };
+    let live: DomainInfo;
+    try {
+      live = await waitWhileProcessing(api, domain, (inputs.waitTimeoutSeconds as number | undefined) ?? DEFAULT_WAIT_SECONDS);
+    } catch (e) {
+      // Bought but not readable: keep it in state so a refresh can follow it.
+      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${(e as Error).message}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
+    }
+    if (live.stage === "failed") throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed)`, domain, outputs(inputs, live, extra));
+    if (WAITING.has(live.stage)) info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
+    else if (live.stage === "active" && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
+      try {
+        await api.setLock(domain, inputs.locked);
+        live = await api.getDomain(domain);
+      } catch (e) {
+        throw new PartialFailure(`${domain}: registered, but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
+      }
+    }
+    return { id: domain, outs: outputs(inputs, live, extra) };
+  },
+
+  async read(id, props) {
+    const api = client();
+    let live: DomainInfo;
+    try {
+      live = await api.getDomain(id);
+    } catch (e) {
+      if (isNotFound(e)) return GONE;
+      throw e;
+    }
+    if (GONE_STAGES.has(live.stage)) return GONE;
+    const contacts = props.contacts ? liveContacts(await api.getContacts(id)) : undefined;
+    return { id, props: outputs(props, live, { contacts }) };
+  },
+
+  async update(id, olds, news) {
+    const api = client();
+    const domain = id;
+    const urn = (news.urn ?? olds.urn) as string;
+    let live = await api.getDomain(domain);
+    const extra: Props = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
+    const managed: string[] = [];
+    const wantNs = news.nameservers as string[] | undefined;
+    if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
+    let contactChanges: Partial<Record<ContactTypeName, ContactInput>> = {};
+    if (news.contacts) {
+      contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts as Props);
+      if (Object.keys(contactChanges).length) managed.push("contacts");
+    }
+    if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
+
+    if (managed.length && live.stage !== "active") {
+      warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
+    } else {
+      let contactsStatus: string | undefined;
+      if (managed.includes("nameservers")) await api.setNameservers(domain, wantNs!);
+      if (managed.includes("contacts")) {
+        contactsStatus = (await api.updateContacts(domain, contactChanges as Partial<Contacts>)).status;
+        if (contactsStatus === "pending") info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
+      }
+      if (managed.includes("locked")) {
+        try {
+          await api.setLock(domain, news.locked as boolean);
+        } catch (e) {
+          throw protectionHint(e, domain, "removing the registrar lock");
+        }
+      }
+      if (contactsStatus) extra.contactsStatus = contactsStatus;
+    }
+    if (managed.length) live = await api.getDomain(domain);
+
+    const policy = news.renewal as RenewalPolicy | undefined;
+    if (renewalDue(policy, live.expiry_date, Date.now())) {
+      if (live.stage !== "active" && live.stage !== "expired") warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now`);
+      else {
+        Object.assign(extra, await renew(api, urn, domain, live, policy!, news.maxPrice));
+        live = await api.getDomain(domain);
+      }
+    }
+    const contacts = news.contacts ? liveContacts(await api.getContacts(domain)) : undefined;
+    // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
+    return { outs: outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts }) };
+  },
+
+  async delete(id, props) {
+    warn(
+      `${id}: a domain cannot be deleted through the API; it stays registered${props.expiryDate ? ` until ${props.expiryDate}` : ""} and was only removed from this stack. To cancel it, use the reseller portal.`,
+    );
+  },
+};

@@ -1,0 +1,111 @@
+import * as pulumi from "@pulumi/pulumi";
+import { resourceArgs } from "./register";
+
+/** A WHOIS contact (spec, Contact). Personal data: always stored as a secret. */
+export interface ContactArgs {
+  name: string;
+  organization?: string | null;
+  email: string;
+  /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
+  phone: string;
+  address_line_1: string;
+  address_line_2?: string | null;
+  city: string;
+  state?: string | null;
+  postal_code?: string | null;
+  /** Two-letter country code, e.g. "GB". */
+  country: string;
+}
+
+/** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
+export interface DomainContactsArgs {
+  registrant: pulumi.Input<ContactArgs>;
+  admin?: pulumi.Input<ContactArgs | null>;
+  tech?: pulumi.Input<ContactArgs | null>;
+  billing?: pulumi.Input<ContactArgs | null>;
+}
+
+/** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
+export interface RenewalPolicyArgs {
+  /** Default 30. */
+  minDaysRemaining?: number;
+  /** "YYYY-MM-DD". */
+  notBefore?: string;
+  /** Default 1. */
+  years?: number;
+}
+
+export interface DomainArgs {
+  /** The domain name; an IDN may be given in Unicode (stored as punycode). Changing it replaces the resource (the old domain stays registered). */
+  domain: pulumi.Input<string>;
+  /** Registration term in years, default 1. Used only when the domain is bought. */
+  years?: pulumi.Input<number>;
+  /** Contacts (secret). Required unless `adopt` is set; an adopted domain without contacts keeps its own. Changed in place. */
+  contacts?: pulumi.Input<DomainContactsArgs>;
+  /** 2 to 5 nameservers. Omitted: the operator's defaults, not managed. Changed in place (order ignored). */
+  nameservers?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Registrar lock. Omitted: not managed. */
+  locked?: pulumi.Input<boolean>;
+  /** Transfer code (secret). When given, the domain is transferred in instead of registered. */
+  authCode?: pulumi.Input<string>;
+  /** Your own order or domain reference, sent with the order. */
+  clientReference?: pulumi.Input<string>;
+  /** Decimal string, e.g. "25.00": refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
+  maxPrice?: pulumi.Input<string>;
+  /** Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice). */
+  renewal?: pulumi.Input<RenewalPolicyArgs>;
+  /** Take an existing domain of the account into state: no purchase, no change. */
+  adopt?: boolean;
+  /** How long create waits for the registry (stage `pending`), seconds; default 300. */
+  waitTimeoutSeconds?: pulumi.Input<number>;
+}
+
+const OUTPUTS = [
+  "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
+  "invoice", "registryStatuses", "adopted", "contactsStatus", "years", "contacts", "authCode", "clientReference",
+  "maxPrice", "renewal", "adopt", "waitTimeoutSeconds",
+] as const;
+
+/**
+ * A registered domain. Create registers (or transfers, with `authCode`, or adopts, with `adopt`)
+ * under an Idempotency-Key derived from the URN, so a retried or re-run `up` never buys twice;
+ * `pending_approval`, `pending_kyc` and `pending_transfer` end the apply successfully with `stage`
+ * saying so. Nameservers, contacts and lock change in place; renewal follows `renewal`.
+ *
+ * A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
+ * (if you turn that off) only logs that the domain stays registered and where to cancel it.
+ */
+export class Domain extends pulumi.dynamic.Resource {
+  /** The domain name (ASCII). */
+  declare readonly domain: pulumi.Output<string>;
+  /** Order stage: active, pending, pending_approval, pending_kyc, pending_transfer, expired, ... */
+  declare readonly stage: pulumi.Output<string>;
+  declare readonly status: pulumi.Output<string>;
+  /** Expiry date, YYYY-MM-DD. */
+  declare readonly expiryDate: pulumi.Output<string | null>;
+  /** Expiry timestamp, ISO 8601. */
+  declare readonly expiresAt: pulumi.Output<string | null>;
+  /** Nameservers the registry has. */
+  declare readonly nameservers: pulumi.Output<string[] | null>;
+  declare readonly locked: pulumi.Output<boolean | null>;
+  /** Amount of the last charge this resource made (register, transfer or renew), decimal string. */
+  declare readonly charged: pulumi.Output<string | null>;
+  declare readonly currency: pulumi.Output<string | null>;
+  declare readonly invoice: pulumi.Output<string | null>;
+  declare readonly registryStatuses: pulumi.Output<string[]>;
+  /** True when the domain was adopted rather than bought. */
+  declare readonly adopted: pulumi.Output<boolean>;
+  /** "pending" while a contact change awaits the registrant's e-mail confirmation. */
+  declare readonly contactsStatus: pulumi.Output<string | undefined>;
+  /** Contacts (secret). */
+  declare readonly contacts: pulumi.Output<DomainContactsArgs | undefined>;
+
+  constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
+    const inputs = {
+      ...args,
+      contacts: args.contacts === undefined ? undefined : pulumi.secret(args.contacts),
+      authCode: args.authCode === undefined ? undefined : pulumi.secret(args.authCode),
+    };
+    super(...resourceArgs("Domain", name, inputs, OUTPUTS, { retainOnDelete: true, ...opts }));
+  }
+}

@@ -1,0 +1,41 @@
+/** What every resource constructor shares: the type token, the URN input and secret outputs. */
+import * as pulumi from "@pulumi/pulumi";
+import { shim, type Kind } from "./shim";
+
+/** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
+export const MODULE = "reseller";
+
+export const typeToken = (kind: Kind): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
+
+/**
+ * Outputs that are secret although no same-named input is, by type token. The constructors pass
+ * them as `additionalSecretOutputs`; engines that cannot see resource options (engine/) use this map.
+ */
+export const SECRET_OUTPUTS: Record<string, string[]> = {
+  [typeToken("Domain")]: ["contacts", "authCode"],
+  [typeToken("EppCode")]: ["authCode"],
+};
+
+/**
+ * Registers a dynamic resource of `kind`: adds the `urn` input (create is not given the URN, and
+ * idempotency keys and the shared-TTL registry need it), declares every output key, and merges
+ * the kind's secret outputs into the options.
+ */
+export function resourceArgs(
+  kind: Kind,
+  name: string,
+  args: object,
+  outputs: readonly string[],
+  opts: pulumi.CustomResourceOptions | undefined,
+): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  const parent = opts?.parent;
+  const urn = pulumi.createUrn(name, typeToken(kind), parent, pulumi.getProject(), pulumi.getStack());
+  const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
+  Object.assign(props, args, { urn });
+  const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
+  const options: pulumi.CustomResourceOptions = {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
+  };
+  return [shim(kind), name, props, options, MODULE, kind];
+}

@@ -1,0 +1,62 @@
+/**
+ * The implementation behind every serialized shim (./shim.ts). Loaded in the provider host by
+ * `require("reseller-pulumi/dist/resources/runtime")`: keep this path and these exports stable,
+ * old states ask for them. Each export takes the resource kind first and forwards to its handler.
+ */
+import { addonKinds } from "./addon-handlers";
+import { configureFrom } from "./context";
+import { domainHandler } from "./domain-handler";
+import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
+import type { Handler, Props } from "./handler";
+import type { CheckResult } from "./validate";
+import type { DiffResult } from "./diff";
+
+/** Resource kinds, as the shims name them. */
+export const HANDLERS: Record<string, Handler> = {
+  Domain: domainHandler,
+  DnsZone: zoneHandler,
+  DnsRecord: recordHandler,
+  ZoneTemplate: templateHandler,
+  ...addonKinds,
+};
+
+function handler(kind: string): Handler {
+  const h = HANDLERS[kind];
+  if (!h) throw new Error(`reseller-pulumi: unknown resource kind "${kind}" (state written by a newer version?)`);
+  return h;
+}
+
+/** The subset of Pulumi's dynamic ConfigureRequest we read. */
+export interface ConfigureRequest {
+  config: { get(key: string): string | undefined };
+}
+
+export async function configure(_kind: string, req: ConfigureRequest): Promise<void> {
+  configureFrom((key) => req.config.get(`reseller:${key}`));
+}
+
+export async function check(kind: string, olds: Props, news: Props): Promise<CheckResult> {
+  return handler(kind).check(olds, news);
+}
+
+export async function diff(kind: string, id: string, olds: Props, news: Props): Promise<DiffResult> {
+  return handler(kind).diff(id, olds, news);
+}
+
+export function create(kind: string, inputs: Props): Promise<{ id: string; outs: Props }> {
+  return handler(kind).create(inputs);
+}
+
+export function read(kind: string, id: string, props: Props): Promise<{ id: string; props: Props }> {
+  return handler(kind).read(id, props);
+}
+
+export function update(kind: string, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  return handler(kind).update(id, olds, news);
+}
+
+// `delete` is a reserved word as a declaration name; exported under that name below.
+function remove(kind: string, id: string, props: Props): Promise<void> {
+  return handler(kind).delete(id, props);
+}
+export { remove as delete };

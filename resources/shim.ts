@@ -1,0 +1,22 @@
+/**
+ * The provider object Pulumi serializes into every resource's `__provider`: a tiny object literal
+ * whose methods require the implementation by package name at call time (never a path of this
+ * machine, never a credential: those arrive through `configure`). The kind is the only captured
+ * value. A test pins the serialized size (≤ 3 KB) and proves no secret is in it.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** Resource kinds; each is also the type name in the token `pulumi-nodejs:dynamic/reseller:<Kind>`. */
+export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate";
+
+export function shim(kind: Kind): pulumi.dynamic.ResourceProvider {
+  return {
+    configure: (req) => require("reseller-pulumi/dist/resources/runtime").configure(kind, req),
+    check: (olds, news) => require("reseller-pulumi/dist/resources/runtime").check(kind, olds, news),
+    diff: (id, olds, news) => require("reseller-pulumi/dist/resources/runtime").diff(kind, id, olds, news),
+    create: (inputs) => require("reseller-pulumi/dist/resources/runtime").create(kind, inputs),
+    read: (id, props) => require("reseller-pulumi/dist/resources/runtime").read(kind, id, props),
+    update: (id, olds, news) => require("reseller-pulumi/dist/resources/runtime").update(kind, id, olds, news),
+    delete: (id, props) => require("reseller-pulumi/dist/resources/runtime").delete(kind, id, props),
+  };
+}
