@@ -93,7 +93,7 @@ export const privacyHandler: Handler = {
       if (!p || !privacyOn(p)) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}; remove adopt to buy and enable it`);
       return { id: domain, outs: privacyOutputs(inputs, p, true) };
     }
-    const p = await api.enablePrivacy(domain, { idempotencyKey: idempotencyKey(inputs.urn as string, "privacy", domain) });
+    const p = await api.enablePrivacy(domain, { idempotencyKey: idempotencyKey(inputs.resourceUrn as string, "privacy", domain) });
     if (p.status === "awaiting_verification") info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
     return { id: domain, outs: privacyOutputs(inputs, p, false) };
   },
@@ -133,7 +133,7 @@ export const protectionHandler: Handler = {
       if (!p?.enabled) throw new Error(`adopt: Domain Protection is not on for ${domain}; remove adopt to buy and enable it`);
       return { id: domain, outs: protectionOutputs(inputs, p, true) };
     }
-    const p = await api.enableProtection(domain, { idempotencyKey: idempotencyKey(inputs.urn as string, "protection", domain) });
+    const p = await api.enableProtection(domain, { idempotencyKey: idempotencyKey(inputs.resourceUrn as string, "protection", domain) });
     return { id: domain, outs: protectionOutputs(inputs, p, false) };
   },
 

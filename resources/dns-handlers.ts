@@ -147,12 +147,12 @@ export const recordHandler: Handler = {
   check(_olds, news) {
     const result = checkRecordInputs(news, limits());
     const i = result.inputs;
-    if (result.failures.length === 0 && typeof i.urn === "string" && !containsUnknown([i.zone, i.name, i.type, i.ttl])) {
-      const clash = registerTtl(i.urn, i.zone as string, i.name as string, i.type as string, i.ttl as number);
+    if (result.failures.length === 0 && typeof i.resourceUrn === "string" && !containsUnknown([i.zone, i.name, i.type, i.ttl])) {
+      const clash = registerTtl(i.resourceUrn, i.zone as string, i.name as string, i.type as string, i.ttl as number);
       if (clash)
         result.failures.push({
           property: "ttl",
-          reason: `ttl: ${i.ttl} differs from ttl ${clash.ttl} of "${resourceName(clash.urn)}", another ${i.type} record named ${i.name} in ${i.zone}: records of one name and type share one TTL, so give "${resourceName(i.urn)}" and "${resourceName(clash.urn)}" the same ttl`,
+          reason: `ttl: ${i.ttl} differs from ttl ${clash.ttl} of "${resourceName(clash.urn)}", another ${i.type} record named ${i.name} in ${i.zone}: records of one name and type share one TTL, so give "${resourceName(i.resourceUrn)}" and "${resourceName(clash.urn)}" the same ttl`,
         });
     }
     return result;
@@ -233,7 +233,7 @@ export const recordHandler: Handler = {
       if (!isNotFound(e)) throw e;
     } finally {
       invalidateZone(zone);
-      if (typeof props.urn === "string") unregisterTtl(props.urn);
+      if (typeof props.resourceUrn === "string") unregisterTtl(props.resourceUrn);
     }
   },
 };

@@ -132,7 +132,7 @@ export const domainHandler: Handler = {
   async create(inputs) {
     const api = client();
     const domain = inputs.domain as string;
-    const urn = inputs.urn as string;
+    const urn = inputs.resourceUrn as string;
     if (inputs.adopt) {
       let live: DomainInfo;
       try {
@@ -209,7 +209,7 @@ export const domainHandler: Handler = {
   async update(id, olds, news) {
     const api = client();
     const domain = id;
-    const urn = (news.urn ?? olds.urn) as string;
+    const urn = (news.resourceUrn ?? olds.resourceUrn) as string;
     let live = await api.getDomain(domain);
     const extra: Props = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
     const managed: string[] = [];

@@ -17,7 +17,7 @@ export const SECRET_OUTPUTS: Record<string, string[]> = {
 };
 
 /**
- * Registers a dynamic resource of `kind`: adds the `urn` input (create is not given the URN, and
+ * Registers a dynamic resource of `kind`: adds the `resourceUrn` input (Pulumi reserves `urn` as a property name; create is not given the URN, and
  * idempotency keys and the shared-TTL registry need it), declares every output key, and merges
  * the kind's secret outputs into the options.
  */
@@ -31,7 +31,7 @@ export function resourceArgs(
   const parent = opts?.parent;
   const urn = pulumi.createUrn(name, typeToken(kind), parent, pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
-  Object.assign(props, args, { urn });
+  Object.assign(props, args, { resourceUrn: urn });
   const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
   const options: pulumi.CustomResourceOptions = {
     ...opts,

@@ -163,16 +163,16 @@ function checkContact(f: Failures, property: string, v: unknown): ContactInput |
   }
   const known = new Set<string>([...required, "organization", "address_line_2", "state", "postal_code"]);
   for (const key of Object.keys(c)) if (!known.has(key)) f.list.push({ property: `${property}.${key}`, reason: `${property}.${key}: is not a contact field (known: ${[...known].join(", ")})` });
-  if (typeof c.email === "string" && c.email.trim() !== "") {
+  if (typeof c.email === "string" && c.email.trim() !== "" && !isUnknown(c.email)) {
     const at = c.email.trim().lastIndexOf("@");
     if (!EMAIL.test(c.email.trim()) || hostNameProblem(c.email.trim().slice(at + 1), { minLabels: 2 }))
       f.add(`${property}.email`, c.email, "is not an e-mail address (name@domain.tld)", true);
   }
-  if (typeof c.phone === "string" && c.phone.trim() !== "") {
+  if (typeof c.phone === "string" && c.phone.trim() !== "" && !isUnknown(c.phone)) {
     const p = c.phone.trim().replace(/[\s().-]/g, "");
     if (!PHONE.test(p)) f.add(`${property}.phone`, c.phone, 'is not an international phone number ("+" then 7 to 15 digits, e.g. +44.2071234567)', true);
   }
-  if (typeof c.country === "string" && c.country.trim() !== "" && !/^[A-Za-z]{2}$/.test(c.country.trim()))
+  if (typeof c.country === "string" && !isUnknown(c.country) && c.country.trim() !== "" && !/^[A-Za-z]{2}$/.test(c.country.trim()))
     f.add(`${property}.country`, c.country, "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. DE)", true);
   if (f.list.length > before || containsUnknown(c)) return f.list.length > before ? undefined : (c as unknown as ContactInput);
   return canonicalContact(c as unknown as ContactInput);
