@@ -244,9 +244,11 @@ export interface CheckResult<T = Props> {
   failures: CheckFailure[];
 }
 
-/** Copy of `news` with undefined values dropped (the host refuses undefined in structs). */
-function compact(o: Props): Props {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+/** Copy of `news` with undefined values dropped at any depth (the host refuses undefined in structs). */
+function compact<T>(o: T): T {
+  if (Array.isArray(o)) return o.filter((v) => v !== undefined).map(compact) as T;
+  if (o && typeof o === "object") return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, compact(v)])) as T;
+  return o;
 }
 
 /** Domain inputs. */
