@@ -1,6 +1,6 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { hasCode, isNotFound, type ResellerApi } from "./api";
+import { hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
 import { client, defined, idempotencyKey, info, warn } from "./context";
 import { diffChildHost, diffDomainAddon, diffEppCode } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
@@ -14,6 +14,17 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
   } catch (e) {
     if (isNotFound(e)) return undefined;
     throw e;
+  }
+}
+
+/** Sends a keyed purchase; with no answer, sends it once more with the same key (a replay, never a second charge). */
+async function keyed<T>(what: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    if (!isOutcomeUnknown(e)) throw e;
+    warn(`${what}: no answer (it may have been applied); sending it again with the same Idempotency-Key`);
+    return send();
   }
 }
 
@@ -47,7 +58,15 @@ export const childHostHandler: Handler = {
     }
     const ipv4 = inputs.ipv4 as string[];
     const ipv6 = (inputs.ipv6 as string[] | undefined) ?? [];
-    const h = await api.createHost(domain, { hostname, ipv4, ipv6 });
+    let h: Host | undefined;
+    try {
+      h = await api.createHost(domain, { hostname, ipv4, ipv6 });
+    } catch (e) {
+      if (!isOutcomeUnknown(e)) throw e;
+      // The create may have been applied: read back.
+      h = await findHost(api, domain, hostname);
+      if (!h) throw new Error(`${hostname}: no answer to the create and the host does not exist; nothing was created. Run again.`);
+    }
     return { id: hostname, outs: hostOutputs(inputs, domain, { ...h, hostname: h?.hostname ?? hostname, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, false) };
   },
 
@@ -93,7 +112,8 @@ export const privacyHandler: Handler = {
       if (!p || !privacyOn(p)) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}; remove adopt to buy and enable it`);
       return { id: domain, outs: privacyOutputs(inputs, p, true) };
     }
-    const p = await api.enablePrivacy(domain, { idempotencyKey: idempotencyKey(inputs.resourceUrn as string, "privacy", domain) });
+    const key = idempotencyKey(inputs.resourceUrn as string, "privacy", domain);
+    const p = await keyed(`${domain}: WHOIS Privacy purchase`, () => api.enablePrivacy(domain, { idempotencyKey: key }));
     if (p.status === "awaiting_verification") info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
     return { id: domain, outs: privacyOutputs(inputs, p, false) };
   },
@@ -133,7 +153,8 @@ export const protectionHandler: Handler = {
       if (!p?.enabled) throw new Error(`adopt: Domain Protection is not on for ${domain}; remove adopt to buy and enable it`);
       return { id: domain, outs: protectionOutputs(inputs, p, true) };
     }
-    const p = await api.enableProtection(domain, { idempotencyKey: idempotencyKey(inputs.resourceUrn as string, "protection", domain) });
+    const key = idempotencyKey(inputs.resourceUrn as string, "protection", domain);
+    const p = await keyed(`${domain}: Domain Protection purchase`, () => api.enableProtection(domain, { idempotencyKey: key }));
     return { id: domain, outs: protectionOutputs(inputs, p, false) };
   },
 

@@ -1,6 +1,6 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput, ConflictStrategy } from "../provider/views";
-import { errorCode, hasCode, isNotFound, type ResellerApi } from "./api";
+import { errorCode, hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
 import {
   client,
   defined,
@@ -76,9 +76,11 @@ export const zoneHandler: Handler = {
     try {
       await api.createZone(domain);
     } catch (e) {
-      if (hasCode(e, "zone_exists"))
+      // No answer: the zone may have been made; the read below decides.
+      if (isOutcomeUnknown(e) && (await getZoneOrUndefined(api, domain))) warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
+      else if (hasCode(e, "zone_exists"))
         throw new Error(`${domain}: a DNS zone already exists on the service and is never overwritten. Set adopt: true to manage it, or delete it in the reseller portal first.`);
-      throw e;
+      else throw e;
     }
     if (inputs.waitForDelegation) await waitForDelegation(api, domain, (inputs.waitTimeoutSeconds as number | undefined) ?? DEFAULT_DELEGATION_WAIT_SECONDS);
     const z = (await getZoneOrUndefined(api, domain))!;
@@ -181,6 +183,13 @@ export const recordHandler: Handler = {
     try {
       created = await api.createRecord(zone, toRequest(want));
     } catch (e) {
+      if (isOutcomeUnknown(e)) {
+        // The create may have been applied: a record of this type, name and content is taken as ours.
+        invalidateZone(zone);
+        const found = (await zoneRecords(zone)).find((r) => sameJson(canonicalRecord(r, zone), { ...want, ttl: canonicalRecord(r, zone).ttl }));
+        if (found) return { id: found.id, outs: recordOutputs(inputs, zone, found, false) };
+        throw new Error(`${want.type} ${fqdn(want.name, zone)}: no answer to the create and no such record is in the zone; nothing was created. Run again.`);
+      }
       if (hasCode(e, "ttl_conflict")) throw new Error(await ttlConflictMessage(zone, want));
       if (hasCode(e, "zone_not_active")) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
       throw e;

@@ -27,7 +27,7 @@ const PROCESSING = new Set(["pending"]);
 /** Stages in which the domain is no longer the account's: refresh drops it. */
 const GONE_STAGES = new Set(["transferred_away", "cancelled"]);
 
-export const DEFAULT_WAIT_SECONDS = 300;
+export const DEFAULT_WAIT_SECONDS = 120;
 const POLL_INTERVAL_MS = 2000;
 
 /** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
@@ -124,6 +124,26 @@ async function renew(api: ResellerApi, urn: string, domain: string, live: Domain
   }
 }
 
+/**
+ * Two sends of an order went unanswered: read back. A domain now in the account is kept in state
+ * (partial failure) so the next run reconciles it instead of ordering again.
+ */
+async function unanswered(api: ResellerApi, domain: string, action: string, inputs: Props): Promise<Error> {
+  const hint = `Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.`;
+  let live: DomainInfo | undefined;
+  try {
+    live = await api.getDomain(domain);
+  } catch {
+    live = undefined;
+  }
+  if (!live) return new Error(`${domain}: the ${action} request may have been applied but no answer came back. ${hint}`);
+  return new PartialFailure(
+    `${domain}: the ${action} request got no answer, but the domain is now in the account (stage ${live.stage}); it is kept in state. ${hint}`,
+    domain,
+    outputs(inputs, live, { adopted: false }),
+  );
+}
+
 export const domainHandler: Handler = {
   check: (_olds, news) => checkDomainInputs(news, limits()),
 
@@ -160,16 +180,23 @@ export const domainHandler: Handler = {
     });
     // One key per (resource, action, name): a retried or re-run create is replayed, never charged again.
     const key = idempotencyKey(urn, action, domain);
+    const send = (): Promise<DomainOrder> =>
+      action === "register"
+        ? api.register(body, { idempotencyKey: key })
+        : api.transfer({ ...body, auth_code: inputs.authCode as string }, { idempotencyKey: key });
     let order: DomainOrder;
     try {
-      order =
-        action === "register"
-          ? await api.register(body, { idempotencyKey: key })
-          : await api.transfer({ ...body, auth_code: inputs.authCode as string }, { idempotencyKey: key });
+      order = await send();
     } catch (e) {
-      if (isOutcomeUnknown(e))
-        throw new Error(`${domain}: the ${action} request may have been applied but no answer came back. Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.`);
-      throw e;
+      if (!isOutcomeUnknown(e)) throw e;
+      // The order may have been applied. The same key makes a second send a replay, never a second charge.
+      warn(`${domain}: no answer to the ${action} request (it may have been applied); sending it again with the same Idempotency-Key`);
+      try {
+        order = await send();
+      } catch (again) {
+        if (!isOutcomeUnknown(again)) throw again;
+        throw await unanswered(api, domain, action, inputs);
+      }
     }
     const extra = { ...orderFields(order), adopted: false };
     let live: DomainInfo;

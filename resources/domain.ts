@@ -56,7 +56,7 @@ export interface DomainArgs {
   renewal?: pulumi.Input<RenewalPolicyArgs>;
   /** Take an existing domain of the account into state: no purchase, no change. */
   adopt?: boolean;
-  /** How long create waits for the registry (stage `pending`), seconds; default 300. */
+  /** How long create waits for the registry (stage `pending`), seconds; default 120. */
   waitTimeoutSeconds?: pulumi.Input<number>;
 }
 
