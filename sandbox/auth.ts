@@ -1,0 +1,141 @@
+/**
+ * Authentication and admission: key and secret, IP allowlist, rate limit, signature with
+ * timestamp and single-use nonce, scopes. Wall-clock time comes from the caller.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { BlockList, isIPv4, isIPv6 } from "node:net";
+import type { Contract } from "../provider/contract";
+import { parseTimestamp, verifySignature } from "../provider/signing";
+import { ApiError } from "./errors";
+import type { Credential } from "./routing";
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export function header(h: Headers, name: string): string | undefined {
+  const v = h[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** Key and secret: 401 unauthorized for either one wrong, without saying which. */
+export function authenticate(creds: Credential[], h: Headers, contract: Contract): Credential {
+  const key = header(h, contract.headers.key);
+  const secret = header(h, contract.headers.secret);
+  if (!key || !secret) {
+    throw new ApiError("unauthorized", `send your API key in ${contract.headers.key} and your API secret in ${contract.headers.secret}`);
+  }
+  const cred = creds.find((c) => c.key === key);
+  if (!cred || !sameSecret(cred.secret, secret)) {
+    throw new ApiError("unauthorized", "the API key or secret is not valid; check both, or create new credentials in the reseller portal");
+  }
+  return cred;
+}
+
+/** The caller's address in plain form (IPv4-mapped IPv6 unwrapped). */
+export function normalizeAddress(addr: string | undefined): string {
+  if (!addr) return "";
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(addr);
+  return m ? m[1] : addr;
+}
+
+/** Per-credential IP allowlist of addresses and CIDR ranges; empty means any address. */
+export function checkAllowlist(cred: Credential, address: string): void {
+  if (cred.allowIps.length === 0) return;
+  const list = new BlockList();
+  for (const entry of cred.allowIps) {
+    const [ip, bits] = entry.split("/");
+    const type = isIPv4(ip) ? "ipv4" : isIPv6(ip) ? "ipv6" : null;
+    if (!type) continue;
+    if (bits === undefined) list.addAddress(ip, type);
+    else list.addSubnet(ip, Number(bits), type);
+  }
+  const type = isIPv4(address) ? "ipv4" : "ipv6";
+  if (!address || !list.check(address, type)) {
+    throw new ApiError("ip_not_allowed", `requests from ${address || "this address"} are not in the allowlist of API key ${cred.key}; add the address in the reseller portal`);
+  }
+}
+
+/** Sliding one-minute window per credential. */
+export class RateLimiter {
+  private readonly hits = new Map<string, number[]>();
+  check(key: string, perMinute: number, nowMs: number): void {
+    const since = nowMs - 60_000;
+    const list = (this.hits.get(key) ?? []).filter((t) => t > since);
+    if (list.length >= perMinute) {
+      const retry = Math.max(1, Math.ceil((list[0] + 60_000 - nowMs) / 1000));
+      this.hits.set(key, list);
+      throw new ApiError("rate_limited", `rate limit of ${perMinute} requests per minute for API key ${key} exceeded; retry after ${retry} s`, undefined, {
+        retry_after: retry,
+        limit: perMinute,
+      });
+    }
+    list.push(nowMs);
+    this.hits.set(key, list);
+  }
+  clear(): void {
+    this.hits.clear();
+  }
+}
+
+/** Nonces seen, per credential, kept for the contract's retention time. */
+export class NonceStore {
+  private readonly seen = new Map<string, number>();
+  /** Returns false when the nonce was used already. */
+  use(key: string, nonce: string, nowMs: number, retentionSeconds: number): boolean {
+    if (this.seen.size > 10_000) for (const [k, exp] of this.seen) if (exp <= nowMs) this.seen.delete(k);
+    const id = `${key}\n${nonce}`;
+    const exp = this.seen.get(id);
+    if (exp !== undefined && exp > nowMs) return false;
+    this.seen.set(id, nowMs + retentionSeconds * 1000);
+    return true;
+  }
+  clear(): void {
+    this.seen.clear();
+  }
+}
+
+/** Verify signature, timestamp and nonce (contract.headers names, signing.ts canonical string). */
+export function verifySigned(
+  cred: Credential,
+  h: Headers,
+  method: string,
+  rawPath: string,
+  body: Buffer,
+  contract: Contract,
+  nowMs: number,
+  nonces: NonceStore,
+): void {
+  const H = contract.headers;
+  const sig = header(h, H.signature);
+  const ts = header(h, H.timestamp);
+  const nonce = header(h, H.nonce);
+  const serverTime = Math.floor(nowMs / 1000);
+  if (!sig || !ts || !nonce) {
+    const absent = [!sig && H.signature, !ts && H.timestamp, !nonce && H.nonce].filter(Boolean).join(", ");
+    throw new ApiError("invalid_signature", `this endpoint needs a signed request; missing header(s): ${absent}`, undefined, { server_time: serverTime });
+  }
+  const tsMs = parseTimestamp(ts, contract.signing.timestampUnit);
+  if (Number.isNaN(tsMs) || Math.abs(tsMs - nowMs) > contract.signing.clockSkewSeconds * 1000) {
+    throw new ApiError(
+      "timestamp_out_of_range",
+      `${H.timestamp} ${JSON.stringify(ts.slice(0, 32))} is more than ${contract.signing.clockSkewSeconds} s from the server clock ${serverTime}; sync your clock`,
+      undefined,
+      { server_time: serverTime, max_skew_seconds: contract.signing.clockSkewSeconds },
+    );
+  }
+  if (nonce.length > 128 || !/^[\x21-\x7e]+$/.test(nonce)) {
+    throw new ApiError("invalid_signature", `${H.nonce} must be 1 to 128 visible ASCII characters`);
+  }
+  const ok = verifySignature({ method, path: rawPath, body, apiKey: cred.key, timestamp: ts, nonce }, cred.secret, sig, contract.signing.signatureEncoding);
+  if (!ok) {
+    throw new ApiError("invalid_signature", `the ${H.signature} does not match the request; sign METHOD, path with query, timestamp, nonce, body SHA-256 and key with your API secret`);
+  }
+  if (!nonces.use(cred.key, nonce, nowMs, contract.signing.nonceRetentionSeconds)) {
+    throw new ApiError("nonce_reused", `${H.nonce} ${JSON.stringify(nonce)} was used already; send a fresh nonce with every request`);
+  }
+}

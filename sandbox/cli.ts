@@ -1,0 +1,92 @@
+/**
+ * `npm run sandbox`: start the sandbox in the foreground.
+ * Options: --port N (8787) --host H (127.0.0.1) --key K --secret S --data FILE --rate N --delay SECONDS
+ */
+import { DEFAULT_CONTRACT } from "../provider/contract";
+import { DEFAULT_CREDENTIALS, startSandbox, type SandboxOptions } from "./index";
+
+const USAGE = "usage: sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]";
+
+export function parseArgs(argv: string[]): SandboxOptions {
+  const opts: SandboxOptions = { port: 8787 };
+  let key = DEFAULT_CREDENTIALS.key;
+  let secret = DEFAULT_CREDENTIALS.secret;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    const num = (): number => {
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number\n${USAGE}`);
+      return n;
+    };
+    const text = (): string => {
+      if (value === undefined || value.startsWith("--")) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return value;
+    };
+    switch (flag) {
+      case "--port":
+        opts.port = num();
+        break;
+      case "--host":
+        opts.host = text();
+        break;
+      case "--key":
+        key = text();
+        break;
+      case "--secret":
+        secret = text();
+        break;
+      case "--data":
+        opts.dataFile = text();
+        break;
+      case "--rate":
+        opts.requestsPerMinute = Math.max(1, Math.floor(num()));
+        break;
+      case "--delay":
+        opts.processingDelaySeconds = num();
+        break;
+      case "--help":
+      case "-h":
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown option ${flag}\n${USAGE}`);
+    }
+    i++;
+  }
+  opts.credentials = [{ key, secret }];
+  return opts;
+}
+
+async function main(): Promise<void> {
+  let opts: SandboxOptions;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const sb = await startSandbox(opts);
+  process.stdout.write(
+    [
+      `sandbox listening: ${sb.url}`,
+      `API base URL:      ${sb.url}${DEFAULT_CONTRACT.apiPrefix}`,
+      `API key:           ${sb.credentials.key}`,
+      `API secret:        ${sb.credentials.secret}`,
+      `operator:          ${sb.url}/_sandbox/ (loopback only; e.g. GET ${sb.url}/_sandbox/ledger)`,
+      opts.dataFile ? `state file:        ${opts.dataFile}` : "state:             in memory",
+      "Ctrl-C to stop",
+      "",
+    ].join("\n"),
+  );
+  let closing = false;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    void sb.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,274 @@
+/**
+ * The sandbox's business logic shared by the routes and the operator: clocks, lazy stage
+ * evaluation, charging with a ledger, and the views the API returns.
+ */
+import { ApiError, notFound } from "./errors";
+import {
+  DNS_SERVICE_NAMESERVERS,
+  TIERS,
+  addYears,
+  cents,
+  isoDate,
+  isoTime,
+  seedState,
+  type DomainEntry,
+  type HostEntry,
+  type RecordEntry,
+  type SandboxState,
+  type Settings,
+  type ZoneEntry,
+} from "./state";
+
+export interface Clock {
+  /** Wall clock, ms: signatures, nonces, rate limit, idempotency retention. */
+  now: () => number;
+  /** Random bytes (auth codes). */
+  random: (n: number) => Uint8Array;
+}
+
+export class SandboxCore {
+  state: SandboxState;
+  constructor(
+    readonly clock: Clock,
+    state?: SandboxState,
+    settings?: Settings,
+  ) {
+    this.state = state ?? seedState(clock.now(), settings);
+  }
+
+  /** Business clock: wall clock plus the operator's advance. */
+  bnow(): number {
+    return this.clock.now() + this.state.clockOffsetMs;
+  }
+
+  get settings(): Settings {
+    return this.state.settings;
+  }
+
+  /** Apply time-driven stage moves to one domain. Returns true when something changed. */
+  settle(d: DomainEntry): boolean {
+    const now = this.bnow();
+    let changed = false;
+    if ((d.stage === "pending" || d.stage === "pending_transfer") && d.readyAt !== null && d.readyAt <= now) {
+      d.readyAt = null;
+      d.stage = this.needsKyc(d) ? "pending_kyc" : "active";
+      changed = true;
+    }
+    if (d.stage === "active" && d.expiresAt <= now) {
+      d.stage = "expired";
+      changed = true;
+    }
+    return changed;
+  }
+
+  settleAll(): boolean {
+    let changed = false;
+    for (const d of Object.values(this.state.domains)) changed = this.settle(d) || changed;
+    return changed;
+  }
+
+  needsKyc(d: DomainEntry): boolean {
+    return !d.kycDone && this.settings.kycTlds.includes(this.tldOf(d.domain)?.tld ?? "");
+  }
+
+  /** Move an order into processing: pending until the delay passes (then settled). */
+  startProcessing(d: DomainEntry): void {
+    d.stage = d.orderKind === "transfer" ? "pending_transfer" : "pending";
+    d.readyAt = this.bnow() + this.settings.processingDelaySeconds * 1000;
+    this.settle(d);
+  }
+
+  tldOf(domain: string): SandboxState["tlds"][number] | undefined {
+    // Longest matching suffix, so co.uk wins over uk.
+    let best: SandboxState["tlds"][number] | undefined;
+    for (const t of this.state.tlds) {
+      if (domain.endsWith(`.${t.tld}`) && (!best || t.tld.length > best.tld.length)) best = t;
+    }
+    if (best && domain.slice(0, -(best.tld.length + 1)).includes(".")) return undefined; // only second-level names
+    return best;
+  }
+
+  domain(name: string): DomainEntry {
+    const d = Object.prototype.hasOwnProperty.call(this.state.domains, name) ? this.state.domains[name] : undefined;
+    if (!d) throw notFound("domain", name);
+    return d;
+  }
+
+  isAvailable(name: string): boolean {
+    const d = this.state.domains[name];
+    if (d && d.stage !== "cancelled" && d.stage !== "failed" && d.stage !== "transferred_away") return false;
+    return !this.isTakenElsewhere(name);
+  }
+
+  /** Names registered at another registrar: the seeded list, plus any name containing "taken". */
+  isTakenElsewhere(name: string): boolean {
+    return this.state.takenElsewhere.includes(name) || name.split(".")[0].includes("taken");
+  }
+
+  requireActive(d: DomainEntry, action: string): void {
+    if (d.stage !== "active") {
+      throw new ApiError("domain_not_active", `${action} needs domain ${d.domain} to be active; its stage is ${d.stage}`, "domain", {
+        stage: d.stage,
+      });
+    }
+  }
+
+  /** Remaining whole years of a domain's term (at least 1), for add-ons bought "for the rest of the term". */
+  remainingYears(d: DomainEntry): number {
+    return Math.max(1, Math.ceil((d.expiresAt - this.bnow()) / (365 * 86_400_000)));
+  }
+
+  /** Refuse a charge the credit does not cover; nothing is charged. */
+  ensureCredit(amount: number): void {
+    if (amount > this.state.account.balance) {
+      throw new ApiError(
+        "insufficient_credit",
+        `account credit ${cents(this.state.account.balance)} ${this.state.account.currency} does not cover the price ${cents(amount)}; add credit in the reseller portal`,
+        undefined,
+        { required: cents(amount), balance: cents(this.state.account.balance), currency: this.state.account.currency },
+      );
+    }
+  }
+
+  newInvoice(): string {
+    this.state.counters.invoice += 1;
+    return `INV-${String(this.state.counters.invoice).padStart(6, "0")}`;
+  }
+
+  /** Debit (positive) or refund (negative) the account with one ledger entry. */
+  charge(domain: string, action: string, years: number | null, amount: number, invoice: string, idempotencyKey: string | null): void {
+    this.state.account.balance -= amount;
+    this.state.counters.ledger += 1;
+    this.state.ledger.push({
+      id: `led_${this.state.counters.ledger}`,
+      at: isoTime(this.bnow()),
+      domain,
+      action,
+      years,
+      amount: cents(amount),
+      currency: this.state.account.currency,
+      idempotency_key: idempotencyKey,
+      invoice,
+    });
+  }
+
+  newAuthCode(): string {
+    const bytes = this.clock.random(9);
+    return Buffer.from(bytes).toString("base64").replace(/\+/g, "A").replace(/\//g, "B") + "#1";
+  }
+
+  zoneDelegated(z: ZoneEntry): boolean {
+    const d = this.state.domains[z.domain];
+    if (!d) return false;
+    const ns = [...d.nameservers].sort();
+    const svc = [...DNS_SERVICE_NAMESERVERS].sort();
+    return ns.length === svc.length && ns.every((n, i) => n === svc[i]);
+  }
+
+  activeDomainCount(): number {
+    return Object.values(this.state.domains).filter((d) => d.stage === "active").length;
+  }
+
+  tierView(): { tier: string; next_tier: string | null; domains_to_next_tier: number | null } {
+    const n = this.activeDomainCount();
+    let i = 0;
+    for (let k = 0; k < TIERS.length; k++) if (n >= TIERS[k].from) i = k;
+    // The account's configured tier wins when it is higher than what the count gives.
+    const configured = TIERS.findIndex((t) => t.name === this.state.account.tier);
+    if (configured > i) i = configured;
+    const next = TIERS[i + 1];
+    return { tier: TIERS[i].name, next_tier: next?.name ?? null, domains_to_next_tier: next ? Math.max(0, next.from - n) : null };
+  }
+
+  // ---- views ----
+
+  status(d: DomainEntry): string {
+    if (d.stage === "active") return "active";
+    if (d.stage.startsWith("pending")) return "pending";
+    if (d.stage === "expired" || d.stage === "redemption") return "expired";
+    return "inactive";
+  }
+
+  domainInfo(d: DomainEntry): Record<string, unknown> {
+    const z = this.state.zones[d.domain];
+    const registry: string[] = [];
+    if (d.locked) registry.push("clientTransferProhibited");
+    if (d.protection) registry.push("clientDeleteProhibited", "clientUpdateProhibited");
+    if (d.stage.startsWith("pending")) registry.push("pendingCreate");
+    if (registry.length === 0) registry.push("ok");
+    return {
+      ...this.listEntry(d),
+      created_at: isoTime(d.createdAt),
+      nameservers: [...d.nameservers],
+      registry_statuses: registry,
+      privacy: this.privacyView(d),
+      protection: { enabled: d.protection, status: d.protection ? "on" : "off" },
+      dns: { hosted: Boolean(z), zone_status: z ? z.status : null },
+      addons: [...d.addons],
+      pending_renewal: d.pendingRenewal ? { years: d.pendingRenewal.years, stage: "pending_approval" } : null,
+    };
+  }
+
+  listEntry(d: DomainEntry): Record<string, unknown> {
+    return {
+      domain: d.domain,
+      status: this.status(d),
+      stage: d.stage,
+      expires_at: isoTime(d.expiresAt),
+      expiry_date: isoDate(d.expiresAt),
+      locked: d.locked,
+      client_reference: d.clientReference,
+    };
+  }
+
+  privacyView(d: DomainEntry): Record<string, unknown> {
+    return {
+      enabled: d.privacy.enabled,
+      status: d.privacy.status,
+      purchased: d.addons.includes("whois_privacy"),
+      expires_at: d.addons.includes("whois_privacy") ? isoTime(d.expiresAt) : null,
+    };
+  }
+
+  orderView(d: DomainEntry, charged: number, invoice: string, stage = d.stage): Record<string, unknown> {
+    return {
+      domain: d.domain,
+      status: stage === d.stage ? this.status(d) : "pending",
+      stage,
+      expires_at: isoTime(d.expiresAt),
+      expiry_date: isoDate(d.expiresAt),
+      charged: cents(charged),
+      currency: this.state.account.currency,
+      invoice,
+      balance: cents(this.state.account.balance),
+      client_reference: d.clientReference,
+    };
+  }
+
+  zoneView(z: ZoneEntry, withRecords: boolean): Record<string, unknown> {
+    const v: Record<string, unknown> = {
+      domain: z.domain,
+      status: z.status,
+      nameservers: [...DNS_SERVICE_NAMESERVERS],
+      delegated: z.status === "active" && this.zoneDelegated(z),
+      records_count: z.records.length,
+    };
+    if (withRecords) v.records = z.records.map(recordView);
+    return v;
+  }
+
+  /** Back to the seed (keeps the settings the sandbox was started with). */
+  reset(settings: Settings): void {
+    this.state = seedState(this.clock.now(), settings);
+  }
+}
+
+export function recordView(r: RecordEntry): Record<string, unknown> {
+  return { id: r.id, type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority, extra: r.extra ? { ...r.extra } : null };
+}
+
+export function hostView(h: HostEntry): Record<string, unknown> {
+  return { hostname: h.hostname, ipv4: [...h.ipv4], ipv6: [...h.ipv6] };
+}
+
+export { addYears };

@@ -1,0 +1,134 @@
+/** Public surface of the sandbox: startSandbox and its types. */
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DEFAULT_CONTRACT, SCOPES, resolveContract, type ContractOverrides } from "../provider/contract";
+import { LocalOperator, handleOperator } from "./operator";
+import type { Credential } from "./routing";
+import { Sandbox, defaultRandom } from "./server";
+import { defaultSettings, type SandboxState } from "./state";
+
+export interface SandboxCredentialOption {
+  key: string;
+  secret: string;
+  /** Default: every scope (read, domains, dns, purchase). */
+  scopes?: string[];
+  /** Addresses and CIDR ranges; default: any address. */
+  allowIps?: string[];
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  credentials?: SandboxCredentialOption[];
+  requestsPerMinute?: number;
+  /** Business-clock seconds an order stays pending (pending, pending_transfer). */
+  processingDelaySeconds?: number;
+  approval?: { orders?: boolean; renewals?: boolean };
+  kycTlds?: string[];
+  /** Persist state as JSON to this file (atomic rewrite after each mutation); loaded at start when present. */
+  dataFile?: string;
+  /** Seed the demo account (default true); false starts with an empty account of 1000.00 credit. */
+  seed?: boolean;
+  contract?: ContractOverrides;
+  /** Wall clock, ms since epoch. */
+  now?: () => number;
+  /** Random bytes (auth codes). */
+  random?: (n: number) => Uint8Array;
+}
+
+export interface SandboxHandle {
+  /** http://HOST:PORT; the API is under contract.apiPrefix, the operator under /_sandbox/. */
+  url: string;
+  port: number;
+  credentials: { key: string; secret: string };
+  /** In-process operator: same actions as the HTTP operator interface, synchronous results. */
+  operator: LocalOperator;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CREDENTIALS = { key: "sandbox-key", secret: "sandbox-secret" };
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const contract = resolveContract(options.contract ?? {}, DEFAULT_CONTRACT);
+  const settings = defaultSettings();
+  settings.requestsPerMinute = options.requestsPerMinute ?? contract.rateLimit.requestsPerMinute;
+  if (options.processingDelaySeconds !== undefined) settings.processingDelaySeconds = options.processingDelaySeconds;
+  if (options.approval) settings.approval = { orders: options.approval.orders ?? false, renewals: options.approval.renewals ?? false };
+  if (options.kycTlds) settings.kycTlds = options.kycTlds.map((t) => t.replace(/^\./, "").toLowerCase());
+  const credentials: Credential[] = (options.credentials ?? [DEFAULT_CREDENTIALS]).map((c) => ({
+    key: c.key,
+    secret: c.secret,
+    scopes: [...((c as SandboxCredentialOption).scopes ?? SCOPES)],
+    allowIps: [...((c as SandboxCredentialOption).allowIps ?? [])],
+  }));
+  if (credentials.length === 0) throw new Error("startSandbox: at least one credential is needed");
+  const now = options.now ?? Date.now;
+
+  let state: SandboxState | undefined;
+  if (options.dataFile && existsSync(options.dataFile)) {
+    const loaded = JSON.parse(readFileSync(options.dataFile, "utf8")) as SandboxState;
+    if (!loaded || typeof loaded !== "object" || !loaded.account || !loaded.domains || !loaded.zones) {
+      throw new Error(`startSandbox: ${options.dataFile} is not a sandbox state file`);
+    }
+    state = loaded;
+  }
+  const sb = new Sandbox({ contract, credentials, settings, now, random: options.random ?? defaultRandom, dataFile: options.dataFile, state });
+  if (!state && options.seed === false) {
+    const s = sb.core.state;
+    s.domains = {};
+    s.zones = {};
+    s.ledger = [];
+    s.account.balance = 100000;
+  }
+  if (!state) sb.persist();
+  const operator = new LocalOperator(sb);
+
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const done = (p: Promise<void>) =>
+      p.catch(() => {
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.end();
+        } else res.destroy();
+      });
+    if (url === "/_sandbox" || url.startsWith("/_sandbox/")) return void done(handleOperator(operator, req, res));
+    if (url.startsWith(`${contract.apiPrefix}/`) || url === contract.apiPrefix) return void done(sb.handleApi(req, res));
+    res.statusCode = 404;
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify({ success: false, error: { code: "not_found", message: `the API is under ${contract.apiPrefix}/ and the operator interface under /_sandbox/` } }));
+    req.resume();
+  });
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    credentials: { key: credentials[0].key, secret: credentials[0].secret },
+    operator,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export { LocalOperator } from "./operator";
+export type { SettingsPatch } from "./operator";
+export { SandboxOperator } from "./operator-client";
+export type { Fault, FaultMatch, RequestLogEntry } from "./server";
+export type { LedgerEntry, SandboxState } from "./state";

@@ -1,0 +1,314 @@
+/**
+ * The operator interface: the sandbox's back office. LocalOperator acts on an in-process
+ * sandbox with plain (synchronous) return values; handleOperator serves the same actions
+ * over HTTP under /_sandbox/ for loopback callers, without API authentication.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { normalizeAddress } from "./auth";
+import { ApiError, invalid, notFound } from "./errors";
+import type { Fault, RequestLogEntry, Sandbox } from "./server";
+import { cents, parseCents, type LedgerEntry, type SandboxState, type Settings } from "./state";
+import { canonicalHost } from "./validate";
+
+export interface SettingsPatch {
+  approval?: { orders?: boolean; renewals?: boolean };
+  kycTlds?: string[];
+  processingDelaySeconds?: number;
+  requestsPerMinute?: number;
+  /** Account credit, decimal string or number. */
+  balance?: string | number;
+  defaultNameservers?: string[];
+}
+
+export class LocalOperator {
+  constructor(private readonly sb: Sandbox) {}
+
+  private get core() {
+    return this.sb.core;
+  }
+
+  private commit<T>(v: T): T {
+    this.sb.persist();
+    return v;
+  }
+
+  private domain(name: string) {
+    const d = this.core.domain(canonicalHost(name) ?? name);
+    this.core.settle(d);
+    return d;
+  }
+
+  ledger(): LedgerEntry[] {
+    return this.core.state.ledger.map((e) => ({ ...e }));
+  }
+
+  requests(): RequestLogEntry[] {
+    return this.sb.requests.map((e) => ({ ...e }));
+  }
+
+  clearRequests(): void {
+    this.sb.requests = [];
+  }
+
+  injectFault(fault: Fault): Fault {
+    const f = validateFault(fault);
+    this.sb.faults.push(f);
+    return { ...f };
+  }
+
+  faults(): Fault[] {
+    return this.sb.faults.map((f) => ({ ...f }));
+  }
+
+  clearFaults(): void {
+    this.sb.faults = [];
+  }
+
+  /** Move the business clock forward (stages, expiry); signatures keep using the wall clock. */
+  advanceClock(seconds: number): { now: string; offset_seconds: number } {
+    if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > 100 * 366 * 86400) {
+      throw invalid("seconds", seconds, "a number of seconds from 0 to 100 years");
+    }
+    this.core.state.clockOffsetMs += Math.round(seconds * 1000);
+    this.core.settleAll();
+    return this.commit({ now: new Date(this.core.bnow()).toISOString(), offset_seconds: this.core.state.clockOffsetMs / 1000 });
+  }
+
+  /** Approve the order (pending_approval) or the renewal awaiting review for a domain. */
+  approve(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (d.stage === "pending_approval") {
+      this.core.startProcessing(d);
+    } else if (d.pendingRenewal) {
+      d.expiresAt = new Date(d.expiresAt).setUTCFullYear(new Date(d.expiresAt).getUTCFullYear() + d.pendingRenewal.years);
+      d.pendingRenewal = null;
+      if (d.stage === "expired" && d.expiresAt > this.core.bnow()) d.stage = "active";
+    } else {
+      throw new ApiError("domain_not_active", `domain ${d.domain} has no order or renewal awaiting approval (stage ${d.stage})`);
+    }
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  /** Reject: an order becomes cancelled and its charge is refunded; a renewal is refunded and dropped. */
+  reject(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (d.stage === "pending_approval") {
+      d.stage = "cancelled";
+      if (d.orderAmount > 0) this.core.charge(d.domain, "refund", null, -d.orderAmount, d.orderInvoice ?? this.core.newInvoice(), null);
+    } else if (d.pendingRenewal) {
+      this.core.charge(d.domain, "refund", d.pendingRenewal.years, -d.pendingRenewal.amount, d.pendingRenewal.invoice, null);
+      d.pendingRenewal = null;
+    } else {
+      throw new ApiError("domain_not_active", `domain ${d.domain} has no order or renewal awaiting approval (stage ${d.stage})`);
+    }
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  confirmPrivacy(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (d.privacy.status !== "awaiting_verification") {
+      throw new ApiError("domain_not_active", `WHOIS Privacy of ${d.domain} is ${d.privacy.status}, not awaiting_verification`);
+    }
+    d.privacy = { enabled: true, status: "active" };
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  confirmContacts(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (!d.pendingRegistrant) throw new ApiError("domain_not_active", `domain ${d.domain} has no contact change awaiting confirmation`);
+    d.contacts.registrant = d.pendingRegistrant;
+    d.pendingRegistrant = null;
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  completeKyc(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    d.kycDone = true;
+    if (d.stage === "pending_kyc") d.stage = "active";
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  completeTransfer(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (d.stage !== "pending_transfer") throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not pending_transfer`);
+    d.readyAt = this.core.bnow();
+    this.core.settle(d);
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  settings(patch: SettingsPatch = {}): Settings & { balance: string } {
+    const s = applySettings(this.core.state.settings, patch);
+    if (patch.balance !== undefined) {
+      const c = parseCents(patch.balance);
+      if (c === null || c < 0) throw invalid("balance", patch.balance, "a non-negative decimal amount such as 1000.00");
+      this.core.state.account.balance = c;
+    }
+    this.core.state.settings = s;
+    return this.commit({ ...structuredClone(s), balance: cents(this.core.state.account.balance) });
+  }
+
+  reset(): void {
+    this.sb.reset();
+  }
+
+  state(): SandboxState {
+    this.core.settleAll();
+    return structuredClone(this.core.state);
+  }
+}
+
+function applySettings(current: Settings, p: SettingsPatch): Settings {
+  if (!p || typeof p !== "object") throw invalid("settings", p, "an object");
+  const s = structuredClone(current);
+  if (p.approval !== undefined) {
+    if (!p.approval || typeof p.approval !== "object") throw invalid("approval", p.approval, "an object with orders and renewals booleans");
+    for (const k of ["orders", "renewals"] as const) {
+      const v = p.approval[k];
+      if (v === undefined) continue;
+      if (typeof v !== "boolean") throw invalid(`approval.${k}`, v, "true or false");
+      s.approval[k] = v;
+    }
+  }
+  if (p.kycTlds !== undefined) {
+    if (!Array.isArray(p.kycTlds) || p.kycTlds.some((t) => typeof t !== "string")) throw invalid("kycTlds", p.kycTlds, "an array of TLDs such as de");
+    s.kycTlds = p.kycTlds.map((t) => t.replace(/^\./, "").toLowerCase());
+  }
+  if (p.processingDelaySeconds !== undefined) {
+    const v = p.processingDelaySeconds;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw invalid("processingDelaySeconds", v, "a number of seconds, 0 or more");
+    s.processingDelaySeconds = v;
+  }
+  if (p.requestsPerMinute !== undefined) {
+    const v = p.requestsPerMinute;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw invalid("requestsPerMinute", v, "a positive integer");
+    s.requestsPerMinute = v;
+  }
+  if (p.defaultNameservers !== undefined) {
+    const v = p.defaultNameservers;
+    if (!Array.isArray(v) || v.length < 2 || v.some((h) => typeof h !== "string" || !canonicalHost(h))) {
+      throw invalid("defaultNameservers", v, "an array of at least 2 host names");
+    }
+    s.defaultNameservers = v.map((h) => canonicalHost(h)!);
+  }
+  return s;
+}
+
+function validateFault(f: Fault): Fault {
+  const rule = "kind error, drop-after-commit, delay or rate-limit with a positive integer count";
+  if (!f || typeof f !== "object") throw invalid("fault", f, rule);
+  const count = f.count ?? 1;
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 1) throw invalid("count", f.count, "a positive integer");
+  const match = f.match;
+  if (match !== undefined && (typeof match !== "object" || match === null)) throw invalid("match", match, "an object with method and/or path");
+  const m = match ? { ...(typeof match.method === "string" ? { method: match.method } : {}), ...(typeof match.path === "string" ? { path: match.path } : {}) } : undefined;
+  switch (f.kind) {
+    case "error": {
+      const status = f.status ?? 500;
+      if (!Number.isInteger(status) || status < 400 || status > 599) throw invalid("status", f.status, "an HTTP error status from 400 to 599");
+      return { kind: "error", status, count, ...(m ? { match: m } : {}) };
+    }
+    case "drop-after-commit":
+      return { kind: "drop-after-commit", count, ...(m ? { match: m } : {}) };
+    case "delay":
+      if (typeof f.ms !== "number" || f.ms < 0 || f.ms > 60_000) throw invalid("ms", f.ms, "milliseconds from 0 to 60000");
+      return { kind: "delay", ms: f.ms, count, ...(m ? { match: m } : {}) };
+    case "rate-limit": {
+      const r = f.retryAfterSeconds ?? 1;
+      if (typeof r !== "number" || !Number.isInteger(r) || r < 0) throw invalid("retryAfterSeconds", f.retryAfterSeconds, "a non-negative integer");
+      return { kind: "rate-limit", count, retryAfterSeconds: r, ...(m ? { match: m } : {}) };
+    }
+    default:
+      throw invalid("kind", (f as { kind?: unknown }).kind, rule);
+  }
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1"]);
+
+/** Serve /_sandbox/... Answers { success, data } like the API. */
+export async function handleOperator(op: LocalOperator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const send = (status: number, body: unknown) => {
+    res.statusCode = status;
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify(body));
+  };
+  try {
+    if (!LOOPBACK.has(normalizeAddress(req.socket.remoteAddress))) {
+      throw new ApiError("ip_not_allowed", "the operator interface answers loopback callers only");
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > 65536) throw new ApiError("payload_too_large", "operator request bodies are limited to 64 KiB");
+      chunks.push(c as Buffer);
+    }
+    let body: Record<string, unknown> = {};
+    if (size > 0) {
+      try {
+        const v: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
+        body = v as Record<string, unknown>;
+      } catch {
+        throw new ApiError("bad_request", "the operator request body must be a JSON object");
+      }
+    }
+    const method = req.method ?? "GET";
+    const path = (req.url ?? "/").split("?")[0];
+    const seg = path.split("/").slice(2).map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return "\0";
+      }
+    });
+    const route = `${method} ${seg.map((s, i) => (i === 1 && (seg[0] === "orders" || seg[0] === "domains") ? ":d" : s)).join("/")}`;
+    const d = seg[1] ?? "";
+    const data = ((): unknown => {
+      switch (route) {
+        case "GET ledger":
+          return { entries: op.ledger() };
+        case "GET requests":
+          return { entries: op.requests() };
+        case "DELETE requests":
+          op.clearRequests();
+          return { cleared: true };
+        case "GET faults":
+          return { faults: op.faults() };
+        case "POST faults":
+          return { fault: op.injectFault(body as unknown as Fault) };
+        case "DELETE faults":
+          op.clearFaults();
+          return { cleared: true };
+        case "POST clock/advance":
+          return op.advanceClock(body.seconds as number);
+        case "POST orders/:d/approve":
+          return op.approve(d);
+        case "POST orders/:d/reject":
+          return op.reject(d);
+        case "POST domains/:d/confirm-privacy":
+          return op.confirmPrivacy(d);
+        case "POST domains/:d/confirm-contacts":
+          return op.confirmContacts(d);
+        case "POST domains/:d/complete-kyc":
+          return op.completeKyc(d);
+        case "POST domains/:d/complete-transfer":
+          return op.completeTransfer(d);
+        case "PATCH settings":
+          return op.settings(body as SettingsPatch);
+        case "GET settings":
+          return op.settings({});
+        case "POST reset":
+          op.reset();
+          return { reset: true };
+        case "GET state":
+          return op.state();
+        default:
+          throw notFound("operator endpoint", `${method} ${path.slice(0, 120)}`);
+      }
+    })();
+    send(200, { success: true, data });
+  } catch (e) {
+    const err = e instanceof ApiError ? e : new ApiError("internal_error", "unexpected operator failure");
+    send(err.status, err.body());
+  }
+}

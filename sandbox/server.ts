@@ -1,0 +1,385 @@
+/**
+ * The HTTP layer: body limits, faults, authentication, routing, idempotency, the request log
+ * and persistence. Business rules live in the route files; this file decides only whether a
+ * request reaches them and how the answer goes back.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { renameSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  requiredScope,
+  requiresIdempotencyKey,
+  requiresSignature,
+  type Contract,
+} from "../provider/contract";
+import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
+import { SandboxCore } from "./core";
+import { ApiError } from "./errors";
+import { matchPattern, type Credential, type Ctx, type Route } from "./routing";
+import { accountRoutes } from "./routes-account";
+import { dnsRoutes } from "./routes-dns";
+import { domainRoutes } from "./routes-domains";
+import { isoTime, type SandboxState, type Settings } from "./state";
+import { idempotencyKeyValid, type Body } from "./validate";
+
+export const ROUTES: Route[] = [...accountRoutes, ...domainRoutes, ...dnsRoutes];
+
+export type FaultMatch = { method?: string; path?: string };
+export type Fault =
+  | { kind: "error"; status?: number; count: number; match?: FaultMatch }
+  | { kind: "drop-after-commit"; count: number; match?: FaultMatch }
+  | { kind: "delay"; ms: number; count: number; match?: FaultMatch }
+  | { kind: "rate-limit"; count: number; retryAfterSeconds?: number; match?: FaultMatch };
+
+export interface RequestLogEntry {
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  mutating: boolean;
+  idempotency_key: string | null;
+  replayed: boolean;
+  key: string | null;
+  error: string | null;
+  fault: string | null;
+}
+
+export interface SandboxRuntimeOptions {
+  contract: Contract;
+  credentials: Credential[];
+  settings: Settings;
+  now: () => number;
+  random: (n: number) => Uint8Array;
+  dataFile?: string;
+  state?: SandboxState;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+const MAX_LOG = 10_000;
+const MAX_SEGMENT = 253;
+
+/** Stable JSON (sorted keys), so a replayed body compares equal whatever its key order or spacing. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+/** Error code injected for a fault of a given status. */
+function codeForStatus(status: number): ApiError["code"] {
+  if (status === 429) return "rate_limited";
+  if (status === 404) return "not_found";
+  if (status === 401) return "unauthorized";
+  if (status === 400) return "bad_request";
+  if (status === 409) return "domain_not_active";
+  if (status === 422) return "validation_error";
+  return "internal_error";
+}
+
+export class Sandbox {
+  readonly core: SandboxCore;
+  readonly contract: Contract;
+  credentials: Credential[];
+  readonly initialSettings: Settings;
+  readonly limiter = new RateLimiter();
+  readonly nonces = new NonceStore();
+  requests: RequestLogEntry[] = [];
+  faults: Fault[] = [];
+  private seq = 0;
+
+  constructor(readonly opts: SandboxRuntimeOptions) {
+    this.contract = opts.contract;
+    this.credentials = opts.credentials;
+    this.initialSettings = structuredClone(opts.settings);
+    this.core = new SandboxCore({ now: opts.now, random: opts.random }, opts.state, structuredClone(opts.settings));
+  }
+
+  /** Write the state file atomically (temp file, then rename). */
+  persist(): void {
+    const file = this.opts.dataFile;
+    if (!file) return;
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.core.state));
+    renameSync(tmp, file);
+  }
+
+  log(e: RequestLogEntry): void {
+    this.requests.push(e);
+    if (this.requests.length > MAX_LOG) this.requests.splice(0, this.requests.length - MAX_LOG);
+  }
+
+  /** Next matching fault, its count used up by one. */
+  private takeFault(method: string, path: string, kinds: Fault["kind"][]): Fault | undefined {
+    const f = this.faults.find(
+      (x) =>
+        kinds.includes(x.kind) &&
+        x.count > 0 &&
+        (!x.match?.method || x.match.method.toUpperCase() === method) &&
+        (!x.match?.path || path.includes(x.match.path)),
+    );
+    if (!f) return undefined;
+    f.count -= 1;
+    if (f.count <= 0) this.faults = this.faults.filter((x) => x !== f);
+    return f;
+  }
+
+  /** Handle one API request (URL under the API prefix). */
+  async handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? "GET").toUpperCase();
+    const rawUrl = req.url ?? "/";
+    const entry: RequestLogEntry = {
+      at: isoTime(this.opts.now()),
+      method,
+      path: rawUrl.length > 2048 ? `${rawUrl.slice(0, 2048)}...` : rawUrl,
+      status: 0,
+      mutating: false,
+      idempotency_key: null,
+      replayed: false,
+      key: null,
+      error: null,
+      fault: null,
+    };
+    const requestId = header(req.headers, this.contract.headers.requestId)?.slice(0, 128) ?? `req_${++this.seq}`;
+    const send = (reply: Reply, closeAfter = false): void => {
+      entry.status = reply.status;
+      this.log(entry);
+      const text = JSON.stringify(reply.body);
+      res.statusCode = reply.status;
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      res.setHeader(this.contract.headers.requestId, requestId);
+      for (const [k, v] of Object.entries(reply.headers)) res.setHeader(k, v);
+      if (closeAfter) res.setHeader("Connection", "close");
+      res.end(text);
+      if (closeAfter) res.on("finish", () => req.destroy());
+    };
+    const fail = (e: ApiError, extra: Record<string, string> = {}, closeAfter = false): void => {
+      entry.error = e.code;
+      const headers = { ...extra };
+      if (e.code === "rate_limited" && typeof e.details?.retry_after === "number") headers[this.contract.headers.retryAfter] = String(e.details.retry_after);
+      send({ status: e.status, body: e.body(), headers }, closeAfter);
+    };
+
+    try {
+      // Faults injected by the operator come first; a delay then lets the request proceed.
+      const delay = this.takeFault(method, rawUrl, ["delay"]);
+      if (delay && delay.kind === "delay") {
+        entry.fault = "delay";
+        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(delay.ms, 60_000))));
+      }
+      const early = this.takeFault(method, rawUrl, ["error", "rate-limit"]);
+      if (early) {
+        entry.fault = early.kind;
+        req.resume();
+        if (early.kind === "rate-limit") {
+          const retry = early.retryAfterSeconds ?? 1;
+          return fail(new ApiError("rate_limited", `rate limit exceeded (injected); retry after ${retry} s`, undefined, { retry_after: retry }));
+        }
+        if (early.kind === "error") {
+          const status = early.status ?? 500;
+          return fail(new ApiError(codeForStatus(status), `injected fault: the service answered ${status}`, undefined, undefined, status));
+        }
+      }
+
+      const body = await this.readBody(req);
+      if (body === null) {
+        return fail(new ApiError("payload_too_large", `request body is larger than ${this.contract.maxBodyBytes} bytes; send a smaller body`), {}, true);
+      }
+
+      const cred = authenticate(this.credentials, req.headers, this.contract);
+      entry.key = cred.key;
+      checkAllowlist(cred, normalizeAddress(req.socket.remoteAddress));
+      this.limiter.check(cred.key, this.core.settings.requestsPerMinute, this.opts.now());
+
+      const q = rawUrl.indexOf("?");
+      const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+      const query = new URLSearchParams(q < 0 ? "" : rawUrl.slice(q + 1));
+      const relRaw = rawPath.slice(this.contract.apiPrefix.length) || "/";
+      const segments = decodeSegments(relRaw);
+      if (!segments) throw new ApiError("not_found", `no endpoint at ${JSON.stringify(rawPath.slice(0, 120))}`);
+      const matches = ROUTES.map((r) => ({ r, params: matchPattern(r.pattern, segments) })).filter((m) => m.params !== null);
+      if (matches.length === 0) throw new ApiError("not_found", `no endpoint at ${JSON.stringify(rawPath.slice(0, 120))}`);
+      // Literal segments win over parameters (/domains/register over /domains/:domain).
+      const forMethod = matches.filter((m) => m.r.method === method).sort((a, b) => Object.keys(a.params!).length - Object.keys(b.params!).length);
+      if (forMethod.length === 0) {
+        const allowed = [...new Set(matches.map((m) => m.r.method))].join(", ");
+        throw new ApiError("method_not_allowed", `${method} is not allowed on ${rawPath.slice(0, 120)}; allowed: ${allowed}`, undefined, { allowed });
+      }
+      const route = forMethod[0];
+      const relPath = `/${segments.join("/")}`;
+
+      if (requiresSignature(method, relPath) || header(req.headers, this.contract.headers.signature) !== undefined) {
+        verifySigned(cred, req.headers, method, rawUrl, body, this.contract, this.opts.now(), this.nonces);
+      }
+      const scope = requiredScope(method, relPath);
+      if (!cred.scopes.includes(scope)) {
+        throw new ApiError("insufficient_scope", `API key ${cred.key} lacks the scope ${scope} needed for ${method} ${relPath}; add it in the reseller portal`, undefined, {
+          required_scope: scope,
+        });
+      }
+
+      let parsed: Body = {};
+      if (body.length > 0 && method !== "GET") {
+        let v: unknown;
+        try {
+          v = JSON.parse(body.toString("utf8"));
+        } catch {
+          throw new ApiError("bad_request", "the request body is not valid JSON; send a JSON object");
+        }
+        if (!v || typeof v !== "object" || Array.isArray(v)) throw new ApiError("bad_request", "the request body must be a JSON object");
+        parsed = v as Body;
+      }
+
+      let storeKey: string | null = null;
+      let fingerprint = "";
+      if (requiresIdempotencyKey(method, relPath)) {
+        const H = this.contract.headers.idempotencyKey;
+        const key = header(req.headers, H);
+        if (key === undefined || key === "") {
+          throw new ApiError("idempotency_key_required", `${method} ${relPath} needs an ${H} header; reuse the same key when you retry`);
+        }
+        if (!idempotencyKeyValid(key, this.contract.idempotency.maxKeyLength)) {
+          throw new ApiError("validation_error", `${H} must be 1 to ${this.contract.idempotency.maxKeyLength} visible ASCII characters`, H);
+        }
+        entry.idempotency_key = key;
+        storeKey = `${cred.key}\n${key}`;
+        fingerprint = createHash("sha256").update(`${method} ${relPath}\n${canonicalJson(parsed)}`).digest("hex");
+        this.pruneIdempotency();
+        const stored = this.core.state.idempotency[storeKey];
+        if (stored) {
+          if (stored.fingerprint !== fingerprint) {
+            throw new ApiError("idempotency_key_reused", `${H} ${JSON.stringify(key)} was used for a different request; use a new key for a new request`, H);
+          }
+          entry.replayed = true;
+          return send({ status: stored.status, body: stored.body, headers: { [this.contract.headers.idempotentReplay]: "true" } });
+        }
+      }
+
+      let changed = false;
+      const ctx: Ctx = {
+        core: this.core,
+        contract: this.contract,
+        method,
+        path: relPath,
+        params: route.params!,
+        query,
+        body: parsed,
+        cred,
+        idempotencyKey: entry.idempotency_key,
+        changed: () => {
+          changed = true;
+        },
+      };
+      let reply: Reply;
+      try {
+        const result = route.r.handler(ctx);
+        reply = { status: result.status, body: { success: true, data: result.data }, headers: {} };
+        if (storeKey) {
+          this.core.state.idempotency[storeKey] = { fingerprint, status: reply.status, body: reply.body, storedAt: this.opts.now() };
+          changed = true;
+        }
+      } finally {
+        if (changed) {
+          entry.mutating = method !== "GET";
+          this.persist();
+        }
+      }
+      const drop = this.takeFault(method, rawUrl, ["drop-after-commit"]);
+      if (drop) {
+        entry.fault = drop.kind;
+        entry.status = reply.status;
+        this.log(entry);
+        res.socket?.destroy();
+        return;
+      }
+      return send(reply);
+    } catch (e) {
+      if (e instanceof ApiError) {
+        return fail(e, {}, e.code === "payload_too_large");
+      }
+      return fail(new ApiError("internal_error", `unexpected server failure (request ${requestId})`));
+    }
+  }
+
+  private pruneIdempotency(): void {
+    const cutoff = this.opts.now() - this.contract.idempotency.retentionSeconds * 1000;
+    for (const [k, v] of Object.entries(this.core.state.idempotency)) if (v.storedAt < cutoff) delete this.core.state.idempotency[k];
+  }
+
+  /** The raw body, or null when it exceeds the limit (reading stops there). */
+  private readBody(req: IncomingMessage): Promise<Buffer | null> {
+    const max = this.contract.maxBodyBytes;
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > max) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      req.on("data", (c: Buffer) => {
+        if (done) return;
+        size += c.length;
+        if (size > max) {
+          done = true;
+          req.pause();
+          resolve(null);
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on("end", () => {
+        if (!done) {
+          done = true;
+          resolve(Buffer.concat(chunks));
+        }
+      });
+      req.on("error", (err) => {
+        if (!done) {
+          done = true;
+          reject(err);
+        }
+      });
+    });
+  }
+
+  /** Back to the seed: state, log, faults, nonces, rate windows. */
+  reset(): void {
+    this.core.reset(structuredClone(this.initialSettings));
+    this.requests = [];
+    this.faults = [];
+    this.nonces.clear();
+    this.limiter.clear();
+    this.persist();
+  }
+}
+
+/**
+ * Split a path (relative to the prefix) into decoded segments, or null when a segment is
+ * malformed, empty, a dot segment, too long, or decodes to a slash, backslash or control byte.
+ */
+export function decodeSegments(rel: string): string[] | null {
+  const raw = rel.split("/").slice(1);
+  if (raw.length === 0 || raw.length > 8) return null;
+  const out: string[] = [];
+  for (const s of raw) {
+    let d: string;
+    try {
+      d = decodeURIComponent(s);
+    } catch {
+      return null;
+    }
+    if (d === "" || d === "." || d === ".." || d.length > MAX_SEGMENT || /[/\\\x00-\x1f\x7f]/.test(d)) return null;
+    out.push(d);
+  }
+  return out;
+}
+
+export const defaultRandom = (n: number): Uint8Array => new Uint8Array(randomBytes(n));
