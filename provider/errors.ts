@@ -1,0 +1,267 @@
+/**
+ * Errors the client throws. One base class for answers of the service (`ResellerApiError`), a
+ * subclass per code a caller acts on, one factory (`ResellerApiError.from`) mapping an answer to
+ * its class, and three errors of the client itself: ResponseShapeError, OutcomeUnknownError,
+ * ResellerNetworkError. Every message says what to do next; no message, field or body carries a
+ * secret or a contact detail (bodies and messages pass through redact()).
+ */
+import { ERROR_CODES } from "./contract";
+import { redact } from "./redact";
+
+/** Where an error happened: the endpoint as "METHOD /path/{template}" plus the concrete path. */
+export interface RequestContext {
+  method: string;
+  /** Path template relative to the API prefix, e.g. "/domains/{domain}". */
+  template: string;
+  /** Concrete path as sent (without the secret-free query string it is the same thing). */
+  path: string;
+  requestId?: string;
+  /** Values to scrub from the body and message in addition to redact()'s rules. */
+  secrets?: readonly string[];
+  /** Retry-After in ms, when the answer carried one. */
+  retryAfterMs?: number;
+}
+
+/** The parts of an error body the client understands (contract: ErrorShape, read leniently). */
+export interface ParsedErrorBody {
+  code: string;
+  message: string;
+  field?: string;
+  details?: Record<string, unknown>;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+function codeForStatus(status: number): string {
+  if (status === 401) return ERROR_CODES.unauthorized;
+  if (status === 402) return ERROR_CODES.insufficientCredit;
+  if (status === 404) return ERROR_CODES.notFound;
+  if (status === 422) return ERROR_CODES.validation;
+  if (status === 429) return ERROR_CODES.rateLimited;
+  if (status >= 500) return ERROR_CODES.internal;
+  return `http_${status}`;
+}
+
+/** Reads `{error:{code,message,field,details}}`, `{code,message}` or `{error:"code",message}`; falls back on the status. */
+export function parseErrorBody(status: number, body: unknown): ParsedErrorBody {
+  const b = obj(body) ?? {};
+  const nested = obj(b.error);
+  const src = nested ?? b;
+  const code = str(src.code) ?? str(b.error) ?? codeForStatus(status);
+  const message = str(src.message) ?? str(b.message) ?? (typeof body === "string" ? body.slice(0, 200) : "");
+  return { code, message, field: str(src.field) ?? str(b.field), details: obj(src.details) ?? obj(b.details) };
+}
+
+/** An answer of the service that is not a success. */
+export class ResellerApiError extends Error {
+  override readonly name: string = "ResellerApiError";
+  readonly status: number;
+  readonly code: string;
+  readonly method: string;
+  /** Endpoint template, e.g. "/domains/{domain}/renew". */
+  readonly endpoint: string;
+  readonly path: string;
+  readonly requestId: string | undefined;
+  readonly field: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  /** The response body, redacted. */
+  readonly body: unknown;
+
+  constructor(status: number, parsed: ParsedErrorBody, ctx: RequestContext, body: unknown) {
+    const nextStep = (new.target as typeof ResellerApiError).nextStep(status, parsed);
+    const secrets = ctx.secrets ?? [];
+    const serverMessage = redact(parsed.message, { secrets });
+    const where = `${ctx.method} ${ctx.path}`;
+    const rid = ctx.requestId ? ` (request id ${ctx.requestId})` : "";
+    super(`${where} failed with ${status} ${parsed.code}${serverMessage ? `: ${serverMessage}` : ""}${rid}. ${nextStep}`);
+    this.status = status;
+    this.code = parsed.code;
+    this.method = ctx.method;
+    this.endpoint = `${ctx.method} ${ctx.template}`;
+    this.path = ctx.path;
+    this.requestId = ctx.requestId;
+    this.field = parsed.field;
+    this.details = parsed.details ? redact(parsed.details, { secrets }) : undefined;
+    this.body = redact(body, { secrets });
+  }
+
+  /** What the caller should do next, for a class whose advice does not depend on the answer. */
+  static readonly hint: string | undefined = undefined;
+
+  /** What the caller should do next; subclasses set `hint` or override this. */
+  static nextStep(status: number, _p: ParsedErrorBody): string {
+    if (this.hint) return this.hint;
+    return status >= 500
+      ? "The service failed; retry later, and read the resource back before repeating a change."
+      : "Check the request against the API description.";
+  }
+
+  /** The one factory: maps status and code of an answer to the error class a caller acts on. */
+  static from(status: number, body: unknown, ctx: RequestContext): ResellerApiError {
+    const p = parseErrorBody(status, body);
+    const Class = CLASS_BY_CODE[p.code] ?? CLASS_BY_STATUS[status] ?? ResellerApiError;
+    return new Class(status, p, ctx, body);
+  }
+}
+
+type ErrorClass = new (status: number, p: ParsedErrorBody, ctx: RequestContext, body: unknown) => ResellerApiError;
+
+export class ExpiryMismatchError extends ResellerApiError {
+  override readonly name = "ExpiryMismatchError";
+  static override readonly hint = "The domain was renewed already and nothing was charged; read the domain and renew from its current expiry date only if another renewal is wanted.";
+}
+
+export class ZoneExistsError extends ResellerApiError {
+  override readonly name = "ZoneExistsError";
+  static override readonly hint = "A DNS zone for this domain exists already; read it (getZone) and adopt it instead of creating it.";
+}
+
+export class PortalVerificationRequiredError extends ResellerApiError {
+  override readonly name = "PortalVerificationRequiredError";
+  static override readonly hint = "Domain Protection can only be removed in the reseller portal; remove it there, then refresh.";
+}
+
+export class ProtectionEnabledError extends ResellerApiError {
+  override readonly name = "ProtectionEnabledError";
+  static override readonly hint = "Domain Protection is on, so unlocking and EPP code requests are refused; remove protection in the reseller portal first.";
+}
+
+export class RateLimitedError extends ResellerApiError {
+  override readonly name = "RateLimitedError";
+  /** How long the service asked to wait, when it said so. */
+  readonly retryAfterMs: number | undefined;
+  static override readonly hint = "The credential's rate limit was exceeded and retries ran out; lower requestsPerMinute, or check whether another process uses the same API key.";
+  constructor(status: number, p: ParsedErrorBody, ctx: RequestContext, body: unknown) {
+    super(status, p, ctx, body);
+    this.retryAfterMs = ctx.retryAfterMs;
+  }
+}
+
+export class AuthenticationError extends ResellerApiError {
+  override readonly name = "AuthenticationError";
+  static override nextStep(_s: number, p: ParsedErrorBody): string {
+    return AUTH_NEXT_STEP[p.code] ?? AUTH_NEXT_STEP[ERROR_CODES.unauthorized];
+  }
+}
+
+const AUTH_NEXT_STEP: Record<string, string> = {
+  [ERROR_CODES.unauthorized]: "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked.",
+  [ERROR_CODES.invalidSignature]: "The signature did not match; check the API secret, and the contract's signing settings if the service signs differently.",
+  [ERROR_CODES.timestampSkew]: "The machine clock is too far from the service clock; synchronise it (NTP).",
+  [ERROR_CODES.nonceReused]: "A nonce was replayed; this is a client bug or an intercepted request, retry the call.",
+};
+
+export class PermissionError extends ResellerApiError {
+  override readonly name = "PermissionError";
+  static override readonly hint = "The API key may not do this (scope or IP allowlist); give the key the scope, or allow this address, in the reseller portal.";
+}
+
+export class ValidationError extends ResellerApiError {
+  override readonly name = "ValidationError";
+  static override nextStep(_s: number, p: ParsedErrorBody): string {
+    return p.field ? `Fix the input field "${p.field}" and retry.` : "Fix the input and retry.";
+  }
+}
+
+export class InsufficientCreditError extends ResellerApiError {
+  override readonly name = "InsufficientCreditError";
+  static override readonly hint = "Nothing was charged; top up the account credit in the reseller portal, then run again.";
+}
+
+export class NotFoundError extends ResellerApiError {
+  override readonly name = "NotFoundError";
+  static override readonly hint = "Check the name; if it existed before, it was removed outside this program (refresh to update the state).";
+}
+
+const CLASS_BY_CODE: Record<string, ErrorClass> = {
+  [ERROR_CODES.expiryMismatch]: ExpiryMismatchError,
+  [ERROR_CODES.zoneExists]: ZoneExistsError,
+  [ERROR_CODES.requiresPortalVerification]: PortalVerificationRequiredError,
+  [ERROR_CODES.protectionEnabled]: ProtectionEnabledError,
+  [ERROR_CODES.rateLimited]: RateLimitedError,
+  [ERROR_CODES.unauthorized]: AuthenticationError,
+  [ERROR_CODES.invalidSignature]: AuthenticationError,
+  [ERROR_CODES.timestampSkew]: AuthenticationError,
+  [ERROR_CODES.nonceReused]: AuthenticationError,
+  [ERROR_CODES.forbiddenScope]: PermissionError,
+  [ERROR_CODES.ipNotAllowed]: PermissionError,
+  [ERROR_CODES.validation]: ValidationError,
+  [ERROR_CODES.insufficientCredit]: InsufficientCreditError,
+  [ERROR_CODES.notFound]: NotFoundError,
+};
+
+const CLASS_BY_STATUS: Record<number, ErrorClass> = {
+  401: CLASS_BY_CODE[ERROR_CODES.unauthorized],
+  402: CLASS_BY_CODE[ERROR_CODES.insufficientCredit],
+  404: CLASS_BY_CODE[ERROR_CODES.notFound],
+  422: CLASS_BY_CODE[ERROR_CODES.validation],
+  429: CLASS_BY_CODE[ERROR_CODES.rateLimited],
+};
+
+/** A success answer whose body does not have the shape the contract expects. */
+export class ResponseShapeError extends Error {
+  override readonly name = "ResponseShapeError";
+  /** "METHOD /template", e.g. "GET /domains/{domain}". */
+  readonly endpoint: string;
+  /** Where in the body the shape broke, e.g. "data.items[2].ttl". */
+  readonly fieldPath: string;
+  readonly status: number;
+  constructor(endpoint: string, fieldPath: string, problem: string, status: number) {
+    super(
+      `${endpoint} answered ${status} with an unexpected body at ${fieldPath}: ${problem}. ` +
+        "The service differs from this package's contract; if that is expected, override the contract (provider/contract.ts) through the client options.",
+    );
+    this.endpoint = endpoint;
+    this.fieldPath = fieldPath;
+    this.status = status;
+  }
+}
+
+/** A creating request may or may not have been applied: it is not re-sent, the caller reconciles. */
+export class OutcomeUnknownError extends Error {
+  override readonly name = "OutcomeUnknownError";
+  readonly method: string;
+  readonly endpoint: string;
+  readonly path: string;
+  /** What happened: "network" (connection lost after sending), "timeout", or "status <n>". */
+  readonly reason: string;
+  readonly status: number | undefined;
+  constructor(ctx: RequestContext, reason: string, status?: number) {
+    super(
+      `${ctx.method} ${ctx.path}: the request may have reached the service but no answer arrived (${reason}). ` +
+        "It was not re-sent because it is not idempotent; read the resource back and reconcile before trying again.",
+    );
+    this.method = ctx.method;
+    this.endpoint = `${ctx.method} ${ctx.template}`;
+    this.path = ctx.path;
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+/** The service could not be reached (after the retries allowed), or did not answer in time. */
+export class ResellerNetworkError extends Error {
+  override readonly name = "ResellerNetworkError";
+  readonly method: string;
+  readonly endpoint: string;
+  readonly path: string;
+  readonly reason: string;
+  constructor(ctx: RequestContext, reason: string, attempts: number) {
+    super(
+      `${ctx.method} ${ctx.path} failed after ${attempts} attempt(s): ${reason}. ` +
+        "Check the base URL and the network; raise timeoutMs if the service is slow.",
+    );
+    this.method = ctx.method;
+    this.endpoint = `${ctx.method} ${ctx.template}`;
+    this.path = ctx.path;
+    this.reason = reason;
+  }
+}
+
+export const isResellerApiError = (e: unknown): e is ResellerApiError => e instanceof ResellerApiError;
+export const isOutcomeUnknownError = (e: unknown): e is OutcomeUnknownError => e instanceof OutcomeUnknownError;
+export const isResponseShapeError = (e: unknown): e is ResponseShapeError => e instanceof ResponseShapeError;
+/** Whether `e` is an API answer with this machine code (works across class boundaries, reads `code`). */
+export const hasErrorCode = (e: unknown, code: string): boolean => (e as { code?: unknown } | null)?.code === code;

@@ -1,0 +1,31 @@
+/** Public surface of the API client (re-exports only). */
+export { ResellerClient, type ResellerClientOptions } from "./client";
+export type { Logger, WaitEvent } from "./request-loop";
+export {
+  ResellerApiError,
+  ExpiryMismatchError,
+  ZoneExistsError,
+  PortalVerificationRequiredError,
+  ProtectionEnabledError,
+  RateLimitedError,
+  AuthenticationError,
+  PermissionError,
+  ValidationError,
+  InsufficientCreditError,
+  NotFoundError,
+  ResponseShapeError,
+  OutcomeUnknownError,
+  ResellerNetworkError,
+  isResellerApiError,
+  isOutcomeUnknownError,
+  isResponseShapeError,
+  hasErrorCode,
+} from "./errors";
+export { redact, type RedactOptions } from "./redact";
+export { deriveIdempotencyKey } from "./idempotency";
+export { pollDomain, pollDelay, type PollOptions, type PollResult } from "./poll";
+export { shouldRetry, outcomeUnknown, retryDelay, parseRetryAfter, type AttemptFailure, type RequestSafety } from "./retry";
+export { TokenBucket, bucketFor } from "./rate-limiter";
+export { ENDPOINTS, type Endpoint, type EndpointName } from "./endpoints";
+export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverrides } from "./contract";
+export * from "./views";

@@ -1,0 +1,208 @@
+/**
+ * The request loop: rate limit, sign, send, classify, retry. Owns the per-client clock offset
+ * and the only copy of the API secret (a private field, invisible to JSON.stringify and inspect).
+ */
+import type { Dispatcher } from "undici";
+import { ERROR_CODES, requiresSignature, type Contract } from "./contract";
+import { endpointLabel, fillPath, requestSafety, type Endpoint } from "./endpoints";
+import { envelopeData } from "./envelope";
+import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
+import { acquire, type TokenBucket } from "./rate-limiter";
+import { redact } from "./redact";
+import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure } from "./retry";
+import { formatTimestamp, makeNonce, signRequest } from "./signing";
+import { exchange, headerValue, TransportFailure, type HttpResponse } from "./transport";
+import { clockOffsetFrom } from "./clock-skew";
+
+export interface Logger {
+  debug?: (msg: string) => void;
+  info?: (msg: string) => void;
+  warn?: (msg: string) => void;
+}
+
+/** Reported before a wait longer than the notice threshold, so a CI log shows progress. */
+export interface WaitEvent {
+  reason: "rate-limit" | "rate-limited-429" | "retry-backoff";
+  ms: number;
+  /** Endpoint label, e.g. "GET /domains/{domain}". */
+  path: string;
+}
+
+export interface Call {
+  endpoint: Endpoint;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+export interface Answer {
+  status: number;
+  data: unknown;
+  /** "METHOD /template". */
+  endpoint: string;
+}
+
+export interface RequestLoopSettings {
+  origin: string;
+  /** Path of the base URL before the API prefix ("" for a bare host). */
+  basePath: string;
+  apiKey: string;
+  contract: Contract;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRateLimitRetries: number;
+  waitNoticeMs: number;
+  bucket: TokenBucket;
+  dispatcher: Dispatcher;
+  now: () => number;
+  random: (bytes: number) => Uint8Array;
+  sleep: (ms: number) => Promise<void>;
+  logger: Logger;
+  onWait?: (event: WaitEvent) => void;
+}
+
+/** A number in [0, 1) from the injected byte source. */
+const unitRandom = (random: (n: number) => Uint8Array) => (): number => {
+  const b = random(4);
+  return (((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0) / 2 ** 32;
+};
+
+export class RequestLoop {
+  readonly #secret: string;
+  readonly #s: RequestLoopSettings;
+  /** Added to the local clock when signing; learnt from 401 timestamp_out_of_range. */
+  #clockOffsetMs = 0;
+
+  constructor(settings: RequestLoopSettings, secret: string) {
+    this.#s = settings;
+    this.#secret = secret;
+  }
+
+  get clockOffsetMs(): number {
+    return this.#clockOffsetMs;
+  }
+
+  /** Redacts with the secret (and key material) as literals. */
+  scrub<T>(v: T): T {
+    return redact(v, { secrets: [this.#secret] });
+  }
+
+  private notifyWait(event: WaitEvent): void {
+    if (event.ms < this.#s.waitNoticeMs) return;
+    this.#s.onWait?.(event);
+    this.#s.logger.info?.(`waiting ${Math.round(event.ms / 1000)} s (${event.reason}) before ${event.path}`);
+  }
+
+  private headersFor(method: string, signedPath: string, relPath: string, body: string, idempotencyKey?: string): Record<string, string> {
+    const { contract: c, apiKey, now, random } = this.#s;
+    const H = c.headers;
+    const h: Record<string, string> = {
+      [H.key]: apiKey,
+      [H.secret]: this.#secret,
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (idempotencyKey !== undefined) h[H.idempotencyKey] = idempotencyKey;
+    if (c.signing.clientSigns === "all" || requiresSignature(method, relPath)) {
+      const timestamp = formatTimestamp(now() + this.#clockOffsetMs, c.signing.timestampUnit);
+      const nonce = makeNonce(c.signing.nonceBytes, random);
+      h[H.timestamp] = timestamp;
+      h[H.nonce] = nonce;
+      h[H.signature] = signRequest({ method, path: signedPath, body, apiKey, timestamp, nonce }, this.#secret, c.signing.signatureEncoding);
+    }
+    return h;
+  }
+
+  /** Sends a call until it succeeds or the policy gives up; returns the envelope's data. */
+  async send(call: Call): Promise<Answer> {
+    const s = this.#s;
+    const { method } = call.endpoint;
+    const label = endpointLabel(call.endpoint);
+    const relPath = fillPath(call.endpoint.template, call.params);
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) qs.set(k, String(v));
+    const signedPath = `${s.basePath}${s.contract.apiPrefix}${relPath}${qs.size ? `?${qs}` : ""}`;
+    const body = call.body === undefined ? "" : JSON.stringify(call.body);
+    const safety = requestSafety(call.endpoint, call.idempotencyKey !== undefined);
+    const ctx: RequestContext = { method, template: call.endpoint.template, path: signedPath, secrets: [this.#secret] };
+    const jitter = unitRandom(s.random);
+    let retries = 0;
+    let rateLimitRetries = 0;
+    let skewCorrected = false;
+
+    for (let attempt = 1; ; attempt++) {
+      await acquire(s.bucket, {
+        now: s.now,
+        sleep: s.sleep,
+        onWait: (ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label }),
+      });
+      const headers = this.headersFor(method, signedPath, relPath, body, call.idempotencyKey);
+      let res: HttpResponse;
+      try {
+        res = await exchange(s.dispatcher, { origin: s.origin, method, path: signedPath, headers, body: body || undefined, timeoutMs: s.timeoutMs });
+      } catch (e) {
+        if (!(e instanceof TransportFailure)) throw e;
+        const failure = e.failure;
+        s.logger.debug?.(`${label} attempt ${attempt}: ${failure.reason}`);
+        if (shouldRetry(failure, safety) && retries < s.maxRetries) {
+          await this.backoff(retries++, undefined, label, jitter);
+          continue;
+        }
+        if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, failure.reason);
+        throw new ResellerNetworkError(ctx, failure.reason, attempt);
+      }
+
+      s.logger.debug?.(`${label} attempt ${attempt}: ${res.status}`);
+      if (res.status >= 200 && res.status < 300) return { status: res.status, data: envelopeData(res.text, res.status, label), endpoint: label };
+
+      const capMs = s.contract.rateLimit.maxRetryAfterSeconds * 1000;
+      const retryAfterMs = parseRetryAfter(headerValue(res.headers, s.contract.headers.retryAfter), s.now(), capMs);
+      const err = ResellerApiError.from(res.status, parseJson(res.text), {
+        ...ctx,
+        requestId: headerValue(res.headers, s.contract.headers.requestId),
+        retryAfterMs,
+      });
+      const failure: AttemptFailure = { kind: "status", status: res.status };
+
+      if (res.status === 429 || err.code === ERROR_CODES.rateLimited) {
+        if (rateLimitRetries++ >= s.maxRateLimitRetries) throw err;
+        const detail = Number(err.details?.retry_after);
+        const waitMs = retryAfterMs ?? (Number.isFinite(detail) && detail >= 0 ? Math.min(capMs, detail * 1000) : retryDelay(rateLimitRetries, jitter));
+        // Another process spends the same credential: hold every request of it until the service is ready.
+        s.bucket.pause(s.now(), s.now() + waitMs);
+        s.logger.debug?.(`${label}: 429, pausing the credential for ${waitMs} ms`);
+        continue;
+      }
+      if (err.code === ERROR_CODES.timestampSkew && !skewCorrected) {
+        const offset = clockOffsetFrom(err.details, s.now());
+        if (offset !== undefined) {
+          skewCorrected = true;
+          this.#clockOffsetMs = offset;
+          s.logger.warn?.(`the local clock is ${Math.round(-offset / 1000)} s off the service clock; signing with the service's time`);
+          continue;
+        }
+      }
+      if (shouldRetry(failure, safety) && retries < s.maxRetries) {
+        await this.backoff(retries++, retryAfterMs, label, jitter);
+        continue;
+      }
+      if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, `status ${res.status} ${err.code}`, res.status);
+      throw err;
+    }
+  }
+
+  private async backoff(retry: number, retryAfterMs: number | undefined, label: string, jitter: () => number): Promise<void> {
+    const ms = retryAfterMs ?? retryDelay(retry, jitter);
+    this.notifyWait({ reason: "retry-backoff", ms, path: label });
+    if (ms > 0) await this.#s.sleep(ms);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
