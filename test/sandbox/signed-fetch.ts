@@ -2,6 +2,7 @@
  * Test helper: a signed request to the sandbox API, built with provider/signing.ts and the
  * contract's header names. Nonces come from a counter so runs are repeatable.
  */
+import { request } from "node:http";
 import { DEFAULT_CONTRACT, type Contract } from "../../provider/contract";
 import { formatTimestamp, signRequest } from "../../provider/signing";
 
@@ -50,16 +51,34 @@ export function makeApi(baseUrl: string, creds: { key: string; secret: string },
     }
     if (opts.idempotencyKey !== undefined) headers[H.idempotencyKey] = opts.idempotencyKey;
     Object.assign(headers, opts.headers ?? {});
-    const res = await fetch(`${baseUrl}${full}`, { method, headers, body: text === "" ? undefined : text });
-    const raw = await res.text();
+    // node:http sends the path byte for byte (fetch would normalise "..", which the tests need to send).
+    const { status, head, raw } = await send(baseUrl, method, full, headers, text);
     let parsed: unknown = raw;
     try {
       parsed = JSON.parse(raw);
     } catch {
       /* keep the text */
     }
-    return { status: res.status, headers: res.headers, body: parsed };
+    return { status, headers: head, body: parsed };
   };
+}
+
+function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; head: Headers; raw: string }> {
+  const u = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, method, path, headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const head = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) head.set(k, Array.isArray(v) ? v.join(", ") : v);
+        resolve({ status: res.statusCode ?? 0, head, raw: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 export const CONTACT = {
