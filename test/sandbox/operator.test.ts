@@ -1,0 +1,163 @@
+/** Operator interface over HTTP, injected faults, persistence to a data file, CLI options. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as V from "../../provider/views";
+import { parseArgs } from "../../sandbox/cli";
+import { SandboxOperator, startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { CONTACT, makeApi, type Api } from "./signed-fetch";
+
+const code = (r: { body: unknown }) => V.ErrorBody.parse(r.body).error.code;
+const order = (domain: string) => ({ domain, years: 1, contacts: { registrant: CONTACT } });
+
+describe("faults", () => {
+  let sb: SandboxHandle;
+  let api: Api;
+  let op: SandboxOperator;
+  beforeEach(async () => {
+    sb = await startSandbox({ requestsPerMinute: 10000, processingDelaySeconds: 0 });
+    api = makeApi(sb.url, sb.credentials);
+    op = new SandboxOperator(sb.url);
+  });
+  afterEach(() => sb.close());
+
+  it("injects an error for count matching requests, then recovers; faulted requests are logged", async () => {
+    await op.injectFault({ kind: "error", status: 503, count: 1, match: { method: "GET", path: "/ping" } });
+    const r = await api("GET", "/ping");
+    expect(r.status).toBe(503);
+    expect(r.body.success).toBe(false);
+    expect((await api("GET", "/ping")).status).toBe(200);
+    const log = await op.requests();
+    expect(log.map((e) => [e.status, e.fault])).toEqual([[503, "error"], [200, null]]);
+  });
+
+  it("injects 429 with Retry-After", async () => {
+    await op.injectFault({ kind: "rate-limit", count: 1, retryAfterSeconds: 7 });
+    const r = await api("GET", "/ping");
+    expect([r.status, code(r), r.headers.get("retry-after"), r.body.error.details.retry_after]).toEqual([429, "rate_limited", "7", 7]);
+  });
+
+  it("delays a request and still answers it", async () => {
+    await op.injectFault({ kind: "delay", ms: 5, count: 1 });
+    expect((await api("GET", "/ping")).status).toBe(200);
+    expect((await op.requests())[0].fault).toBe("delay");
+  });
+
+  it("drop-after-commit: the order is committed and charged once; the retry with the same key replays it", async () => {
+    await op.injectFault({ kind: "drop-after-commit", count: 1, match: { path: "/domains/register" } });
+    const ledger = (await op.ledger()).length;
+    await expect(api("POST", "/domains/register", order("dropped.com"), { idempotencyKey: "drop-1" })).rejects.toThrow();
+    expect((await op.ledger()).length).toBe(ledger + 1);
+    const retry = await api("POST", "/domains/register", order("dropped.com"), { idempotencyKey: "drop-1" });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect((await op.ledger()).length).toBe(ledger + 1);
+    const log = await op.requests();
+    expect(log.map((e) => [e.fault, e.mutating, e.replayed])).toEqual([["drop-after-commit", true, false], [null, false, true]]);
+  });
+
+  it("refuses a malformed fault with 422", async () => {
+    await expect(op.injectFault({ kind: "explode", count: 1 } as never)).rejects.toMatchObject({ status: 422, code: "validation_error" });
+    await expect(op.injectFault({ kind: "error", count: 0 })).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+describe("operator over HTTP", () => {
+  it("approves, confirms, advances the clock, changes settings, resets", async () => {
+    const sb = await startSandbox({ requestsPerMinute: 10000, processingDelaySeconds: 60 });
+    const api = makeApi(sb.url, sb.credentials);
+    const op = new SandboxOperator(sb.url);
+    try {
+      expect((await op.approve("awaiting-review.dev")).stage).toBe("pending");
+      await op.advanceClock(61);
+      expect((await api("GET", "/domains/awaiting-review.dev")).body.data.stage).toBe("active");
+      await expect(op.approve("demo-shop.net")).rejects.toMatchObject({ status: 409 });
+      await expect(op.approve("nobody.com")).rejects.toMatchObject({ status: 404 });
+
+      const s = await op.settings({ approval: { renewals: true }, balance: "12.34" });
+      expect(s).toMatchObject({ approval: { orders: false, renewals: true }, balance: "12.34" });
+      await expect(op.settings({ requestsPerMinute: 0 })).rejects.toMatchObject({ status: 422 });
+      expect((await api("GET", "/account/balance")).body.data.balance).toBe("12.34");
+
+      const state = await op.state();
+      expect(state.account.balance).toBe(1234);
+      await op.reset();
+      expect((await op.state()).account.balance).toBe(100000);
+      expect((await op.requests()).length).toBe(0);
+      expect((await api("GET", "/domains/awaiting-review.dev")).body.data.stage).toBe("pending_approval");
+      await op.clearRequests();
+      expect(await op.requests()).toEqual([]);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("holds renewals for approval and refunds a rejected one", async () => {
+    const sb = await startSandbox({ requestsPerMinute: 10000, approval: { renewals: true } });
+    const api = makeApi(sb.url, sb.credentials);
+    try {
+      const info = (await api("GET", "/domains/demo-shop.net")).body.data;
+      const r = await api("POST", "/domains/demo-shop.net/renew", { years: 1, current_expiry: info.expiry_date }, { idempotencyKey: "ren-1" });
+      expect(r.body.data.stage).toBe("pending_approval");
+      expect((await api("GET", "/domains/demo-shop.net")).body.data.expiry_date).toBe(info.expiry_date);
+      const before = sb.operator.state().account.balance;
+      sb.operator.reject("demo-shop.net");
+      expect(sb.operator.state().account.balance).toBe(before + 1500);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("answers unknown operator paths with 404 and bad JSON with 400", async () => {
+    const sb = await startSandbox();
+    try {
+      expect((await fetch(`${sb.url}/_sandbox/nothing`)).status).toBe(404);
+      expect((await fetch(`${sb.url}/_sandbox/faults`, { method: "POST", body: "{x" })).status).toBe(400);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe("persistence", () => {
+  it("writes the state atomically after each mutation and loads it on restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-data-"));
+    const file = join(dir, "state.json");
+    try {
+      const a = await startSandbox({ dataFile: file, processingDelaySeconds: 0 });
+      const r = await makeApi(a.url, a.credentials)("POST", "/domains/register", order("kept.com"), { idempotencyKey: "keep-1" });
+      expect(r.status).toBe(201);
+      await a.close();
+      expect(JSON.parse(readFileSync(file, "utf8")).domains["kept.com"].stage).toBe("active");
+      expect(readdirSync(dir)).toEqual(["state.json"]);
+      const b = await startSandbox({ dataFile: file });
+      try {
+        const api = makeApi(b.url, b.credentials);
+        expect((await api("GET", "/domains/kept.com")).body.data.stage).toBe("active");
+        const again = await api("POST", "/domains/register", order("kept.com"), { idempotencyKey: "keep-1" });
+        expect(again.headers.get("idempotent-replayed")).toBe("true");
+        expect(b.operator.ledger().filter((e) => e.domain === "kept.com")).toHaveLength(1);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("cli options", () => {
+  it("parses every option and refuses unknown ones", () => {
+    expect(parseArgs(["--port", "0", "--host", "127.0.0.1", "--key", "k", "--secret", "s", "--data", "f.json", "--rate", "5", "--delay", "0"])).toEqual({
+      port: 0,
+      host: "127.0.0.1",
+      dataFile: "f.json",
+      requestsPerMinute: 5,
+      processingDelaySeconds: 0,
+      credentials: [{ key: "k", secret: "s" }],
+    });
+    expect(parseArgs([]).port).toBe(8787);
+    expect(() => parseArgs(["--bogus"])).toThrow(/unknown option --bogus/);
+    expect(() => parseArgs(["--rate", "many"])).toThrow(/--rate/);
+  });
+});
