@@ -179,7 +179,7 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
       'import * as pulumi from "@pulumi/pulumi";\n' +
       'import * as reseller from "reseller-pulumi";\n\n' +
       "const config = new pulumi.Config();\n" +
-      'const contacts = config.requireSecretObject<reseller.DomainArgs["contacts"]>("contacts");\n';
+      'const contacts = config.requireSecretObject<reseller.DomainContactsArgs>("contacts");\n';
   } else {
     out +=
       "// Contacts are not written here (personal data): they stay as they are unless you declare them.\n" +

@@ -172,7 +172,7 @@ describe("import code generation", () => {
     const program = generateProgram(estate, { contacts: "config" });
     const made = runGenerated(program, { contacts: { registrant: { name: "R" } } });
     expect(made[0].args.contacts).toEqual({ secretConfig: "contacts", value: { registrant: { name: "R" } } });
-    expect(program).toContain('requireSecretObject<reseller.DomainArgs["contacts"]>("contacts")');
+    expect(program).toContain('requireSecretObject<reseller.DomainContactsArgs>("contacts")');
   });
 
   test("the project has what `pulumi up` needs", () => {

@@ -117,7 +117,7 @@ describe("reseller-pulumi import (command line)", () => {
   test("--contacts config makes the program read contacts from secret config and says how to set them", async () => {
     expect(await main(["import", "--all", "--contacts", "config"], io())).toBe(0);
     const program = fs.readFileSync(path.join(dir, "imported", "index.ts"), "utf8");
-    expect(program).toContain('requireSecretObject<reseller.DomainArgs["contacts"]>("contacts")');
+    expect(program).toContain('requireSecretObject<reseller.DomainContactsArgs>("contacts")');
     expect(out.join("\n")).toContain("pulumi config set --secret --path contacts.registrant.name");
   });
 

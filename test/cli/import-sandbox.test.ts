@@ -1,0 +1,176 @@
+/**
+ * End to end over real HTTP: `reseller-pulumi import` against the sandbox writes a program that
+ * type-checks, and `up` of that program through the mini engine (the SDK's dynamic provider host
+ * over gRPC) adopts everything without one mutating API call or charge; a second `up` changes nothing.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as ts from "typescript";
+import { main, type CliIo } from "../../cli/main";
+import { Engine } from "../../engine/engine";
+import { packageRoot } from "../../engine/host";
+import { ResellerClient } from "../../provider/client";
+import { startSandbox } from "../../sandbox/index";
+
+const root = packageRoot();
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** Type-checks a generated project with its own tsconfig, resolving the package to this checkout. */
+function typeCheck(dir: string): string[] {
+  const tsconfig = JSON.parse(fs.readFileSync(path.join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: object };
+  const { options, errors } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions, dir);
+  expect(errors).toEqual([]);
+  const file = path.join(dir, "index.ts");
+  const program = ts.createProgram([file], {
+    ...options,
+    noEmit: true,
+    baseUrl: root,
+    paths: { "reseller-pulumi": ["resources/index.ts"], "@pulumi/pulumi": ["node_modules/@pulumi/pulumi"] },
+    typeRoots: [path.join(root, "node_modules", "@types")],
+    types: ["node"],
+  });
+  // Only the generated file's own diagnostics: the package is checked by its own build.
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file === undefined || path.resolve(d.file.fileName) === file)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+/** Runs the generated index.ts as the Pulumi runtime would: compiled, `reseller-pulumi` being this package. */
+function programOf(dir: string): () => void {
+  const source = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  return () => {
+    const req = (m: string): unknown => (m === "reseller-pulumi" ? require("../../resources/index") : require(m));
+    new Function("require", "exports", "module", js)(req, {}, { exports: {} });
+  };
+}
+
+describe("import against the sandbox, then up through the engine", () => {
+  let sandbox: Sandbox;
+  let dir: string;
+  let out: string[];
+  let err: string[];
+
+  const io = (): CliIo => ({
+    env: {
+      RESELLER_BASE_URL: sandbox.url,
+      RESELLER_API_KEY: sandbox.credentials.key,
+      RESELLER_API_SECRET: sandbox.credentials.secret,
+    },
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    cwd: dir,
+  });
+  /** One engine per stack: `stack` names its state file. */
+  const engine = (stack = "dev"): Engine =>
+    new Engine({
+      stateFile: path.join(dir, "state", `${stack}.json`),
+      stack,
+      config: {
+        "reseller:baseUrl": sandbox.url,
+        "reseller:apiKey": sandbox.credentials.key,
+        "reseller:apiSecret": sandbox.credentials.secret,
+        // The sandbox below allows it; the default (60 a minute) would only make the test slow.
+        "reseller:requestsPerMinute": "6000",
+      },
+      secretConfigKeys: ["reseller:apiSecret"],
+      log: () => undefined,
+    });
+  // Counted from the start of each test, so whatever the sandbox seeded itself does not count.
+  let requestsAtStart = 0;
+  let ledgerAtStart = 0;
+  const mutatingCalls = () => sandbox.operator.requests().slice(requestsAtStart).filter((r: { mutating: boolean }) => r.mutating);
+  const charges = () => sandbox.operator.ledger().length - ledgerAtStart;
+
+  beforeEach(async () => {
+    sandbox = await startSandbox({ port: 0, requestsPerMinute: 6000 });
+    requestsAtStart = sandbox.operator.requests().length;
+    ledgerAtStart = sandbox.operator.ledger().length;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-e2e-"));
+    out = [];
+    err = [];
+  });
+  afterEach(async () => {
+    await sandbox.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The seeded active hosted zone and a domain that has it. */
+  async function seeded(): Promise<{ zone: string; types: string[] }> {
+    const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret });
+    const zones = await client.listZones();
+    const active = zones.find((z) => z.status === "active" && z.records_count > 0);
+    expect(active).toBeDefined();
+    const types = [...new Set((await client.listRecords(active!.domain, {})).map((r) => r.type.toUpperCase()))].sort();
+    return { zone: active!.domain, types };
+  }
+
+  test("--zone: every seeded record type is declared, the program type-checks, up adopts with no mutation, a second up is a no-op", async () => {
+    const { zone, types } = await seeded();
+    for (const t of ["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA"]) expect(types).toContain(t);
+    const before = sandbox.operator.requests().length;
+
+    expect(await main(["import", "--zone", zone, "--out", "zone"], io())).toBe(0);
+    expect(err).toEqual([]);
+    const project = path.join(dir, "zone");
+    const source = fs.readFileSync(path.join(project, "index.ts"), "utf8");
+    for (const t of types.filter((t) => t !== "SOA" && t !== "NS")) expect(source).toContain(`type: "${t}"`);
+    expect(source).not.toContain(sandbox.credentials.secret);
+    expect(out.join("\n")).not.toContain(sandbox.credentials.secret);
+    // The import itself only reads.
+    expect(sandbox.operator.requests().slice(before).every((r: { method: string }) => r.method === "GET")).toBe(true);
+    expect(typeCheck(project)).toEqual([]);
+
+    const declared = (source.match(/new reseller\.\w+\(/g) ?? []).length;
+    const e = engine();
+    const first = await e.up(programOf(project));
+    expect(first.errors).toEqual([]);
+    expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    expect(mutatingCalls()).toEqual([]);
+    expect(charges()).toBe(0);
+
+    const second = await e.up(programOf(project));
+    expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
+    expect(mutatingCalls()).toEqual([]);
+    expect(charges()).toBe(0);
+
+    // Importing again gives the same program, byte for byte.
+    expect(await main(["import", "--zone", zone, "--out", "zone-again"], io())).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "zone-again", "index.ts"), "utf8")).toBe(source);
+  }, 180_000);
+
+  test("--domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge", async () => {
+    const { zone } = await seeded();
+    expect(await main(["import", "--domain", zone, "--out", "domain"], io())).toBe(0);
+    const domainSource = fs.readFileSync(path.join(dir, "domain", "index.ts"), "utf8");
+    expect(domainSource).toContain(`new reseller.Domain(`);
+    expect(domainSource).toContain(`new reseller.DnsZone(`);
+    expect(typeCheck(path.join(dir, "domain"))).toEqual([]);
+
+    const e = engine();
+    const first = await e.up(programOf(path.join(dir, "domain")));
+    expect(first.errors).toEqual([]);
+    expect(first.summary).toMatchObject({ update: 0, replace: 0, delete: 0 });
+    expect(first.summary.create).toBe((domainSource.match(/new reseller\.\w+\(/g) ?? []).length);
+    const second = await e.up(programOf(path.join(dir, "domain")));
+    expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
+
+    // Contacts from secret config: the program still type-checks against the package.
+    expect(await main(["import", "--all", "--contacts", "config", "--out", "all-contacts"], io())).toBe(0);
+    expect(typeCheck(path.join(dir, "all-contacts"))).toEqual([]);
+
+    expect(await main(["import", "--all", "--out", "all"], io())).toBe(0);
+    const allSource = fs.readFileSync(path.join(dir, "all", "index.ts"), "utf8");
+    expect(typeCheck(path.join(dir, "all"))).toEqual([]);
+    const whole = engine("all");
+    const all = await whole.up(programOf(path.join(dir, "all")));
+    expect(all.errors).toEqual([]);
+    expect(all.summary).toMatchObject({ create: (allSource.match(/new reseller\.\w+\(/g) ?? []).length, update: 0, replace: 0 });
+    expect((await whole.up(programOf(path.join(dir, "all")))).summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
+
+    expect(mutatingCalls()).toEqual([]);
+    expect(charges()).toBe(0);
+  }, 240_000);
+});
