@@ -69,7 +69,8 @@ export function parseRetryAfter(value: string | undefined | null, nowMs: number,
   const v = value.trim();
   if (v === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(v)) return Math.min(capMs, Math.ceil(Number(v) * 1000));
-  const at = Date.parse(v);
+  // HTTP dates name the month ("Wed, 21 Oct 2015 07:28:00 GMT"); Date.parse would also take "-5".
+  const at = /[A-Za-z]{3}/.test(v) ? Date.parse(v) : NaN;
   if (Number.isNaN(at)) return undefined;
   return Math.min(capMs, Math.max(0, at - nowMs));
 }

@@ -1,0 +1,45 @@
+/** deriveIdempotencyKey: deterministic, unambiguous, within the contract's format. */
+import { createHash } from "node:crypto";
+import { DEFAULT_CONTRACT } from "../../provider/contract";
+import { deriveIdempotencyKey } from "../../provider/idempotency";
+
+const URN = "urn:pulumi:dev::shop::reseller:index:Domain::example.com";
+
+describe("deriveIdempotencyKey", () => {
+  it("same inputs give the same key, in the contract's format", () => {
+    const a = deriveIdempotencyKey(URN, "register", "2025-01-01");
+    expect(deriveIdempotencyKey(URN, "register", "2025-01-01")).toBe(a);
+    const { keyPrefix, hashChars, maxKeyLength } = DEFAULT_CONTRACT.idempotency;
+    expect(a.startsWith(keyPrefix)).toBe(true);
+    expect(a).toHaveLength(keyPrefix.length + hashChars);
+    expect(a.length).toBeLessThanOrEqual(maxKeyLength);
+    expect(a.slice(keyPrefix.length)).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it("is the base64url SHA-256 of the JSON array of the three parts", () => {
+    const expected = createHash("sha256").update(JSON.stringify([URN, "renew", "2026-03-04"])).digest("base64url").slice(0, 43);
+    expect(deriveIdempotencyKey(URN, "renew", "2026-03-04")).toBe(`rp1-${expected}`);
+  });
+
+  it("any change of any part gives another key, and the encoding is unambiguous", () => {
+    const keys = [
+      deriveIdempotencyKey(URN, "register"),
+      deriveIdempotencyKey(URN, "register", ""),
+      deriveIdempotencyKey(URN, "register", "x"),
+      deriveIdempotencyKey(URN, "renew"),
+      deriveIdempotencyKey(`${URN}2`, "register"),
+      deriveIdempotencyKey("a|b", "c"),
+      deriveIdempotencyKey("a", "b|c"),
+      deriveIdempotencyKey("a\nb", "c"),
+      deriveIdempotencyKey("a", "b\nc"),
+      deriveIdempotencyKey("a", "b", "c"),
+      deriveIdempotencyKey("a", "bc"),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("follows a contract override of prefix and length", () => {
+    const k = deriveIdempotencyKey(URN, "register", undefined, { keyPrefix: "x-", hashChars: 10 });
+    expect(k).toMatch(/^x-[A-Za-z0-9_-]{10}$/);
+  });
+});
