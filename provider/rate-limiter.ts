@@ -16,6 +16,7 @@ export class TokenBucket {
   /** Time up to which tokens have been credited; later than now while paused. */
   private last: number;
   private paused = 0;
+  private pauses = 0;
 
   constructor(
     readonly requestsPerMinute: number,
@@ -45,13 +46,22 @@ export class TokenBucket {
     return Math.max(0, Math.ceil(due - nowMs));
   }
 
-  /** Stops handing out tokens before `untilMs` (the service said to wait); resumes at the steady rate, no burst. */
+  /**
+   * Stops handing out tokens before `untilMs` (the service said to wait), then one token at once
+   * and the steady rate, no burst. Outstanding reservations are void: their waiters queue again.
+   */
   pause(nowMs: number, untilMs: number): void {
     this.refill(nowMs);
     if (untilMs <= this.last) return;
     this.paused = Math.max(this.paused, untilMs);
-    this.tokens = Math.min(this.tokens, 1);
+    this.pauses++;
+    this.tokens = 1;
     this.last = untilMs;
+  }
+
+  /** How many pauses began so far; a waiter compares it before and after sleeping. */
+  get pauseCount(): number {
+    return this.pauses;
   }
 
   /** End of the current pause (ms since epoch), 0 when never paused. */
@@ -77,13 +87,13 @@ export interface AcquireHooks {
 export async function acquire(bucket: TokenBucket, hooks: AcquireHooks): Promise<void> {
   for (;;) {
     const start = hooks.now();
+    const pauses = bucket.pauseCount;
     const wait = bucket.reserve(start);
-    if (wait > 0) {
-      hooks.onWait?.(wait, bucket.pausedUntil > start);
-      await hooks.sleep(wait);
-    }
+    if (wait === 0) return;
+    hooks.onWait?.(wait, bucket.pausedUntil > start);
+    await hooks.sleep(wait);
     // A pause that began while we slept voids the reservation: queue again behind it.
-    if (bucket.pausedUntil <= hooks.now()) return;
+    if (bucket.pauseCount === pauses) return;
   }
 }
 
