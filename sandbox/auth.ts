@@ -43,19 +43,31 @@ export function normalizeAddress(addr: string | undefined): string {
   return m ? m[1] : addr;
 }
 
-/** Per-credential IP allowlist of addresses and CIDR ranges; empty means any address. */
-export function checkAllowlist(cred: Credential, address: string): void {
-  if (cred.allowIps.length === 0) return;
+/**
+ * An allowlist of addresses and CIDR ranges (IPv4 and IPv6). Throws on an entry that is neither,
+ * so startSandbox refuses a bad list at start instead of failing requests later.
+ */
+export function parseAllowList(entries: string[]): BlockList {
   const list = new BlockList();
-  for (const entry of cred.allowIps) {
-    const [ip, bits] = entry.split("/");
+  for (const entry of entries) {
+    const [ip, bits, ...rest] = entry.trim().split("/");
     const type = isIPv4(ip) ? "ipv4" : isIPv6(ip) ? "ipv6" : null;
-    if (!type) continue;
+    const max = type === "ipv4" ? 32 : 128;
+    if (!type || rest.length > 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max))) {
+      throw new Error(`allowIps entry ${JSON.stringify(entry)} is not an IPv4/IPv6 address or CIDR range`);
+    }
     if (bits === undefined) list.addAddress(ip, type);
     else list.addSubnet(ip, Number(bits), type);
   }
+  return list;
+}
+
+/** Per-credential IP allowlist of addresses and CIDR ranges; empty means any address. */
+export function checkAllowlist(cred: Credential, address: string): void {
+  if (cred.allowIps.length === 0) return;
+  const list = parseAllowList(cred.allowIps);
   const type = isIPv4(address) ? "ipv4" : "ipv6";
-  if (!address || !list.check(address, type)) {
+  if (!address || !(isIPv4(address) || isIPv6(address)) || !list.check(address, type)) {
     throw new ApiError("ip_not_allowed", `requests from ${address || "this address"} are not in the allowlist of API key ${cred.key}; add the address in the reseller portal`);
   }
 }

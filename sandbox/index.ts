@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_CONTRACT, SCOPES, resolveContract, type ContractOverrides } from "../provider/contract";
+import { parseAllowList } from "./auth";
 import { LocalOperator, handleOperator } from "./operator";
 import type { Credential } from "./routing";
 import { Sandbox, defaultRandom } from "./server";
@@ -63,6 +64,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     allowIps: [...((c as SandboxCredentialOption).allowIps ?? [])],
   }));
   if (credentials.length === 0) throw new Error("startSandbox: at least one credential is needed");
+  for (const c of credentials) parseAllowList(c.allowIps);
   const now = options.now ?? Date.now;
 
   let state: SandboxState | undefined;

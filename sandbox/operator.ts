@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { normalizeAddress } from "./auth";
 import { ApiError, invalid, notFound } from "./errors";
-import type { Fault, RequestLogEntry, Sandbox } from "./server";
+import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";
 import { cents, parseCents, type LedgerEntry, type SandboxState, type Settings } from "./state";
 import { canonicalHost } from "./validate";
 
@@ -200,6 +200,13 @@ function validateFault(f: Fault): Fault {
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1) throw invalid("count", f.count, "a positive integer");
   const match = f.match;
   if (match !== undefined && (typeof match !== "object" || match === null)) throw invalid("match", match, "an object with method and/or path");
+  if (match && typeof match.path === "string") {
+    try {
+      faultPathRegex(match.path);
+    } catch {
+      throw invalid("match.path", match.path, "a substring or a valid /regular expression/");
+    }
+  }
   const m = match ? { ...(typeof match.method === "string" ? { method: match.method } : {}), ...(typeof match.path === "string" ? { path: match.path } : {}) } : undefined;
   switch (f.kind) {
     case "error": {

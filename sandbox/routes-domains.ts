@@ -2,10 +2,10 @@
 import { VALUES, VIEW_FIELDS } from "../provider/contract";
 import type { Contact } from "../provider/views";
 import { hostView } from "./core";
-import { ApiError, invalid, missing, notFound } from "./errors";
+import { ApiError, describe, invalid, missing, notFound } from "./errors";
 import { ok, page, type Ctx, type Route } from "./routing";
 import { tldFor, yearsFor } from "./routes-account";
-import { PRIVACY_PRICE_PER_YEAR, PROTECTION_PRICE_PER_YEAR, addYears, cents, isoDate, type ContactSet, type DomainEntry } from "./state";
+import { FOREIGN_AUTH_CODE, PRIVACY_PRICE_PER_YEAR, PROTECTION_PRICE_PER_YEAR, addYears, cents, isoDate, type ContactSet, type DomainEntry } from "./state";
 import { bool, canonicalHost, contact, date, domainName, hostList, ipList, obj, optStr, str } from "./validate";
 
 const ADDONS = [VALUES.privacyAddon, VALUES.dnsAddon] as const;
@@ -54,6 +54,10 @@ function order(c: Ctx, kind: "register" | "transfer") {
     if (code.length < 6 || code.length > 64) throw invalid("auth_code", "(hidden)", "6 to 64 characters");
     if (!core.isTakenElsewhere(name) || core.state.domains[name]?.stage === "active") {
       throw new ApiError("domain_unavailable", `domain ${name} is not registered at another registrar, so it cannot be transferred in; register it instead`, "domain");
+    }
+    // The code is a secret: the message never repeats it.
+    if (code !== FOREIGN_AUTH_CODE) {
+      throw new ApiError("validation_error", `auth_code (hidden) is not the transfer code of ${name}; ask the current registrar for the code`, "auth_code");
     }
   } else if (!core.isAvailable(name)) {
     throw new ApiError("domain_unavailable", `domain ${name} is already registered; choose another name or transfer it`, "domain");
@@ -325,9 +329,9 @@ const postProtection = (c: Ctx) => {
   return ok({ ...protectionView(d), charged: cents(amount), currency: core.state.account.currency, invoice }, 201);
 };
 
+// Stated: "always returns 403", so not even an unknown domain is looked up.
 const deleteProtection = (c: Ctx) => {
-  const d = pathDomain(c);
-  throw new ApiError("requires_portal_verification", `Domain Protection of ${d.domain} can only be removed in the reseller portal, after verification`);
+  throw new ApiError("requires_portal_verification", `Domain Protection of ${describe(c.params.domain)} can only be removed in the reseller portal, after verification`);
 };
 
 export const domainRoutes: Route[] = [

@@ -75,6 +75,17 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
+/** A fault's path pattern: "/regex/flags" is a regular expression, anything else a substring. */
+export function faultPathRegex(pattern: string): RegExp | null {
+  const m = /^\/(.+)\/([dgimsuy]*)$/.exec(pattern);
+  return m ? new RegExp(m[1], m[2]) : null;
+}
+
+export function faultPathMatches(pattern: string, path: string): boolean {
+  const re = faultPathRegex(pattern);
+  return re ? re.test(path) : path.includes(pattern);
+}
+
 /** Error code injected for a fault of a given status. */
 function codeForStatus(status: number): ApiError["code"] {
   if (status === 429) return "rate_limited";
@@ -125,7 +136,7 @@ export class Sandbox {
         kinds.includes(x.kind) &&
         x.count > 0 &&
         (!x.match?.method || x.match.method.toUpperCase() === method) &&
-        (!x.match?.path || path.includes(x.match.path)),
+        (!x.match?.path || faultPathMatches(x.match.path, path)),
     );
     if (!f) return undefined;
     f.count -= 1;
@@ -280,8 +291,19 @@ export class Sandbox {
         },
       };
       let reply: Reply;
+      // A refused or failed change leaves no trace: the state is restored from this copy.
+      const before = method === "GET" ? null : structuredClone(this.core.state);
       try {
-        const result = route.r.handler(ctx);
+        let result: ReturnType<typeof route.r.handler>;
+        try {
+          result = route.r.handler(ctx);
+        } catch (e) {
+          if (before) {
+            this.core.state = before;
+            changed = false;
+          }
+          throw e;
+        }
         reply = { status: result.status, body: { success: true, data: result.data }, headers: {} };
         if (storeKey) {
           this.core.state.idempotency[storeKey] = { fingerprint, status: reply.status, body: reply.body, storedAt: this.opts.now() };

@@ -117,6 +117,11 @@ export interface SandboxState {
   clockOffsetMs: number;
 }
 
+/**
+ * Transfer (EPP) code of every name held at another registrar. One documented value, so callers
+ * can transfer in; any other code is refused as wrong.
+ */
+export const FOREIGN_AUTH_CODE = "ABC-123-XYZ";
 /** Service nameservers of DNS hosting; a zone goes active once the domain delegates to them. */
 export const DNS_SERVICE_NAMESERVERS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
 /** Operator default nameservers for orders that send none. */
