@@ -54,7 +54,10 @@ export async function startRecordingServer(responder: Responder = () => ok({})):
       const rec: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       const index = requests.push(rec) - 1;
       void Promise.resolve(queue.length ? queue.shift()! : fallback(rec, index)).then((reply) => {
-        if ("drop" in reply) return req.socket.destroy();
+        if ("drop" in reply) {
+          req.socket.destroy();
+          return;
+        }
         if ("hang" in reply) return;
         const text = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
         res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
