@@ -109,7 +109,7 @@ export class LocalOperator {
     if (d.privacy.status !== "awaiting_verification") {
       throw new ApiError("domain_not_active", `WHOIS Privacy of ${d.domain} is ${d.privacy.status}, not awaiting_verification`);
     }
-    d.privacy = { enabled: true, status: "active" };
+    d.privacy = { enabled: true, status: "active", verified: true };
     return this.commit(this.core.domainInfo(d));
   }
 

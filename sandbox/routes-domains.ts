@@ -88,7 +88,7 @@ function order(c: Ctx, kind: "register" | "transfer") {
     contacts,
     pendingRegistrant: null,
     addons: [...new Set([VALUES.dnsAddon, ...wanted])],
-    privacy: privacy ? { enabled: true, status: "awaiting_verification" } : { enabled: false, status: "disabled" },
+    privacy: privacy ? { enabled: true, status: "awaiting_verification", verified: false } : { enabled: false, status: "disabled", verified: false },
     protection: false,
     authCode: core.newAuthCode(),
     hosts: [],
@@ -283,9 +283,10 @@ const postPrivacy = (c: Ctx) => {
   const d = pathDomain(c);
   core.requireActive(d, "enabling WHOIS Privacy");
   if (d.addons.includes(VALUES.privacyAddon)) {
-    // Already bought: enabling again costs nothing; a confirmed registrant stays confirmed.
+    // Already bought: enabling again costs nothing; only a confirmed registrant skips verification.
     if (!d.privacy.enabled) {
-      d.privacy = { enabled: true, status: "active" };
+      const verified = d.privacy.verified !== false;
+      d.privacy = { enabled: true, status: verified ? "active" : "awaiting_verification", verified };
       c.changed();
     }
     return ok({ ...core.privacyView(d), charged: "0.00", currency: core.state.account.currency });
@@ -296,7 +297,7 @@ const postPrivacy = (c: Ctx) => {
   const invoice = core.newInvoice();
   core.charge(d.domain, "privacy", years, amount, invoice, c.idempotencyKey);
   d.addons.push(VALUES.privacyAddon);
-  d.privacy = { enabled: true, status: "awaiting_verification" };
+  d.privacy = { enabled: true, status: "awaiting_verification", verified: false };
   c.changed();
   return ok({ ...core.privacyView(d), charged: cents(amount), currency: core.state.account.currency, invoice }, 201);
 };
@@ -305,7 +306,7 @@ const deletePrivacy = (c: Ctx) => {
   const d = pathDomain(c);
   c.core.requireActive(d, "disabling WHOIS Privacy");
   if (d.privacy.enabled) c.changed();
-  d.privacy = { enabled: false, status: "disabled" };
+  d.privacy = { enabled: false, status: "disabled", verified: d.privacy.verified };
   return ok(c.core.privacyView(d));
 };
 

@@ -56,7 +56,8 @@ export interface DomainEntry {
   contacts: ContactSet;
   pendingRegistrant: Contact | null;
   addons: string[];
-  privacy: { enabled: boolean; status: "disabled" | "awaiting_verification" | "active" };
+  /** verified: the registrant confirmed by e-mail (absent in older state files: read as confirmed). */
+  privacy: { enabled: boolean; status: "disabled" | "awaiting_verification" | "active"; verified?: boolean };
   protection: boolean;
   authCode: string;
   hosts: HostEntry[];

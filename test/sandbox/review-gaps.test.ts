@@ -190,3 +190,28 @@ describe("IP allowlists", () => {
     }
   });
 });
+
+describe("WHOIS Privacy re-enabled after DELETE", () => {
+  it("stays awaiting_verification until the registrant confirms, and is not charged again", async () => {
+    const { sb, api } = await boot();
+    try {
+      const status = async () => V.PrivacyView.parse((await api("GET", "/domains/demo-shop.net/privacy")).body.data).status;
+      const bought = await api("POST", "/domains/demo-shop.net/privacy", {}, { idempotencyKey: ik() });
+      expect(V.PrivacyView.parse(bought.body.data).status).toBe("awaiting_verification");
+      const ledger = sb.operator.ledger().length;
+
+      expect(V.PrivacyView.parse((await api("DELETE", "/domains/demo-shop.net/privacy")).body.data).status).toBe("disabled");
+      const again = await api("POST", "/domains/demo-shop.net/privacy", {}, { idempotencyKey: ik() });
+      expect(again.body.data).toMatchObject({ status: "awaiting_verification", charged: "0.00" });
+
+      sb.operator.confirmPrivacy("demo-shop.net");
+      expect(await status()).toBe("active");
+      await api("DELETE", "/domains/demo-shop.net/privacy");
+      const third = await api("POST", "/domains/demo-shop.net/privacy", {}, { idempotencyKey: ik() });
+      expect(third.body.data).toMatchObject({ status: "active", charged: "0.00" });
+      expect(sb.operator.ledger().length).toBe(ledger);
+    } finally {
+      await sb.close();
+    }
+  });
+});
