@@ -73,6 +73,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!loaded || typeof loaded !== "object" || !loaded.account || !loaded.domains || !loaded.zones) {
       throw new Error(`startSandbox: ${options.dataFile} is not a sandbox state file`);
     }
+    // Options given explicitly (e.g. --rate, --delay) win over the settings saved in the file.
+    if (options.requestsPerMinute !== undefined) loaded.settings.requestsPerMinute = settings.requestsPerMinute;
+    if (options.processingDelaySeconds !== undefined) loaded.settings.processingDelaySeconds = settings.processingDelaySeconds;
+    if (options.approval) loaded.settings.approval = settings.approval;
+    if (options.kycTlds) loaded.settings.kycTlds = settings.kycTlds;
     state = loaded;
   }
   const sb = new Sandbox({ contract, credentials, settings, now, random: options.random ?? defaultRandom, dataFile: options.dataFile, state });

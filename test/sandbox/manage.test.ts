@@ -79,6 +79,7 @@ describe("domain management", () => {
     expect([del.status, code(del)]).toEqual([403, "requires_portal_verification"]);
     const del2 = await api("DELETE", "/domains/demo-shop.net/protection");
     expect(del2.status).toBe(403);
+    expect((await api("DELETE", "/domains/not-in-account.com/protection")).status).toBe(403);
     expect(sb.operator.state().domains["demo-labs.io"].locked).toBe(true);
     expect(sb.operator.ledger()).toHaveLength(n + 1);
   });
@@ -94,6 +95,10 @@ describe("domain management", () => {
     expect(off.body.data).toMatchObject({ enabled: false, status: "disabled" });
     const keyless = await api("POST", "/domains/demo-shop.net/privacy", {});
     expect(code(keyless)).toBe("idempotency_key_required");
+    const n = sb.operator.ledger().length;
+    const again = await api("POST", "/domains/demo-shop.net/privacy", {}, { idempotencyKey: ik() });
+    expect(again.body.data).toMatchObject({ enabled: true, status: "active", charged: "0.00" });
+    expect(sb.operator.ledger()).toHaveLength(n);
   });
 
   it("child hosts: under the domain, IPv4/IPv6 validated, change and delete", async () => {

@@ -130,8 +130,9 @@ describe("persistence", () => {
       await a.close();
       expect(JSON.parse(readFileSync(file, "utf8")).domains["kept.com"].stage).toBe("active");
       expect(readdirSync(dir)).toEqual(["state.json"]);
-      const b = await startSandbox({ dataFile: file });
+      const b = await startSandbox({ dataFile: file, requestsPerMinute: 77 });
       try {
+        expect(b.operator.state().settings).toMatchObject({ requestsPerMinute: 77, processingDelaySeconds: 0 });
         const api = makeApi(b.url, b.credentials);
         expect((await api("GET", "/domains/kept.com")).body.data.stage).toBe("active");
         const again = await api("POST", "/domains/register", order("kept.com"), { idempotencyKey: "keep-1" });

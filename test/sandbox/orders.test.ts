@@ -188,6 +188,9 @@ describe("order stages", () => {
       const noCode = await api("POST", "/domains/transfer", order("transfer-me.com"), { idempotencyKey: ik() });
       expect(noCode.status).toBe(422);
       expect(noCode.body.error.field).toBe("auth_code");
+      const refused = await api("POST", "/domains/transfer", order("transfer-me.com", { auth_code: "INVALID-CODE" }), { idempotencyKey: ik() });
+      expect([refused.status, refused.body.error.field]).toEqual([422, "auth_code"]);
+      expect(JSON.stringify(refused.body)).not.toContain("INVALID-CODE");
       const free = await api("POST", "/domains/transfer", order("nobody-has-this.com", { auth_code: "ABC-123-XYZ" }), { idempotencyKey: ik() });
       expect(free.status).toBe(409);
       expect(code(free)).toBe("domain_unavailable");
