@@ -10,7 +10,7 @@ import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { parseView, readPage } from "./envelope";
 import { ResponseShapeError } from "./errors";
 import { bucketFor } from "./rate-limiter";
-import { RequestLoop, type Logger, type WaitEvent } from "./request-loop";
+import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
 import { createAgent } from "./transport";
 import * as V from "./views";
 
@@ -41,6 +41,8 @@ export interface ResellerClientOptions {
   /** Called before a wait of at least waitNoticeMs (default 3 s). */
   onWait?: (event: WaitEvent) => void;
   waitNoticeMs?: number;
+  /** Called with the status of every answer (each attempt), e.g. to count 429s. */
+  onResponse?: (event: ResponseEvent) => void;
 }
 
 type Keyed = { idempotencyKey: string };
@@ -86,6 +88,7 @@ export class ResellerClient {
         sleep: options.sleep ?? realSleep,
         logger: options.logger ?? {},
         onWait: options.onWait,
+        onResponse: options.onResponse,
       },
       options.apiSecret,
     );

@@ -1,6 +1,6 @@
 /** Public surface of the API client (re-exports only). */
 export { ResellerClient, type ResellerClientOptions } from "./client";
-export type { Logger, WaitEvent } from "./request-loop";
+export type { Logger, ResponseEvent, WaitEvent } from "./request-loop";
 export {
   ResellerApiError,
   ExpiryMismatchError,

@@ -28,6 +28,14 @@ export interface WaitEvent {
   path: string;
 }
 
+/** One answer of the service (every attempt, success or not), for metrics. */
+export interface ResponseEvent {
+  /** Endpoint label, e.g. "GET /domains/{domain}". */
+  path: string;
+  status: number;
+  attempt: number;
+}
+
 export interface Call {
   endpoint: Endpoint;
   params?: Record<string, string>;
@@ -60,6 +68,7 @@ export interface RequestLoopSettings {
   sleep: (ms: number) => Promise<void>;
   logger: Logger;
   onWait?: (event: WaitEvent) => void;
+  onResponse?: (event: ResponseEvent) => void;
 }
 
 /** A number in [0, 1) from the injected byte source. */
@@ -154,6 +163,7 @@ export class RequestLoop {
       }
 
       s.logger.debug?.(`${label} attempt ${attempt}: ${res.status}`);
+      s.onResponse?.({ path: label, status: res.status, attempt });
       if (res.status >= 200 && res.status < 300) return { status: res.status, data: envelopeData(res.text, res.status, label), endpoint: label };
 
       const capMs = s.contract.rateLimit.maxRetryAfterSeconds * 1000;

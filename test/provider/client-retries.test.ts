@@ -138,7 +138,8 @@ describe("Retry-After", () => {
 describe("429 from the service", () => {
   it("is waited out (the credential's bucket pauses), reported through onWait, and the request succeeds", async () => {
     const waits: WaitEvent[] = [];
-    const c = clientFor(server, clock, { onWait: (e) => waits.push(e) });
+    const statuses: number[] = [];
+    const c = clientFor(server, clock, { onWait: (e) => waits.push(e), onResponse: (e) => statuses.push(e.status) });
     server.next(
       fail(429, "rate_limited", "slow", { details: { retry_after: 30 } }, { "Retry-After": "30" }),
       fail(429, "rate_limited", "slow", { details: { retry_after: 5 } }),
@@ -147,6 +148,7 @@ describe("429 from the service", () => {
     await expect(c.getDomain("example.com")).resolves.toEqual(F.info);
     expect(server.requests).toHaveLength(3);
     expect(clock.sleeps).toEqual([30_000, 5000]);
+    expect(statuses).toEqual([429, 429, 200]);
     expect(waits).toEqual([
       { reason: "rate-limited-429", ms: 30_000, path: "GET /domains/{domain}" },
       { reason: "rate-limited-429", ms: 5000, path: "GET /domains/{domain}" },
