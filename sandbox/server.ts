@@ -61,6 +61,22 @@ interface Reply {
 }
 
 const MAX_LOG = 10_000;
+/** Deepest JSON nesting accepted; deeper bodies are 400, before any recursive walk could overflow. */
+const MAX_DEPTH = 32;
+
+/** Nesting depth of a parsed JSON value, without recursion. */
+function depth(v: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[v, 1]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (!x || typeof x !== "object") continue;
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) return max;
+    for (const c of Object.values(x)) stack.push([c, d + 1]);
+  }
+  return max;
+}
 const MAX_SEGMENT = 253;
 
 /** Stable JSON (sorted keys), so a replayed body compares equal whatever its key order or spacing. */
@@ -247,6 +263,7 @@ export class Sandbox {
           throw new ApiError("bad_request", "the request body is not valid JSON; send a JSON object");
         }
         if (!v || typeof v !== "object" || Array.isArray(v)) throw new ApiError("bad_request", "the request body must be a JSON object");
+        if (depth(v) > MAX_DEPTH) throw new ApiError("bad_request", `the request body is nested deeper than ${MAX_DEPTH} levels`);
         parsed = v as Body;
       }
 

@@ -41,6 +41,14 @@ describe("hostile requests", () => {
     }
   });
 
+  it("answers deeply nested JSON with 400, also on idempotent routes", async () => {
+    const deep = `{"domain":${"[".repeat(100000)}${"]".repeat(100000)}}`;
+    for (const path of ["/domains/check", "/domains/register"]) {
+      const r = await api("POST", path, undefined, { raw: deep, idempotencyKey: "deep-1" });
+      expect([r.status, code(r)]).toEqual([400, "bad_request"]);
+    }
+  });
+
   it("answers a body over the limit with 413 without reading it", async () => {
     const H = DEFAULT_CONTRACT.headers;
     const head =
