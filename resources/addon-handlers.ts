@@ -1,6 +1,6 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
+import { hasCode, isNotFound, isOutcomeUnknown, isUnanswered, type ResellerApi } from "./api";
 import { client, defined, idempotencyKey, info, warn } from "./context";
 import { diffChildHost, diffDomainAddon, diffEppCode } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
@@ -22,7 +22,7 @@ async function keyed<T>(what: string, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (e) {
-    if (!isOutcomeUnknown(e)) throw e;
+    if (!isUnanswered(e)) throw e;
     warn(`${what}: no answer (it may have been applied); sending it again with the same Idempotency-Key`);
     return send();
   }

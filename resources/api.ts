@@ -30,6 +30,7 @@ import type {
   PricingAction,
 } from "../provider/views";
 import type { ContractOverrides } from "../provider/contract";
+import type { ResellerClientOptions } from "../provider/client";
 
 export interface Keyed {
   idempotencyKey: string;
@@ -117,13 +118,12 @@ export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.en
 }
 
 /** Builds the real client (provider/client.ts), loaded lazily so pure modules do not pull it in. */
-export function createClient(
-  settings: Settings,
-  hooks: { logger?: (line: string) => void; onWait?: (ms: number, reason: string) => void } = {},
-): ResellerApi {
+export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait"> = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ResellerClient } = require("../provider/client") as { ResellerClient: new (o: object) => ResellerApi };
-  return new ResellerClient({ ...settings, ...hooks });
+  const { ResellerClient } = require("../provider/client") as typeof import("../provider/client");
+  // Typed assignment: the compiler checks that the real client has the shape resources rely on.
+  const api: ResellerApi = new ResellerClient({ ...settings, ...hooks });
+  return api;
 }
 
 /** The machine code of an API error, or undefined. */
@@ -142,3 +142,9 @@ export const hasCode = (e: unknown, code: string): boolean => errorCode(e) === c
 
 /** Whether the client says a creating request may have been applied (OutcomeUnknownError). */
 export const isOutcomeUnknown = (e: unknown): boolean => (e as { name?: unknown } | null)?.name === "OutcomeUnknownError";
+
+/**
+ * Whether a request got no answer from the service: outcome unknown, or a network failure after the
+ * client's own retries (which, for keyed orders, already re-sent the same Idempotency-Key).
+ */
+export const isUnanswered = (e: unknown): boolean => isOutcomeUnknown(e) || (e as { name?: unknown } | null)?.name === "ResellerNetworkError";

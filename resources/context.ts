@@ -56,9 +56,10 @@ export function client(): ResellerApi {
   let c = clients.get(id);
   if (!c) {
     c = createClient(s, {
-      onWait: (ms, reason) => {
-        if (ms > LOG_WAITS_LONGER_THAN_MS) info(`waiting ${Math.round(ms / 1000)} s: ${reason}`);
+      onWait: (w) => {
+        if (w.ms > LOG_WAITS_LONGER_THAN_MS) info(`waiting ${Math.round(w.ms / 1000)} s before ${w.path} (${w.reason})`);
       },
+      logger: { warn: (line) => warn(line) },
     });
     clients.set(id, c);
   }

@@ -5,7 +5,7 @@
  */
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
 import { VALUES } from "../provider/contract";
-import { hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
+import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
 import { client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS } from "./context";
 import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
@@ -59,6 +59,15 @@ async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: nu
   }
   if (PROCESSING.has(last.stage)) warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
   return last;
+}
+
+/**
+ * Contacts for the outputs: the program's own form when the registry holds the same (an omitted
+ * admin/tech/billing is the registrant), else what the registry holds, so refresh shows real drift only.
+ */
+function contactsOutput(known: unknown, live: Props): Props {
+  const same = known && typeof known === "object" && sameJson(effectiveContacts(known as Partial<Record<ContactTypeName, ContactInput>>), effectiveContacts(live as Partial<Record<ContactTypeName, ContactInput>>));
+  return same ? (known as Props) : live;
 }
 
 function liveContacts(c: Contacts): Props {
@@ -125,7 +134,7 @@ async function renew(api: ResellerApi, urn: string, domain: string, live: Domain
 }
 
 /**
- * Two sends of an order went unanswered: read back. A domain now in the account is kept in state
+ * An order went unanswered (after the client's retries under the same key): read back. A domain now in the account is kept in state
  * (partial failure) so the next run reconciles it instead of ordering again.
  */
 async function unanswered(api: ResellerApi, domain: string, action: string, inputs: Props): Promise<Error> {
@@ -162,7 +171,7 @@ export const domainHandler: Handler = {
         throw e;
       }
       if (GONE_STAGES.has(live.stage)) throw new Error(`adopt: ${domain} is in stage ${live.stage}; it no longer belongs to this account`);
-      const contacts = inputs.contacts ? liveContacts(await api.getContacts(domain)) : undefined;
+      const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
       info(`${domain}: adopted (stage ${live.stage}); nothing charged or changed`);
       return { id: domain, outs: outputs(inputs, live, { adopted: true, contacts }) };
     }
@@ -186,17 +195,11 @@ export const domainHandler: Handler = {
         : api.transfer({ ...body, auth_code: inputs.authCode as string }, { idempotencyKey: key });
     let order: DomainOrder;
     try {
+      // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
       order = await send();
     } catch (e) {
-      if (!isOutcomeUnknown(e)) throw e;
-      // The order may have been applied. The same key makes a second send a replay, never a second charge.
-      warn(`${domain}: no answer to the ${action} request (it may have been applied); sending it again with the same Idempotency-Key`);
-      try {
-        order = await send();
-      } catch (again) {
-        if (!isOutcomeUnknown(again)) throw again;
-        throw await unanswered(api, domain, action, inputs);
-      }
+      if (!isUnanswered(e)) throw e;
+      throw await unanswered(api, domain, action, inputs);
     }
     const extra = { ...orderFields(order), adopted: false };
     let live: DomainInfo;
@@ -229,7 +232,7 @@ export const domainHandler: Handler = {
       throw e;
     }
     if (GONE_STAGES.has(live.stage)) return GONE;
-    const contacts = props.contacts ? liveContacts(await api.getContacts(id)) : undefined;
+    const contacts = props.contacts ? contactsOutput(props.contacts, liveContacts(await api.getContacts(id))) : undefined;
     return { id, props: outputs(props, live, { contacts }) };
   },
 
@@ -277,7 +280,7 @@ export const domainHandler: Handler = {
         live = await api.getDomain(domain);
       }
     }
-    const contacts = news.contacts ? liveContacts(await api.getContacts(domain)) : undefined;
+    const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
     // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
     return { outs: outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts }) };
   },

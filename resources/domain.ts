@@ -13,7 +13,7 @@ export interface ContactArgs {
   city: string;
   state?: string | null;
   postal_code?: string | null;
-  /** Two-letter country code, e.g. "GB". */
+  /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
   country: string;
 }
 

@@ -339,8 +339,9 @@ export function canonicalContact(c: ContactInput): ContactInput {
     address_line_1: c.address_line_1.trim(),
     address_line_2: optionalText(c.address_line_2),
     city: c.city.trim(),
-    state: optionalText(c.state),
-    postal_code: optionalText(c.postal_code),
+    // Spec, Contact: state and postal_code are strings (not "or null"); absent means "".
+    state: (c.state ?? "").trim(),
+    postal_code: (c.postal_code ?? "").trim(),
     country: c.country.trim().toUpperCase(),
   };
 }

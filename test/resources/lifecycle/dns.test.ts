@@ -1,0 +1,178 @@
+/**
+ * DnsZone, DnsRecord and ZoneTemplate through the SDK's provider host over gRPC against the sandbox.
+ * The seeded zone demo-reseller.com is active; demo-labs.io has the DNS add-on and no zone.
+ */
+import { UNKNOWN } from "../../../engine/host";
+import { Managed, startEnv, type Env } from "./harness";
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+
+const ZONE = "demo-reseller.com";
+const liveRecords = () => env.client.listRecords(ZONE);
+
+test("record: create, no-op up, update in place, replace creating before deleting, drift, gone", async () => {
+  const r = new Managed(env, "DnsRecord", "life-a");
+  const args = { zone: ZONE, type: "A", name: "life.demo-reseller.com.", content: "192.0.2.50", ttl: 300 };
+  expect(await r.up(args)).toBe("create");
+  expect(r.outputs).toMatchObject({ zone: ZONE, type: "A", name: "life", fqdn: "life.demo-reseller.com", content: "192.0.2.50", ttl: 300, adopted: false });
+  const id = r.outputs.recordId as string;
+  expect(r.state!.id).toBe(id);
+  expect((await liveRecords()).some((x) => x.id === id && x.content === "192.0.2.50")).toBe(true);
+
+  let mark = env.mark();
+  expect(await r.up({ ...args, name: "life" })).toBe("same");
+  await r.refresh();
+  expect((await r.preview(args)).step).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  expect(await r.up({ ...args, content: "192.0.2.51", ttl: 600 })).toBe("update");
+  expect(r.state!.id).toBe(id);
+  expect((await liveRecords()).find((x) => x.id === id)).toMatchObject({ content: "192.0.2.51", ttl: 600 });
+
+  // Rename: a new record is made before the old one is deleted.
+  mark = env.mark();
+  expect(await r.up({ ...args, name: "life2", content: "192.0.2.51", ttl: 600 })).toBe("replace");
+  const calls = env.mutatingSince(mark).map((c) => c.method);
+  expect(calls).toEqual(["POST", "DELETE"]);
+  const records = await liveRecords();
+  expect(records.some((x) => x.id === id)).toBe(false);
+  expect(records.find((x) => x.id === r.state!.id)).toMatchObject({ name: "life2", content: "192.0.2.51" });
+
+  // Out of band change via the client: refresh sees it, preview plans to put it back.
+  const current = { ...args, name: "life2", content: "192.0.2.51", ttl: 600 };
+  await env.client.updateRecord(ZONE, r.state!.id, { content: "192.0.2.99" });
+  await r.refresh();
+  expect(r.outputs.content).toBe("192.0.2.99");
+  expect((await r.preview(current)).step).toBe("update");
+  expect(await r.up(current)).toBe("update");
+
+  // Deleted out of band: refresh drops it.
+  await env.client.deleteRecord(ZONE, r.state!.id);
+  expect(await r.refresh()).toBe(false);
+});
+
+test("record forms written differently from the service's show no diff after up and refresh", async () => {
+  const cases: Record<string, Record<string, unknown>> = {
+    mx: { type: "mx", name: "@", content: "30 MX3.demo-reseller.com." },
+    txt: { type: "TXT", name: "_life", content: '"v=DKIM1; k=rsa; " "p=MIGfMA0"' },
+    srv: { type: "SRV", name: "_xmpp._tcp", content: "sip.demo-reseller.com.", priority: 5, extra: { weight: 10, port: 5222 } },
+    caa: { type: "CAA", name: "@", content: '0 iodef "mailto:sec@demo-reseller.com"' },
+    aaaa: { type: "AAAA", name: "v6", content: "2001:DB8:0:0:0:0:0:50" },
+    cname: { type: "CNAME", name: "alias", content: "@" },
+  };
+  const mark = env.mark();
+  for (const [name, args] of Object.entries(cases)) {
+    const r = new Managed(env, "DnsRecord", `form-${name}`);
+    const full = { zone: ZONE, ttl: 3600, ...args };
+    expect(await r.up(full)).toBe("create");
+    expect(await r.up(full)).toBe("same");
+    expect(await r.refresh()).toBe(true);
+    expect((await r.preview(full)).step).toBe("same");
+    await r.destroy();
+  }
+  // One create and one delete per record, nothing else.
+  expect(env.mutatingSince(mark).map((c) => c.method)).toEqual(Object.keys(cases).flatMap(() => ["POST", "DELETE"]));
+});
+
+test("refreshing many records of one zone costs about one list call", async () => {
+  const rs = [1, 2, 3, 4, 5, 6].map((i) => new Managed(env, "DnsRecord", `bulk-${i}`));
+  for (const [i, r] of rs.entries()) await r.up({ zone: ZONE, type: "A", name: `bulk${i}`, content: `192.0.2.${100 + i}`, ttl: 300 });
+  const mark = env.mark();
+  expect((await Promise.all(rs.map((r) => r.refresh()))).every(Boolean)).toBe(true);
+  const reads = env.sandbox.operator.requests().slice(mark).filter((q) => q.method === "GET" && q.path.includes(`/dns/zones/${ZONE}`));
+  expect(reads).toHaveLength(1);
+  expect(env.mutatingSince(mark)).toEqual([]);
+  for (const r of rs) await r.destroy();
+});
+
+test("adopt a record: no change; the content picks among several of one name and type", async () => {
+  const r = new Managed(env, "DnsRecord", "adopt-mx2");
+  const mark = env.mark();
+  expect(await r.up({ zone: ZONE, type: "MX", name: "@", content: "mx2.demo-reseller.com", priority: 20, adopt: true })).toBe("create");
+  expect(r.state!.id).toBe("rec_7");
+  expect(r.outputs).toMatchObject({ adopted: true, priority: 20, content: "mx2.demo-reseller.com" });
+  expect(env.mutatingSince(mark)).toEqual([]);
+  // A different priority in the program is then a normal in-place diff.
+  expect((await r.preview({ zone: ZONE, type: "MX", name: "@", content: "mx2.demo-reseller.com", priority: 25, adopt: true })).step).toBe("update");
+});
+
+test("shared TTL: a managed record meeting an unmanaged sibling with another TTL is refused clearly", async () => {
+  // The seeded TXT @ record has ttl 300.
+  const r = new Managed(env, "DnsRecord", "txt-clash");
+  await expect(r.up({ zone: ZONE, type: "TXT", name: "@", content: "google-site-verification=abc", ttl: 3600 })).rejects.toThrow(
+    /ttl_conflict: the service refused ttl 3600 because other TXT records of this name have another TTL \(they have ttl 300\)/,
+  );
+  // With the shared TTL it is created.
+  expect(await r.up({ zone: ZONE, type: "TXT", name: "@", content: "google-site-verification=abc", ttl: 300 })).toBe("create");
+  await r.destroy();
+});
+
+test("unknown inputs during preview pass check and diff", async () => {
+  const r = new Managed(env, "DnsRecord", "pending");
+  const c = await r.check({ zone: ZONE, type: "A", name: "later", content: UNKNOWN, ttl: 300 });
+  expect(c.failures).toEqual([]);
+  expect(await r.up({ zone: ZONE, type: "A", name: "later", content: "192.0.2.77", ttl: 300 })).toBe("create");
+  const p = await r.preview({ zone: ZONE, type: "A", name: "later", content: UNKNOWN, ttl: 300 });
+  expect(p.step).toBe("update");
+  const p2 = await r.preview({ zone: ZONE, type: "A", name: UNKNOWN, content: "192.0.2.77", ttl: 300 });
+  expect(p2.step).toBe("replace");
+  await r.destroy();
+});
+
+test("zone: create, wait for delegation, refuse deleting unmanaged records, forceDestroy, adopt", async () => {
+  const DOMAIN = "demo-labs.io";
+  await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+  const z = new Managed(env, "DnsZone", "labs");
+  expect(await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("create");
+  expect(z.outputs).toMatchObject({ domain: DOMAIN, status: "active", delegated: true, nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"] });
+  let mark = env.mark();
+  expect(await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("same");
+  expect(env.mutatingSince(mark).filter((c) => !c.path.endsWith("/check"))).toEqual([]);
+
+  // A managed record, and one made out of band.
+  const rec = new Managed(env, "DnsRecord", "labs-www");
+  expect(await rec.up({ zone: DOMAIN, type: "A", name: "www", content: "192.0.2.80" })).toBe("create");
+  await env.client.createRecord(DOMAIN, { type: "TXT", name: "@", content: "hand-made", ttl: 3600 });
+  await z.refresh();
+  expect(z.outputs.recordsCount).toBe(4);
+
+  // Destroy order: records first, then the zone, which still holds the hand-made record.
+  await rec.destroy();
+  await expect(z.destroy()).rejects.toThrow(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT @\)/);
+  expect(await z.up({ domain: DOMAIN, waitForDelegation: true, forceDestroy: true })).toBe("update");
+  await z.destroy();
+  await expect(env.client.getZone(DOMAIN)).rejects.toMatchObject({ status: 404 });
+
+  // Adopt the seeded zone: no change.
+  const seeded = new Managed(env, "DnsZone", "seeded");
+  mark = env.mark();
+  expect(await seeded.up({ domain: ZONE, adopt: true })).toBe("create");
+  expect(seeded.outputs).toMatchObject({ adopted: true, status: "active", delegated: true });
+  expect(env.mutatingSince(mark)).toEqual([]);
+  // Without adopt an existing zone is never overwritten.
+  await expect(new Managed(env, "DnsZone", "dup").up({ domain: ZONE })).rejects.toThrow(/already exists on the service and is never overwritten. Set adopt: true/);
+});
+
+test("template: apply, re-apply on new variables, delete removes what it made", async () => {
+  const DOMAIN = "demo-shop.net";
+  await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+  const z = new Managed(env, "DnsZone", "shop");
+  await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+  const t = new Managed(env, "ZoneTemplate", "shop-web");
+  expect(await t.up({ zone: DOMAIN, templateId: "web", variables: { ipv4: "192.0.2.44" } })).toBe("create");
+  expect(t.outputs).toMatchObject({ created: 2, replaced: 0 });
+  const ids = t.outputs.recordIds as string[];
+  expect(ids).toHaveLength(2);
+  expect(await t.up({ zone: DOMAIN, templateId: "web", variables: { ipv4: "192.0.2.44" } })).toBe("same");
+
+  expect(await t.up({ zone: DOMAIN, templateId: "web", variables: { ipv4: "192.0.2.45" } })).toBe("replace");
+  const live = await env.client.listRecords(DOMAIN);
+  expect(live.filter((r) => r.type === "A" && r.name === "@").map((r) => r.content)).toEqual(["192.0.2.45"]);
+  await t.destroy();
+  expect((await env.client.listRecords(DOMAIN)).filter((r) => r.type !== "NS")).toEqual([]);
+  await z.destroy();
+});

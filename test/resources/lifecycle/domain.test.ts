@@ -1,0 +1,195 @@
+/**
+ * Domain through the SDK's provider host over gRPC against the sandbox: register, no-op up, in-place
+ * updates, drift found by refresh, price guard, declarative renewal, approval stages, adopt,
+ * protection refusals, delete leaving the domain registered, and a crash between the charge and the
+ * response followed by a retry (exactly one charge).
+ */
+import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+
+const charges = (domain: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain && Number(e.amount) > 0);
+const contacts = { registrant: contact };
+
+test("register, no-op up, in-place updates, refresh after an out-of-band change, delete keeps the domain", async () => {
+  const d = new Managed(env, "Domain", "main");
+  const args = {
+    domain: "Pulumi-Lifecycle.com",
+    years: 1,
+    contacts,
+    nameservers: ["NS1.dns.sandbox.test.", "ns2.dns.sandbox.test"],
+    locked: false,
+    maxPrice: "20.00",
+    clientReference: "order-1",
+  };
+  expect(await d.up(args)).toBe("create");
+  expect(d.state!.id).toBe("pulumi-lifecycle.com");
+  expect(d.outputs).toMatchObject({
+    domain: "pulumi-lifecycle.com",
+    stage: "active",
+    nameservers: expect.arrayContaining(["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]),
+    locked: false,
+    currency: "USD",
+    adopted: false,
+  });
+  expect(d.outputs.charged).toBe("12.00");
+  expect(d.outputs.expiryDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  expect(charges("pulumi-lifecycle.com")).toHaveLength(1);
+
+  // Same program again (other spelling, nameservers in another order): no change, no mutating call.
+  let mark = env.mark();
+  expect(await d.up({ ...args, domain: "pulumi-lifecycle.com", nameservers: ["ns2.dns.sandbox.test", "ns1.dns.sandbox.test"] })).toBe("same");
+  expect(await d.refresh()).toBe(true);
+  expect((await d.preview(args)).step).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  // In place: lock and nameservers.
+  const ns = ["ns1.example-dns.net", "ns2.example-dns.net", "ns3.example-dns.net"];
+  expect(await d.up({ ...args, locked: true, nameservers: ns })).toBe("update");
+  const live = await env.client.getDomain("pulumi-lifecycle.com");
+  expect(live.locked).toBe(true);
+  expect([...(live.nameservers ?? [])].sort()).toEqual(ns);
+  expect(charges("pulumi-lifecycle.com")).toHaveLength(1);
+
+  // Contacts in place; the change is sent only for what differs.
+  expect(await d.up({ ...args, locked: true, nameservers: ns, contacts: { registrant: { ...contact, city: "Leeds" } } })).toBe("update");
+  expect((await env.client.getContacts("pulumi-lifecycle.com")).registrant?.city).toBe("Leeds");
+  const current = { ...args, locked: true, nameservers: ns, contacts: { registrant: { ...contact, city: "Leeds" } } };
+  expect(await d.up(current)).toBe("same");
+
+  // Out of band: someone unlocks the domain. Refresh sees it; the next up puts it back.
+  await env.client.setLock("pulumi-lifecycle.com", false);
+  await d.refresh();
+  expect(d.outputs.locked).toBe(false);
+  const p = await d.preview(current);
+  expect(p.step).toBe("update");
+  expect(p.diff!.replaces).toEqual([]);
+  expect(await d.up(current)).toBe("update");
+  expect((await env.client.getDomain("pulumi-lifecycle.com")).locked).toBe(true);
+
+  // Renaming is a replace (a new domain); here only previewed.
+  expect((await d.preview({ ...current, domain: "pulumi-lifecycle.net" })).diff!.replaces).toEqual(["domain"]);
+
+  // Delete leaves the domain registered.
+  mark = env.mark();
+  await d.destroy();
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect((await env.client.getDomain("pulumi-lifecycle.com")).stage).toBe("active");
+  expect(env.host.logs().join("\n")).toMatch(/pulumi-lifecycle\.com: a domain cannot be deleted through the API; it stays registered/);
+});
+
+test("maxPrice below the quote refuses before any money moves", async () => {
+  const d = new Managed(env, "Domain", "pricey");
+  const mark = env.mark();
+  await expect(d.up({ domain: "too-dear.io", contacts, maxPrice: "10.00" })).rejects.toThrow(/costs 39\.00 USD, above maxPrice 10\.00; nothing was charged/);
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect(charges("too-dear.io")).toHaveLength(0);
+});
+
+test("a crash between the charge and the response, then a retry: exactly one charge", async () => {
+  const args = { domain: "crash-retry.com", contacts, nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"] };
+  const mark = env.mark();
+  // The order is committed and charged, then its answer is lost.
+  env.sandbox.operator.injectFault({ kind: "drop-after-commit", count: 1, match: { path: "/domains/register" } });
+  const first = new Managed(env, "Domain", "crashy");
+  expect(await first.up(args)).toBe("create");
+  expect(charges("crash-retry.com")).toHaveLength(1);
+  const registers = () => env.sandbox.operator.requests().slice(mark).filter((r) => r.path.endsWith("/domains/register"));
+  expect(registers().map((r) => [r.fault, r.replayed])).toEqual([
+    ["drop-after-commit", false],
+    [null, true],
+  ]);
+
+  // The whole run crashes before state is written: the host dies, a new one starts, and `up`
+  // creates again from scratch with the same inputs. Same URN, same key: a replay, no second charge.
+  await env.host.kill();
+  const { startProviderHost } = await import("../../../engine/host");
+  const host = await startProviderHost({ cwd: ROOT });
+  try {
+    await host.configure(env.config);
+    const again = new Managed({ ...env, host }, "Domain", "crashy");
+    expect(await again.up(args)).toBe("create");
+    expect(again.outputs).toMatchObject({ domain: "crash-retry.com", stage: "active", charged: "12.00" });
+  } finally {
+    env.host = host;
+  }
+  expect(charges("crash-retry.com")).toHaveLength(1);
+  expect(new Set(registers().map((r) => r.idempotency_key)).size).toBe(1);
+  expect(registers().slice(-1)[0].replayed).toBe(true);
+});
+
+test("renewal policy: due renewal is an update keyed on the live expiry; an out-of-band renewal charges nothing more", async () => {
+  const d = new Managed(env, "Domain", "renewing");
+  const args = { domain: "renew-me.com", contacts, renewal: { minDaysRemaining: 400, years: 1 } };
+  expect(await d.up(args)).toBe("create");
+  expect(charges("renew-me.com")).toHaveLength(1);
+  const firstExpiry = d.outputs.expiryDate as string;
+
+  // About 365 days remain, fewer than 400: diff (offline, from state) says renew.
+  const p = await d.preview(args);
+  expect(p.step).toBe("update");
+  expect(p.diff!.replaces).toEqual([]);
+  expect(await d.up(args)).toBe("update");
+  expect(charges("renew-me.com").map((e) => e.action)).toEqual(["register", "renew"]);
+  expect(Number((d.outputs.expiryDate as string).slice(0, 4))).toBe(Number(firstExpiry.slice(0, 4)) + 1);
+  // Now about 730 days remain: nothing to do, no call.
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  // A policy needing more days is due again, but the domain was renewed out of band meanwhile:
+  // update re-reads the live expiry and finds nothing to renew.
+  const longer = { ...args, renewal: { minDaysRemaining: 1000, years: 1 } };
+  await env.client.renew("renew-me.com", { years: 2, current_expiry: d.outputs.expiryDate as string }, { idempotencyKey: "out-of-band-renewal" });
+  const before = charges("renew-me.com").length;
+  expect(await d.up(longer)).toBe("update");
+  expect(charges("renew-me.com")).toHaveLength(before);
+});
+
+test("an order under review ends the apply with its stage; refresh follows it", async () => {
+  env.sandbox.operator.settings({ approval: { orders: true } });
+  try {
+    const d = new Managed(env, "Domain", "reviewed");
+    expect(await d.up({ domain: "under-review.com", contacts })).toBe("create");
+    expect(d.outputs.stage).toBe("pending_approval");
+    await d.refresh();
+    expect(d.outputs.stage).toBe("pending_approval");
+    env.sandbox.operator.approve("under-review.com");
+    await d.refresh();
+    expect(["pending", "active"]).toContain(d.outputs.stage);
+  } finally {
+    env.sandbox.operator.settings({ approval: { orders: false } });
+  }
+});
+
+test("adopt takes an existing domain with no charge or change; differences then show as a diff", async () => {
+  const d = new Managed(env, "Domain", "adopted");
+  const mark = env.mark();
+  const ledger = env.sandbox.operator.ledger().length;
+  expect(await d.up({ domain: "demo-shop.net", adopt: true })).toBe("create");
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect(env.sandbox.operator.ledger()).toHaveLength(ledger);
+  expect(d.outputs).toMatchObject({ domain: "demo-shop.net", adopted: true, stage: "active", locked: false });
+  expect(await d.up({ domain: "demo-shop.net", adopt: true })).toBe("same");
+  const p = await d.preview({ domain: "demo-shop.net", adopt: true, locked: true });
+  expect(p.step).toBe("update");
+  expect(p.diff!.replaces).toEqual([]);
+
+  const missing = new Managed(env, "Domain", "not-mine");
+  await expect(missing.up({ domain: "not-in-account.com", adopt: true })).rejects.toThrow(/not-in-account\.com is not in this reseller account/);
+});
+
+test("lock removal refused by Domain Protection says protection is on", async () => {
+  const d = new Managed(env, "Domain", "protected");
+  expect(await d.up({ domain: "protected-brand.com", adopt: true })).toBe("create");
+  await expect(d.up({ domain: "protected-brand.com", adopt: true, locked: false })).rejects.toThrow(/Domain Protection is on/);
+});
+
+test("no secret reaches the host's logs or the error messages", async () => {
+  const logs = env.host.logs().join("\n");
+  for (const s of [env.sandbox.credentials.secret, contact.email, "+442079460001"]) expect(logs).not.toContain(s);
+});
