@@ -3,13 +3,12 @@
  * refused, DELETE of protection is 403 even for an unknown name, fault paths take /regex/,
  * a failure inside a handler leaves no charge and no change, and IP allowlists take IPv6 entries.
  */
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import { formatTimestamp, signRequest } from "../../provider/signing";
 import * as V from "../../provider/views";
 import { checkAllowlist, normalizeAddress, parseAllowList } from "../../sandbox/auth";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/index";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
-import { CONTACT, makeApi, nextNonce, type Api } from "./signed-fetch";
+import { CONTACT, makeApi, type Api } from "./signed-fetch";
+import { signedGet } from "./signed-get";
 
 const code = (r: { body: unknown }) => V.ErrorBody.parse(r.body).error.code;
 let keyNo = 0;
@@ -152,25 +151,6 @@ describe("IP allowlists", () => {
     await expect(startSandbox({ credentials: [{ key: "k", secret: "s", allowIps: ["10.0.0.0/99"] }] })).rejects.toThrow(/allowIps/);
   });
 
-  /** A signed GET over fetch (handles [::1] URLs). */
-  async function signedGet(url: string, key: string, secret: string, path: string): Promise<{ status: number; code?: string }> {
-    const full = `${DEFAULT_CONTRACT.apiPrefix}${path}`;
-    const H = DEFAULT_CONTRACT.headers;
-    const timestamp = formatTimestamp(Date.now());
-    const nonce = nextNonce();
-    const res = await fetch(`${url}${full}`, {
-      headers: {
-        [H.key]: key,
-        [H.secret]: secret,
-        [H.timestamp]: timestamp,
-        [H.nonce]: nonce,
-        [H.signature]: signRequest({ method: "GET", path: full, body: "", apiKey: key, timestamp, nonce }, secret),
-      },
-    });
-    const body = (await res.json()) as { error?: { code: string } };
-    return { status: res.status, code: body.error?.code };
-  }
-
   it("admit an IPv6 caller listed by address or range, and refuse one that is not", async () => {
     const sb = await startSandbox({
       host: "::1",
@@ -182,9 +162,13 @@ describe("IP allowlists", () => {
     });
     try {
       expect(sb.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
-      expect(await signedGet(sb.url, "v6-host", "s1", "/domains/demo-shop.net")).toEqual({ status: 200, code: undefined });
-      expect(await signedGet(sb.url, "v6-range", "s2", "/domains/demo-shop.net")).toEqual({ status: 200, code: undefined });
-      expect(await signedGet(sb.url, "v6-other", "s3", "/domains/demo-shop.net")).toEqual({ status: 403, code: "ip_not_allowed" });
+      const get = async (key: string, secret: string) => {
+        const r = await signedGet(sb.url, key, secret, "/domains/demo-shop.net");
+        return [r.status, r.body.error?.code ?? r.body.data?.domain];
+      };
+      expect(await get("v6-host", "s1")).toEqual([200, "demo-shop.net"]);
+      expect(await get("v6-range", "s2")).toEqual([200, "demo-shop.net"]);
+      expect(await get("v6-other", "s3")).toEqual([403, "ip_not_allowed"]);
     } finally {
       await sb.close();
     }
