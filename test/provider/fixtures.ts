@@ -3,7 +3,7 @@ export const contact = {
   name: "Ada Lovelace",
   organization: null,
   email: "ada@example.org",
-  phone: "+44.2071234567",
+  phone: "+442071234567",
   address_line_1: "12 Analytical Street",
   address_line_2: null,
   city: "London",
