@@ -1,3 +1,4 @@
+import { resolveContract } from "../../provider/contract";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import * as V from "../../provider/views";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
@@ -30,5 +31,22 @@ describe("sandbox smoke", () => {
     expect(o.charged).toBe("24.00");
     expect(o.stage).toBe("active");
     expect(sb.operator.ledger().length).toBe(2);
+  });
+});
+
+describe("contract overrides", () => {
+  it("serves under another prefix with other header names and signs with them", async () => {
+    const contract = resolveContract({ apiPrefix: "/api/v9", headers: { key: "X-Other-Key", signature: "X-Other-Sig" }, signing: { clockSkewSeconds: 30 } });
+    const sb = await startSandbox({ contract });
+    try {
+      const api = makeApi(sb.url, sb.credentials, contract);
+      expect((await api("GET", "/domains/demo-shop.net")).status).toBe(200);
+      const old = makeApi(sb.url, sb.credentials);
+      expect((await old("GET", "/ping")).status).toBe(404);
+      const skew = await api("GET", "/domains", undefined, { timestampMs: Date.now() - 120_000 });
+      expect(skew.body.error.code).toBe("timestamp_out_of_range");
+    } finally {
+      await sb.close();
+    }
   });
 });
