@@ -8,7 +8,6 @@ import { endpointLabel, fillPath, requestSafety, type Endpoint } from "./endpoin
 import { envelopeData } from "./envelope";
 import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
 import { acquire, type TokenBucket } from "./rate-limiter";
-import { redact } from "./redact";
 import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure } from "./retry";
 import { formatTimestamp, makeNonce, signRequest } from "./signing";
 import { exchange, headerValue, TransportFailure, type HttpResponse } from "./transport";
@@ -90,11 +89,6 @@ export class RequestLoop {
 
   get clockOffsetMs(): number {
     return this.#clockOffsetMs;
-  }
-
-  /** Redacts with the secret (and key material) as literals. */
-  scrub<T>(v: T): T {
-    return redact(v, { secrets: [this.#secret] });
   }
 
   private notifyWait(event: WaitEvent): void {
