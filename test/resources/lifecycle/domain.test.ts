@@ -4,6 +4,7 @@
  * protection refusals, delete leaving the domain registered, and a crash between the charge and the
  * response followed by a retry (exactly one charge).
  */
+import { FOREIGN_AUTH_CODE } from "../../../sandbox/state";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
 
 let env: Env;
@@ -164,6 +165,25 @@ test("an order under review ends the apply with its stage; refresh follows it", 
   } finally {
     env.sandbox.operator.settings({ approval: { orders: false } });
   }
+});
+
+test("transfer with an auth code: ends the apply in pending_transfer; refresh follows it; the code never shows", async () => {
+  env.sandbox.operator.settings({ processingDelaySeconds: 3600 });
+  const authCode = FOREIGN_AUTH_CODE;
+  try {
+    const d = new Managed(env, "Domain", "incoming");
+    expect(await d.up({ domain: "transfer-me.com", contacts, authCode, waitTimeoutSeconds: 5 })).toBe("create");
+    expect(d.outputs.stage).toBe("pending_transfer");
+    expect(charges("transfer-me.com").map((e) => e.action)).toEqual(["transfer"]);
+    env.sandbox.operator.completeTransfer("transfer-me.com");
+    await d.refresh();
+    expect(d.outputs.stage).toBe("active");
+    // authCode matters only when buying: changing it later is no diff.
+    expect(await d.up({ domain: "transfer-me.com", contacts, authCode: "another-code", waitTimeoutSeconds: 5 })).toBe("same");
+  } finally {
+    env.sandbox.operator.settings({ processingDelaySeconds: 0 });
+  }
+  expect(env.host.logs().join("\n")).not.toContain(authCode);
 });
 
 test("adopt takes an existing domain with no charge or change; differences then show as a diff", async () => {
