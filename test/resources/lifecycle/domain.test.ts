@@ -4,6 +4,7 @@
  * protection refusals, delete leaving the domain registered, and a crash between the charge and the
  * response followed by a retry (exactly one charge).
  */
+import { isProviderHostError } from "../../../engine/host";
 import { FOREIGN_AUTH_CODE } from "../../../sandbox/state";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
 
@@ -121,6 +122,28 @@ test("a crash between the charge and the response, then a retry: exactly one cha
   expect(charges("crash-retry.com")).toHaveLength(1);
   expect(new Set(registers().map((r) => r.idempotency_key)).size).toBe(1);
   expect(registers().slice(-1)[0].replayed).toBe(true);
+});
+
+test("a failure after the purchase keeps the domain in state (partial failure carrying the id)", async () => {
+  env.sandbox.operator.injectFault({ kind: "error", status: 422, count: 1, match: { path: "/domains/partial-fail.com/lock" } });
+  const d = new Managed(env, "Domain", "partial");
+  let failure: unknown;
+  try {
+    await d.up({ domain: "partial-fail.com", contacts, locked: false });
+  } catch (e) {
+    failure = e;
+  }
+  expect(isProviderHostError(failure)).toBe(true);
+  if (!isProviderHostError(failure)) throw failure;
+  expect(failure.id).toBe("partial-fail.com");
+  expect(failure.message).toMatch(/partial-fail\.com: registered, but setting the lock failed/);
+  expect(failure.properties).toMatchObject({ domain: "partial-fail.com", stage: "active", charged: "12.00" });
+  expect(charges("partial-fail.com")).toHaveLength(1);
+  // The engine keeps it; the next up updates the lock in place and charges nothing.
+  d.state = { id: failure.id!, inputs: {}, outputs: failure.properties! };
+  expect(await d.up({ domain: "partial-fail.com", contacts, locked: false })).toBe("update");
+  expect((await env.client.getDomain("partial-fail.com")).locked).toBe(false);
+  expect(charges("partial-fail.com")).toHaveLength(1);
 });
 
 test("renewal policy: due renewal is an update keyed on the live expiry; an out-of-band renewal charges nothing more", async () => {
