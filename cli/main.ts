@@ -24,6 +24,9 @@ resources adopt what exists: the first \`pulumi up\` buys nothing and changes no
   --base-url URL    service scheme and host (or RESELLER_BASE_URL)
   --key KEY         API key (or RESELLER_API_KEY)
   --name NAME       Pulumi project name (default: derived from the scope)
+  --requests-per-minute N
+                    client-side rate limit (default: the service's 60 a minute; raise it only
+                    when your credential allows more)
   --contacts MODE   omit (default): adopted domains keep their contacts, the program has none;
                     config: the program reads them from the secret stack config \`contacts\`
   --dependency SPEC the reseller-pulumi version in the generated package.json
@@ -36,6 +39,8 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   apiSecret: string;
+  /** Client-side rate limit; the client's default is the service's stated 60 a minute. */
+  requestsPerMinute?: number;
 }
 
 export interface CliIo {
@@ -85,6 +90,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       name: { type: "string" },
       contacts: { type: "string" },
       dependency: { type: "string" },
+      "requests-per-minute": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -103,8 +109,14 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const contacts = values.contacts ?? "omit";
   if (contacts !== "omit" && contacts !== "config") throw new UsageError(`--contacts must be omit or config, not "${contacts}"`);
 
+  const rpmText = values["requests-per-minute"];
+  const requestsPerMinute = rpmText === undefined ? undefined : Number(rpmText);
+  if (requestsPerMinute !== undefined && !(Number.isFinite(requestsPerMinute) && requestsPerMinute > 0))
+    throw new UsageError(`--requests-per-minute must be a positive number, not "${rpmText}"`);
+
   const makeClient = io.client ?? defaultClient;
-  const estate = canonicalEstate(await readEstate(makeClient({ baseUrl, apiKey, apiSecret }), scope));
+  const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
+  const estate = canonicalEstate(await readEstate(makeClient(options), scope));
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
   // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.

@@ -131,6 +131,7 @@ describe("reseller-pulumi import (command line)", () => {
       [["import", "--all"], { env: { RESELLER_API_KEY: "k", RESELLER_BASE_URL: "http://x" } }, /no API secret: set RESELLER_API_SECRET/],
       [["import", "--all"], { env: { RESELLER_API_SECRET: SECRET, RESELLER_BASE_URL: "http://x" } }, /no API key: pass --key or set RESELLER_API_KEY/],
       [["import", "--all"], { env: { RESELLER_API_KEY: "k", RESELLER_API_SECRET: SECRET } }, /no service URL/],
+      [["import", "--all", "--requests-per-minute", "0"], {}, /--requests-per-minute must be a positive number, not "0"/],
       [["frobnicate"], {}, /unknown command "frobnicate"/],
     ];
     for (const [argv, extra, message] of cases) {
