@@ -43,7 +43,6 @@ function zoneOutputs(inputs: Props, z: DnsZone, adopted: boolean): Props {
     nameservers: z.nameservers,
     status: z.status,
     delegated: z.delegated,
-    recordsCount: z.records_count,
     adopted,
   });
 }

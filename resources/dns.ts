@@ -26,12 +26,10 @@ export class DnsZone extends pulumi.dynamic.Resource {
   /** e.g. pending_nameserver, active. */
   declare readonly status: pulumi.Output<string>;
   declare readonly delegated: pulumi.Output<boolean>;
-  /** Records in the zone when last read (changes as records are added; not compared by diff). */
-  declare readonly recordsCount: pulumi.Output<number>;
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DnsZoneArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...resourceArgs("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "recordsCount", "adopted"], opts));
+    super(...resourceArgs("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "adopted"], opts));
   }
 }
 

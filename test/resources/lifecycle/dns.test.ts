@@ -138,7 +138,8 @@ test("zone: create, wait for delegation, refuse deleting unmanaged records, forc
   expect(await rec.up({ zone: DOMAIN, type: "A", name: "www", content: "192.0.2.80" })).toBe("create");
   await env.client.createRecord(DOMAIN, { type: "TXT", name: "@", content: "hand-made", ttl: 3600 });
   await z.refresh();
-  expect(z.outputs.recordsCount).toBe(4);
+  expect(z.outputs).not.toHaveProperty("recordsCount");
+  expect((await env.client.listRecords(DOMAIN, {})).filter((r) => r.type !== "NS" && r.type !== "SOA")).toHaveLength(2);
 
   // Destroy order: records first, then the zone, which still holds the hand-made record.
   await rec.destroy();
