@@ -3,8 +3,10 @@
  * by hostile values (wrong types, empty, huge, traversal, NUL, prototype keys). Two invariants
  * are checked after every single request: the server never answers 5xx, and a refused request
  * (4xx) leaves the whole state exactly as it was (no charge, no ledger entry, no change).
+ * The same holds for hostile path segments in every parameter of every route.
  */
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { ROUTES } from "../../sandbox/server";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 
@@ -105,5 +107,63 @@ describe("hostile values in every field of every body", () => {
     expect([...statuses.keys()].some((s) => s >= 200 && s < 300)).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await api("GET", "/ping")).status).toBe(200);
+  }, 120_000);
+});
+
+/** Raw path segments as an attacker would send them (already percent-encoded where needed). */
+const HOSTILE_SEGMENTS = [
+  "..",
+  ".",
+  "%2e%2e",
+  "%2E%2E%2F%2E%2E",
+  "demo-reseller.com%2F..%2F..",
+  "demo-reseller.com%00",
+  "%00",
+  "%ZZ",
+  "%",
+  "a".repeat(300),
+  `${"a".repeat(63)}.`.repeat(5) + "com",
+  "demo-reseller.com%5C..",
+  "%E2%80%AE",
+  "__proto__",
+  "constructor",
+  "rec_0",
+  "rec_-1",
+  "rec_99999999999999999999",
+];
+
+const VALID: Record<string, string> = { domain: "demo-reseller.com", hostname: "ns1.demo-reseller.com", id: "rec_3" };
+
+describe("hostile path segments in every parameter of every route", () => {
+  let sb: SandboxHandle;
+  let api: Api;
+  beforeAll(async () => {
+    sb = await startSandbox({ requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });
+    api = makeApi(sb.url, sb.credentials);
+  });
+  afterAll(() => sb.close());
+
+  it("never answers 5xx, and a refused request changes nothing", async () => {
+    const broken: string[] = [];
+    let tried = 0;
+    for (const route of ROUTES.filter((r) => r.pattern.includes(":"))) {
+      const params = route.pattern.split("/").filter((p) => p.startsWith(":")).map((p) => p.slice(1));
+      for (const param of params) {
+        for (const seg of HOSTILE_SEGMENTS) {
+          // The template route's :id is a template id; the others use the valid record id.
+          const value = (name: string) => (name === param ? seg : route.pattern.includes("templates") && name === "id" ? "web" : VALID[name]);
+          const path = route.pattern.replace(/:(\w+)/g, (_m, name: string) => value(name));
+          const before = sb.operator.state();
+          const r = await api(route.method, path, route.method === "GET" ? undefined : {}, { idempotencyKey: `path-sweep-${++tried}` });
+          const label = `${route.method} ${path.slice(0, 80)} -> ${r.status}`;
+          if (r.status >= 500) broken.push(`${label} (server error)`);
+          else if (r.status >= 400 && JSON.stringify(sb.operator.state()) !== JSON.stringify(before)) broken.push(`${label} (state changed on refusal)`);
+          else if (r.status < 400) broken.push(`${label} (accepted a hostile segment)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(tried).toBeGreaterThan(500);
+    expect((await api("GET", "/dns/zones/demo-reseller.com")).body.data.records.length).toBeGreaterThan(10);
   }, 120_000);
 });
