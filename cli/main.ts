@@ -70,6 +70,14 @@ function scopeFrom(values: { zone?: string; domain?: string; all?: boolean }): I
   return { kind: "all" };
 }
 
+/** A 404 while importing one name means the name is wrong (or not this account's): say that first. */
+function explain(e: unknown, scope: ImportScope): unknown {
+  if ((e as { status?: unknown } | null)?.status !== 404 || scope.kind === "all") return e;
+  const what = scope.kind === "zone" ? `no DNS zone ${scope.domain} is hosted` : `there is no domain ${scope.domain}`;
+  const hint = scope.kind === "zone" ? " (--domain imports a domain without a hosted zone)" : "";
+  return new Error(`${what} in this account${hint}. Check the name; --all imports everything the account has.`);
+}
+
 /** Write a file whole or not at all (temp file + rename). */
 function writeAtomic(path: string, content: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
@@ -116,7 +124,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
 
   const makeClient = io.client ?? defaultClient;
   const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
-  const estate = canonicalEstate(await readEstate(makeClient(options), scope));
+  const estate = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
   // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.

@@ -3,6 +3,7 @@
  * type-checks, and `up` of that program through the mini engine (the SDK's dynamic provider host
  * over gRPC) adopts everything without one mutating API call or charge; a second `up` changes nothing.
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -151,6 +152,45 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(await main(["import", "--zone", zone, "--out", "zone-again", ...fast], io())).toBe(0);
     expect(fs.readFileSync(path.join(dir, "zone-again", "index.ts"), "utf8")).toBe(source);
   }, 180_000);
+
+  test("the package's bin (dist/cli/main.js) runs as a process: 0 with next steps; a wrong secret exits 1 without echoing it", async () => {
+    const bin = path.join(root, "dist", "cli", "main.js");
+    // The provider host needs dist/ as well (the shim requires reseller-pulumi/dist/...): `npm test` builds first.
+    expect(fs.existsSync(bin) ? fs.readFileSync(bin, "utf8").split("\n")[0] : "dist/cli/main.js missing: run npm run build").toBe("#!/usr/bin/env node");
+    const { zone } = await seeded();
+    const run = (secret: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, "import", "--zone", zone, "--out", "bin-out"], {
+          cwd: dir,
+          env: { PATH: process.env.PATH, RESELLER_BASE_URL: sandbox.url, RESELLER_API_KEY: sandbox.credentials.key, RESELLER_API_SECRET: secret },
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+        child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+    const ok = await run(sandbox.credentials.secret);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("cd bin-out\nnpm install\n");
+    expect(fs.existsSync(path.join(dir, "bin-out", "index.ts"))).toBe(true);
+
+    const wrong = "wrong-secret-0123456789";
+    const bad = await run(wrong);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^reseller-pulumi: .+/);
+    expect(bad.stderr + bad.stdout).not.toContain(wrong);
+    expect(bad.stderr + bad.stdout).not.toContain(sandbox.credentials.secret);
+  });
+
+  test("a zone or domain the account does not have: exit 1, a message naming it, nothing written", async () => {
+    expect(await main(["import", "--zone", "not-hosted.example", ...fast], io())).toBe(1);
+    expect(err).toEqual([expect.stringContaining("no DNS zone not-hosted.example is hosted in this account")]);
+    expect(await main(["import", "--domain", "not-ours.example", ...fast], io())).toBe(1);
+    expect(err[1]).toContain("there is no domain not-ours.example in this account");
+    expect(fs.existsSync(path.join(dir, "imported"))).toBe(false);
+  });
 
   test("examples/imported-zone is what the command writes for the seeded zone", async () => {
     const { zone } = await seeded();

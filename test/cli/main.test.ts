@@ -152,6 +152,17 @@ describe("reseller-pulumi import (command line)", () => {
     expect(fs.existsSync(path.join(dir, "imported"))).toBe(false);
   });
 
+  test("a name the account does not have: a clear message, exit 1", async () => {
+    const notFound = Object.assign(new Error("GET /api/v1/dns/zones/other.com/records failed with 404 not_found"), { status: 404 });
+    expect(await main(["import", "--zone", "other.com"], io({ client: fakeReader(calls, notFound) }))).toBe(1);
+    expect(err[0]).toBe(
+      "reseller-pulumi: no DNS zone other.com is hosted in this account (--domain imports a domain without a hosted zone). Check the name; --all imports everything the account has.",
+    );
+    err = [];
+    expect(await main(["import", "--domain", "other.com"], io({ client: fakeReader(calls, notFound) }))).toBe(1);
+    expect(err[0]).toBe("reseller-pulumi: there is no domain other.com in this account. Check the name; --all imports everything the account has.");
+  });
+
   test("--help prints the usage and exits 0; no command exits 2", async () => {
     expect(await main(["import", "--help"], io())).toBe(0);
     expect(out.join("\n")).toContain("--zone DOMAIN");
