@@ -137,6 +137,8 @@ describe("import against the sandbox, then up through the engine", () => {
 
     const declared = (source.match(/new reseller\.\w+\(/g) ?? []).length;
     const e = engine();
+    const plan = await e.preview(programOf(project));
+    expect(plan.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
     const first = await e.up(programOf(project));
     expect(first.errors).toEqual([]);
     expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
@@ -190,6 +192,24 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(await main(["import", "--domain", "not-ours.example", ...fast], io())).toBe(1);
     expect(err[1]).toContain("there is no domain not-ours.example in this account");
     expect(fs.existsSync(path.join(dir, "imported"))).toBe(false);
+  });
+
+  test("the CI example's drift check: its import command, run as written, reproduces examples/imported-zone", async () => {
+    const { zone } = await seeded();
+    const workflow = fs.readFileSync(path.join(root, "examples", "ci", "pulumi-preview.yml"), "utf8");
+    // Credentials come from the CI secret store, nothing else.
+    expect(workflow).toContain("RESELLER_API_KEY: ${{ secrets.RESELLER_API_KEY }}");
+    expect(workflow).toContain("RESELLER_API_SECRET: ${{ secrets.RESELLER_API_SECRET }}");
+    expect(workflow.match(/RESELLER_API_SECRET:.*$/gm)).toEqual(["RESELLER_API_SECRET: ${{ secrets.RESELLER_API_SECRET }}"]);
+    expect(workflow).toMatch(/working-directory: examples\/imported-zone\n/);
+    const line = /npx reseller-pulumi (import .+)$/m.exec(workflow)?.[1];
+    expect(line).toBeDefined();
+    const env: Record<string, string> = { ZONE: zone, RUNNER_TEMP: "ci-tmp" };
+    const argv = line!.split(/\s+/).map((w) => w.replace(/^"(.*)"$/, "$1").replace(/\$(\w+)/g, (_m, v: string) => env[v] ?? `$${v}`));
+    expect(await main([...argv, ...fast], io())).toBe(0);
+    expect(err).toEqual([]);
+    const reimported = fs.readFileSync(path.join(dir, "ci-tmp", "reimport", "index.ts"), "utf8");
+    expect(reimported).toBe(fs.readFileSync(path.join(root, "examples", "imported-zone", "index.ts"), "utf8"));
   });
 
   test("examples/imported-zone is what the command writes for the seeded zone", async () => {
