@@ -66,7 +66,17 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const sb = await startSandbox(opts);
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sb = await startSandbox(opts);
+  } catch (e) {
+    // A port in use or an unreadable --data file is the operator's to fix: say so, no stack trace.
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === "EADDRINUSE" ? `port ${opts.port} on ${opts.host ?? "127.0.0.1"} is in use; pick another with --port` : err.message;
+    process.stderr.write(`sandbox: cannot start: ${why}\n`);
+    process.exitCode = 1;
+    return;
+  }
   process.stdout.write(
     [
       `sandbox listening: ${sb.url}`,

@@ -69,8 +69,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let state: SandboxState | undefined;
   if (options.dataFile && existsSync(options.dataFile)) {
-    const loaded = JSON.parse(readFileSync(options.dataFile, "utf8")) as SandboxState;
-    if (!loaded || typeof loaded !== "object" || !loaded.account || !loaded.domains || !loaded.zones) {
+    let loaded: SandboxState;
+    try {
+      loaded = JSON.parse(readFileSync(options.dataFile, "utf8")) as SandboxState;
+    } catch (e) {
+      throw new Error(`startSandbox: ${options.dataFile} is not valid JSON (${(e as Error).message}); move it away to start from the seed`);
+    }
+    if (!loaded || typeof loaded !== "object" || !loaded.account || !loaded.domains || !loaded.zones || !loaded.settings) {
       throw new Error(`startSandbox: ${options.dataFile} is not a sandbox state file`);
     }
     // Options given explicitly (e.g. --rate, --delay) win over the settings saved in the file.

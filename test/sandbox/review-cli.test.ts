@@ -54,6 +54,14 @@ function startCli(args: string[]): Promise<Cli> {
   });
 }
 
+/** Run the CLI to its exit; resolves with the exit code and stderr. */
+function runToExit(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(out, "sandbox", "cli.js"), ...args], { env: { ...process.env, NODE_PATH: path.join(root, "node_modules") } });
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stderr })));
+}
+
 const urlOf = (banner: string): string => /sandbox listening: (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1];
 
 async function operator(base: string, method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -117,12 +125,39 @@ describe("sandbox CLI", () => {
   it.each([["an unknown flag", ["--colour", "red"]], ["a flag without its value", ["--port"]], ["a negative rate", ["--rate", "-5"]]])(
     "refuses %s with exit 2 and the usage line",
     async (_label, args) => {
-      const child = spawn(process.execPath, [path.join(out, "sandbox", "cli.js"), ...args], { env: { ...process.env, NODE_PATH: path.join(root, "node_modules") } });
-      let stderr = "";
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-      expect(code).toBe(2);
-      expect(stderr).toContain("usage: sandbox");
+      const r = await runToExit(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("usage: sandbox");
     },
   );
+});
+
+describe("sandbox CLI start failures", () => {
+  it("exits 1 with a one-line reason when the port is in use", async () => {
+    const cli = await startCli(["--port", "0"]);
+    const port = /127\.0\.0\.1:(\d+)/.exec(cli.stdout)![1];
+    try {
+      const r = await runToExit(["--port", port]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`sandbox: cannot start: port ${port} on 127.0.0.1 is in use; pick another with --port\n`);
+    } finally {
+      cli.child.kill("SIGINT");
+      await cli.exit;
+    }
+  });
+
+  it.each([["not JSON", "{ half"], ["JSON of another shape", '{"hello": "world"}']])("exits 1 naming a --data file that is %s, and leaves it alone", async (_label, text) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sandbox-bad-data-"));
+    const file = path.join(dir, "state.json");
+    fs.writeFileSync(file, text);
+    try {
+      const r = await runToExit(["--port", "0", "--data", file]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(file);
+      expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      expect(fs.readFileSync(file, "utf8")).toBe(text);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
