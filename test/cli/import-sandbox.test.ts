@@ -87,7 +87,7 @@ describe("import against the sandbox, then up through the engine", () => {
   // Counted from the start of each test, so whatever the sandbox seeded itself does not count.
   let requestsAtStart = 0;
   let ledgerAtStart = 0;
-  const mutatingCalls = () => sandbox.operator.requests().slice(requestsAtStart).filter((r: { mutating: boolean }) => r.mutating);
+  const mutatingCalls = () => sandbox.operator.requests().slice(requestsAtStart).filter((r) => r.mutating);
   const charges = () => sandbox.operator.ledger().length - ledgerAtStart;
 
   beforeEach(async () => {
@@ -119,7 +119,7 @@ describe("import against the sandbox, then up through the engine", () => {
     return { zone: active!.domain, types };
   }
 
-  test("--zone: every seeded record type is declared, the program type-checks, up adopts with no mutation, a second up is a no-op", async () => {
+  test("--zone: every seeded record type is declared, the program type-checks, up adopts with no mutation, a second up is a no-op, an edit is one write", async () => {
     const { zone, types } = await seeded();
     for (const t of ["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA"]) expect(types).toContain(t);
     const before = sandbox.operator.requests().length;
@@ -132,7 +132,7 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(source).not.toContain(sandbox.credentials.secret);
     expect(out.join("\n")).not.toContain(sandbox.credentials.secret);
     // The import itself only reads.
-    expect(sandbox.operator.requests().slice(before).every((r: { method: string }) => r.method === "GET")).toBe(true);
+    expect(sandbox.operator.requests().slice(before).every((r) => r.method === "GET")).toBe(true);
     expect(typeCheck(project)).toEqual([]);
 
     const declared = (source.match(/new reseller\.\w+\(/g) ?? []).length;
@@ -142,6 +142,9 @@ describe("import against the sandbox, then up through the engine", () => {
     const first = await e.up(programOf(project));
     expect(first.errors).toEqual([]);
     expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    // The adoptions did reach the service (reads of the zone), and none of them wrote.
+    const log = sandbox.operator.requests().slice(requestsAtStart);
+    expect(log.some((r) => r.method === "GET" && r.path.includes(`/dns/zones/${zone}`) && !r.mutating)).toBe(true);
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
 
@@ -153,6 +156,15 @@ describe("import against the sandbox, then up through the engine", () => {
     // Importing again gives the same program, byte for byte.
     expect(await main(["import", "--zone", zone, "--out", "zone-again", ...fast], io())).toBe(0);
     expect(fs.readFileSync(path.join(dir, "zone-again", "index.ts"), "utf8")).toBe(source);
+
+    // Control: the program is now ordinary code. An edit is one update, and the request log sees its write.
+    const a = /content: "(192\.0\.2\.\d+)"/.exec(source);
+    expect(a).not.toBeNull();
+    fs.writeFileSync(path.join(project, "index.ts"), source.replace(a![0], 'content: "198.51.100.7"'));
+    const edited = await e.up(programOf(project));
+    expect(edited.summary).toMatchObject({ create: 0, update: 1, replace: 0, delete: 0 });
+    expect(mutatingCalls().map((r) => r.method)).toEqual(["PUT"]);
+    expect(charges()).toBe(0);
   }, 180_000);
 
   test("the package's bin (dist/cli/main.js) runs as a process: 0 with next steps; a wrong secret exits 1 without echoing it", async () => {
