@@ -125,6 +125,9 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const makeClient = io.client ?? defaultClient;
   const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
   const estate = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
+  const gone = estate.domains.filter((d) => GONE_STAGES.has(d.stage));
+  if (scope.kind === "domain" && gone.length)
+    throw new Error(`${scope.domain} is in stage ${gone[0].stage}: it no longer belongs to this account, so there is nothing to adopt`);
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
   // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.
@@ -136,6 +139,8 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const held = estate.domains.filter((d) => !GONE_STAGES.has(d.stage)).length;
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
   const shownDir = values.out ?? "imported";
+  if (gone.length)
+    io.out(`Skipped ${gone.length} domain(s) the account no longer holds: ${gone.map((d) => `${d.domain} (${d.stage})`).join(", ")}`);
   io.out(`Imported ${held} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${shownDir}/index.ts`);
   io.out("\nNext:\n" + nextSteps(shownDir, held ? contacts : "omit"));
   return 0;

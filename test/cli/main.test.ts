@@ -163,6 +163,24 @@ describe("reseller-pulumi import (command line)", () => {
     expect(err[0]).toBe("reseller-pulumi: there is no domain other.com in this account. Check the name; --all imports everything the account has.");
   });
 
+  test("domains the account no longer holds: skipped and named by --all, refused by --domain", async () => {
+    const cancelled = (o: ClientOptions): EstateReader => {
+      const reader = fakeReader(calls)(o);
+      return {
+        ...reader,
+        listDomains: async () => [{ domain: "example.com" }, { domain: "gone.net" }],
+        getDomain: async (d) => (d === "gone.net" ? { ...info, domain: d, stage: "cancelled" } : info),
+      };
+    };
+    expect(await main(["import", "--all"], io({ client: cancelled }))).toBe(0);
+    expect(out[0]).toBe("Skipped 1 domain(s) the account no longer holds: gone.net (cancelled)");
+    expect(out[1]).toMatch(/^Imported 1 domain\(s\), 1 zone\(s\)/);
+    expect(fs.readFileSync(path.join(dir, "imported", "index.ts"), "utf8")).not.toContain("gone.net");
+    expect(await main(["import", "--domain", "gone.net", "--out", "gone"], io({ client: cancelled }))).toBe(1);
+    expect(err[0]).toBe("reseller-pulumi: gone.net is in stage cancelled: it no longer belongs to this account, so there is nothing to adopt");
+    expect(fs.existsSync(path.join(dir, "gone"))).toBe(false);
+  });
+
   test("--help prints the usage and exits 0; no command exits 2", async () => {
     expect(await main(["import", "--help"], io())).toBe(0);
     expect(out.join("\n")).toContain("--zone DOMAIN");
