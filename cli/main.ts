@@ -52,7 +52,10 @@ export interface CliIo {
   client?: (opts: ClientOptions) => EstateReader;
 }
 
-class UsageError extends Error {}
+/** Wrong or missing arguments: exit code 2 and the usage text. */
+class UsageError extends Error {
+  override readonly name = "UsageError";
+}
 
 /** The real API client, loaded only when an import runs (so `--help` and usage errors stay instant). */
 function defaultClient(o: ClientOptions): EstateReader {
