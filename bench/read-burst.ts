@@ -6,6 +6,7 @@
 import { ResellerClient } from "../provider/client";
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
+import { round } from "./measure";
 
 export interface ReadBurstOptions {
   requests: number;
@@ -16,7 +17,17 @@ export const READ_BURST_DEFAULTS: ReadBurstOptions = { requests: 300, limitPerMi
 
 export function readBurst(opts: ReadBurstOptions = READ_BURST_DEFAULTS): Measurement {
   return {
+    id: "read-burst",
     name: `read burst (${opts.requests} x GET /ping, limit ${opts.limitPerMinute}/min)`,
+    // In a full run the 200-record apply owns rateLimitUtilization and rateLimited429.
+    fullRunKeys: {
+      requests: "readBurstRequests",
+      seconds: "readBurstSeconds",
+      requestsPerMinute: "readBurstRequestsPerMinute",
+      limitPerMinute: "readBurstLimitPerMinute",
+      rateLimitUtilization: "readBurstUtilization",
+      rateLimited429: "readBurst429",
+    },
     async run(progress) {
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: opts.limitPerMinute });
       let rateLimited429 = 0;
@@ -55,5 +66,3 @@ export function readBurst(opts: ReadBurstOptions = READ_BURST_DEFAULTS): Measure
     },
   };
 }
-
-const round = (v: number, digits: number): number => Number(v.toFixed(digits));

@@ -9,7 +9,19 @@ import type * as pulumi from "@pulumi/pulumi";
 /** Resource kinds; each is also the type name in the token `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate";
 
+const shims = new Map<Kind, pulumi.dynamic.ResourceProvider>();
+
+/**
+ * One provider object per kind: the SDK caches the serialized text per provider object, so the
+ * resources of one kind are serialized once, not once each (200 records cost seconds otherwise).
+ */
 export function shim(kind: Kind): pulumi.dynamic.ResourceProvider {
+  let p = shims.get(kind);
+  if (!p) shims.set(kind, (p = makeShim(kind)));
+  return p;
+}
+
+function makeShim(kind: Kind): pulumi.dynamic.ResourceProvider {
   return {
     configure: (req) => require("reseller-pulumi/dist/resources/runtime").configure(kind, req),
     check: (olds, news) => require("reseller-pulumi/dist/resources/runtime").check(kind, olds, news),
