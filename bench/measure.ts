@@ -1,4 +1,6 @@
 /** Small helpers shared by the bench sections: rounding, medians, reading the sandbox request log. */
+import { Engine, type EngineOptions } from "../engine/engine";
+import type { SandboxHandle } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 
 export const round = (v: number, digits: number): number => Number(v.toFixed(digits));
@@ -15,3 +17,34 @@ export const isMutatingMethod = (e: Pick<RequestLogEntry, "method">): boolean =>
 
 /** Milliseconds since the epoch of a log entry (the sandbox logs ISO times with milliseconds). */
 export const atMs = (e: Pick<RequestLogEntry, "at">): number => Date.parse(e.at);
+
+/**
+ * An engine against a sandbox, quiet, with the sandbox's credential as stack config (the secret
+ * marked secret) and the given client rate limit; RESELLER_* of this shell are not passed on.
+ */
+export function sandboxEngine(sandbox: SandboxHandle, limitPerMinute: number, extra: Partial<EngineOptions> = {}): Engine {
+  return new Engine({
+    config: {
+      "reseller:baseUrl": sandbox.url,
+      "reseller:apiKey": sandbox.credentials.key,
+      "reseller:apiSecret": sandbox.credentials.secret,
+      "reseller:requestsPerMinute": String(limitPerMinute),
+    },
+    secretConfigKeys: ["reseller:apiSecret"],
+    passphrase: "bench",
+    log: () => undefined,
+    host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
+    ...extra,
+  });
+}
+
+/** Placeholder registrant for the domains the bench registers in its sandboxes. */
+export const BENCH_REGISTRANT = {
+  name: "Bench Operator",
+  email: "hostmaster@bench.example",
+  phone: "+441234567890",
+  address_line_1: "1 Bench Street",
+  city: "London",
+  postal_code: "EC1A 1AA",
+  country: "GB",
+};

@@ -8,13 +8,14 @@
  * reaches ten minutes. The figure is the number of GET /domains/{domain} the sandbox logged from the
  * first poll until the domain was active.
  */
-import { Engine, type RunResult } from "../engine/engine";
+import type { RunResult } from "../engine/engine";
 import { DEFAULT_CONTRACT } from "../provider/contract";
 import { ResellerClient } from "../provider/client";
 import { pollDomain } from "../provider/poll";
 import { startSandbox } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
+import { BENCH_REGISTRANT, sandboxEngine } from "./measure";
 
 export interface PollsOptions {
   /** Simulated seconds after the registration at which the operator approves. */
@@ -34,17 +35,7 @@ async function domainProgram(): Promise<void> {
   const reseller = await import("../resources");
   new reseller.Domain("approved", {
     domain: DOMAIN,
-    contacts: {
-      registrant: {
-        name: "Bench Operator",
-        email: "hostmaster@bench-approval.example",
-        phone: "+441234567890",
-        address_line_1: "1 Bench Street",
-        city: "London",
-        postal_code: "EC1A 1AA",
-        country: "GB",
-      },
-    },
+    contacts: { registrant: BENCH_REGISTRANT },
   });
 }
 
@@ -63,18 +54,7 @@ export function polls(opts: PollsOptions = POLLS_DEFAULTS): Measurement {
         requestsPerMinute: 600,
       });
       try {
-        const engine = new Engine({
-          config: {
-            "reseller:baseUrl": sandbox.url,
-            "reseller:apiKey": sandbox.credentials.key,
-            "reseller:apiSecret": sandbox.credentials.secret,
-            "reseller:requestsPerMinute": "600",
-          },
-          secretConfigKeys: ["reseller:apiSecret"],
-          passphrase: "bench",
-          log: () => undefined,
-          host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
-        });
+        const engine = sandboxEngine(sandbox, 600);
         const up: RunResult = await engine.up(domainProgram);
         const created = engine.resources().find((r) => r.name === "approved");
         if (up.summary.create !== 1 || created?.outputs.stage !== "pending_approval") {

@@ -6,9 +6,9 @@
  * The figure is the largest of those texts, in UTF-8 bytes. Read-only functions (getAvailability,
  * ...) run in the program's process and serialize no provider, so there is nothing to measure.
  */
-import { Engine } from "../engine/engine";
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
+import { BENCH_REGISTRANT, sandboxEngine } from "./measure";
 
 const DOMAIN = "bench-bytes.com";
 
@@ -17,17 +17,7 @@ export async function everyKindProgram(): Promise<void> {
   const reseller = await import("../resources");
   const domain = new reseller.Domain("site", {
     domain: DOMAIN,
-    contacts: {
-      registrant: {
-        name: "Bench Operator",
-        email: "hostmaster@bench-bytes.example",
-        phone: "+441234567890",
-        address_line_1: "1 Bench Street",
-        city: "London",
-        postal_code: "EC1A 1AA",
-        country: "GB",
-      },
-    },
+    contacts: { registrant: BENCH_REGISTRANT },
     nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"],
     maxPrice: "25.00",
   });
@@ -49,19 +39,7 @@ export function providerBytes(): Measurement {
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: 600, processingDelaySeconds: 0 });
       try {
         const { SECRET_OUTPUTS } = await import("../resources");
-        const engine = new Engine({
-          config: {
-            "reseller:baseUrl": sandbox.url,
-            "reseller:apiKey": sandbox.credentials.key,
-            "reseller:apiSecret": sandbox.credentials.secret,
-            "reseller:requestsPerMinute": "600",
-          },
-          secretConfigKeys: ["reseller:apiSecret"],
-          secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [],
-          passphrase: "bench",
-          log: () => undefined,
-          host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
-        });
+        const engine = sandboxEngine(sandbox, 600, { secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [] });
         await engine.up(everyKindProgram);
         const bytes = new Map<string, number>();
         for (const r of engine.resources()) {

@@ -7,11 +7,11 @@
  * 2. `refresh` of the N records: how many API calls it costs (reads of one zone are coalesced).
  * 3. a second `up` with no change: how many mutating (non-GET) calls it makes.
  */
-import { Engine, type RunResult } from "../engine/engine";
+import type { RunResult } from "../engine/engine";
 import { startSandbox } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
-import { atMs, isMutatingMethod, round } from "./measure";
+import { atMs, isMutatingMethod, round, sandboxEngine } from "./measure";
 
 export interface RecordsOptions {
   records: number;
@@ -77,19 +77,7 @@ export function records(opts: RecordsOptions = RECORDS_DEFAULTS): Measurement {
     async run(progress) {
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: opts.limitPerMinute, processingDelaySeconds: 0 });
       const op = sandbox.operator;
-      const engine = new Engine({
-        config: {
-          "reseller:baseUrl": sandbox.url,
-          "reseller:apiKey": sandbox.credentials.key,
-          "reseller:apiSecret": sandbox.credentials.secret,
-          "reseller:requestsPerMinute": String(opts.limitPerMinute),
-        },
-        secretConfigKeys: ["reseller:apiSecret"],
-        parallel: opts.parallel,
-        passphrase: "bench",
-        log: () => undefined,
-        host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
-      });
+      const engine = sandboxEngine(sandbox, opts.limitPerMinute, { parallel: opts.parallel });
       const program = recordsProgram(opts.records);
       const expectSummary = (r: RunResult, what: string, want: Partial<RunResult["summary"]>): void => {
         for (const [k, v] of Object.entries(want)) {

@@ -1,0 +1,104 @@
+/**
+ * The bench's plumbing: sections run with tiny sizes against real sandboxes and the real provider
+ * host (needs `npm run build`: the host loads dist/resources/runtime), and their figures come
+ * from what the sandbox logged. Pure parts (window counts, key renames, --only) on fixed inputs.
+ */
+import { main, mergeMetrics, parseArgs, reportedMetrics, type Measurement } from "../../bench/bench";
+import { polls } from "../../bench/polls";
+import { applyFigures, maxInWindow, records } from "../../bench/records";
+import type { RequestLogEntry } from "../../sandbox/server";
+
+const entry = (atMs: number, status = 201): RequestLogEntry => ({
+  at: new Date(atMs).toISOString(),
+  method: "POST",
+  path: "/api/v1/dns/zones/demo-reseller.com/records",
+  status,
+  mutating: true,
+  idempotency_key: null,
+  replayed: false,
+  key: "k",
+  error: null,
+  fault: null,
+});
+
+describe("figures from a request log", () => {
+  // A token bucket of burst 10 at 600/min: 10 requests at once, then one every 100 ms.
+  const t0 = Date.parse("2030-01-01T00:00:00.000Z");
+  const paced = [...Array.from({ length: 10 }, () => t0), ...Array.from({ length: 190 }, (_, i) => t0 + (i + 1) * 100)];
+
+  test("whole-apply rate, the span rate the burst lifts above 1, busiest second, 429s", () => {
+    const log = paced.map((t, i) => entry(t, i === 5 ? 429 : 201));
+    const f = applyFigures(log, { startedAtMs: t0 - 2000, ms: 21_000 }, 600);
+    expect(f.applyRequests).toBe(200);
+    expect(f.applyFirstRequestAfterSeconds).toBe(2);
+    expect(f.rateLimitUtilization).toBe(Number(((200 / 21) * 60 / 600).toFixed(3)));
+    expect(f.applyRequestSpanUtilization).toBe(Number(((199 / 19) * 60 / 600).toFixed(3)));
+    expect(f.applyRequestSpanUtilization).toBeGreaterThan(1);
+    expect(f.applyMaxRequestsInOneSecond).toBe(19);
+    expect(f.rateLimited429).toBe(1);
+  });
+
+  test("maxInWindow counts the densest window", () => {
+    expect(maxInWindow([], 1000)).toBe(0);
+    expect(maxInWindow([0, 999, 1000, 1500, 1999, 5000], 1000)).toBe(3);
+  });
+});
+
+describe("keys and options", () => {
+  const section = (id: string, metrics: Record<string, number>, fullRunKeys?: Record<string, string>): Measurement => ({
+    id,
+    name: `section ${id}`,
+    fullRunKeys,
+    run: async () => metrics,
+  });
+  const burst = section("read-burst", { rateLimitUtilization: 0.9, rateLimited429: 0 }, { rateLimitUtilization: "readBurstUtilization", rateLimited429: "readBurst429" });
+  const apply = section("records", { rateLimitUtilization: 0.95, rateLimited429: 0 });
+
+  test("a full run renames the read burst's keys; --only keeps them; the JSON object is the last line", async () => {
+    const full: string[] = [];
+    await main(["--json"], (l) => full.push(l), [apply, burst]);
+    expect(JSON.parse(full[full.length - 1])).toEqual({ rateLimitUtilization: 0.95, rateLimited429: 0, readBurstUtilization: 0.9, readBurst429: 0 });
+
+    const only: string[] = [];
+    await main(["--only", "read-burst", "--json"], (l) => only.push(l), [apply, burst]);
+    expect(JSON.parse(only[only.length - 1])).toEqual({ rateLimitUtilization: 0.9, rateLimited429: 0 });
+    expect(only.join("\n")).not.toContain("section records");
+  });
+
+  test("a key reported by two sections is refused; unknown options and sections are named", () => {
+    expect(() => mergeMetrics([{ name: "a", metrics: { x: 1 } }, { name: "b", metrics: { x: 2 } }])).toThrow(/metric x is reported by both "a" and "b"/);
+    expect(reportedMetrics(burst, { rateLimited429: 3 }, false)).toEqual({ rateLimited429: 3 });
+    expect(() => parseArgs(["--only", "nope"], [apply, burst])).toThrow(/--only needs one of: records, read-burst/);
+    expect(() => parseArgs(["--fast"], [apply, burst])).toThrow(/unknown option "--fast"/);
+    expect(parseArgs(["--only=records"], [apply, burst])).toEqual({ json: false, only: "records" });
+  });
+});
+
+describe("sections against the sandbox", () => {
+  test("records: N creates counted from the log, one list call per refresh, no mutating call on a second up", async () => {
+    const lines: string[] = [];
+    const m = await records({ records: 6, limitPerMinute: 6000, parallel: 3 }).run((l) => lines.push(l));
+    expect(m).toMatchObject({
+      records: 6,
+      applyRequests: 6,
+      rateLimited429: 0,
+      refreshCallsPer6Records: 1,
+      refreshChanged: 0,
+      noopUpMutatingCalls: 0,
+      noopUpRequests: 0,
+    });
+    expect(m.rateLimitUtilization).toBe(Number((((6 / (m.applySeconds as number)) * 60) / 6000).toFixed(3)));
+    expect(lines).toContain("refresh: 1 request(s) for 6 records");
+  });
+
+  test("polls: the sandbox's GET count for the default backoff, approval at 10 and at 1 simulated minutes", async () => {
+    const ten = await polls().run(() => undefined);
+    expect(ten).toMatchObject({
+      pollsPerApprovedRegistration: 12,
+      pollsApprovedAtSeconds: 600,
+      pollTimesSeconds: "0,1,3,7,15,31,63,127,247,367,487,607",
+    });
+    const one = await polls({ approveAfterSeconds: 60, deadlineSeconds: 900 }).run(() => undefined);
+    expect(one).toMatchObject({ pollsPerApprovedRegistration: 7, pollsActiveAtSeconds: 63 });
+  });
+});
