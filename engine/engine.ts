@@ -111,6 +111,9 @@ class Gate {
   }
 }
 
+/** Thrown inside the gate by a registration that starts after the run has failed. */
+const STOPPED = Symbol("stopped");
+
 /** A registration the engine will not answer: after an error the deployment stops, as Pulumi's does. */
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
@@ -332,11 +335,14 @@ export class Engine {
               return failed(new Error(`only dynamic resources are supported by this engine, not ${args.type}`), urn);
             }
             try {
-              return await gate.run(() =>
-                ctx.errors.length > 0 ? never() : this.registerOne(ctx, urn, args, olds, registered, checkpoint),
-              );
+              // A registration still queued when another fails leaves the gate at once (never holding
+              // a slot), so the run can end; it is then left unanswered like every later one.
+              return await gate.run(async () => {
+                if (ctx.errors.length > 0) throw STOPPED;
+                return this.registerOne(ctx, urn, args, olds, registered, checkpoint);
+              });
             } catch (e) {
-              return failed(e, urn);
+              return e === STOPPED ? never() : failed(e, urn);
             }
           },
           call: (args: pulumi.runtime.MockCallArgs) => {

@@ -184,6 +184,15 @@ describe("engine", () => {
     expect(mutating()).toEqual(["create p"]);
   });
 
+  test("a failure while other registrations wait for a slot ends the run instead of hanging it", async () => {
+    // parallel 1: b and c queue behind p; p's failure must release them, not leave them holding the gate.
+    const err = await engine({ parallel: 1 })
+      .up(run({ things: [{ name: "p", body: "partial" }, { name: "b", body: "b" }, { name: "c", body: "c" }] }))
+      .catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(mutating()).toEqual(["create p"]);
+  });
+
   test("parallel registrations keep dependents after their dependencies in state", async () => {
     const e = engine({ parallel: 4 });
     const spec: ProgramSpec = { things: ["a", "b", "c", "d", "e", "f"].map((name) => ({ name, body: name })), derived: true };
