@@ -70,18 +70,20 @@ describe("import against the sandbox, then up through the engine", () => {
     cwd: dir,
   });
   /** One engine per stack: `stack` names its state file. */
-  const engine = (stack = "dev"): Engine =>
+  const engine = (stack = "dev", extra: { config?: Record<string, string>; secretConfigKeys?: string[] } = {}): Engine =>
     new Engine({
       stateFile: path.join(dir, "state", `${stack}.json`),
       stack,
+      project: "imported",
       config: {
+        ...extra.config,
         "reseller:baseUrl": sandbox.url,
         "reseller:apiKey": sandbox.credentials.key,
         "reseller:apiSecret": sandbox.credentials.secret,
         // The sandbox below allows it; the default (60 a minute) would only make the test slow.
         "reseller:requestsPerMinute": "6000",
       },
-      secretConfigKeys: ["reseller:apiSecret"],
+      secretConfigKeys: ["reseller:apiSecret", ...(extra.secretConfigKeys ?? [])],
       log: () => undefined,
     });
   // Counted from the start of each test, so whatever the sandbox seeded itself does not count.
@@ -233,6 +235,33 @@ describe("import against the sandbox, then up through the engine", () => {
       expect([file, fs.readFileSync(path.join(dir, "example", file), "utf8")]).toEqual([file, committed]);
     }
   });
+
+  test("--contacts config: with the registry's contacts in secret config, up adopts with no change and no contact detail in plain text", async () => {
+    const { zone } = await seeded();
+    expect(await main(["import", "--domain", zone, "--contacts", "config", "--out", "contacts", ...fast], io())).toBe(0);
+    const project = path.join(dir, "contacts");
+    expect(typeCheck(project)).toEqual([]);
+    const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret });
+    const live = await client.getContacts(zone);
+    expect(live.registrant?.email).toBeTruthy();
+    const email = live.registrant!.email;
+    for (const text of [fs.readFileSync(path.join(project, "index.ts"), "utf8"), fs.readFileSync(path.join(project, "README.md"), "utf8"), ...out])
+      expect(text).not.toContain(email);
+
+    // The four roles only: the view also carries fields (e.g. pending changes) that are not contacts.
+    const roles = Object.fromEntries((["registrant", "admin", "tech", "billing"] as const).filter((r) => live[r]).map((r) => [r, live[r]]));
+    // What the generated README tells the user to do: the contacts as the registry holds them, as a secret object.
+    const e = engine("contacts", { config: { "imported:contacts": JSON.stringify(roles) }, secretConfigKeys: ["imported:contacts"] });
+    const declared = (fs.readFileSync(path.join(project, "index.ts"), "utf8").match(/new reseller\.\w+\(/g) ?? []).length;
+    const first = await e.up(programOf(project));
+    expect(first.errors).toEqual([]);
+    expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    const second = await e.up(programOf(project));
+    expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
+    expect(mutatingCalls()).toEqual([]);
+    expect(charges()).toBe(0);
+    expect(e.serializedState()).not.toContain(email);
+  }, 240_000);
 
   test("--domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge", async () => {
     const { zone } = await seeded();
