@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { resourceArgs } from "./register";
 
 export interface ChildHostArgs {
+  /** The parent domain (held by the account). Changing it replaces the host. */
   domain: pulumi.Input<string>;
   /** Host name under the domain, e.g. "ns1.example.com" (a bare "ns1" is taken as relative). Replace. */
   hostname: pulumi.Input<string>;
@@ -9,11 +10,13 @@ export interface ChildHostArgs {
   ipv4: pulumi.Input<pulumi.Input<string>[]>;
   /** IPv6 addresses, may be empty. */
   ipv6?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Take an existing child host of that name into state instead of creating it: no change is made. */
   adopt?: boolean;
 }
 
 /** A child nameserver (glue host) of a domain: full create, read, update, delete. */
 export class ChildHost extends pulumi.dynamic.Resource {
+  /** The parent domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** Canonical host name. */
   declare readonly hostname: pulumi.Output<string>;
@@ -21,6 +24,7 @@ export class ChildHost extends pulumi.dynamic.Resource {
   declare readonly ipv4: pulumi.Output<string[]>;
   /** Canonical (compressed), sorted. */
   declare readonly ipv6: pulumi.Output<string[]>;
+  /** True when the host was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: ChildHostArgs, opts?: pulumi.CustomResourceOptions) {
@@ -29,6 +33,7 @@ export class ChildHost extends pulumi.dynamic.Resource {
 }
 
 export interface DomainAddonArgs {
+  /** The domain (held by the account). Changing it replaces the resource. */
   domain: pulumi.Input<string>;
   /** Take the add-on, already on, into state: no purchase. */
   adopt?: boolean;
@@ -40,11 +45,15 @@ export interface DomainAddonArgs {
  * Delete disables privacy (the add-on stays bought for the term).
  */
 export class PrivacyAddon extends pulumi.dynamic.Resource {
+  /** The domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
+  /** Whether privacy is in force in WHOIS. */
   declare readonly enabled: pulumi.Output<boolean>;
   /** e.g. awaiting_verification, active. */
   declare readonly status: pulumi.Output<string>;
+  /** End of the paid term, ISO 8601. */
   declare readonly expiresAt: pulumi.Output<string | null>;
+  /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DomainAddonArgs, opts?: pulumi.CustomResourceOptions) {
@@ -58,9 +67,13 @@ export class PrivacyAddon extends pulumi.dynamic.Resource {
  * removes it: delete leaves it on and logs that it must be removed in the reseller portal.
  */
 export class Protection extends pulumi.dynamic.Resource {
+  /** The domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
+  /** Whether Domain Protection is on. */
   declare readonly enabled: pulumi.Output<boolean>;
+  /** The service's status of the add-on, e.g. on. */
   declare readonly status: pulumi.Output<string>;
+  /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DomainAddonArgs, opts?: pulumi.CustomResourceOptions) {
@@ -69,6 +82,7 @@ export class Protection extends pulumi.dynamic.Resource {
 }
 
 export interface EppCodeArgs {
+  /** The domain whose transfer code is requested. Changing it requests a code for the new domain. */
   domain: pulumi.Input<string>;
   /** Any value; changing it requests a new code. */
   trigger?: pulumi.Input<string | number | boolean>;
@@ -82,6 +96,7 @@ export interface EppCodeArgs {
 export class EppCode extends pulumi.dynamic.Resource {
   /** The transfer code (secret). */
   declare readonly authCode: pulumi.Output<string>;
+  /** When this code was requested, ISO 8601. */
   declare readonly requestedAt: pulumi.Output<string>;
 
   constructor(name: string, args: EppCodeArgs, opts?: pulumi.CustomResourceOptions) {

@@ -20,12 +20,15 @@ export interface DnsZoneArgs {
  * own DnsRecords are deleted first), unless `forceDestroy` is set.
  */
 export class DnsZone extends pulumi.dynamic.Resource {
+  /** The zone's domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** The service's nameservers to delegate the domain to. */
   declare readonly nameservers: pulumi.Output<string[]>;
   /** e.g. pending_nameserver, active. */
   declare readonly status: pulumi.Output<string>;
+  /** True once the domain uses the service's nameservers and a check saw it. */
   declare readonly delegated: pulumi.Output<boolean>;
+  /** True when the zone was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DnsZoneArgs, opts?: pulumi.CustomResourceOptions) {
@@ -35,9 +38,13 @@ export class DnsZone extends pulumi.dynamic.Resource {
 
 /** SRV: weight and port. CAA: flag and tag. */
 export interface RecordExtraArgs {
+  /** SRV weight, 0 to 65535. */
   weight?: number;
+  /** SRV port, 0 to 65535. */
   port?: number;
+  /** CAA flag, 0 to 255 (128: issuer critical). */
   flag?: number;
+  /** CAA tag: issue, issuewild or iodef. */
   tag?: string;
 }
 
@@ -74,15 +81,21 @@ export class DnsRecord extends pulumi.dynamic.Resource {
   declare readonly recordId: pulumi.Output<string>;
   /** Fully qualified name, e.g. www.example.com. */
   declare readonly fqdn: pulumi.Output<string>;
+  /** The zone's domain (ASCII). */
   declare readonly zone: pulumi.Output<string>;
+  /** Record type, upper case. */
   declare readonly type: pulumi.Output<string>;
   /** Canonical relative name ("@" for the apex). */
   declare readonly name: pulumi.Output<string>;
   /** Canonical content. */
   declare readonly content: pulumi.Output<string>;
+  /** Seconds. */
   declare readonly ttl: pulumi.Output<number>;
+  /** MX and SRV priority; null for other types. */
   declare readonly priority: pulumi.Output<number | null>;
+  /** SRV weight and port, CAA flag and tag; null for other types. */
   declare readonly extra: pulumi.Output<RecordExtraArgs | null>;
+  /** True when the record was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
@@ -99,6 +112,7 @@ export class DnsRecord extends pulumi.dynamic.Resource {
 }
 
 export interface ZoneTemplateArgs {
+  /** The zone (domain) to apply the template to. Changing it applies the template there instead. */
   zone: pulumi.Input<string>;
   /** Quick Setup template id (see the service's template list). */
   templateId: pulumi.Input<string>;
@@ -117,7 +131,9 @@ export interface ZoneTemplateArgs {
 export class ZoneTemplate extends pulumi.dynamic.Resource {
   /** Ids of the records the application created or replaced (those still present after a refresh). */
   declare readonly recordIds: pulumi.Output<string[]>;
+  /** How many records the application created. */
   declare readonly created: pulumi.Output<number>;
+  /** How many existing records it replaced (conflictStrategy replace). */
   declare readonly replaced: pulumi.Output<number>;
   /** "TYPE name" of the records skipped (conflictStrategy skip). */
   declare readonly skipped: pulumi.Output<string[]>;

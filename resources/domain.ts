@@ -3,15 +3,23 @@ import { resourceArgs } from "./register";
 
 /** A WHOIS contact (spec, Contact). Personal data: always stored as a secret. */
 export interface ContactArgs {
+  /** Full name of the person. */
   name: string;
+  /** Organisation, if any. */
   organization?: string | null;
+  /** E-mail address; the registry sends confirmations here. */
   email: string;
   /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
   phone: string;
+  /** First address line. */
   address_line_1: string;
+  /** Second address line, if any. */
   address_line_2?: string | null;
+  /** City. */
   city: string;
+  /** State, province or region. */
   state?: string | null;
+  /** Postal code. */
   postal_code?: string | null;
   /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
   country: string;
@@ -19,9 +27,13 @@ export interface ContactArgs {
 
 /** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
 export interface DomainContactsArgs {
+  /** The domain's holder. */
   registrant: pulumi.Input<ContactArgs>;
+  /** Administrative contact; defaults to the registrant. */
   admin?: pulumi.Input<ContactArgs | null>;
+  /** Technical contact; defaults to the registrant. */
   tech?: pulumi.Input<ContactArgs | null>;
+  /** Billing contact; defaults to the registrant. */
   billing?: pulumi.Input<ContactArgs | null>;
 }
 
@@ -80,6 +92,7 @@ export class Domain extends pulumi.dynamic.Resource {
   declare readonly domain: pulumi.Output<string>;
   /** Order stage: active, pending, pending_approval, pending_kyc, pending_transfer, expired, ... */
   declare readonly stage: pulumi.Output<string>;
+  /** The service's status of the domain (spec, Domain info `status`), e.g. active. */
   declare readonly status: pulumi.Output<string>;
   /** Expiry date, YYYY-MM-DD. */
   declare readonly expiryDate: pulumi.Output<string | null>;
@@ -87,11 +100,15 @@ export class Domain extends pulumi.dynamic.Resource {
   declare readonly expiresAt: pulumi.Output<string | null>;
   /** Nameservers the registry has. */
   declare readonly nameservers: pulumi.Output<string[] | null>;
+  /** Whether the registrar (transfer) lock is on. */
   declare readonly locked: pulumi.Output<boolean | null>;
   /** Amount of the last charge this resource made (register, transfer or renew), decimal string. */
   declare readonly charged: pulumi.Output<string | null>;
+  /** Currency of `charged`, e.g. USD. */
   declare readonly currency: pulumi.Output<string | null>;
+  /** Invoice number of the last charge this resource made, when the service gives one. */
   declare readonly invoice: pulumi.Output<string | null>;
+  /** EPP statuses at the registry, e.g. clientTransferProhibited. */
   declare readonly registryStatuses: pulumi.Output<string[]>;
   /** True when the domain was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
