@@ -47,6 +47,12 @@ export function maxInWindow(times: number[], windowMs: number): number {
   return best;
 }
 
+/** Rate between the first and the last of sorted times (N-1 intervals), over the limit; 0 for fewer than two. */
+function spanUtilization(times: number[], limitPerMinute: number): number {
+  const spanMs = times.length > 1 ? times[times.length - 1] - times[0] : 0;
+  return spanMs > 0 ? round((((times.length - 1) / spanMs) * 60_000) / limitPerMinute, 3) : 0;
+}
+
 /**
  * Figures of one apply, from the request log the sandbox kept during it. The headline rate is over
  * the whole apply (engine.up from call to return: host start and program set-up included), so the
@@ -56,7 +62,6 @@ export function maxInWindow(times: number[], windowMs: number): number {
  */
 export function applyFigures(log: RequestLogEntry[], apply: { startedAtMs: number; ms: number }, limitPerMinute: number) {
   const times = log.map(atMs).sort((a, b) => a - b);
-  const spanMs = times.length > 1 ? times[times.length - 1] - times[0] : 0;
   const perMinute = (log.length / apply.ms) * 60_000;
   return {
     applyRequests: log.length,
@@ -64,7 +69,9 @@ export function applyFigures(log: RequestLogEntry[], apply: { startedAtMs: numbe
     applyFirstRequestAfterSeconds: times.length ? round((times[0] - apply.startedAtMs) / 1000, 2) : 0,
     applyRequestsPerMinute: round(perMinute, 1),
     rateLimitUtilization: round(perMinute / limitPerMinute, 3),
-    applyRequestSpanUtilization: spanMs > 0 ? round((((times.length - 1) / spanMs) * 60_000) / limitPerMinute, 3) : 0,
+    applyRequestSpanUtilization: spanUtilization(times, limitPerMinute),
+    // The second half of the requests only: the bucket's steady rate, with neither start-up nor burst.
+    applySecondHalfUtilization: spanUtilization(times.slice(Math.floor(times.length / 2)), limitPerMinute),
     applyMaxRequestsInOneSecond: maxInWindow(times, 1000),
     rateLimited429: log.filter((e) => e.status === 429).length,
   };

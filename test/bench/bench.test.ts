@@ -34,6 +34,7 @@ describe("figures from a request log", () => {
     expect(f.rateLimitUtilization).toBe(Number(((200 / 21) * 60 / 600).toFixed(3)));
     expect(f.applyRequestSpanUtilization).toBe(Number(((199 / 19) * 60 / 600).toFixed(3)));
     expect(f.applyRequestSpanUtilization).toBeGreaterThan(1);
+    expect(f.applySecondHalfUtilization).toBe(1);
     expect(f.applyMaxRequestsInOneSecond).toBe(19);
     expect(f.rateLimited429).toBe(1);
   });
