@@ -144,9 +144,26 @@ async function resolveOutputs(result: unknown): Promise<Record<string, unknown>>
   return out;
 }
 
+/** The host's resource operations. */
+type HostCalls = Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete">;
+
+/** Each call waits for the host to be up and configured, so the program runs while the host starts. */
+function whenReady(ready: Promise<ProviderHost>): HostCalls {
+  return {
+    check: async (...a) => (await ready).check(...a),
+    diff: async (...a) => (await ready).diff(...a),
+    create: async (...a) => (await ready).create(...a),
+    read: async (...a) => (await ready).read(...a),
+    update: async (...a) => (await ready).update(...a),
+    delete: async (...a) => (await ready).delete(...a),
+  };
+}
+
 interface RunContext {
   operation: Operation;
-  host: ProviderHost;
+  host: HostCalls;
+  /** The host itself, once started and configured. */
+  ready: Promise<ProviderHost>;
   steps: Step[];
   summary: Summary;
   errors: string[];
@@ -248,17 +265,27 @@ export class Engine {
     const started = Date.now();
     this.log(header(operation, this.opts.stack));
     this.log("");
-    const host = await startProviderHost(this.opts.host);
-    const ctx: RunContext = { operation, host, steps: [], summary: emptySummary(), errors: [] };
+    // Started, not awaited: the host's ~1 s start-up overlaps the program's own start.
+    const started$ = startProviderHost(this.opts.host);
+    const ready = started$.then(async (host) => {
+      await host.configure(this.opts.config);
+      return host;
+    });
+    ready.catch(() => undefined); // seen by the first call, or below
+    const ctx: RunContext = { operation, host: whenReady(ready), ready, steps: [], summary: emptySummary(), errors: [] };
     let outputs: Record<string, unknown> = {};
     try {
-      await host.configure(this.opts.config);
       outputs = (await body(ctx)) ?? {};
+      await ready;
     } catch (e) {
-      ctx.errors.push(errorMessage(e));
+      const msg = errorMessage(e);
+      if (!ctx.errors.some((x) => x.includes(msg))) ctx.errors.push(msg);
     } finally {
-      await host.close();
-      this.hostLogLines.push(...host.logs());
+      const host = await started$.catch(() => undefined);
+      if (host) {
+        await host.close();
+        this.hostLogLines.push(...host.logs());
+      }
       this.state.save();
     }
     if (ctx.steps.some((s) => s.op !== "same" || s.error)) this.log("");
