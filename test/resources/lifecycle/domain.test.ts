@@ -73,15 +73,32 @@ test("register, no-op up, in-place updates, refresh after an out-of-band change,
   expect(await d.up(current)).toBe("update");
   expect((await env.client.getDomain("pulumi-lifecycle.com")).locked).toBe(true);
 
-  // Renaming is a replace (a new domain); here only previewed.
-  expect((await d.preview({ ...current, domain: "pulumi-lifecycle.net" })).diff!.replaces).toEqual(["domain"]);
+  // Renaming is a replace: the new domain is bought (one charge), then the old one is "deleted",
+  // which leaves it registered and says so; the old name sees no call but reads.
+  const renamed = { ...current, domain: "pulumi-lifecycle.net" };
+  expect((await d.preview(renamed)).diff!.replaces).toEqual(["domain"]);
+  mark = env.mark();
+  let logsBefore = env.host.logs().length;
+  expect(await d.up(renamed)).toBe("replace");
+  expect(d.state!.id).toBe("pulumi-lifecycle.net");
+  expect(d.outputs).toMatchObject({ domain: "pulumi-lifecycle.net", stage: "active", locked: true, charged: "13.00" });
+  expect(charges("pulumi-lifecycle.net").map((e) => e.action)).toEqual(["register"]);
+  expect(charges("pulumi-lifecycle.com")).toHaveLength(1);
+  const sent = env.sandbox.operator.requests().slice(mark);
+  expect(sent.filter((r) => r.path.includes("pulumi-lifecycle.com") && r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  expect(env.mutatingSince(mark).filter((r) => !r.path.endsWith("/domains/register") && !r.path.includes("pulumi-lifecycle.net"))).toEqual([]);
+  expect(env.mutatingSince(mark).filter((r) => r.path.endsWith("/domains/register"))).toHaveLength(1);
+  expect((await env.client.getDomain("pulumi-lifecycle.com")).stage).toBe("active");
+  expect(env.host.logs().slice(logsBefore).join("\n")).toMatch(/pulumi-lifecycle\.com: a domain cannot be deleted through the API; it stays registered/);
+  expect(await d.up(renamed)).toBe("same");
 
   // Delete leaves the domain registered.
   mark = env.mark();
+  logsBefore = env.host.logs().length;
   await d.destroy();
   expect(env.mutatingSince(mark)).toEqual([]);
-  expect((await env.client.getDomain("pulumi-lifecycle.com")).stage).toBe("active");
-  expect(env.host.logs().join("\n")).toMatch(/pulumi-lifecycle\.com: a domain cannot be deleted through the API; it stays registered/);
+  expect((await env.client.getDomain("pulumi-lifecycle.net")).stage).toBe("active");
+  expect(env.host.logs().slice(logsBefore).join("\n")).toMatch(/pulumi-lifecycle\.net: a domain cannot be deleted through the API; it stays registered/);
 });
 
 test("maxPrice below the quote refuses before any money moves", async () => {
