@@ -191,6 +191,54 @@ test("renewal policy: due renewal is an update keyed on the live expiry; an out-
   expect(charges("renew-me.com")).toHaveLength(before);
 });
 
+test("renewal answered 409 expiry_mismatch (another renewal held for approval): nothing charged, the apply ends well, later ups change nothing", async () => {
+  const domain = "renew-held.com";
+  const d = new Managed(env, "Domain", "renew-held");
+  const args = { domain, contacts, renewal: { minDaysRemaining: 400, years: 1 } };
+  expect(await d.up(args)).toBe("create");
+  const expiry = d.outputs.expiryDate as string;
+  env.sandbox.operator.settings({ approval: { renewals: true } });
+  try {
+    // Out of band, someone renews; the renewal is held for review: charged, expiry unchanged.
+    const held = await env.client.renew(domain, { years: 1, current_expiry: expiry }, { idempotencyKey: "held-out-of-band" });
+    expect(held.stage).toBe("pending_approval");
+    expect((await env.client.getDomain(domain)).expiry_date).toBe(expiry);
+    const ledger = env.sandbox.operator.ledger().length;
+
+    // The resource's renewal is still due and re-reads the same expiry, so it renews from it: 409.
+    expect((await d.preview(args)).step).toBe("update");
+    const mark = env.mark();
+    const logsBefore = env.host.logs().length;
+    expect(await d.up(args)).toBe("update");
+    const sent = env.sandbox.operator.requests().slice(mark);
+    const renewals = sent.filter((r) => r.path.endsWith(`/domains/${domain}/renew`));
+    expect(renewals.map((r) => [r.method, r.status, r.error])).toEqual([["POST", 409, "expiry_mismatch"]]);
+    // Re-read after the refusal: the outputs are the live domain.
+    expect(sent.slice(sent.indexOf(renewals[0]) + 1).some((r) => r.method === "GET" && r.path.endsWith(`/domains/${domain}`))).toBe(true);
+    expect(env.sandbox.operator.ledger()).toHaveLength(ledger);
+    expect(env.mutatingSince(mark)).toEqual([]);
+    expect(d.outputs).toMatchObject({ domain, stage: "active", expiryDate: expiry, charged: "12.00" });
+    expect(env.host.logs().slice(logsBefore).join("\n")).toContain(`${domain}: already renewed past ${expiry} (expiry_mismatch); nothing charged`);
+
+    // While the other renewal is held, a further up asks again and is refused again: no charge, no change.
+    let m = env.mark();
+    expect(await d.up(args)).toBe("update");
+    expect(env.mutatingSince(m)).toEqual([]);
+    expect(env.sandbox.operator.ledger()).toHaveLength(ledger);
+
+    // Once the operator approves it the expiry moves a year; the next up finds nothing due and sends nothing.
+    env.sandbox.operator.approve(domain);
+    m = env.mark();
+    await d.up(args);
+    expect(Number((d.outputs.expiryDate as string).slice(0, 4))).toBe(Number(expiry.slice(0, 4)) + 1);
+    expect(await d.up(args)).toBe("same");
+    expect(env.mutatingSince(m)).toEqual([]);
+    expect(env.sandbox.operator.ledger()).toHaveLength(ledger);
+  } finally {
+    env.sandbox.operator.settings({ approval: { renewals: false } });
+  }
+});
+
 test("an order under review ends the apply with its stage; refresh follows it", async () => {
   env.sandbox.operator.settings({ approval: { orders: true } });
   try {
