@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { resolveContract, type Contract, type ContractOverrides } from "./contract";
+import { resolveContract, VIEW_FIELDS, type Contract, type ContractOverrides } from "./contract";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
-import { parseView, readPage } from "./envelope";
+import { parseView, readPage, renameFields, renameIn, renamesFrom } from "./envelope";
 import { ResponseShapeError } from "./errors";
 import { bucketFor } from "./rate-limiter";
 import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
@@ -49,9 +49,43 @@ type Keyed = { idempotencyKey: string };
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+type Prepare = (data: unknown) => unknown;
+
+/**
+ * For each view schema, how an answer's fields are renamed to ours before parsing (contract: views);
+ * empty when the contract renames nothing. Nested views (a zone's records, a template's results) too.
+ */
+function viewRenames(contract: Contract): Map<z.ZodType, Prepare> {
+  const out = new Map<z.ZodType, Prepare>();
+  const map = (view: keyof typeof VIEW_FIELDS) => renamesFrom(VIEW_FIELDS[view], contract.views[view]);
+  const flat: [z.ZodType, keyof typeof VIEW_FIELDS][] = [
+    [V.Ping, "ping"],
+    [V.Tld, "tld"],
+    [V.Quote, "quote"],
+    [V.Balance, "balance"],
+    [V.Tier, "tier"],
+    [V.DomainInfo, "domainInfo"],
+    [V.DnsRecord, "record"],
+    [V.Template, "template"],
+    [V.AvailabilityBatch, "availability"],
+    [V.EppCode, "eppCode"],
+  ];
+  for (const [schema, view] of flat) {
+    const m = map(view);
+    if (Object.keys(m).length) out.set(schema, (d) => renameFields(d, m));
+  }
+  const rec = map("record");
+  if (Object.keys(rec).length) {
+    out.set(V.DnsZoneWithRecords, (d) => renameIn(d, "records", rec));
+    out.set(V.TemplateApplied, (d) => renameIn(renameIn(d, "created", rec), "replaced", rec));
+  }
+  return out;
+}
+
 export class ResellerClient {
   readonly #loop: RequestLoop;
   readonly #contract: Contract;
+  readonly #renames: Map<z.ZodType, Prepare>;
   /** Set when this client created its dispatcher, so close() ends only what it owns. */
   readonly #ownAgent: Dispatcher | undefined;
 
@@ -65,6 +99,7 @@ export class ResellerClient {
     const now = options.now ?? Date.now;
     this.#ownAgent = options.dispatcher ? undefined : createAgent(timeoutMs);
     this.#contract = contract;
+    this.#renames = viewRenames(contract);
     this.#loop = new RequestLoop(
       {
         origin: url.origin,
@@ -115,7 +150,13 @@ export class ResellerClient {
     opts: { params?: Record<string, string>; body?: unknown; idempotencyKey?: string; query?: Record<string, string | number | undefined> } = {},
   ): Promise<z.output<S>> {
     const a = await this.#loop.send({ endpoint, ...opts });
-    return parseView(schema, a.data, a.endpoint, a.status);
+    return parseView(schema, this.ours(schema, a.data), a.endpoint, a.status);
+  }
+
+  /** An answer with the service's field names renamed to the view's (contract: views). */
+  private ours(schema: z.ZodType, data: unknown): unknown {
+    const prepare = this.#renames.get(schema);
+    return prepare ? prepare(data) : data;
   }
 
   private async none(endpoint: Endpoint, params: Record<string, string>): Promise<void> {
@@ -137,7 +178,7 @@ export class ResellerClient {
       seen.add(page);
       const a = await this.#loop.send({ endpoint, params, query: { ...filter, [p.pageParam]: page, [p.perPageParam]: p.perPage } });
       const pg = readPage(a.data, name, p, a.endpoint, a.status);
-      pg.items.forEach((x, i) => out.push(parseView(item, x, a.endpoint, a.status, `${pg.at}[${i}]`)));
+      pg.items.forEach((x, i) => out.push(parseView(item, this.ours(item, x), a.endpoint, a.status, `${pg.at}[${i}]`)));
       // A service that points back to a page already read would loop forever.
       if (pg.nextPage !== null && seen.has(pg.nextPage)) throw new ResponseShapeError(a.endpoint, `data.${p.paginationField}.next_page`, `page ${pg.nextPage} was read already`, a.status);
       page = pg.nextPage;

@@ -53,27 +53,42 @@ export interface SigningContract {
   timestampUnit: "seconds" | "milliseconds";
   /** Signature encoding on the wire. */
   signatureEncoding: "hex" | "base64";
+  /** Fields of the canonical string, in order (names: CANONICAL_STRING_FIELDS; a field may be left out or repeated). */
+  canonicalFields: readonly CanonicalField[];
+  /** What joins the canonical fields. */
+  separator: string;
 }
 
 /**
- * The canonical string that is signed (not shown in the spec). Lines joined by "\n":
+ * The canonical string that is signed (spec, Authentication 3: "the string that is signed ... not
+ * shown"). By default these fields, in this order, joined by "\n" (`signing.canonicalFields` and
+ * `signing.separator` override both):
  *
- *   METHOD            upper case, e.g. POST
- *   PATH              path with its query string exactly as sent, e.g. /api/v1/dns/zones/example.com/records?type=A
- *   TIMESTAMP         the timestamp header's value
- *   NONCE             the nonce header's value
- *   BODY_SHA256       lower-case hex SHA-256 of the raw body bytes ("" hashes to e3b0c442...)
- *   API_KEY           the X-Service-Key value, binding the signature to one credential
+ *   method            upper case, e.g. POST
+ *   path              path with its query string exactly as sent, e.g. /api/v1/dns/zones/example.com/records?type=A
+ *   timestamp         the timestamp header's value
+ *   nonce             the nonce header's value
+ *   bodySha256        lower-case hex SHA-256 of the raw body bytes ("" hashes to e3b0c442...)
+ *   apiKey            the X-Service-Key value, binding the signature to one credential
  */
 export const CANONICAL_STRING_FIELDS = ["method", "path", "timestamp", "nonce", "bodySha256", "apiKey"] as const;
+export type CanonicalField = (typeof CANONICAL_STRING_FIELDS)[number];
 
 /** Error body. Spec, Errors 1: "Failures are structured error objects with machine-readable codes. Body shape of an error: not shown." */
 export interface ErrorShape {
   /**
-   * We assume `{ "success": false, "error": { "code": string, "message": string, "field"?: string, "details"?: object } }`.
-   * The client also accepts `{ "success": false, "code", "message" }` and `{ "error": "code", "message" }`.
+   * We assume `{ "success": false, "error": { "code": string, "message": string, "field"?: string, "details"?: object } }`,
+   * which the sandbox sends. Not a setting: the client reads that form, `{ "success": false, "code", "message" }`
+   * and `{ "error": "code", "message" }` alike, and falls back on the HTTP status when none fits.
    */
   form: "nested";
+  /**
+   * Machine codes the service uses, by our name (keys of ERROR_CODES): an override such as
+   * `{ rateLimited: "too_many_requests" }` makes the client read that code as ours (`rate_limited`)
+   * before choosing the error class, so retries, clock correction and error classes follow. Codes
+   * not overridden are read as they come.
+   */
+  codes: { [K in keyof typeof ERROR_CODES]: string };
 }
 
 /** Machine codes for errors the spec does not name (Errors 3: "all other error codes ... not shown"). Stated codes are marked. */
@@ -258,6 +273,9 @@ export const VIEW_FIELDS = {
   eppCode: { code: "auth_code" },
 } as const;
 
+/** Wire names of view fields, per view: our name (a key of VIEW_FIELDS[view]) -> the service's field name. */
+export type ViewFields = { [V in keyof typeof VIEW_FIELDS]: { [F in keyof (typeof VIEW_FIELDS)[V]]: string } };
+
 /** Values the spec leaves open. */
 export const VALUES = {
   /** Spec: "Full set of zone statuses ... not shown". We know pending_nameserver (stated) and active (stated as the result of a check). */
@@ -342,6 +360,12 @@ export interface Contract {
   paging: PagingContract;
   idempotency: IdempotencyContract;
   rateLimit: RateLimitContract;
+  /**
+   * Field names of views (VIEW_FIELDS). The client renames an overridden wire name back to ours
+   * before it parses an answer, e.g. `{ balance: { balance: "credit" } }` reads `data.credit` as the
+   * balance. The sandbox always answers with the default names.
+   */
+  views: ViewFields;
   /** Largest request body the sandbox accepts, bytes (not shown; 1 MiB). */
   maxBodyBytes: number;
   /** Availability names per call (stated: up to 20). */
@@ -378,8 +402,10 @@ export const DEFAULT_CONTRACT: Contract = {
     nonceBytes: 16,
     timestampUnit: "seconds",
     signatureEncoding: "hex",
+    canonicalFields: CANONICAL_STRING_FIELDS,
+    separator: "\n",
   },
-  errors: { form: "nested" },
+  errors: { form: "nested", codes: ERROR_CODES },
   paging: {
     pageParam: "page",
     perPageParam: "per_page",
@@ -396,6 +422,7 @@ export const DEFAULT_CONTRACT: Contract = {
     replay: "replay-first-response",
   },
   rateLimit: { requestsPerMinute: 60, burst: 10, maxRetryAfterSeconds: 120 },
+  views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
   availabilityBatch: 20,
   nameservers: { min: 2, max: 5 },
@@ -403,18 +430,39 @@ export const DEFAULT_CONTRACT: Contract = {
   sharedTtl: "reject-create-propagate-update",
 };
 
-/** A partial override, one level deep per section. */
-export type ContractOverrides = {
-  [K in keyof Contract]?: Contract[K] extends object ? Partial<Contract[K]> : Contract[K];
-};
+type Section<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Section<T[K]> } : T;
 
-/** Merge overrides onto the defaults (or onto `base`). Pure. */
-export function resolveContract(overrides: ContractOverrides = {}, base: Contract = DEFAULT_CONTRACT): Contract {
+/** A partial override: any entry, at any depth (views and error codes are two levels deep); arrays are replaced whole. */
+export type ContractOverrides = { [K in keyof Contract]?: Section<Contract[K]> };
+
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `base` with `over` merged in; an entry `base` does not have is refused by name, so a typo is not silently ignored. */
+function merge(base: Record<string, unknown>, over: Record<string, unknown>, at: string): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(overrides)) {
+  for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
-    const b = (base as unknown as Record<string, unknown>)[k];
-    out[k] = b && typeof b === "object" && !Array.isArray(b) && typeof v === "object" ? { ...b, ...v } : v;
+    const name = at ? `${at}.${k}` : k;
+    if (!Object.prototype.hasOwnProperty.call(base, k)) throw new TypeError(`contract override: unknown entry "${name}" (see provider/contract.ts)`);
+    const b = base[k];
+    if (isPlain(b)) {
+      if (!isPlain(v)) throw new TypeError(`contract override: "${name}" must be an object`);
+      out[k] = merge(b, v, name);
+    } else if (Array.isArray(b) !== Array.isArray(v) || (!Array.isArray(b) && typeof b !== typeof v)) {
+      throw new TypeError(`contract override: "${name}" must be ${Array.isArray(b) ? "an array" : `a ${typeof b}`}`);
+    } else out[k] = v;
   }
-  return out as unknown as Contract;
+  return out;
+}
+
+/** Merge overrides onto the defaults (or onto `base`). Pure; throws a TypeError naming an unknown or ill-typed entry. */
+export function resolveContract(overrides: ContractOverrides = {}, base: Contract = DEFAULT_CONTRACT): Contract {
+  if (!isPlain(overrides)) throw new TypeError("contract override: expected an object");
+  const c = merge(base as unknown as Record<string, unknown>, overrides, "") as unknown as Contract;
+  const fields = c.signing.canonicalFields;
+  const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
+  if (fields.length === 0 || bad !== undefined) {
+    throw new TypeError(`contract override: signing.canonicalFields must name some of ${CANONICAL_STRING_FIELDS.join(", ")}${bad === undefined ? "" : `; got ${JSON.stringify(bad)}`}`);
+  }
+  return c;
 }

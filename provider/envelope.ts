@@ -1,6 +1,7 @@
 /**
- * Reading success answers: the envelope {success: true, data}, a view parsed with its zod schema,
- * and one page of a list. Every mismatch becomes a ResponseShapeError naming endpoint and field.
+ * Reading answers: the envelope {success: true, data}, a view parsed with its zod schema, one page
+ * of a list, and the renames by which a contract override maps the service's field and error-code
+ * names to ours. Every mismatch becomes a ResponseShapeError naming endpoint and field.
  */
 import type { z } from "zod";
 import type { PagingContract } from "./contract";
@@ -61,4 +62,50 @@ export function readPage(data: unknown, name: string, paging: PagingContract, en
       throw new ResponseShapeError(endpoint, `data.${paging.paginationField}.next_page`, "expected a positive integer or null", status);
   }
   return { items: d[field] as unknown[], at: `data.${field}`, nextPage };
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * `data` with its fields renamed by `map` (the service's name -> ours; contract: views), so a view
+ * parses a service that spells a field differently. Anything but a plain object is returned as is.
+ */
+export function renameFields(data: unknown, map: Readonly<Record<string, string>>): unknown {
+  if (!isPlainObject(data) || Object.keys(map).length === 0) return data;
+  const out = { ...data };
+  for (const [wire, ours] of Object.entries(map)) {
+    if (wire === ours || !(wire in data)) continue;
+    out[ours] = data[wire];
+    delete out[wire];
+  }
+  return out;
+}
+
+/** `data` with renameFields applied to each element of the array at `data[field]` (e.g. a zone's records). */
+export function renameIn(data: unknown, field: string, map: Readonly<Record<string, string>>): unknown {
+  if (!isPlainObject(data) || !Array.isArray(data[field]) || Object.keys(map).length === 0) return data;
+  return { ...data, [field]: (data[field] as unknown[]).map((x) => renameFields(x, map)) };
+}
+
+/**
+ * An error body with the service's machine code replaced by ours (contract: errors.codes, given as
+ * the service's code -> ours), in each form the client reads: `{error: {code}}`, `{code}`, `{error: "code"}`.
+ */
+export function renameErrorCode(body: unknown, map: Readonly<Record<string, string>>): unknown {
+  if (!isPlainObject(body) || Object.keys(map).length === 0) return body;
+  const ours = (c: unknown): unknown => (typeof c === "string" && Object.prototype.hasOwnProperty.call(map, c) ? map[c] : c);
+  if (isPlainObject(body.error)) return { ...body, error: { ...body.error, code: ours(body.error.code) } };
+  if (typeof body.error === "string") return { ...body, error: ours(body.error) };
+  if ("code" in body) return { ...body, code: ours(body.code) };
+  return body;
+}
+
+/**
+ * The rename map (service's name -> ours) for one contract table: for each entry whose name in
+ * `current` (the contract in force) differs from `defaults` (the names the views and errors use).
+ */
+export function renamesFrom(defaults: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, ours] of Object.entries(defaults)) if (current[k] !== undefined && current[k] !== ours) out[current[k]] = ours;
+  return out;
 }

@@ -5,7 +5,7 @@
 import type { Dispatcher } from "undici";
 import { ERROR_CODES, requiresSignature, type Contract } from "./contract";
 import { endpointLabel, fillPath, requestSafety, type Endpoint } from "./endpoints";
-import { envelopeData } from "./envelope";
+import { envelopeData, renameErrorCode, renamesFrom } from "./envelope";
 import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
 import { acquire, type TokenBucket } from "./rate-limiter";
 import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure } from "./retry";
@@ -81,10 +81,13 @@ export class RequestLoop {
   readonly #s: RequestLoopSettings;
   /** Added to the local clock when signing; learnt from 401 timestamp_out_of_range. */
   #clockOffsetMs = 0;
+  /** The service's error codes -> ours, for the codes the contract renames (contract: errors.codes). */
+  readonly #codes: Record<string, string>;
 
   constructor(settings: RequestLoopSettings, secret: string) {
     this.#s = settings;
     this.#secret = secret;
+    this.#codes = renamesFrom(ERROR_CODES, settings.contract.errors.codes);
   }
 
   get clockOffsetMs(): number {
@@ -112,7 +115,7 @@ export class RequestLoop {
       const nonce = makeNonce(c.signing.nonceBytes, random);
       h[H.timestamp] = timestamp;
       h[H.nonce] = nonce;
-      h[H.signature] = signRequest({ method, path: signedPath, body, apiKey, timestamp, nonce }, this.#secret, c.signing.signatureEncoding);
+      h[H.signature] = signRequest({ method, path: signedPath, body, apiKey, timestamp, nonce }, this.#secret, c.signing.signatureEncoding, c.signing);
     }
     return h;
   }
@@ -162,7 +165,7 @@ export class RequestLoop {
 
       const capMs = s.contract.rateLimit.maxRetryAfterSeconds * 1000;
       const retryAfterMs = parseRetryAfter(headerValue(res.headers, s.contract.headers.retryAfter), s.now(), capMs);
-      const err = ResellerApiError.from(res.status, parseJson(res.text), {
+      const err = ResellerApiError.from(res.status, renameErrorCode(parseJson(res.text), this.#codes), {
         ...ctx,
         requestId: headerValue(res.headers, s.contract.headers.requestId),
         retryAfterMs,

@@ -1,12 +1,13 @@
 /**
- * Request signing: a pure function of (request, credentials, time, nonce).
- * The canonical string is defined in ./contract (CANONICAL_STRING_FIELDS); the client signs with
- * it and the sandbox verifies with it, so both sides share one definition.
+ * Request signing: a pure function of (request, credentials, time, nonce, layout).
+ * The canonical string's layout (fields in order, separator) is part of the contract
+ * (signing.canonicalFields, signing.separator); the client signs with the layout of its contract and
+ * the sandbox verifies with the layout of its own, so both sides share one definition.
  */
 import { hmac } from "@noble/hashes/hmac";
 import { sha256 } from "@noble/hashes/sha2";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
-import type { SigningContract } from "./contract";
+import { CANONICAL_STRING_FIELDS, type CanonicalField, type SigningContract } from "./contract";
 
 export interface SignableRequest {
   /** HTTP method, any case. */
@@ -30,9 +31,24 @@ export function bodyDigest(body: string | Uint8Array): string {
   return bytesToHex(sha256(toBytes(body)));
 }
 
-/** The string that is signed; see contract.ts for the field order. */
-export function canonicalString(req: SignableRequest): string {
-  return [req.method.toUpperCase(), req.path, req.timestamp, req.nonce, bodyDigest(req.body), req.apiKey].join("\n");
+/** Which fields are signed, in which order, and what joins them (contract: SigningContract). */
+export type CanonicalLayout = Pick<SigningContract, "canonicalFields" | "separator">;
+
+/** The contract's default layout: CANONICAL_STRING_FIELDS joined by "\n". */
+export const DEFAULT_LAYOUT: CanonicalLayout = { canonicalFields: CANONICAL_STRING_FIELDS, separator: "\n" };
+
+const FIELD: Record<CanonicalField, (req: SignableRequest) => string> = {
+  method: (r) => r.method.toUpperCase(),
+  path: (r) => r.path,
+  timestamp: (r) => r.timestamp,
+  nonce: (r) => r.nonce,
+  bodySha256: (r) => bodyDigest(r.body),
+  apiKey: (r) => r.apiKey,
+};
+
+/** The string that is signed; see contract.ts (CANONICAL_STRING_FIELDS) for the fields. */
+export function canonicalString(req: SignableRequest, layout: CanonicalLayout = DEFAULT_LAYOUT): string {
+  return layout.canonicalFields.map((f) => FIELD[f](req)).join(layout.separator);
 }
 
 /** HMAC-SHA256 of the canonical string under the API secret. */
@@ -40,8 +56,9 @@ export function signRequest(
   req: SignableRequest,
   secret: string,
   encoding: SigningContract["signatureEncoding"] = "hex",
+  layout: CanonicalLayout = DEFAULT_LAYOUT,
 ): string {
-  const mac = hmac(sha256, utf8ToBytes(secret), utf8ToBytes(canonicalString(req)));
+  const mac = hmac(sha256, utf8ToBytes(secret), utf8ToBytes(canonicalString(req, layout)));
   return encoding === "hex" ? bytesToHex(mac) : Buffer.from(mac).toString("base64");
 }
 
@@ -51,8 +68,9 @@ export function verifySignature(
   secret: string,
   presented: string,
   encoding: SigningContract["signatureEncoding"] = "hex",
+  layout: CanonicalLayout = DEFAULT_LAYOUT,
 ): boolean {
-  const expected = utf8ToBytes(signRequest(req, secret, encoding));
+  const expected = utf8ToBytes(signRequest(req, secret, encoding, layout));
   const got = utf8ToBytes(presented);
   if (expected.length !== got.length) return false;
   let diff = 0;

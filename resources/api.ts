@@ -29,7 +29,7 @@ import type {
   ConflictStrategy,
   PricingAction,
 } from "../provider/views";
-import type { ContractOverrides } from "../provider/contract";
+import { resolveContract, type ContractOverrides } from "../provider/contract";
 import type { ResellerClientOptions } from "../provider/client";
 
 export interface Keyed {
@@ -108,6 +108,11 @@ export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.en
       contract = JSON.parse(contractText) as ContractOverrides;
     } catch {
       throw new Error("reseller:contract is not valid JSON (expected an object of contract overrides, see provider/contract.ts)");
+    }
+    try {
+      resolveContract(contract); // refuse an unknown or ill-typed entry now, by name, rather than ignore it
+    } catch (e) {
+      throw new Error(`reseller:contract: ${(e as Error).message}`);
     }
   }
   const rpm = get("requestsPerMinute");

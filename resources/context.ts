@@ -166,13 +166,11 @@ export class PartialFailure extends Error {
   }
 }
 
-/** Deterministic Idempotency-Key for (urn, operation, discriminator); provider/idempotency.ts. */
+/** Deterministic Idempotency-Key for (urn, operation, discriminator) in the contract's key format; provider/idempotency.ts. */
 export function idempotencyKey(urn: string, operation: string, discriminator?: string): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { deriveIdempotencyKey } = require("../provider/idempotency") as {
-    deriveIdempotencyKey: (u: string, o: string, d?: string) => string;
-  };
-  return deriveIdempotencyKey(urn, operation, discriminator);
+  const { deriveIdempotencyKey } = require("../provider/idempotency") as typeof import("../provider/idempotency");
+  return deriveIdempotencyKey(urn, operation, discriminator, resolveContract(currentSettings().contract).idempotency);
 }
 
 /** Drops undefined (the host refuses it in structs), recursively. */

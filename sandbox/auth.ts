@@ -143,9 +143,10 @@ export function verifySigned(
   if (nonce.length > 128 || !/^[\x21-\x7e]+$/.test(nonce)) {
     throw new ApiError("invalid_signature", `${H.nonce} must be 1 to 128 visible ASCII characters`);
   }
-  const ok = verifySignature({ method, path: rawPath, body, apiKey: cred.key, timestamp: ts, nonce }, cred.secret, sig, contract.signing.signatureEncoding);
+  const ok = verifySignature({ method, path: rawPath, body, apiKey: cred.key, timestamp: ts, nonce }, cred.secret, sig, contract.signing.signatureEncoding, contract.signing);
   if (!ok) {
-    throw new ApiError("invalid_signature", `the ${H.signature} does not match the request; sign METHOD, path with query, timestamp, nonce, body SHA-256 and key with your API secret`);
+    const signed = contract.signing.canonicalFields.join(", ");
+    throw new ApiError("invalid_signature", `the ${H.signature} does not match the request; sign ${signed} (joined by ${JSON.stringify(contract.signing.separator)}) with your API secret`);
   }
   if (!nonces.use(cred.key, nonce, nowMs, contract.signing.nonceRetentionSeconds)) {
     throw new ApiError("nonce_reused", `${H.nonce} ${JSON.stringify(nonce)} was used already; send a fresh nonce with every request`);
