@@ -1,8 +1,9 @@
 /**
  * Domain through the SDK's provider host over gRPC against the sandbox: register, no-op up, in-place
- * updates, drift found by refresh, price guard, declarative renewal, approval stages, adopt,
- * protection refusals, delete leaving the domain registered, and a crash between the charge and the
- * response followed by a retry (exactly one charge).
+ * updates, drift found by refresh, a rename replace run (the old name stays registered), price
+ * guard, declarative renewal and its 409 expiry_mismatch branch, approval, KYC and long-wait stages,
+ * gone domains, adopt, protection refusals, delete leaving the domain registered, and a crash
+ * between the charge and the response followed by a retry (exactly one charge).
  */
 import { isProviderHostError } from "../../../engine/host";
 import { FOREIGN_AUTH_CODE } from "../../../sandbox/state";
@@ -272,6 +273,94 @@ test("transfer with an auth code: ends the apply in pending_transfer; refresh fo
     env.sandbox.operator.settings({ processingDelaySeconds: 0 });
   }
   expect(env.host.logs().join("\n")).not.toContain(authCode);
+});
+
+test("a long registry wait is logged through the host; the apply ends in stage pending; refresh follows it to active", async () => {
+  const domain = "slow-registry.com";
+  const args = { domain, contacts, waitTimeoutSeconds: 4 };
+  env.sandbox.operator.settings({ processingDelaySeconds: 3600 });
+  try {
+    const d = new Managed(env, "Domain", "slow");
+    const logsBefore = env.host.logs().length;
+    expect(await d.up(args)).toBe("create");
+    expect(d.outputs).toMatchObject({ domain, stage: "pending", charged: "12.00" });
+    expect(charges(domain)).toHaveLength(1);
+    const logs = env.host.logs().slice(logsBefore).join("\n");
+    expect(logs).toContain(`${domain}: waiting up to 4 s for the registry to finish (stage pending)`);
+    expect(logs).toContain(`${domain}: still in stage pending after 4 s; the next refresh will follow it`);
+
+    // Still pending: refresh keeps it, and the next up buys nothing and changes nothing.
+    const mark = env.mark();
+    expect(await d.refresh()).toBe(true);
+    expect(d.outputs.stage).toBe("pending");
+    expect(await d.up(args)).toBe("same");
+    expect(env.mutatingSince(mark)).toEqual([]);
+
+    // The sandbox clock passes the processing delay: refresh shows it active.
+    env.sandbox.operator.advanceClock(3600);
+    await d.refresh();
+    expect(d.outputs.stage).toBe("active");
+    expect(charges(domain)).toHaveLength(1);
+  } finally {
+    env.sandbox.operator.settings({ processingDelaySeconds: 0 });
+  }
+});
+
+test("a registration on a KYC TLD ends the apply in pending_kyc; after KYC, refresh shows active", async () => {
+  const domain = "kyc-needed.de";
+  env.sandbox.operator.settings({ kycTlds: ["de"] });
+  const d = new Managed(env, "Domain", "kyc");
+  const logsBefore = env.host.logs().length;
+  expect(await d.up({ domain, contacts })).toBe("create");
+  expect(d.outputs).toMatchObject({ domain, stage: "pending_kyc", charged: "9.00" });
+  expect(charges(domain).map((e) => e.action)).toEqual(["register"]);
+  expect(env.host.logs().slice(logsBefore).join("\n")).toContain(`${domain}: register is in stage pending_kyc; the apply ends here and later refreshes follow it`);
+
+  const mark = env.mark();
+  await d.refresh();
+  expect(d.outputs.stage).toBe("pending_kyc");
+  expect(await d.up({ domain, contacts })).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  env.sandbox.operator.completeKyc(domain);
+  await d.refresh();
+  expect(d.outputs.stage).toBe("active");
+  expect(charges(domain)).toHaveLength(1);
+});
+
+test("a domain the account no longer holds reads as gone: a rejected order (cancelled)", async () => {
+  const domain = "rejected-order.com";
+  env.sandbox.operator.settings({ approval: { orders: true } });
+  try {
+    const d = new Managed(env, "Domain", "rejected");
+    expect(await d.up({ domain, contacts })).toBe("create");
+    expect(d.outputs.stage).toBe("pending_approval");
+    expect(await d.refresh()).toBe(true);
+    env.sandbox.operator.reject(domain);
+    expect((await env.client.getDomain(domain)).stage).toBe("cancelled");
+    const mark = env.mark();
+    expect(await d.refresh()).toBe(false);
+    expect(d.state).toBeUndefined();
+    expect(env.mutatingSince(mark)).toEqual([]);
+    expect(env.sandbox.operator.ledger().filter((e) => e.domain === domain).map((e) => e.action)).toEqual(["register", "refund"]);
+  } finally {
+    env.sandbox.operator.settings({ approval: { orders: false } });
+  }
+});
+
+test("a domain missing from the account (404, here after a sandbox reset) reads as gone", async () => {
+  // Own sandbox: the reset would otherwise wipe what the other tests bought.
+  const own = await startEnv();
+  try {
+    const d = new Managed(own, "Domain", "vanished");
+    expect(await d.up({ domain: "vanished-name.com", contacts })).toBe("create");
+    own.sandbox.operator.reset();
+    await expect(own.client.getDomain("vanished-name.com")).rejects.toThrow(/not.found|404/i);
+    expect(await d.refresh()).toBe(false);
+    expect(d.state).toBeUndefined();
+  } finally {
+    await own.close();
+  }
 });
 
 test("adopt takes an existing domain with no charge or change; differences then show as a diff", async () => {
