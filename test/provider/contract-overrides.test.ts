@@ -21,9 +21,15 @@ const SIGNING: ContractOverrides = {
 
 const clients: ResellerClient[] = [];
 const sandboxes: SandboxHandle[] = [];
+/** A scripted server for answers in other names. */
+let server: RecordingServer;
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await Promise.all(sandboxes.map((s) => s.close()));
+  await server.close();
 });
 
 async function sandboxWith(contract?: ContractOverrides): Promise<SandboxHandle> {
@@ -103,12 +109,6 @@ describe("the signed string and the signing headers", () => {
 });
 
 describe("view field names", () => {
-  let server: RecordingServer;
-  beforeAll(async () => {
-    server = await startRecordingServer();
-  });
-  afterAll(async () => server.close());
-
   const VIEWS: ContractOverrides = {
     views: {
       balance: { balance: "credit", activeDomains: "domain_count" },
@@ -149,12 +149,6 @@ describe("view field names", () => {
 });
 
 describe("error code names", () => {
-  let server: RecordingServer;
-  beforeAll(async () => {
-    server = await startRecordingServer();
-  });
-  afterAll(async () => server.close());
-
   const CODES: ContractOverrides = { errors: { codes: { expiryMismatch: "EXPIRY_CHANGED", timestampSkew: "clock_skew" } } };
 
   it("a renamed code selects our error class", async () => {
