@@ -270,7 +270,14 @@ export const templateHandler: Handler = {
         variables: (inputs.variables as Record<string, string>) ?? {},
         conflict_strategy: (inputs.conflictStrategy as ConflictStrategy) ?? "cancel",
       });
-      const ids = [...res.created, ...res.replaced].map((r) => r.id);
+      let ids = [...res.created, ...res.replaced].map((r) => r.id);
+      if (res.replaced.length) {
+        // `replaced` may name the records the apply deleted (the sandbox's reading; the spec is silent):
+        // keep only ids that exist, or the first refresh would show recordIds shrinking.
+        invalidateZone(zone);
+        const present = new Set((await zoneRecords(zone)).map((r) => r.id));
+        ids = ids.filter((i) => present.has(i));
+      }
       return {
         id,
         outs: templateOutputs(inputs, {

@@ -177,3 +177,154 @@ test("template: apply, re-apply on new variables, delete removes what it made", 
   expect((await env.client.listRecords(DOMAIN)).filter((r) => r.type !== "NS")).toEqual([]);
   await z.destroy();
 });
+
+const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
+const API = "/api/v1";
+/** Every API request (reads included) since `mark`. */
+const requestsSince = (mark: number) => env.sandbox.operator.requests().slice(mark).map((q) => `${q.method} ${q.path}`);
+
+test("zone: delegation done out of band shows on refresh; unknown domain previews a replace; a new domain creates the new zone, then deletes the old; deleted out of band reads as gone", async () => {
+  // demo-labs.io points elsewhere: the zone stays pending until someone delegates it.
+  await env.client.setNameservers("demo-labs.io", ["ns1.elsewhere.test", "ns2.elsewhere.test"]);
+  await env.client.setNameservers("demo-shop.net", SERVICE_NS);
+  const z = new Managed(env, "DnsZone", "moving");
+  let mark = env.mark();
+  expect(await z.up({ domain: "demo-labs.io" })).toBe("create");
+  expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/dns/zones` }]);
+  expect(z.outputs).toMatchObject({ domain: "demo-labs.io", status: "pending_nameserver", delegated: false, nameservers: SERVICE_NS, adopted: false });
+
+  // Out of band: the registrant delegates and someone posts the check in the portal.
+  await env.client.setNameservers("demo-labs.io", SERVICE_NS);
+  await env.client.checkZone("demo-labs.io");
+  mark = env.mark();
+  expect(await z.refresh()).toBe(true);
+  expect(z.outputs).toMatchObject({ domain: "demo-labs.io", status: "active", delegated: true });
+  expect(requestsSince(mark)).toEqual([`GET ${API}/dns/zones/demo-labs.io`]);
+  // The refreshed state is what the program declares: no diff, and preview reads nothing.
+  mark = env.mark();
+  expect((await z.preview({ domain: "Demo-Labs.IO." })).step).toBe("same");
+
+  // Preview with a domain not known yet (another resource's output): check passes, diff says replace.
+  const c = await z.check({ domain: UNKNOWN, waitForDelegation: true });
+  expect(c.failures).toEqual([]);
+  expect(c.inputs.domain).toBe(UNKNOWN);
+  const p = await z.preview({ domain: UNKNOWN, waitForDelegation: true });
+  expect(p.step).toBe("replace");
+  expect(p.diff!.replaces).toEqual(["domain"]);
+  expect(p.diff!.deleteBeforeReplace).toBe(false);
+  // An unknown bookkeeping input is an update, not a replace.
+  const q = await z.preview({ domain: "demo-labs.io", waitForDelegation: UNKNOWN });
+  expect(q.step).toBe("update");
+  expect(q.diff!.replaces).toEqual([]);
+  expect(requestsSince(mark)).toEqual([]);
+
+  // Replace by domain: the new zone first (and its delegation check), then the old one goes.
+  mark = env.mark();
+  expect(await z.up({ domain: "demo-shop.net", waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("replace");
+  expect(env.mutatingSince(mark)).toEqual([
+    { method: "POST", path: `${API}/dns/zones` },
+    { method: "POST", path: `${API}/dns/zones/demo-shop.net/check` },
+    { method: "DELETE", path: `${API}/dns/zones/demo-labs.io` },
+  ]);
+  expect(z.state!.id).toBe("demo-shop.net");
+  expect(z.outputs).toMatchObject({ domain: "demo-shop.net", status: "active", delegated: true });
+  await expect(env.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+  expect((await env.client.getZone("demo-shop.net")).status).toBe("active");
+  mark = env.mark();
+  expect(await z.up({ domain: "demo-shop.net", waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  // Deleted out of band: refresh drops it, without writing anything.
+  await env.client.deleteZone("demo-shop.net");
+  mark = env.mark();
+  expect(await z.refresh()).toBe(false);
+  expect(z.state).toBeUndefined();
+  expect(env.mutatingSince(mark)).toEqual([]);
+});
+
+test("template: refresh follows an out-of-band record delete; conflictStrategy changes in place with no call; adopt makes no call", async () => {
+  const DOMAIN = "demo-labs.io";
+  await env.client.setNameservers(DOMAIN, SERVICE_NS);
+  const z = new Managed(env, "DnsZone", "labs-for-template");
+  await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+  expect(z.outputs.status).toBe("active");
+
+  const t = new Managed(env, "ZoneTemplate", "labs-web");
+  const args = { zone: DOMAIN, templateId: "web", variables: { ipv4: "192.0.2.60" } };
+  let mark = env.mark();
+  expect(await t.up(args)).toBe("create");
+  expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/dns/zones/${DOMAIN}/templates/web` }]);
+  const ids = t.outputs.recordIds as string[];
+  expect(ids).toHaveLength(2);
+  const [apexA, wwwCname] = ids;
+  const live = await env.client.listRecords(DOMAIN);
+  expect(live.find((r) => r.id === apexA)).toMatchObject({ type: "A", content: "192.0.2.60" });
+  expect(live.find((r) => r.id === wwwCname)).toMatchObject({ type: "CNAME", name: "www" });
+
+  // One of its records deleted out of band: refresh shrinks recordIds (a template is applied once; it is not re-applied).
+  // (No refresh before this one: the host keeps a zone's records for 5 s, which within one real command is fine.)
+  await env.client.deleteRecord(DOMAIN, apexA);
+  mark = env.mark();
+  expect(await t.refresh()).toBe(true);
+  expect(t.outputs.recordIds).toEqual([wwwCname]);
+  expect(t.outputs).toMatchObject({ created: 2, replaced: 0 });
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect((await t.preview(args)).step).toBe("same");
+
+  // conflictStrategy is bookkeeping for the next apply: an in-place update that makes no request at all.
+  mark = env.mark();
+  expect(await t.up({ ...args, conflictStrategy: "skip" })).toBe("update");
+  expect(requestsSince(mark)).toEqual([]);
+  expect(t.outputs).toMatchObject({ conflictStrategy: "skip", recordIds: [wwwCname], created: 2 });
+  expect(await t.up({ ...args, conflictStrategy: "skip" })).toBe("same");
+
+  // Destroy deletes only what is still its own.
+  mark = env.mark();
+  await t.destroy();
+  expect(env.mutatingSince(mark)).toEqual([{ method: "DELETE", path: `${API}/dns/zones/${DOMAIN}/records/${wwwCname}` }]);
+
+  // Adopt: the template is taken as applied; no write, nothing of its own to delete later.
+  const adopted = new Managed(env, "ZoneTemplate", "seeded-web");
+  mark = env.mark();
+  expect(await adopted.up({ zone: ZONE, templateId: "web", variables: { ipv4: "192.0.2.1" }, adopt: true })).toBe("create");
+  expect(adopted.outputs).toMatchObject({ adopted: true, recordIds: [], created: 0, replaced: 0 });
+  expect(await adopted.refresh()).toBe(true);
+  expect((await adopted.preview({ zone: ZONE, templateId: "web", variables: { ipv4: "192.0.2.1" }, adopt: true })).step).toBe("same");
+  const seeded = await env.client.listRecords(ZONE);
+  await adopted.destroy();
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect(await env.client.listRecords(ZONE)).toEqual(seeded);
+  await expect(new Managed(env, "ZoneTemplate", "nope").up({ zone: ZONE, templateId: "no-such", adopt: true })).rejects.toThrow(/adopt: there is no template no-such/);
+
+  await z.destroy();
+});
+
+test("template with conflictStrategy replace: state holds only records that exist, so the first refresh shows no change and destroy deletes them", async () => {
+  const DOMAIN = "demo-labs.io";
+  await env.client.setNameservers(DOMAIN, SERVICE_NS);
+  const z = new Managed(env, "DnsZone", "labs-for-replace");
+  await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+  // Made by hand before the template: an apex A the template will replace.
+  const handMade = await env.client.createRecord(DOMAIN, { type: "A", name: "@", content: "192.0.2.9", ttl: 3600 });
+
+  const t = new Managed(env, "ZoneTemplate", "labs-web-replace");
+  const args = { zone: DOMAIN, templateId: "web", variables: { ipv4: "192.0.2.61" }, conflictStrategy: "replace" };
+  const applied = env.mark();
+  expect(await t.up(args)).toBe("create");
+  expect(env.mutatingSince(applied)).toEqual([{ method: "POST", path: `${API}/dns/zones/${DOMAIN}/templates/web` }]);
+  expect(t.outputs).toMatchObject({ created: 2, replaced: 1 });
+  const live = await env.client.listRecords(DOMAIN);
+  expect(live.some((r) => r.id === handMade.id)).toBe(false);
+  const ids = t.outputs.recordIds as string[];
+  expect(ids).not.toContain(handMade.id);
+  expect(ids.every((id) => live.some((r) => r.id === id))).toBe(true);
+
+  const mark = env.mark();
+  const before = t.outputs;
+  expect(await t.refresh()).toBe(true);
+  expect(t.outputs).toEqual(before);
+  await t.destroy();
+  expect(env.mutatingSince(mark)).toEqual(ids.map((id) => ({ method: "DELETE", path: `${API}/dns/zones/${DOMAIN}/records/${id}` })));
+  expect((await env.client.listRecords(DOMAIN)).filter((r) => r.type !== "NS")).toEqual([]);
+  await z.destroy();
+});
