@@ -18,6 +18,16 @@ afterAll(async () => env?.close());
 const charges = (domain: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain && Number(e.amount) > 0);
 const contacts = { registrant: contact };
 
+/**
+ * Expects the host's log lines since `from` to include `text`. The host writes a line to its stdout
+ * before it answers over gRPC, but the two pipes may reach this process in either order: allow 2 s.
+ */
+async function expectLogged(from: number, text: string): Promise<void> {
+  const since = () => env.host.logs().slice(from).join("\n");
+  for (let i = 0; i < 100 && !since().includes(text); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(since()).toContain(text);
+}
+
 test("register, no-op up, in-place updates, refresh after an out-of-band change, delete keeps the domain", async () => {
   const d = new Managed(env, "Domain", "main");
   const args = {
@@ -90,7 +100,7 @@ test("register, no-op up, in-place updates, refresh after an out-of-band change,
   expect(env.mutatingSince(mark).filter((r) => !r.path.endsWith("/domains/register") && !r.path.includes("pulumi-lifecycle.net"))).toEqual([]);
   expect(env.mutatingSince(mark).filter((r) => r.path.endsWith("/domains/register"))).toHaveLength(1);
   expect((await env.client.getDomain("pulumi-lifecycle.com")).stage).toBe("active");
-  expect(env.host.logs().slice(logsBefore).join("\n")).toMatch(/pulumi-lifecycle\.com: a domain cannot be deleted through the API; it stays registered/);
+  await expectLogged(logsBefore, "pulumi-lifecycle.com: a domain cannot be deleted through the API; it stays registered");
   expect(await d.up(renamed)).toBe("same");
 
   // Delete leaves the domain registered.
@@ -99,7 +109,7 @@ test("register, no-op up, in-place updates, refresh after an out-of-band change,
   await d.destroy();
   expect(env.mutatingSince(mark)).toEqual([]);
   expect((await env.client.getDomain("pulumi-lifecycle.net")).stage).toBe("active");
-  expect(env.host.logs().slice(logsBefore).join("\n")).toMatch(/pulumi-lifecycle\.net: a domain cannot be deleted through the API; it stays registered/);
+  await expectLogged(logsBefore, "pulumi-lifecycle.net: a domain cannot be deleted through the API; it stays registered");
 });
 
 test("maxPrice below the quote refuses before any money moves", async () => {
@@ -219,7 +229,7 @@ test("renewal answered 409 expiry_mismatch (another renewal held for approval): 
     expect(env.sandbox.operator.ledger()).toHaveLength(ledger);
     expect(env.mutatingSince(mark)).toEqual([]);
     expect(d.outputs).toMatchObject({ domain, stage: "active", expiryDate: expiry, charged: "12.00" });
-    expect(env.host.logs().slice(logsBefore).join("\n")).toContain(`${domain}: already renewed past ${expiry} (expiry_mismatch); nothing charged`);
+    await expectLogged(logsBefore, `${domain}: already renewed past ${expiry} (expiry_mismatch); nothing charged`);
 
     // While the other renewal is held, a further up asks again and is refused again: no charge, no change.
     let m = env.mark();
@@ -285,9 +295,8 @@ test("a long registry wait is logged through the host; the apply ends in stage p
     expect(await d.up(args)).toBe("create");
     expect(d.outputs).toMatchObject({ domain, stage: "pending", charged: "12.00" });
     expect(charges(domain)).toHaveLength(1);
-    const logs = env.host.logs().slice(logsBefore).join("\n");
-    expect(logs).toContain(`${domain}: waiting up to 4 s for the registry to finish (stage pending)`);
-    expect(logs).toContain(`${domain}: still in stage pending after 4 s; the next refresh will follow it`);
+    await expectLogged(logsBefore, `${domain}: waiting up to 4 s for the registry to finish (stage pending)`);
+    await expectLogged(logsBefore, `${domain}: still in stage pending after 4 s; the next refresh will follow it`);
 
     // Still pending: refresh keeps it, and the next up buys nothing and changes nothing.
     const mark = env.mark();
@@ -314,7 +323,7 @@ test("a registration on a KYC TLD ends the apply in pending_kyc; after KYC, refr
   expect(await d.up({ domain, contacts })).toBe("create");
   expect(d.outputs).toMatchObject({ domain, stage: "pending_kyc", charged: "9.00" });
   expect(charges(domain).map((e) => e.action)).toEqual(["register"]);
-  expect(env.host.logs().slice(logsBefore).join("\n")).toContain(`${domain}: register is in stage pending_kyc; the apply ends here and later refreshes follow it`);
+  await expectLogged(logsBefore, `${domain}: register is in stage pending_kyc; the apply ends here and later refreshes follow it`);
 
   const mark = env.mark();
   await d.refresh();
