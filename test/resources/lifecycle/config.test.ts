@@ -1,0 +1,128 @@
+/**
+ * Settings reaching the provider host over gRPC, as `pulumi up` delivers them through Configure:
+ * the environment fallback (RESELLER_*) when the stack config has no reseller:* keys, and contract
+ * overrides from `reseller:contract` against a sandbox that speaks a non-default contract.
+ */
+import { startProviderHost, type ProviderHost } from "../../../engine/host";
+import { ResellerClient } from "../../../provider/client";
+import { deriveIdempotencyKey } from "../../../provider/idempotency";
+import type { ContractOverrides } from "../../../provider/contract";
+import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
+import { Managed, ROOT, type Env } from "./harness";
+
+const ZONE = "demo-reseller.com";
+const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const x of opened.splice(0).reverse()) await x.close();
+});
+
+async function sandboxWith(contract?: ContractOverrides): Promise<SandboxHandle> {
+  const s = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, contract });
+  opened.push(s);
+  return s;
+}
+
+/** A host started with `env` and configured with `config`, wrapped as the harness's Env. */
+async function hostEnv(sandbox: SandboxHandle, env: Record<string, string | undefined>, config: Record<string, string>, contract?: ContractOverrides): Promise<Env> {
+  const host: ProviderHost = await startProviderHost({ cwd: ROOT, env });
+  opened.push(host);
+  await host.configure(config);
+  const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: 100_000, contract });
+  opened.push(client);
+  return {
+    sandbox,
+    host,
+    client,
+    config,
+    mark: () => sandbox.operator.requests().length,
+    mutatingSince: (mark) => sandbox.operator.requests().slice(mark).filter((r) => r.mutating).map((r) => ({ method: r.method, path: r.path })),
+    close: async () => undefined,
+  };
+}
+
+const recordArgs = { zone: ZONE, type: "TXT", name: "config-check", content: "from the host", ttl: 300 };
+
+test("a host configured without reseller:* keys takes RESELLER_BASE_URL, RESELLER_API_KEY and RESELLER_API_SECRET from its environment", async () => {
+  const sandbox = await sandboxWith();
+  const { key, secret } = sandbox.credentials;
+  const env = await hostEnv(sandbox, { RESELLER_BASE_URL: sandbox.url, RESELLER_API_KEY: key, RESELLER_API_SECRET: secret }, {});
+
+  const r = new Managed(env, "DnsRecord", "from-env");
+  expect(await r.up(recordArgs)).toBe("create");
+  const id = r.state!.id;
+  expect((await env.client.listRecords(ZONE)).some((x) => x.id === id && x.content === "from the host")).toBe(true);
+  await r.destroy();
+  expect((await env.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
+  // The requests were the host's, under the environment's key, and the secret is in no log line.
+  expect(sandbox.operator.requests().filter((x) => x.mutating).map((x) => [x.method, x.key, x.error])).toEqual([
+    ["POST", key, null],
+    ["DELETE", key, null],
+  ]);
+  expect(env.host.logs().join("\n")).not.toContain(secret);
+});
+
+test("(control) with neither reseller:* keys nor RESELLER_* variables, a create fails naming each setting and its variable", async () => {
+  const sandbox = await sandboxWith();
+  const env = await hostEnv(sandbox, NO_ENV, {});
+  await expect(new Managed(env, "DnsRecord", "nothing").up(recordArgs)).rejects.toThrow(
+    /missing configuration: reseller:baseUrl \(or RESELLER_BASE_URL\), reseller:apiKey \(or RESELLER_API_KEY\), reseller:apiSecret \(or RESELLER_API_SECRET/,
+  );
+  expect(sandbox.operator.requests()).toEqual([]);
+});
+
+describe("reseller:contract against a sandbox on another contract", () => {
+  const CONTRACT = {
+    headers: { signature: "X-Sig", nonce: "X-Once" },
+    signing: { canonicalFields: ["apiKey", "method", "path", "timestamp", "nonce", "bodySha256"], separator: "|" },
+    idempotency: { keyPrefix: "acme-", hashChars: 24 },
+  } satisfies ContractOverrides;
+  const credentialsOf = (s: SandboxHandle) => ({
+    "reseller:baseUrl": s.url,
+    "reseller:apiKey": s.credentials.key,
+    "reseller:apiSecret": s.credentials.secret,
+    "reseller:requestsPerMinute": "100000",
+  });
+
+  test("with the override, creates sign under the sandbox's names and field order, and the purchase key has the contract's format", async () => {
+    const sandbox = await sandboxWith(CONTRACT);
+    const env = await hostEnv(sandbox, NO_ENV, { ...credentialsOf(sandbox), "reseller:contract": JSON.stringify(CONTRACT) }, CONTRACT);
+
+    const r = new Managed(env, "DnsRecord", "contract-record");
+    expect(await r.up(recordArgs)).toBe("create");
+    const privacy = new Managed(env, "PrivacyAddon", "contract-privacy");
+    expect(await privacy.up({ domain: "demo-shop.net" })).toBe("create");
+
+    const log = sandbox.operator.requests();
+    expect(log.filter((x) => x.error !== null)).toEqual([]);
+    const purchase = log.find((x) => x.method === "POST" && x.path.endsWith("/domains/demo-shop.net/privacy"))!;
+    expect(purchase.idempotency_key).toMatch(/^acme-[A-Za-z0-9_-]{24}$/);
+    expect(purchase.idempotency_key).toBe(deriveIdempotencyKey(privacy.urn, "privacy", "demo-shop.net", CONTRACT.idempotency));
+
+    await r.destroy();
+    await privacy.destroy();
+    expect(sandbox.operator.requests().filter((x) => x.error !== null)).toEqual([]);
+  });
+
+  test("without it, the create is refused with the sandbox's signature error, which names the header and what to set", async () => {
+    const sandbox = await sandboxWith(CONTRACT);
+    const env = await hostEnv(sandbox, NO_ENV, credentialsOf(sandbox), CONTRACT);
+    const err = await new Managed(env, "DnsRecord", "no-contract").up(recordArgs).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(/401 invalid_signature: this endpoint needs a signed request; missing header\(s\): X-Sig, X-Once/);
+    expect(err!.message).toContain("set the contract's headers and signing entries (reseller:contract");
+    expect(sandbox.operator.requests().map((x) => [x.method, x.error])).toEqual([["POST", "invalid_signature"]]);
+    expect((await env.client.listRecords(ZONE)).some((x) => x.name === "config-check")).toBe(false);
+  });
+
+  test("a host whose reseller:contract has an unknown entry says which, before any request", async () => {
+    const sandbox = await sandboxWith(CONTRACT);
+    const env = await hostEnv(sandbox, NO_ENV, { ...credentialsOf(sandbox), "reseller:contract": '{"header":{"signature":"X-Sig"}}' });
+    await expect(new Managed(env, "DnsRecord", "typo").up(recordArgs)).rejects.toThrow(/reseller:contract: contract override: unknown entry "header"/);
+    expect(sandbox.operator.requests()).toEqual([]);
+  });
+});
