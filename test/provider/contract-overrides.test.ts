@@ -68,7 +68,7 @@ describe("the signed string and the signing headers", () => {
     const err = await clientOf(s).listZones().catch((e: unknown) => e);
     expect(err).toMatchObject({ name: "AuthenticationError", status: 401, code: "invalid_signature" });
     expect((err as Error).message).toContain("X-Sig");
-    expect((err as Error).message).toContain("contract's signing settings");
+    expect((err as Error).message).toContain("set the contract's headers and signing entries (reseller:contract");
     expect(s.operator.requests().map((r) => r.error)).toEqual(["invalid_signature"]);
   });
 
