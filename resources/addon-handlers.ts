@@ -28,6 +28,20 @@ async function keyed<T>(what: string, send: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Buys (or enables) an add-on under the resource's key. That key is stable, so a create after the
+ * add-on was turned off (out of band, or in the portal) within the service's retention gets the first
+ * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
+ * again is a new operation, sent under a key of its own (its retries inside `keyed` share it).
+ */
+async function buy<T>(what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, isOn: () => Promise<boolean>): Promise<T> {
+  const first = await keyed(what, () => send(idempotencyKey(urn, operation, domain)));
+  if (await isOn().catch(() => true)) return first;
+  warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
+  const again = idempotencyKey(urn, operation, `${domain}@${new Date().toISOString()}`);
+  return keyed(what, () => send(again));
+}
+
 async function findHost(api: ResellerApi, domain: string, hostname: string): Promise<Host | undefined> {
   const hosts = await orGone(() => api.listHosts(domain));
   return hosts?.find((h) => canonicalChildHost(h.hostname, domain) === hostname);
@@ -112,8 +126,14 @@ export const privacyHandler: Handler = {
       if (!p || !privacyOn(p)) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}; remove adopt to buy and enable it`);
       return { id: domain, outs: privacyOutputs(inputs, p, true) };
     }
-    const key = idempotencyKey(inputs.resourceUrn as string, "privacy", domain);
-    const p = await keyed(`${domain}: WHOIS Privacy purchase`, () => api.enablePrivacy(domain, { idempotencyKey: key }));
+    const p = await buy(
+      `${domain}: WHOIS Privacy purchase`,
+      inputs.resourceUrn as string,
+      "privacy",
+      domain,
+      (key) => api.enablePrivacy(domain, { idempotencyKey: key }),
+      async () => privacyOn(await api.getPrivacy(domain)),
+    );
     if (p.status === "awaiting_verification") info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
     return { id: domain, outs: privacyOutputs(inputs, p, false) };
   },
@@ -153,8 +173,14 @@ export const protectionHandler: Handler = {
       if (!p?.enabled) throw new Error(`adopt: Domain Protection is not on for ${domain}; remove adopt to buy and enable it`);
       return { id: domain, outs: protectionOutputs(inputs, p, true) };
     }
-    const key = idempotencyKey(inputs.resourceUrn as string, "protection", domain);
-    const p = await keyed(`${domain}: Domain Protection purchase`, () => api.enableProtection(domain, { idempotencyKey: key }));
+    const p = await buy(
+      `${domain}: Domain Protection purchase`,
+      inputs.resourceUrn as string,
+      "protection",
+      domain,
+      (key) => api.enableProtection(domain, { idempotencyKey: key }),
+      async () => (await api.getProtection(domain)).enabled,
+    );
     return { id: domain, outs: protectionOutputs(inputs, p, false) };
   },
 

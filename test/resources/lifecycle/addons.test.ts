@@ -2,7 +2,8 @@
  * ChildHost, PrivacyAddon, Protection and EppCode through the SDK's provider host over gRPC against
  * the sandbox.
  */
-import { Managed, startEnv, type Env } from "./harness";
+import { deriveIdempotencyKey } from "../../../provider/idempotency";
+import { Managed, startEnv, urnOf, type Env } from "./harness";
 
 let env: Env;
 beforeAll(async () => {
@@ -118,4 +119,112 @@ test("EPP code: requested on create only; a new trigger requests a new one; neve
   expect(await e.up({ domain: "demo-shop.net", trigger: 2 })).toBe("replace");
   expect(e.outputs.authCode).not.toBe(first);
   expect(env.host.logs().join("\n")).not.toContain(first);
+
+  // Destroy: a transfer code cannot be withdrawn, so nothing is sent at all and the code stays valid.
+  const current = e.outputs.authCode as string;
+  const before = env.mark();
+  await e.destroy();
+  expect(env.sandbox.operator.requests().slice(before)).toEqual([]);
+  expect(env.sandbox.operator.state().domains["demo-shop.net"].authCode).toBe(current);
+});
+
+const API = "/api/v1";
+
+test("privacy: disabled out of band reads as gone; a new domain buys it there under its own key, then disables the old", async () => {
+  const p = new Managed(env, "PrivacyAddon", "moving-privacy");
+  let mark = env.mark();
+  expect(await p.up({ domain: "demo-labs.io" })).toBe("create");
+  expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/domains/demo-labs.io/privacy` }]);
+  expect(charges("demo-labs.io", "privacy")).toHaveLength(1);
+
+  // Replace: bought on the new domain first, then the old one disabled (no refund, no second charge).
+  mark = env.mark();
+  const ledgerBefore = env.sandbox.operator.ledger().length;
+  expect(await p.up({ domain: "protected-brand.com" })).toBe("replace");
+  expect(env.mutatingSince(mark)).toEqual([
+    { method: "POST", path: `${API}/domains/protected-brand.com/privacy` },
+    { method: "DELETE", path: `${API}/domains/demo-labs.io/privacy` },
+  ]);
+  const bought = charges("protected-brand.com", "privacy");
+  expect(bought).toHaveLength(1);
+  expect(bought[0].idempotency_key).toBe(deriveIdempotencyKey(urnOf("PrivacyAddon", "moving-privacy"), "privacy", "protected-brand.com"));
+  expect(bought[0].idempotency_key).not.toBe(charges("demo-labs.io", "privacy")[0].idempotency_key);
+  expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
+  expect(p.state!.id).toBe("protected-brand.com");
+  expect(p.outputs).toMatchObject({ domain: "protected-brand.com", enabled: true, status: "awaiting_verification" });
+  expect((await env.client.getPrivacy("demo-labs.io")).enabled).toBe(false);
+  mark = env.mark();
+  expect(await p.up({ domain: "protected-brand.com" })).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  // Turned off by hand: refresh drops it from state, writing nothing.
+  await env.client.disablePrivacy("protected-brand.com");
+  mark = env.mark();
+  expect(await p.refresh()).toBe(false);
+  expect(p.state).toBeUndefined();
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  // The next up enables it again. The resource's purchase key only gets the first purchase replayed (nothing
+  // enabled), so the live state is read and the enable is sent under a new key; the add-on is already bought: no charge.
+  mark = env.mark();
+  expect(await p.up({ domain: "protected-brand.com" })).toBe("create");
+  const posts = env.sandbox.operator
+    .requests()
+    .slice(mark)
+    .filter((q) => q.method === "POST")
+    .map((q) => ({ path: q.path, replayed: q.replayed, mutating: q.mutating, keyed: !!q.idempotency_key, firstKey: q.idempotency_key === bought[0].idempotency_key }));
+  expect(posts).toEqual([
+    { path: `${API}/domains/protected-brand.com/privacy`, replayed: true, mutating: false, keyed: true, firstKey: true },
+    { path: `${API}/domains/protected-brand.com/privacy`, replayed: false, mutating: true, keyed: true, firstKey: false },
+  ]);
+  expect(charges("protected-brand.com", "privacy")).toHaveLength(1);
+  expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
+  expect((await env.client.getPrivacy("protected-brand.com")).enabled).toBe(true);
+  expect(p.outputs).toMatchObject({ enabled: true, status: "awaiting_verification" });
+  expect(env.host.logs().join("\n")).toMatch(/protected-brand\.com: WHOIS Privacy purchase: the service answered with an earlier purchase of this resource, but it is off now/);
+  expect(await p.refresh()).toBe(true);
+  mark = env.mark();
+  expect(await p.up({ domain: "protected-brand.com" })).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+});
+
+test("protection: refresh keeps it on with no write; a new domain buys it once under its own key and leaves the old one on", async () => {
+  const p = new Managed(env, "Protection", "moving-protection");
+  const urn = urnOf("Protection", "moving-protection");
+  let mark = env.mark();
+  expect(await p.up({ domain: "demo-reseller.com" })).toBe("create");
+  expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/domains/demo-reseller.com/protection` }]);
+  const first = charges("demo-reseller.com", "protection");
+  expect(first).toHaveLength(1);
+  expect(first[0].idempotency_key).toBe(deriveIdempotencyKey(urn, "protection", "demo-reseller.com"));
+
+  mark = env.mark();
+  const before = p.outputs;
+  expect(await p.refresh()).toBe(true);
+  expect(p.outputs).toEqual(before);
+  expect(p.outputs).toMatchObject({ enabled: true, status: "on", adopted: false });
+  expect((await p.preview({ domain: "demo-reseller.com" })).step).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+
+  // Replace: the new one is bought once; the old one cannot be removed through the API, so it stays on and the log says where to remove it.
+  mark = env.mark();
+  const ledgerBefore = env.sandbox.operator.ledger().length;
+  expect(await p.up({ domain: "demo-shop.net" })).toBe("replace");
+  expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/domains/demo-shop.net/protection` }]);
+  const second = charges("demo-shop.net", "protection");
+  expect(second).toHaveLength(1);
+  expect(second[0].idempotency_key).toBe(deriveIdempotencyKey(urn, "protection", "demo-shop.net"));
+  expect(second[0].idempotency_key).not.toBe(first[0].idempotency_key);
+  expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
+  expect(charges("demo-reseller.com", "protection")).toHaveLength(1);
+  expect(p.state!.id).toBe("demo-shop.net");
+  expect((await env.client.getProtection("demo-reseller.com")).enabled).toBe(true);
+  expect(env.host.logs().join("\n")).toMatch(/demo-reseller\.com: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal/);
+
+  mark = env.mark();
+  expect(await p.up({ domain: "demo-shop.net" })).toBe("same");
+  expect(await p.refresh()).toBe(true);
+  expect(p.outputs).toMatchObject({ domain: "demo-shop.net", enabled: true });
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
 });
