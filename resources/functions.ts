@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Availability, Balance, PricingAction, Quote, Tier, Tld } from "../provider/views";
 import { createClient, readSettings, type ResellerApi } from "./api";
 import { canonicalHost } from "./normalize";
-import { hostNameProblem } from "./validate";
+import { domainNameFailure, yearsFailure } from "./validate";
 
 let cached: { key: string; client: ResellerApi } | undefined;
 
@@ -20,11 +20,20 @@ function programClient(): ResellerApi {
   return cached.client;
 }
 
-function domainName(field: string, v: string): string {
-  const p = hostNameProblem(v, { minLabels: 2 });
-  if (p) throw new Error(`${field}: ${JSON.stringify(v)} is not a valid domain name: it ${p}`);
-  return canonicalHost(v);
+// Arguments are checked before any call, with the resources' messages (field, value, rule).
+function domainName(field: string, v: unknown): string {
+  const failure = domainNameFailure(field, v);
+  if (failure) throw new Error(failure);
+  return canonicalHost(v as string);
 }
+
+function years(field: string, v: unknown): number {
+  const failure = yearsFailure(field, v);
+  if (failure) throw new Error(failure);
+  return (v as number | undefined) ?? 1;
+}
+
+const PRICING_ACTIONS: readonly PricingAction[] = ["register", "renew", "transfer", "restore"];
 
 export interface GetAvailabilityArgs {
   /** Any number of names; sent in batches of 20 (the API's limit per call). */
@@ -34,9 +43,11 @@ export interface GetAvailabilityArgs {
 
 /** Availability and price of many names. */
 export async function getAvailability(args: GetAvailabilityArgs): Promise<Availability[]> {
+  if (!Array.isArray(args.domains)) throw new Error(`domains: ${JSON.stringify(args.domains)} is not a list of domain names`);
   const names = args.domains.map((d, i) => domainName(`domains[${i}]`, d));
+  const y = years("years", args.years);
   if (names.length === 0) return [];
-  return programClient().checkAvailability(names, args.years ?? 1);
+  return programClient().checkAvailability(names, y);
 }
 
 /** Availability and price of one name. */
@@ -54,11 +65,15 @@ export interface GetPricingArgs {
 export async function getPricing(args: GetPricingArgs): Promise<Quote>;
 export async function getPricing(args: GetPricingArgs[]): Promise<Quote[]>;
 export async function getPricing(args: GetPricingArgs | GetPricingArgs[]): Promise<Quote | Quote[]> {
-  const one = async (a: GetPricingArgs): Promise<Quote> =>
-    programClient().quote({ action: a.action, domain: domainName("domain", a.domain), years: a.years ?? 1 });
-  if (!Array.isArray(args)) return one(args);
+  // Every request is checked before the first quote is asked for.
+  const request = (a: GetPricingArgs, at: string): GetPricingArgs & { years: number } => {
+    if (!PRICING_ACTIONS.includes(a.action)) throw new Error(`${at}action: ${JSON.stringify(a.action)} is not one of ${PRICING_ACTIONS.join(", ")}`);
+    return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years) };
+  };
+  if (!Array.isArray(args)) return programClient().quote(request(args, ""));
+  const requests = args.map((a, i) => request(a, `[${i}].`));
   const out: Quote[] = [];
-  for (const a of args) out.push(await one(a));
+  for (const r of requests) out.push(await programClient().quote(r));
   return out;
 }
 

@@ -239,6 +239,20 @@ export function isCalendarDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/** For the read-only functions, which throw instead of reporting: the failure of a domain name, or undefined. */
+export function domainNameFailure(property: string, v: unknown): string | undefined {
+  const f = new Failures();
+  checkDomainName(f, property, v);
+  return f.list[0]?.reason;
+}
+
+/** For the read-only functions: the failure of a number of years (absent is fine), or undefined. */
+export function yearsFailure(property: string, v: unknown): string | undefined {
+  const f = new Failures();
+  if (v !== undefined && v !== null) checkInt(f, property, v, YEARS.min, YEARS.max, "years");
+  return f.list[0]?.reason;
+}
+
 export interface CheckResult<T = Props> {
   inputs: T;
   failures: CheckFailure[];

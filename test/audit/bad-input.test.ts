@@ -1,0 +1,172 @@
+/**
+ * The bad-input catalogue (bad-input-catalogue.ts) against real parts: every invalid resource input
+ * goes through engine/ preview (the program under setMocks, Check in the SDK's provider host over
+ * gRPC), every invalid function argument through the function in this process, both configured
+ * for a sandbox on an ephemeral port. Each must be refused with a message naming the field, the
+ * value (masked for secrets) and the rule, and the sandbox's request log must show that none of
+ * them reached the API. A valid getBalance afterwards is the control: the log does record calls.
+ *
+ * Speed: the engine starts one provider host per run, so the catalogue is previewed in batches.
+ * A batch runs its registrations in parallel, all checked by one host; every failing check is
+ * reported. A registration that arrives after the run has failed is not answered, so whatever a
+ * batch did not report is previewed again in the next one (each round reports at least one).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { Engine, EngineError } from "../../engine/engine";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import type { Kind } from "../../resources/shim";
+import {
+  FUNCTION_CASES,
+  RESOURCE_CASES,
+  VALID,
+  type FunctionCase,
+  type FunctionName,
+  type ResourceCase,
+} from "./bad-input-catalogue";
+
+let sandbox: SandboxHandle;
+let config: Record<string, string>;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
+  config = {
+    "reseller:apiKey": sandbox.credentials.key,
+    "reseller:apiSecret": sandbox.credentials.secret,
+    "reseller:baseUrl": sandbox.url,
+    "reseller:requestsPerMinute": "100000",
+  };
+});
+afterAll(async () => sandbox?.close());
+
+/** Every request the sandbox answered under the API prefix. */
+const apiRequests = () => sandbox.operator.requests().filter((r) => r.path.startsWith("/api/v1"));
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** What is wrong with a rejection message for an entry, or undefined when it names field, value and rule. */
+function problem(message: string, c: { field: string; shown: string | null; rule: string; secrets?: string[] }): string | undefined {
+  const expected =
+    c.shown === null
+      ? new RegExp(`(^|\\s)${escape(`${c.field}: ${c.rule}`)}`)
+      : new RegExp(`(^|\\s)${escape(`${c.field}: ${c.shown}`)}.{0,160}?${escape(c.rule)}`);
+  if (!expected.test(message)) return `expected ${expected} in: ${message}`;
+  const leaked = [...(c.secrets ?? []), sandbox.credentials.secret].filter((s) => message.includes(s));
+  if (leaked.length) return `secret shown in plain text (${leaked.length} value(s)) in: ${message}`;
+  return undefined;
+}
+
+type Constructor = new (name: string, args: never) => pulumi.CustomResource;
+
+async function declare(kind: Kind, title: string, args: Record<string, unknown>): Promise<void> {
+  const reseller = (await import("../../resources")) as unknown as Record<Kind, Constructor>;
+  new reseller[kind](title, args as never);
+}
+
+const urnOf = (kind: Kind, title: string) => `urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${kind}::${title}`;
+
+function engine(parallel: number): Engine {
+  return new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel, log: () => undefined });
+}
+
+/** Previews a program of these resources; returns the error lines (empty when the preview passed). */
+async function preview(resources: { kind: Kind; title: string; args: Record<string, unknown> }[], parallel: number): Promise<string[]> {
+  try {
+    await engine(parallel).preview(async () => {
+      for (const r of resources) await declare(r.kind, r.title, r.args);
+    });
+    return [];
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    return e.result.errors;
+  }
+}
+
+test("control: the valid inputs the catalogue starts from pass preview", async () => {
+  const kinds = Object.keys(VALID) as Kind[];
+  const errors = await preview(
+    kinds.map((kind) => ({ kind, title: `valid-${kind}`, args: VALID[kind] })),
+    1,
+  );
+  expect(errors).toEqual([]);
+});
+
+test("every bad resource input is refused at preview, naming field, value and rule", async () => {
+  expect(RESOURCE_CASES.length).toBeGreaterThanOrEqual(60);
+  expect(new Set(RESOURCE_CASES.map((c) => c.title)).size).toBe(RESOURCE_CASES.length);
+  const messages = new Map<ResourceCase, string>();
+
+  // Entries that need valid resources before them run alone, in order.
+  for (const c of RESOURCE_CASES.filter((x) => x.before)) {
+    const errors = await preview([...c.before!, c], 1);
+    const line = errors.find((e) => e.startsWith(`${urnOf(c.kind, c.title)}: `));
+    if (line) messages.set(c, line);
+  }
+  let pending = RESOURCE_CASES.filter((x) => !x.before);
+  while (pending.length > 0) {
+    const errors = await preview(pending, pending.length);
+    const reported = pending.filter((c) => {
+      const line = errors.find((e) => e.startsWith(`${urnOf(c.kind, c.title)}: `));
+      if (line) messages.set(c, line);
+      return line !== undefined;
+    });
+    // A round that reports nothing would loop forever: then some entry passed preview.
+    if (reported.length === 0) break;
+    pending = pending.filter((c) => !reported.includes(c));
+  }
+
+  const problems = RESOURCE_CASES.flatMap((c) => {
+    const message = messages.get(c);
+    if (message === undefined) return [`${c.kind} ${c.title}: not refused at preview`];
+    const p = problem(message, c);
+    return p ? [`${c.kind} ${c.title}: ${p}`] : [];
+  });
+  expect(problems).toEqual([]);
+  // Every resource kind is covered, and every record type the catalogue names.
+  expect(new Set(RESOURCE_CASES.map((c) => c.kind))).toEqual(new Set(Object.keys(VALID)));
+  const types = new Set(RESOURCE_CASES.filter((c) => c.kind === "DnsRecord").map((c) => c.args.type));
+  for (const t of ["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA", "PTR", "TLSA", "SSHFP", "DS", "HTTPS", "SVCB"]) expect(types).toContain(t);
+  expect(apiRequests()).toEqual([]);
+});
+
+async function call(c: FunctionCase): Promise<unknown> {
+  const reseller = await import("../../resources");
+  const fns: Record<FunctionName, (a: never) => Promise<unknown>> = {
+    getAvailability: reseller.getAvailability as never,
+    checkDomain: reseller.checkDomain as never,
+    getPricing: reseller.getPricing as never,
+    getTlds: reseller.getTlds as never,
+    getBalance: reseller.getBalance as never,
+    getTier: reseller.getTier as never,
+  };
+  pulumi.runtime.setAllConfig({ ...config, ...c.config }, ["reseller:apiSecret"]);
+  return fns[c.fn](c.args as never);
+}
+
+test("every bad function argument (or setting) is refused before any request, naming field, value and rule", async () => {
+  const problems: string[] = [];
+  for (const c of FUNCTION_CASES) {
+    let message: string | undefined;
+    try {
+      await call(c);
+    } catch (e) {
+      message = e instanceof Error ? e.message : String(e);
+    }
+    if (message === undefined) problems.push(`${c.fn} ${c.title}: accepted`);
+    else {
+      const p = problem(message, c);
+      if (p) problems.push(`${c.fn} ${c.title}: ${p}`);
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(new Set(FUNCTION_CASES.map((c) => c.fn))).toEqual(new Set(["getAvailability", "checkDomain", "getPricing", "getTlds", "getBalance", "getTier"]));
+  expect(apiRequests()).toEqual([]);
+});
+
+test("the catalogue: at least 60 entries, and no request of any reached the API; the log does record a valid call", async () => {
+  expect(RESOURCE_CASES.length + FUNCTION_CASES.length).toBeGreaterThanOrEqual(60);
+  expect(apiRequests()).toEqual([]);
+  // Control: one valid call shows up in the same log, so the empty log above is not vacuous.
+  pulumi.runtime.setAllConfig(config, ["reseller:apiSecret"]);
+  const reseller = await import("../../resources");
+  expect(await reseller.getBalance()).toMatchObject({ currency: "USD" });
+  expect(apiRequests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["GET /api/v1/account/balance 200"]);
+});
