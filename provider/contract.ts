@@ -5,9 +5,15 @@
  *
  * The client (provider/) and the sandbox (sandbox/) both read these values, so
  * they agree by construction; users whose service turns out to differ override
- * any entry through `ClientOptions.contract` (or the `reseller:contract` stack
- * config), and the sandbox through its own options. Nothing else in the code
- * base hard-codes one of these guesses.
+ * any entry of `Contract` (DEFAULT_CONTRACT below) through the client's `contract`
+ * option (or the `reseller:contract` stack config), and the sandbox through
+ * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
+ * exist. The sandbox follows every entry but `views` and `errors.codes`: it
+ * always answers in the default field names and codes. The constants and
+ * functions outside `Contract` (VALUES, SCOPES, requiredScope, requiresSignature,
+ * requiresIdempotencyKey) are not overridable: they are the sandbox's rules for
+ * scopes, signatures and keys (the client consults requiresSignature only under
+ * `signing.clientSigns: "required-only"`) and the state names resources compare with.
  *
  * This module has no dependencies and no side effects.
  */
@@ -455,10 +461,23 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>, at:
   return out;
 }
 
+/** Entries that take one of a few words; `errors.form` and `idempotency.replay` have one, being descriptions rather than settings. */
+const CHOICES: [section: "signing" | "errors" | "idempotency", entry: string, allowed: readonly string[]][] = [
+  ["signing", "clientSigns", ["all", "required-only"]],
+  ["signing", "timestampUnit", ["seconds", "milliseconds"]],
+  ["signing", "signatureEncoding", ["hex", "base64"]],
+  ["errors", "form", ["nested"]],
+  ["idempotency", "replay", ["replay-first-response"]],
+];
+
 /** Merge overrides onto the defaults (or onto `base`). Pure; throws a TypeError naming an unknown or ill-typed entry. */
 export function resolveContract(overrides: ContractOverrides = {}, base: Contract = DEFAULT_CONTRACT): Contract {
   if (!isPlain(overrides)) throw new TypeError("contract override: expected an object");
   const c = merge(base as unknown as Record<string, unknown>, overrides, "") as unknown as Contract;
+  for (const [section, entry, allowed] of CHOICES) {
+    const v = (c[section] as unknown as Record<string, unknown>)[entry];
+    if (!allowed.includes(v as string)) throw new TypeError(`contract override: "${section}.${entry}" must be ${allowed.map((a) => JSON.stringify(a)).join(" or ")}; got ${JSON.stringify(v)}`);
+  }
   const fields = c.signing.canonicalFields;
   const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
   if (fields.length === 0 || bad !== undefined) {

@@ -188,6 +188,8 @@ describe("override entries are checked", () => {
     expect(() => resolveContract({ views: { balance: { credits: "x" } } } as unknown as ContractOverrides)).toThrow('unknown entry "views.balance.credits"');
     expect(() => resolveContract({ signing: { canonicalFields: ["method", "body"] } } as unknown as ContractOverrides)).toThrow('got "body"');
     expect(() => resolveContract({ signing: { clockSkewSeconds: "60" } } as unknown as ContractOverrides)).toThrow('"signing.clockSkewSeconds" must be a number');
+    expect(() => resolveContract({ signing: { signatureEncoding: "base32" } } as unknown as ContractOverrides)).toThrow('"signing.signatureEncoding" must be "hex" or "base64"; got "base32"');
+    expect(() => resolveContract({ errors: { form: "flat" } } as unknown as ContractOverrides)).toThrow('"errors.form" must be "nested"');
     const get = (contract: string) => (k: string) => ({ baseUrl: "http://127.0.0.1:1", apiKey: "k", apiSecret: "s", contract })[k];
     expect(() => readSettings(get('{"header":{"signature":"X-Sig"}}'), {})).toThrow('reseller:contract: contract override: unknown entry "header"');
     expect(readSettings(get('{"headers":{"signature":"X-Sig"}}'), {}).contract).toEqual({ headers: { signature: "X-Sig" } });
