@@ -180,7 +180,7 @@ export class ResellerClient {
       const pg = readPage(a.data, name, p, a.endpoint, a.status);
       pg.items.forEach((x, i) => out.push(parseView(item, this.ours(item, x), a.endpoint, a.status, `${pg.at}[${i}]`)));
       // A service that points back to a page already read would loop forever.
-      if (pg.nextPage !== null && seen.has(pg.nextPage)) throw new ResponseShapeError(a.endpoint, `data.${p.paginationField}.next_page`, `page ${pg.nextPage} was read already`, a.status);
+      if (pg.nextPage !== null && seen.has(pg.nextPage)) throw new ResponseShapeError(a.endpoint, `data.${p.paginationField}.${p.nextPageField}`, `page ${pg.nextPage} was read already`, a.status);
       page = pg.nextPage;
     }
     return out;

@@ -204,6 +204,8 @@ export interface PagingContract {
    */
   itemsField: string;
   paginationField: string;
+  /** Field of the pagination block holding the next page number (null or absent on the last page). */
+  nextPageField: string;
 }
 
 /** Idempotency. Spec, Authentication 7: "Key format, retention time and the response to a reused key: not shown". */
@@ -419,6 +421,7 @@ export const DEFAULT_CONTRACT: Contract = {
     maxPerPage: 500,
     itemsField: "items",
     paginationField: "pagination",
+    nextPageField: "next_page",
   },
   idempotency: {
     keyPrefix: "rp1-",

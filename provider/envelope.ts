@@ -56,10 +56,10 @@ export function readPage(data: unknown, name: string, paging: PagingContract, en
   const pagination = d[paging.paginationField];
   let nextPage: number | null = null;
   if (pagination !== undefined && pagination !== null) {
-    const next = (pagination as Record<string, unknown>).next_page;
+    const next = (pagination as Record<string, unknown>)[paging.nextPageField];
     if (typeof next === "number" && Number.isInteger(next) && next > 0) nextPage = next;
     else if (next !== null && next !== undefined)
-      throw new ResponseShapeError(endpoint, `data.${paging.paginationField}.next_page`, "expected a positive integer or null", status);
+      throw new ResponseShapeError(endpoint, `data.${paging.paginationField}.${paging.nextPageField}`, "expected a positive integer or null", status);
   }
   return { items: d[field] as unknown[], at: `data.${field}`, nextPage };
 }

@@ -72,7 +72,7 @@ export function page<T>(ctx: Ctx, items: T[]): Record<string, unknown> {
       page: pageNo,
       per_page: perPage,
       total: items.length,
-      next_page: start + perPage < items.length ? pageNo + 1 : null,
+      [p.nextPageField]: start + perPage < items.length ? pageNo + 1 : null,
     },
   };
 }

@@ -148,6 +148,25 @@ describe("view field names", () => {
   });
 });
 
+describe("paging of lists", () => {
+  const PAGING: ContractOverrides = { paging: { pageParam: "p", perPageParam: "n", perPage: 3, maxPerPage: 3, itemsField: "rows", paginationField: "meta", nextPageField: "next" } };
+
+  it("a sandbox and a client on the same paging read every page under the overridden names", async () => {
+    const s = await sandboxWith(PAGING);
+    const c = clientOf(s, PAGING);
+    const all = (await c.getZone(ZONE)).records;
+    expect(all.length).toBeGreaterThan(6);
+    expect((await c.listRecords(ZONE)).map((r) => r.id)).toEqual(all.map((r) => r.id));
+    const pages = s.operator.requests().filter((r) => r.path.includes("/records?"));
+    expect(pages.map((r) => r.path.replace(/^.*\?/, ""))).toEqual(Array.from({ length: Math.ceil(all.length / 3) }, (_, i) => `p=${i + 1}&n=3`));
+  });
+
+  it("a client on the default paging refuses that sandbox's list, naming the field it looked for", async () => {
+    const s = await sandboxWith(PAGING);
+    await expect(clientOf(s).listRecords(ZONE)).rejects.toMatchObject({ name: "ResponseShapeError", fieldPath: "data.items" });
+  });
+});
+
 describe("error code names", () => {
   const CODES: ContractOverrides = { errors: { codes: { expiryMismatch: "EXPIRY_CHANGED", timestampSkew: "clock_skew" } } };
 
