@@ -36,7 +36,6 @@ export interface RedactOptions {
   secrets?: readonly string[];
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `key: value` / `"key":"value"` / `key=value` pairs in free text whose key names a secret or contact field. */
 const PAIR =
@@ -44,9 +43,24 @@ const PAIR =
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE = /\+\d[\d .-]{6,}\d/g;
 
+/** Shortest start of a literal that is masked on its own: a server that truncates an echoed value still shows its start. */
+const MIN_PREFIX = 8;
+
+/** Masks a literal, and the longest start of it (at least MIN_PREFIX characters) when only that appears. */
+function maskLiteral(s: string, literal: string): string {
+  let out = s;
+  for (const form of new Set([literal, JSON.stringify(literal).slice(1, -1)])) {
+    for (let n = form.length; n >= Math.min(form.length, MIN_PREFIX); n--) {
+      const part = form.slice(0, n);
+      if (out.includes(part)) out = out.split(part).join(MASK);
+    }
+  }
+  return out;
+}
+
 function redactString(s: string, secrets: readonly string[]): string {
   let out = s;
-  for (const secret of secrets) if (secret.length >= 4) out = out.replace(new RegExp(escapeRegExp(secret), "g"), MASK);
+  for (const secret of secrets) if (secret.length >= 4) out = maskLiteral(out, secret);
   return out
     .replace(PAIR, (_m, q: string, key: string, value: string) => `${q}${key}${value.startsWith('"') ? `"${MASK}"` : MASK}`)
     .replace(EMAIL, MASK)
@@ -76,4 +90,28 @@ function redactValue(v: unknown, secrets: readonly string[], seen: WeakSet<objec
  */
 export function redact<T>(value: T, options: RedactOptions = {}): T {
   return redactValue(value, options.secrets ?? [], new WeakSet()) as T;
+}
+
+/**
+ * The secret and personal strings inside a request body (credentials and codes under secret keys,
+ * contact fields), so an error about that request can mask them wherever the service echoes them.
+ */
+export function sensitiveStrings(value: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, sensitive: boolean, seen: WeakSet<object>): void => {
+    if (typeof v === "string") {
+      if (sensitive && v.trim().length >= 4) out.add(v);
+      return;
+    }
+    if (!v || typeof v !== "object" || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, sensitive, seen));
+    const o = v as Record<string, unknown>;
+    const contact = looksLikeContact(o);
+    for (const [k, x] of Object.entries(o)) {
+      walk(x, sensitive || isSecretKey(k) || isContactKey(k) || (contact && CONTACT_CONTEXT_KEYS.has(k.toLowerCase())), seen);
+    }
+  };
+  walk(value, false, new WeakSet());
+  return [...out];
 }

@@ -12,6 +12,7 @@ import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptF
 import { formatTimestamp, makeNonce, signRequest } from "./signing";
 import { exchange, headerValue, TransportFailure, type HttpResponse } from "./transport";
 import { clockOffsetFrom } from "./clock-skew";
+import { sensitiveStrings } from "./redact";
 
 export interface Logger {
   debug?: (msg: string) => void;
@@ -131,7 +132,7 @@ export class RequestLoop {
     const signedPath = `${s.basePath}${s.contract.apiPrefix}${relPath}${qs.size ? `?${qs}` : ""}`;
     const body = call.body === undefined ? "" : JSON.stringify(call.body);
     const safety = requestSafety(call.endpoint, call.idempotencyKey !== undefined);
-    const ctx: RequestContext = { method, template: call.endpoint.template, path: signedPath, secrets: [this.#secret] };
+    const ctx: RequestContext = { method, template: call.endpoint.template, path: signedPath, secrets: [this.#secret, ...sensitiveStrings(call.body)] };
     const jitter = unitRandom(s.random);
     let retries = 0;
     let rateLimitRetries = 0;
