@@ -1,4 +1,5 @@
 /** Register, transfer, renew: validation, charging, idempotency, approval, KYC, async stages. */
+import { DEFAULT_CONTRACT, ERROR_CODES, ERROR_STATUS } from "../../provider/contract";
 import * as V from "../../provider/views";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/index";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
@@ -247,5 +248,36 @@ describe("renew", () => {
     expect(info.stage).toBe("expired");
     const r = await api("POST", "/domains/lapsed-name.net/renew", { years: 1, current_expiry: info.expiry_date }, { idempotencyKey: ik() });
     expect(r.body.data.stage).toBe("active");
+  });
+});
+
+describe("Idempotency-Key required on every charging POST", () => {
+  let sb: SandboxHandle;
+  let api: Api;
+  beforeEach(async () => ({ sb, api } = await boot()));
+  afterEach(() => sb.close());
+
+  // Bodies that succeed once a key is sent, so the refusal can only be the missing key.
+  const cases: Array<[string, string, (expiry: string) => Record<string, unknown>]> = [
+    ["register", "/domains/register", () => order("keyless-new.com")],
+    ["transfer", "/domains/transfer", () => order("transfer-me.net", { auth_code: "ABC-123-XYZ" })],
+    ["renew", "/domains/demo-shop.net/renew", (expiry) => ({ years: 1, current_expiry: expiry })],
+    ["privacy", "/domains/demo-shop.net/privacy", () => ({})],
+    ["protection", "/domains/demo-shop.net/protection", () => ({})],
+  ];
+  it.each(cases)("%s without a key: 400 idempotency_key_required, no state change, no ledger entry; with a key it succeeds", async (_label, path, body) => {
+    const expiry = V.DomainInfo.parse((await api("GET", "/domains/demo-shop.net")).body.data).expiry_date!;
+    const before = sb.operator.state();
+    const r = await api("POST", path, body(expiry));
+    const required = ERROR_CODES.idempotencyKeyRequired;
+    expect([r.status, code(r)]).toEqual([ERROR_STATUS[required], required]);
+    expect([required, ERROR_STATUS[required]]).toEqual(["idempotency_key_required", 400]);
+    expect(r.body.error.message).toContain(DEFAULT_CONTRACT.headers.idempotencyKey);
+    expect(sb.operator.state()).toEqual(before);
+    expect(sb.operator.requests().at(-1)).toMatchObject({ method: "POST", status: 400, mutating: false, idempotency_key: null });
+
+    const keyed = await api("POST", path, body(expiry), { idempotencyKey: ik() });
+    expect(keyed.status).toBe(201);
+    expect(sb.operator.ledger().length).toBeGreaterThan(before.ledger.length);
   });
 });
