@@ -148,7 +148,7 @@ export class AuthenticationError extends ResellerApiError {
 
 const AUTH_NEXT_STEP: Record<string, string> = {
   [ERROR_CODES.unauthorized]: "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked.",
-  [ERROR_CODES.invalidSignature]: "The signature was missing or did not match; check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option).",
+  [ERROR_CODES.invalidSignature]: "The signature did not match (or was missing); check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option).",
   [ERROR_CODES.timestampSkew]: "The machine clock is too far from the service clock; synchronise it (NTP).",
   [ERROR_CODES.nonceReused]: "A nonce was replayed; this is a client bug or an intercepted request, retry the call.",
 };
