@@ -8,7 +8,9 @@ import { SandboxOperator, startSandbox, type SandboxHandle } from "../../sandbox
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 
 const code = (r: { body: unknown }) => V.ErrorBody.parse(r.body).error.code;
-const order = (domain: string) => ({ domain, years: 1, contacts: { registrant: CONTACT } });
+const order = (domain: string, extra: Record<string, unknown> = {}) => ({ domain, years: 1, contacts: { registrant: CONTACT }, ...extra });
+/** Account credit in cents, read through the API. */
+const balance = (r: { body: unknown }) => Math.round(Number(V.Balance.parse((r.body as { data: unknown }).data).balance) * 100);
 
 describe("faults", () => {
   let sb: SandboxHandle;
@@ -63,7 +65,7 @@ describe("faults", () => {
 });
 
 describe("operator over HTTP", () => {
-  it("approves, confirms, advances the clock, changes settings, resets", async () => {
+  it("approves an order, advances the clock, changes settings, resets", async () => {
     const sb = await startSandbox({ requestsPerMinute: 10000, processingDelaySeconds: 60 });
     const api = makeApi(sb.url, sb.credentials);
     const op = new SandboxOperator(sb.url);
@@ -95,14 +97,82 @@ describe("operator over HTTP", () => {
   it("holds renewals for approval and refunds a rejected one", async () => {
     const sb = await startSandbox({ requestsPerMinute: 10000, approval: { renewals: true } });
     const api = makeApi(sb.url, sb.credentials);
+    const op = new SandboxOperator(sb.url);
     try {
       const info = (await api("GET", "/domains/demo-shop.net")).body.data;
       const r = await api("POST", "/domains/demo-shop.net/renew", { years: 1, current_expiry: info.expiry_date }, { idempotencyKey: "ren-1" });
       expect(r.body.data.stage).toBe("pending_approval");
-      expect((await api("GET", "/domains/demo-shop.net")).body.data.expiry_date).toBe(info.expiry_date);
-      const before = sb.operator.state().account.balance;
-      sb.operator.reject("demo-shop.net");
-      expect(sb.operator.state().account.balance).toBe(before + 1500);
+      expect((await api("GET", "/domains/demo-shop.net")).body.data).toMatchObject({ expiry_date: info.expiry_date, pending_renewal: { years: 1 } });
+      const before = balance(await api("GET", "/account/balance"));
+      expect((await op.reject("demo-shop.net")).pending_renewal).toBeNull();
+      expect(balance(await api("GET", "/account/balance"))).toBe(before + 1500);
+      expect((await api("GET", "/domains/demo-shop.net")).body.data).toMatchObject({ stage: "active", expiry_date: info.expiry_date, pending_renewal: null });
+      expect((await op.ledger()).filter((e) => e.domain === "demo-shop.net").map((e) => [e.action, e.amount])).toEqual([
+        ["renew", "15.00"],
+        ["refund", "-15.00"],
+      ]);
+      await expect(op.reject("demo-shop.net")).rejects.toMatchObject({ status: 409, code: "domain_not_active" });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("confirms a privacy purchase and a held registrant change; the API shows each", async () => {
+    const sb = await startSandbox({ requestsPerMinute: 10000 });
+    const api = makeApi(sb.url, sb.credentials);
+    const op = new SandboxOperator(sb.url);
+    try {
+      expect((await api("POST", "/domains/demo-shop.net/privacy", {}, { idempotencyKey: "priv-1" })).body.data.status).toBe("awaiting_verification");
+      expect((await op.confirmPrivacy("demo-shop.net")).privacy).toMatchObject({ enabled: true, status: "active" });
+      expect((await api("GET", "/domains/demo-shop.net/privacy")).body.data).toMatchObject({ enabled: true, status: "active" });
+      await expect(op.confirmPrivacy("demo-shop.net")).rejects.toMatchObject({ status: 409 });
+
+      // Privacy is on, so a new registrant e-mail is held until the registrant confirms it.
+      const moved = { ...CONTACT, email: "new-owner@example.org" };
+      const held = await api("PUT", "/domains/demo-shop.net/contacts", { contacts: { registrant: moved } });
+      expect(held.body.data.status).toBe("pending");
+      const waiting = (await api("GET", "/domains/demo-shop.net/contacts")).body.data;
+      expect([waiting.registrant.email, waiting.pending_registrant.email]).toEqual(["dana@demo-reseller.test", "new-owner@example.org"]);
+      await op.confirmContacts("demo-shop.net");
+      const done = (await api("GET", "/domains/demo-shop.net/contacts")).body.data;
+      expect([done.registrant.email, done.pending_registrant]).toEqual(["new-owner@example.org", null]);
+      await expect(op.confirmContacts("demo-shop.net")).rejects.toMatchObject({ status: 409 });
+      await expect(op.confirmPrivacy("nobody.com")).rejects.toMatchObject({ status: 404, code: "not_found" });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it("completes KYC and a transfer, rejects an order with a refund; the API shows each stage", async () => {
+    const sb = await startSandbox({ requestsPerMinute: 10000, processingDelaySeconds: 3600, kycTlds: ["de"] });
+    const api = makeApi(sb.url, sb.credentials);
+    const op = new SandboxOperator(sb.url);
+    const stage = async (d: string) => (await api("GET", `/domains/${d}`)).body.data.stage;
+    try {
+      await api("POST", "/domains/register", order("kyc-over-http.de"), { idempotencyKey: "kyc-1" });
+      expect(await stage("kyc-over-http.de")).toBe("pending");
+      await op.advanceClock(3600);
+      expect(await stage("kyc-over-http.de")).toBe("pending_kyc");
+      expect((await op.completeKyc("kyc-over-http.de")).stage).toBe("active");
+      expect(await stage("kyc-over-http.de")).toBe("active");
+
+      const t = await api("POST", "/domains/transfer", order("transfer-me.com", { auth_code: "ABC-123-XYZ" }), { idempotencyKey: "tr-1" });
+      expect(t.body.data.stage).toBe("pending_transfer");
+      expect(await stage("transfer-me.com")).toBe("pending_transfer");
+      await op.completeTransfer("transfer-me.com");
+      expect(await stage("transfer-me.com")).toBe("active");
+      await expect(op.completeTransfer("transfer-me.com")).rejects.toMatchObject({ status: 409, code: "domain_not_active" });
+
+      await op.settings({ approval: { orders: true } });
+      const before = balance(await api("GET", "/account/balance"));
+      expect((await api("POST", "/domains/register", order("reject-over-http.com"), { idempotencyKey: "rej-1" })).body.data.stage).toBe("pending_approval");
+      expect(balance(await api("GET", "/account/balance"))).toBe(before - 1200);
+      expect((await op.reject("reject-over-http.com")).stage).toBe("cancelled");
+      expect(await stage("reject-over-http.com")).toBe("cancelled");
+      expect(balance(await api("GET", "/account/balance"))).toBe(before);
+      expect((await op.ledger()).filter((e) => e.domain === "reject-over-http.com").map((e) => e.amount)).toEqual(["12.00", "-12.00"]);
+      await expect(op.reject("reject-over-http.com")).rejects.toMatchObject({ status: 409 });
+      await expect(op.completeKyc("nobody.de")).rejects.toMatchObject({ status: 404 });
     } finally {
       await sb.close();
     }
