@@ -36,6 +36,8 @@ export interface EngineOptions {
   /** How many registrations are processed at once; 1 (default) keeps output and state order deterministic. */
   parallel?: number;
   log?: (line: string) => void;
+  /** Called with each run's provider host as soon as it has started (chaos runs kill it mid-apply). */
+  onHostStarted?: (host: ProviderHost) => void;
 }
 
 export interface RunResult {
@@ -266,7 +268,10 @@ export class Engine {
     this.log(header(operation, this.opts.stack));
     this.log("");
     // Started, not awaited: the host's ~1 s start-up overlaps the program's own start.
-    const started$ = startProviderHost(this.opts.host);
+    const started$ = startProviderHost(this.opts.host).then((host) => {
+      this.opts.onHostStarted?.(host);
+      return host;
+    });
     const ready = started$.then(async (host) => {
       await host.configure(this.opts.config);
       return host;
