@@ -85,10 +85,12 @@ export interface Settings {
   apiSecret: string;
   contract?: ContractOverrides;
   requestsPerMinute?: number;
+  /** Per-attempt timeout of the client, ms (`reseller:timeoutSeconds`; the client's default when absent). */
+  timeoutMs?: number;
 }
 
 /** A config reader: `pulumi.Config("reseller").get` in the program, `req.config.get("reseller:...")` in the host. */
-export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute") => string | undefined;
+export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds") => string | undefined;
 
 /** Reads settings; a missing credential is reported by name, never by value. */
 export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.env): Settings {
@@ -119,7 +121,11 @@ export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.en
   const requestsPerMinute = rpm === undefined ? undefined : Number(rpm);
   if (requestsPerMinute !== undefined && !(Number.isFinite(requestsPerMinute) && requestsPerMinute > 0))
     throw new Error(`reseller:requestsPerMinute: "${rpm}" is not a positive number`);
-  return { baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, contract, requestsPerMinute };
+  const timeout = get("timeoutSeconds");
+  const timeoutSeconds = timeout === undefined ? undefined : Number(timeout);
+  if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0))
+    throw new Error(`reseller:timeoutSeconds: "${timeout}" is not a positive number`);
+  return { baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, contract, requestsPerMinute, ...(timeoutSeconds ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}) };
 }
 
 /** Builds the real client (provider/client.ts), loaded lazily so pure modules do not pull it in. */
