@@ -197,6 +197,10 @@ export class Sandbox {
     };
 
     try {
+      // The body is read from the start, so a request delayed past its client's timeout is still
+      // processed when the client has gone (as a service does with a request it received).
+      const bodyRead = this.readBody(req);
+      bodyRead.catch(() => undefined);
       // Faults injected by the operator come first; a delay then lets the request proceed.
       const delay = this.takeFault(method, rawUrl, ["delay"]);
       if (delay && delay.kind === "delay") {
@@ -217,7 +221,7 @@ export class Sandbox {
         }
       }
 
-      const body = await this.readBody(req);
+      const body = await bodyRead;
       if (body === null) {
         return fail(new ApiError("payload_too_large", `request body is larger than ${this.contract.maxBodyBytes} bytes; send a smaller body`), {}, true);
       }
