@@ -4,7 +4,9 @@
  */
 import { ApiError, notFound } from "./errors";
 import {
+  DAY_MS,
   DNS_SERVICE_NAMESERVERS,
+  REDEMPTION_AFTER_DAYS,
   TIERS,
   addYears,
   cents,
@@ -58,7 +60,17 @@ export class SandboxCore {
       d.stage = "expired";
       changed = true;
     }
+    // A renewal accepted during the grace period and held for review keeps the domain renewable.
+    if (d.stage === "expired" && !d.pendingRenewal && this.redemptionAt(d) <= now) {
+      d.stage = "redemption";
+      changed = true;
+    }
     return changed;
+  }
+
+  /** When an expired domain leaves its grace period for redemption (business-clock ms). */
+  redemptionAt(d: DomainEntry): number {
+    return d.expiresAt + REDEMPTION_AFTER_DAYS * DAY_MS;
   }
 
   settleAll(): boolean {
@@ -195,6 +207,7 @@ export class SandboxCore {
     if (d.locked) registry.push("clientTransferProhibited");
     if (d.protection) registry.push("clientDeleteProhibited", "clientUpdateProhibited");
     if (d.stage.startsWith("pending")) registry.push("pendingCreate");
+    if (d.stage === "redemption") registry.push("redemptionPeriod");
     if (registry.length === 0) registry.push("ok");
     return {
       ...this.listEntry(d),

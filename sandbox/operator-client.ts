@@ -49,6 +49,9 @@ export class SandboxOperator {
   async injectFault(fault: Fault): Promise<Fault> {
     return (await this.call<{ fault: Fault }>("POST", "faults", fault)).fault;
   }
+  async faults(): Promise<Fault[]> {
+    return (await this.call<{ faults: Fault[] }>("GET", "faults")).faults;
+  }
   async clearFaults(): Promise<void> {
     await this.call("DELETE", "faults");
   }
@@ -72,6 +75,9 @@ export class SandboxOperator {
   }
   completeTransfer(domain: string): Promise<Record<string, unknown>> {
     return this.call("POST", `domains/${this.d(domain)}/complete-transfer`);
+  }
+  restore(domain: string): Promise<Record<string, unknown>> {
+    return this.call("POST", `domains/${this.d(domain)}/restore`);
   }
   settings(partial: SettingsPatch = {}): Promise<Record<string, unknown>> {
     return this.call("PATCH", "settings", partial);

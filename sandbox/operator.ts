@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { normalizeAddress } from "./auth";
 import { ApiError, invalid, notFound } from "./errors";
 import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";
-import { cents, parseCents, type LedgerEntry, type SandboxState, type Settings } from "./state";
+import { addYears, cents, parseCents, type LedgerEntry, type SandboxState, type Settings } from "./state";
 import { canonicalHost } from "./validate";
 
 export interface SettingsPatch {
@@ -83,6 +83,7 @@ export class LocalOperator {
       d.expiresAt = new Date(d.expiresAt).setUTCFullYear(new Date(d.expiresAt).getUTCFullYear() + d.pendingRenewal.years);
       d.pendingRenewal = null;
       if (d.stage === "expired" && d.expiresAt > this.core.bnow()) d.stage = "active";
+      this.core.settle(d); // a renewal that still ends in the past leaves the grace period as usual
     } else {
       throw new ApiError("domain_not_active", `domain ${d.domain} has no order or renewal awaiting approval (stage ${d.stage})`);
     }
@@ -98,6 +99,7 @@ export class LocalOperator {
     } else if (d.pendingRenewal) {
       this.core.charge(d.domain, "refund", d.pendingRenewal.years, -d.pendingRenewal.amount, d.pendingRenewal.invoice, null);
       d.pendingRenewal = null;
+      this.core.settle(d); // an expired domain past its grace period now moves to redemption
     } else {
       throw new ApiError("domain_not_active", `domain ${d.domain} has no order or renewal awaiting approval (stage ${d.stage})`);
     }
@@ -132,6 +134,25 @@ export class LocalOperator {
     const d = this.domain(name);
     if (d.stage !== "pending_transfer") throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not pending_transfer`);
     d.readyAt = this.core.bnow();
+    this.core.settle(d);
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  /**
+   * Restore a domain in redemption, as the reseller portal would (the API has no restore call;
+   * POST /pricing quotes it): charges the TLD's restore price plus one year's renewal, adds one
+   * year to the expiry, and the stage follows from the new expiry.
+   */
+  restore(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (d.stage !== "redemption") throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not redemption; only a domain in redemption is restored`);
+    const t = this.core.tldOf(d.domain);
+    if (!t) throw new ApiError("internal_error", `no TLD entry for ${d.domain}`);
+    const amount = t.restore + t.renew;
+    this.core.ensureCredit(amount);
+    this.core.charge(d.domain, "restore", 1, amount, this.core.newInvoice(), null);
+    d.expiresAt = addYears(d.expiresAt, 1);
+    d.stage = d.expiresAt > this.core.bnow() ? "active" : "expired";
     this.core.settle(d);
     return this.commit(this.core.domainInfo(d));
   }
@@ -300,6 +321,8 @@ export async function handleOperator(op: LocalOperator, req: IncomingMessage, re
           return op.completeKyc(d);
         case "POST domains/:d/complete-transfer":
           return op.completeTransfer(d);
+        case "POST domains/:d/restore":
+          return op.restore(d);
         case "PATCH settings":
           return op.settings(body as SettingsPatch);
         case "GET settings":

@@ -140,6 +140,13 @@ export const TIERS: Array<{ name: string; from: number }> = [
 
 export const DAY_MS = 86_400_000;
 
+/**
+ * Grace period after expiry (spec, States: "Transitions between these stages: not shown").
+ * A domain stays `expired` (renewable) for this many days after its expiry, then moves to
+ * `redemption`, where renew is refused and only a restore (operator, as the portal) brings it back.
+ */
+export const REDEMPTION_AFTER_DAYS = 30;
+
 export function cents(amount: number): string {
   const sign = amount < 0 ? "-" : "";
   const a = Math.abs(amount);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import * as V from "../../provider/views";
 import { parseArgs } from "../../sandbox/cli";
 import { SandboxOperator, startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { REDEMPTION_AFTER_DAYS } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 
 const code = (r: { body: unknown }) => V.ErrorBody.parse(r.body).error.code;
@@ -35,6 +36,7 @@ describe("faults", () => {
 
   it("injects 429 with Retry-After", async () => {
     await op.injectFault({ kind: "rate-limit", count: 1, retryAfterSeconds: 7 });
+    expect(await op.faults()).toEqual([{ kind: "rate-limit", count: 1, retryAfterSeconds: 7 }]);
     const r = await api("GET", "/ping");
     expect([r.status, code(r), r.headers.get("retry-after"), r.body.error.details.retry_after]).toEqual([429, "rate_limited", "7", 7]);
   });
@@ -178,6 +180,27 @@ describe("operator over HTTP", () => {
     }
   });
 
+  it("the README's curl examples reach a route each, and name every SandboxOperator method", async () => {
+    const readme = readFileSync(join(__dirname, "../../sandbox/README.md"), "utf8");
+    const calls = [...readme.matchAll(/^curl -s (?:-X (\w+) )?\$S\/(\S+)(?: -d '([^']*)')?/gm)];
+    const sb = await startSandbox();
+    try {
+      const routes = new Set<string>();
+      for (const [, method = "GET", path, body] of calls) {
+        const r = await fetch(`${sb.url}/_sandbox/${path}`, { method, body });
+        const text = await r.text();
+        expect([`${method} ${path}`, text]).not.toEqual([`${method} ${path}`, expect.stringContaining("operator endpoint")]);
+        routes.add(`${method} ${path.replace(/^(orders|domains)\/[^/]+/, "$1/:d")}`);
+      }
+      expect(routes.size).toBe(18);
+    } finally {
+      await sb.close();
+    }
+    const methods = Object.getOwnPropertyNames(SandboxOperator.prototype).filter((m) => !["constructor", "call"].includes(m));
+    expect(methods.length).toBeGreaterThanOrEqual(17);
+    for (const m of methods) expect(readme).toContain(`\`${m}(`);
+  });
+
   it("answers unknown operator paths with 404 and bad JSON with 400", async () => {
     const sb = await startSandbox();
     try {
@@ -186,6 +209,106 @@ describe("operator over HTTP", () => {
     } finally {
       await sb.close();
     }
+  });
+});
+
+describe("clock: expiry, grace period, redemption", () => {
+  // A still wall clock: only advanceClock moves business time, so every boundary is exact.
+  const FIXED = Date.UTC(2031, 5, 1, 12); // seed day 2031-06-01, now 12:00
+  const DAY_S = 86_400;
+  const SHOP_EXPIRY = Date.UTC(2031, 6, 16); // demo-shop.net: seed day + 45 days
+  const toShopExpiry = (SHOP_EXPIRY - FIXED) / 1000;
+  let sb: SandboxHandle;
+  let api: Api;
+  let op: SandboxOperator;
+  beforeEach(async () => {
+    sb = await startSandbox({ requestsPerMinute: 10000, now: () => FIXED });
+    const signed = makeApi(sb.url, sb.credentials);
+    api = (method, path, body, opts = {}) => signed(method, path, body, { timestampMs: FIXED, ...opts });
+    op = new SandboxOperator(sb.url);
+  });
+  afterEach(() => sb.close());
+  const info = async (d: string) => V.DomainInfo.parse((await api("GET", `/domains/${d}`)).body.data);
+  const renew = (d: string, current: string, key: string) => api("POST", `/domains/${d}/renew`, { years: 1, current_expiry: current }, { idempotencyKey: key });
+
+  it("expired at the expiry and renewable through the grace period: renew brings it back to active", async () => {
+    expect((await info("demo-shop.net")).expiry_date).toBe("2031-07-16");
+    await op.advanceClock(toShopExpiry - 1);
+    expect((await info("demo-shop.net")).stage).toBe("active");
+    await op.advanceClock(1);
+    expect(await info("demo-shop.net")).toMatchObject({ stage: "expired", status: "expired", registry_statuses: ["ok"] });
+    await op.advanceClock(REDEMPTION_AFTER_DAYS * DAY_S - 1);
+    expect((await info("demo-shop.net")).stage).toBe("expired");
+
+    const ledger = (await op.ledger()).length;
+    const r = await renew("demo-shop.net", "2031-07-16", "grace-1");
+    expect(r.status).toBe(201);
+    expect(V.DomainOrder.parse(r.body.data)).toMatchObject({ stage: "active", charged: "15.00", expiry_date: "2032-07-16" });
+    expect((await op.ledger()).slice(ledger)).toMatchObject([{ domain: "demo-shop.net", action: "renew", amount: "15.00", idempotency_key: "grace-1" }]);
+    // The moment it would have entered redemption passes without effect.
+    await op.advanceClock(1);
+    expect(await info("demo-shop.net")).toMatchObject({ stage: "active", expiry_date: "2032-07-16" });
+  });
+
+  it("redemption after the grace period: renew refused with nothing charged, restore (operator) brings it back", async () => {
+    await op.advanceClock(toShopExpiry);
+    expect((await info("demo-shop.net")).stage).toBe("expired");
+    await op.advanceClock(REDEMPTION_AFTER_DAYS * DAY_S - 1);
+    expect((await info("demo-shop.net")).stage).toBe("expired");
+    await op.advanceClock(1);
+    expect(await info("demo-shop.net")).toMatchObject({ stage: "redemption", status: "expired", registry_statuses: ["redemptionPeriod"] });
+    const listed = (await api("GET", "/domains?stage=redemption")).body.data.items.map((e: { domain: string }) => e.domain);
+    expect(listed).toContain("demo-shop.net");
+
+    const before = await op.state();
+    const r = await renew("demo-shop.net", "2031-07-16", "late-1");
+    expect([r.status, code(r), r.body.error.details.stage]).toEqual([409, "domain_not_active", "redemption"]);
+    const lock = await api("PUT", "/domains/demo-shop.net/lock", { locked: true });
+    expect([lock.status, code(lock)]).toEqual([409, "domain_not_active"]);
+    const after = await op.state();
+    expect([after.ledger, after.account.balance, after.domains["demo-shop.net"]]).toEqual([before.ledger, before.account.balance, before.domains["demo-shop.net"]]);
+
+    // The API only quotes a restore; the operator performs it, as the reseller portal would.
+    const quote = (await api("POST", "/pricing", { action: "restore", domain: "demo-shop.net" })).body.data;
+    expect(quote.amount).toBe("95.00");
+    expect(await op.restore("demo-shop.net")).toMatchObject({ stage: "active", expiry_date: "2032-07-16" });
+    expect(await info("demo-shop.net")).toMatchObject({ stage: "active", expiry_date: "2032-07-16" });
+    expect((await op.ledger()).slice(before.ledger.length)).toMatchObject([{ domain: "demo-shop.net", action: "restore", years: 1, amount: quote.amount }]);
+    expect((await op.state()).account.balance).toBe(before.account.balance - 9500);
+    await expect(op.restore("demo-shop.net")).rejects.toMatchObject({ status: 409, code: "domain_not_active" });
+    // Renewable again from its new expiry.
+    expect((await renew("demo-shop.net", "2032-07-16", "after-restore")).status).toBe(201);
+  });
+
+  it("a renewal held for review keeps the domain renewable; rejected, it moves on to redemption", async () => {
+    await op.settings({ approval: { renewals: true } });
+    await op.advanceClock(toShopExpiry);
+    expect((await renew("demo-shop.net", "2031-07-16", "held-1")).body.data.stage).toBe("pending_approval");
+    await op.advanceClock(REDEMPTION_AFTER_DAYS * DAY_S);
+    expect((await info("demo-shop.net")).stage).toBe("expired");
+    await op.reject("demo-shop.net");
+    expect((await info("demo-shop.net")).stage).toBe("redemption");
+    expect((await op.ledger()).filter((e) => e.domain === "demo-shop.net").map((e) => [e.action, e.amount])).toEqual([
+      ["renew", "15.00"],
+      ["refund", "-15.00"],
+    ]);
+  });
+
+  it("the zone and its records stay as they were through expiry and redemption", async () => {
+    const zone = async () => (await api("GET", "/dns/zones/demo-reseller.com")).body.data;
+    const before = await zone();
+    expect(before).toMatchObject({ status: "active", delegated: true, records_count: 14 });
+    const expiry = Date.parse((await info("demo-reseller.com")).expires_at!);
+    await op.advanceClock((expiry - FIXED) / 1000);
+    expect((await info("demo-reseller.com")).stage).toBe("expired");
+    expect(await zone()).toEqual(before);
+    await op.advanceClock(REDEMPTION_AFTER_DAYS * DAY_S);
+    expect((await info("demo-reseller.com")).stage).toBe("redemption");
+    expect(await zone()).toEqual(before);
+    // A new zone needs an active domain (demo-shop.net is long in redemption by now).
+    expect((await info("demo-shop.net")).stage).toBe("redemption");
+    const create = await api("POST", "/dns/zones", { domain: "demo-shop.net" });
+    expect([create.status, code(create)]).toEqual([409, "domain_not_active"]);
   });
 });
 
