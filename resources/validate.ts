@@ -331,7 +331,9 @@ const HEX = /^[0-9a-fA-F]+$/;
 export function recordContentProblem(r: CanonicalRecord, zone: string): string | undefined {
   const c = r.content;
   const w = c.trim().split(/\s+/);
-  const target = (t: string): string | undefined => (t === "." ? undefined : hostNameProblem(t, { owner: true }));
+  // Targets are absolute names, so one label ("mail") is not one; "." means "no host" where a type allows it.
+  const target = (t: string): string | undefined => (t === "." ? undefined : hostNameProblem(t, { owner: true, minLabels: 2 }));
+  if (c.length > 4096) return "is longer than 4096 characters";
   switch (r.type) {
     case "A":
       return isIPv4(c) ? undefined : "is not an IPv4 address";
@@ -342,7 +344,8 @@ export function recordContentProblem(r: CanonicalRecord, zone: string): string |
     case "PTR":
     case "DNAME":
     case "MX": {
-      const p = c === "." && r.type === "MX" ? undefined : target(canonicalTarget(c, zone));
+      if (c === "." && r.type !== "MX") return 'is not a host name: "." (no host) is allowed only in MX, SRV, HTTPS and SVCB records';
+      const p = c === "." ? undefined : target(canonicalTarget(c, zone));
       return p ? `is not a host name: it ${p}` : undefined;
     }
     case "SRV": {
@@ -351,9 +354,17 @@ export function recordContentProblem(r: CanonicalRecord, zone: string): string |
     }
     case "TXT":
     case "SPF":
-      return c.length === 0 ? "is empty" : c.length > 4096 ? "is longer than 4096 characters" : undefined;
-    case "CAA":
-      return c.trim() === "" ? 'is empty (the value, e.g. "letsencrypt.org")' : undefined;
+      return c.length === 0 ? "is empty" : undefined;
+    case "CAA": {
+      if (c.trim() === "") return 'is empty (the value, e.g. "letsencrypt.org")';
+      // RFC 8659: iodef holds a URL; issue/issuewild an issuer domain (or none) then ";" parameters.
+      const tag = typeof r.extra?.tag === "string" ? r.extra.tag.toLowerCase() : "";
+      if (tag === "iodef" && !/^(mailto:|https?:\/\/)\S+$/i.test(c.trim())) return "is not an iodef URL (mailto: or https:)";
+      const issuer = c.split(";")[0].trim();
+      if ((tag === "issue" || tag === "issuewild") && issuer !== "" && hostNameProblem(issuer, { minLabels: 2 }))
+        return `has an issuer "${issuer}" that is not a domain name (e.g. letsencrypt.org, or ";" to forbid issuance)`;
+      return undefined;
+    }
     case "TLSA": {
       if (w.length !== 4) return "is not TLSA content: usage selector matching-type certificate-data (e.g. 3 1 1 <hex>)";
       const [u, s, m, data] = w;
@@ -377,7 +388,7 @@ export function recordContentProblem(r: CanonicalRecord, zone: string): string |
       if (w.length !== 4) return "is not DS content: key-tag algorithm digest-type digest (e.g. 12345 13 2 <hex>)";
       const [tag, alg, dt, digest] = w;
       if (!/^\d+$/.test(tag) || Number(tag) > 65535) return "has a DS key tag outside 0 to 65535";
-      if (!/^\d+$/.test(alg) || Number(alg) > 255) return "has a DS algorithm outside 0 to 255";
+      if (!/^\d+$/.test(alg) || Number(alg) < 1 || Number(alg) > 255) return "has a DS algorithm outside 1 to 255 (0 is reserved)";
       const len = { "1": 40, "2": 64, "4": 96 }[dt as "1" | "2" | "4"];
       if (!len) return "has a DS digest type other than 1, 2 or 4";
       if (!HEX.test(digest)) return "has a DS digest that is not hexadecimal";
@@ -390,7 +401,8 @@ export function recordContentProblem(r: CanonicalRecord, zone: string): string |
       const p = target(w[1]);
       if (p) return `has a ${r.type} target that is not a host name or ".": it ${p}`;
       const bad = w.slice(2).find((kv) => !/^[a-z0-9-]+(=.*)?$/.test(kv));
-      return bad ? `has a ${r.type} parameter "${bad}" that is not key or key=value` : undefined;
+      if (bad) return `has a ${r.type} parameter "${bad}" that is not key or key=value`;
+      return Number(w[0]) === 0 && w.length > 2 ? `has ${r.type} priority 0 (alias mode), which takes no parameters` : undefined;
     }
     default:
       return c.trim() === "" ? "is empty" : undefined;
@@ -450,10 +462,13 @@ export function checkRecordInputs(news: Props, limits: Limits = DEFAULT_LIMITS):
       const p = hostNameProblem(r.name, { owner: true });
       if (p) f.add("name", news.name, `is not a valid record name: it ${p}`);
       else if (r.name.endsWith(".") || canonicalHost(r.name).length + (zone as string).length + 1 > 253) f.add("name", news.name, "makes a name longer than 253 characters");
+      else if (r.name.split(".").slice(1).includes("*")) f.add("name", news.name, 'has "*" below its first label (a wildcard is only the leftmost label, e.g. *.www)');
     }
     if (r.type === "SRV" && r.name !== "@" && !/^_[a-z0-9-]+\._(tcp|udp|tls|sctp)(\.|$)/.test(r.name))
       f.add("name", news.name, "is not an SRV owner name (_service._proto[.name], e.g. _sip._tcp)");
     if (r.type === "CNAME" && r.name === "@") f.add("name", news.name, "cannot hold a CNAME: the zone apex has SOA and NS records");
+    // Spec: "NS records are managed by the service" (the apex set; delegating a subdomain is the user's).
+    if (r.type === "NS" && r.name === "@") f.add("name", news.name, "cannot hold an NS record: the service manages the zone apex NS records");
     const problem = recordContentProblem(r, zone as string);
     if (problem) f.add("content", news.content, problem);
     if (usesPriority(r.type) && r.priority === null) f.list.push({ property: "priority", reason: `priority: is required for ${r.type} records (0 to 65535)` });
