@@ -128,7 +128,7 @@ async function renew(api: ResellerApi, urn: string, domain: string, live: Domain
     return orderFields(order);
   } catch (e) {
     if (!hasCode(e, "expiry_mismatch")) throw e;
-    info(`${domain}: already renewed past ${expiry} (expiry_mismatch); nothing charged`);
+    info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
     return {};
   }
 }
@@ -274,7 +274,7 @@ export const domainHandler: Handler = {
 
     const policy = news.renewal as RenewalPolicy | undefined;
     if (renewalDue(policy, live.expiry_date, Date.now())) {
-      if (live.stage !== "active" && live.stage !== "expired") warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now`);
+      if (live.stage !== "active" && live.stage !== "expired") warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === "redemption" ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
       else {
         Object.assign(extra, await renew(api, urn, domain, live, policy!, news.maxPrice));
         live = await api.getDomain(domain);

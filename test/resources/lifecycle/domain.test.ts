@@ -229,7 +229,7 @@ test("renewal answered 409 expiry_mismatch (another renewal held for approval): 
     expect(env.sandbox.operator.ledger()).toHaveLength(ledger);
     expect(env.mutatingSince(mark)).toEqual([]);
     expect(d.outputs).toMatchObject({ domain, stage: "active", expiryDate: expiry, charged: "12.00" });
-    await expectLogged(logsBefore, `${domain}: already renewed past ${expiry} (expiry_mismatch); nothing charged`);
+    await expectLogged(logsBefore, `${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
 
     // While the other renewal is held, a further up asks again and is refused again: no charge, no change.
     let m = env.mark();
