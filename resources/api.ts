@@ -92,6 +92,21 @@ export interface Settings {
 /** A config reader: `pulumi.Config("reseller").get` in the program, `req.config.get("reseller:...")` in the host. */
 export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds") => string | undefined;
 
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** A setting's value for a message: JSON, shortened, with any user:password@ in a URL masked. */
+function shownSetting(v: string): string {
+  const s = JSON.stringify(v.replace(/\/\/[^/@\s]*@/, "//(secret)@"));
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
 /** Reads settings; a missing credential is reported by name, never by value. */
 export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.env): Settings {
   const baseUrl = get("baseUrl") ?? env.RESELLER_BASE_URL;
@@ -103,13 +118,14 @@ export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.en
     !apiSecret && "reseller:apiSecret (or RESELLER_API_SECRET; set it with `pulumi config set --secret`)",
   ].filter(Boolean);
   if (missing.length) throw new Error(`reseller: missing configuration: ${missing.join(", ")}`);
+  if (!isHttpUrl(baseUrl!)) throw new Error(`reseller:baseUrl: ${shownSetting(baseUrl!)} is not an http(s) URL (e.g. https://api.example.com)`);
   const contractText = get("contract");
   let contract: ContractOverrides | undefined;
   if (contractText) {
     try {
       contract = JSON.parse(contractText) as ContractOverrides;
     } catch {
-      throw new Error("reseller:contract is not valid JSON (expected an object of contract overrides, see provider/contract.ts)");
+      throw new Error(`reseller:contract: ${shownSetting(contractText)} is not valid JSON (expected an object of contract overrides, see provider/contract.ts)`);
     }
     try {
       resolveContract(contract); // refuse an unknown or ill-typed entry now, by name, rather than ignore it

@@ -282,4 +282,12 @@ export const FUNCTION_CASES: FunctionCase[] = [
   fn("getTlds", "tlds-rate", undefined, "reseller:requestsPerMinute", '"fast"', "is not a positive number", { "reseller:requestsPerMinute": "fast" }),
   fn("getBalance", "balance-rate-zero", undefined, "reseller:requestsPerMinute", '"0"', "is not a positive number", { "reseller:requestsPerMinute": "0" }),
   fn("getTier", "tier-rate-negative", undefined, "reseller:requestsPerMinute", '"-5"', "is not a positive number", { "reseller:requestsPerMinute": "-5" }),
+  fn("getBalance", "balance-base-url-scheme", undefined, "reseller:baseUrl", '"ftp://127.0.0.1:1/api"', "is not an http(s) URL", { "reseller:baseUrl": "ftp://127.0.0.1:1/api" }),
+  {
+    ...fn("getBalance", "balance-base-url-userinfo", undefined, "reseller:baseUrl", '"ftp://(secret)@127.0.0.1:1/api"', "is not an http(s) URL", { "reseller:baseUrl": "ftp://admin:hunter2-pass@127.0.0.1:1/api" }),
+    secrets: ["hunter2-pass"],
+  },
+  fn("getTier", "tier-base-url", undefined, "reseller:baseUrl", '"not a url"', "is not an http(s) URL", { "reseller:baseUrl": "not a url" }),
+  fn("getTier", "tier-contract-json", undefined, "reseller:contract", '"{not json"', "is not valid JSON", { "reseller:contract": "{not json" }),
+  fn("getTlds", "tlds-timeout", undefined, "reseller:timeoutSeconds", '"soon"', "is not a positive number", { "reseller:timeoutSeconds": "soon" }),
 ];
