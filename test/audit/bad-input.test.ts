@@ -63,20 +63,26 @@ async function declare(kind: Kind, title: string, args: Record<string, unknown>)
 
 const urnOf = (kind: Kind, title: string) => `urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${kind}::${title}`;
 
+/** What the engines printed and their provider hosts wrote, audited for secrets at the end. */
+const printed: string[] = [];
+
 function engine(parallel: number): Engine {
-  return new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel, log: () => undefined });
+  return new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel, log: (line) => printed.push(line) });
 }
 
 /** Previews a program of these resources; returns the error lines (empty when the preview passed). */
 async function preview(resources: { kind: Kind; title: string; args: Record<string, unknown> }[], parallel: number): Promise<string[]> {
+  const e = engine(parallel);
   try {
-    await engine(parallel).preview(async () => {
+    await e.preview(async () => {
       for (const r of resources) await declare(r.kind, r.title, r.args);
     });
     return [];
-  } catch (e) {
-    if (!(e instanceof EngineError)) throw e;
-    return e.result.errors;
+  } catch (err) {
+    if (!(err instanceof EngineError)) throw err;
+    return err.result.errors;
+  } finally {
+    printed.push(...e.hostLogs());
   }
 }
 
@@ -125,6 +131,11 @@ test("every bad resource input is refused at preview, naming field, value and ru
   const types = new Set(RESOURCE_CASES.filter((c) => c.kind === "DnsRecord").map((c) => c.args.type));
   for (const t of ["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA", "PTR", "TLSA", "SSHFP", "DS", "HTTPS", "SVCB"]) expect(types).toContain(t);
   expect(apiRequests()).toEqual([]);
+  // The engine's output and the host's logs carry the same refusals: no secret in plain text there either.
+  expect(printed.join("\n")).toContain("contacts.registrant.email: (secret) is not an e-mail address");
+  const secrets = [...new Set(RESOURCE_CASES.flatMap((c) => c.secrets ?? []))];
+  expect(secrets.length).toBeGreaterThan(5);
+  expect(secrets.filter((x) => printed.join("\n").includes(x))).toEqual([]);
 });
 
 async function call(c: FunctionCase): Promise<unknown> {
