@@ -182,12 +182,19 @@ export const recordHandler: Handler = {
     try {
       created = await api.createRecord(zone, toRequest(want));
     } catch (e) {
-      if (isOutcomeUnknown(e)) {
-        // The create may have been applied: a record of this type, name and content is taken as ours.
+      // No answer: the create may have been applied. Refused as invalid: the record may exist already,
+      // made by an earlier create whose answer was lost (timed out, or the provider host died first),
+      // and the service refuses an identical record. Either way a record of this type, name and
+      // content is taken as ours.
+      if (isOutcomeUnknown(e) || hasCode(e, "validation_error")) {
         invalidateZone(zone);
         const found = (await zoneRecords(zone)).find((r) => sameJson(canonicalRecord(r, zone), { ...want, ttl: canonicalRecord(r, zone).ttl }));
-        if (found) return { id: found.id, outs: recordOutputs(inputs, zone, found, false) };
-        throw new Error(`${want.type} ${fqdn(want.name, zone)}: no answer to the create and no such record is in the zone; nothing was created. Run again.`);
+        if (found) {
+          if (!isOutcomeUnknown(e)) warn(`${want.type} ${fqdn(want.name, zone)}: the record exists already (an earlier create whose answer was lost); taking it`);
+          return { id: found.id, outs: recordOutputs(inputs, zone, found, false) };
+        }
+        if (isOutcomeUnknown(e))
+          throw new Error(`${want.type} ${fqdn(want.name, zone)}: no answer to the create and no such record is in the zone yet; the create may still be applied. Run again: a record that appears is taken as this one.`);
       }
       if (hasCode(e, "ttl_conflict")) throw new Error(await ttlConflictMessage(zone, want));
       if (hasCode(e, "zone_not_active")) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
