@@ -38,14 +38,15 @@ const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.floor(ran
 
 /**
  * Faults for one round: about `perKind` of each kind, each aimed at a random target. A delay is
- * `timeoutMs` plus half a second, so the client gives up first while the service still applies it.
+ * `timeoutMs` plus 1.5 s, so the client gives up first while the service still applies it (undici
+ * checks its timeouts on a coarse timer: one of 1 s fires between 1 and 2 s).
  */
 export function roundFaults(random: () => number, perKind: number, timeoutMs: number): Fault[] {
   const faults: Fault[] = [];
   const n = (): number => Math.max(1, Math.round(perKind * (0.5 + random())));
   for (let i = n(); i > 0; i--) faults.push({ kind: "error", status: pick(random, [500, 502, 503, 504]), count: 1 + Math.floor(random() * 2), match: pick(random, TARGETS) });
   for (let i = n(); i > 0; i--) faults.push({ kind: "drop-after-commit", count: 1, match: pick(random, TARGETS) });
-  for (let i = n(); i > 0; i--) faults.push({ kind: "delay", ms: timeoutMs + 500, count: 1, match: pick(random, TARGETS) });
+  for (let i = n(); i > 0; i--) faults.push({ kind: "delay", ms: timeoutMs + 1500, count: 1, match: pick(random, TARGETS) });
   // A storm: every request of the credential refused for a while; Retry-After 0 or 1 s.
   for (let i = n(); i > 0; i--) faults.push({ kind: "rate-limit", count: 3 + Math.floor(random() * 6), retryAfterSeconds: random() < 0.3 ? 1 : 0 });
   return faults;

@@ -29,7 +29,7 @@ export interface ChaosOptions {
   opsPerRound?: number;
   /** Registrations the engine processes at once. */
   parallel: number;
-  /** The client's per-attempt timeout (config reseller:timeoutSeconds); delays are this plus 0.5 s. */
+  /** The client's per-attempt timeout (config reseller:timeoutSeconds); delays are this plus 1.5 s. */
   timeoutSeconds: number;
   /** Faults of each kind armed per round (about). */
   faultsPerKind: number;
