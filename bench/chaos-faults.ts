@@ -44,9 +44,11 @@ const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.floor(ran
 export function roundFaults(random: () => number, perKind: number, timeoutMs: number): Fault[] {
   const faults: Fault[] = [];
   const n = (): number => Math.max(1, Math.round(perKind * (0.5 + random())));
-  for (let i = n(); i > 0; i--) faults.push({ kind: "error", status: pick(random, [500, 502, 503, 504]), count: 1 + Math.floor(random() * 2), match: pick(random, TARGETS) });
-  for (let i = n(); i > 0; i--) faults.push({ kind: "drop-after-commit", count: 1, match: pick(random, TARGETS) });
-  for (let i = n(); i > 0; i--) faults.push({ kind: "delay", ms: timeoutMs + 1500, count: 1, match: pick(random, TARGETS) });
+  // The last of each kind matches any POST, which every round sends, so each kind fires every round.
+  const target = (i: number): FaultMatch => (i === 1 ? { method: "POST" } : pick(random, TARGETS));
+  for (let i = n(); i > 0; i--) faults.push({ kind: "error", status: pick(random, [500, 502, 503, 504]), count: 1 + Math.floor(random() * 2), match: target(i) });
+  for (let i = n(); i > 0; i--) faults.push({ kind: "drop-after-commit", count: 1, match: target(i) });
+  for (let i = n(); i > 0; i--) faults.push({ kind: "delay", ms: timeoutMs + 1500, count: 1, match: target(i) });
   // A storm: every request of the credential refused for a while; Retry-After 0 or 1 s.
   for (let i = n(); i > 0; i--) faults.push({ kind: "rate-limit", count: 3 + Math.floor(random() * 6), retryAfterSeconds: random() < 0.3 ? 1 : 0 });
   return faults;

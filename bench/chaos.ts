@@ -5,7 +5,8 @@
  * after the commit, delays past the client's timeout, 429 storms, and the provider host killed
  * mid-apply (the same `up` is then run again until it converges).
  *
- * After each round the faults are cleared and `up` is run until it succeeds; then the sandbox's
+ * After each round the faults are cleared and `up` is run until clean (a run that succeeds and
+ * changes nothing); then the sandbox's
  * ledger and state are checked against the program and the engine's state (bench/chaos-check.ts).
  * At the end: a refresh (only the lock statuses Protection sets on its Domain may change), an `up`
  * that must change nothing and send no mutating request, a second refresh that must change nothing,
@@ -31,11 +32,11 @@ export interface ChaosOptions {
   parallel: number;
   /** The client's per-attempt timeout (config reseller:timeoutSeconds); delays are this plus 1.5 s. */
   timeoutSeconds: number;
-  /** Faults of each kind armed per round (about). */
+  /** Faults of each kind armed per round (about; at least one per 15 operations of the round). */
   faultsPerKind: number;
   /** The host is killed in every round whose number modulo this is 1. */
   killEvery: number;
-  /** `up` runs per round while faults are armed, then without faults, before the round gives up. */
+  /** `up` runs per round without faults before the round gives up (under faults: three at most, the first with the host kill). */
   maxRuns: number;
   /** A line per engine run (time, summary or first errors). */
   verbose?: boolean;
@@ -85,6 +86,8 @@ class FindingSet {
     return (Object.keys(this.all) as (keyof Findings)[]).flatMap((k) => [...this.all[k]].map((l) => `${k}: ${l}`)).slice(0, max);
   }
 }
+
+const changes = (r: RunResult): number => r.summary.create + r.summary.update + r.summary.replace + r.summary.delete;
 
 /**
  * A change the first refresh may show because another resource caused it: Protection locks its
@@ -180,19 +183,24 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       const killsBefore = killer.kills;
       const firedBefore = { ...faults };
 
-      // Under faults: the first run may have its host killed; runs go on until one succeeds.
-      for (const f of roundFaults(random, opts.faultsPerKind, opts.timeoutSeconds * 1000)) op.injectFault(f);
+      // Under faults: up to three runs, until one succeeds; the first may have its host killed.
+      for (const f of roundFaults(random, Math.max(opts.faultsPerKind, Math.round(n / 15)), opts.timeoutSeconds * 1000)) op.injectFault(f);
       const kill = round % opts.killEvery === 1;
       let ok = false;
-      for (let i = 0; i < opts.maxRuns && !ok; i++) {
+      for (let i = 0; i < 3 && !ok; i++) {
         if (kill && i === 0) killer.arm(1 + Math.floor(random() * Math.max(1, Math.min(8, kinds.length / 2))));
         ok = (await up(program)) !== undefined;
         killer.disarm();
       }
-      // Without faults: run until one succeeds (the checks then say whether it did all that was asked).
+      // Without faults: run until clean, i.e. a run succeeds and changes nothing (a renewal target
+      // raised by two years takes two runs: each due renewal adds the policy's one year).
       op.clearFaults();
-      for (let i = 0; i < opts.maxRuns && !ok; i++) ok = (await up(program)) !== undefined;
-      if (!ok) found.add({ lostResources: [`round ${round}: up did not succeed in ${opts.maxRuns} runs without faults`] });
+      let clean = false;
+      for (let i = 0; i < opts.maxRuns && !clean; i++) {
+        const r = await up(program);
+        clean = r !== undefined && changes(r) === 0;
+      }
+      if (!clean) found.add({ lostResources: [`round ${round}: up did not come clean in ${opts.maxRuns} runs without faults`] });
       const fresh = check(last);
       const fired = FAULT_KINDS.map((k) => `${k} ${faults[k] - firedBefore[k]}`).join(", ");
       progress(
@@ -209,7 +217,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
     }
     const again = await run(() => engine.up(chaosProgram(last)));
     const noopLog = op.requests();
-    finalUpChanges = again.summary.create + again.summary.update + again.summary.replace + again.summary.delete;
+    finalUpChanges = changes(again);
     finalUpMutating = noopLog.filter((e) => e.mutating).length;
     if (finalUpChanges) found.add({ stateMismatches: [`final up: ${finalUpChanges} change(s) where none was due`] });
     if (finalUpMutating) found.add({ stateMismatches: [`final up: ${finalUpMutating} mutating request(s)`] });
