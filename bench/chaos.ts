@@ -6,9 +6,9 @@
  * mid-apply (the same `up` is then run again until it converges).
  *
  * After each round the faults are cleared and `up` is run until clean (a run that succeeds and
- * changes nothing); then the sandbox's
- * ledger and state are checked against the program and the engine's state (bench/chaos-check.ts).
- * At the end: a refresh (only the lock statuses Protection sets on its Domain may change), an `up`
+ * changes nothing); then the sandbox's ledger and state are checked against the program and the
+ * engine's state (bench/chaos-check.ts). At the end: a refresh (only what one resource does to
+ * another may change: Protection locks its Domain, a renewal moves the privacy term's end), an `up`
  * that must change nothing and send no mutating request, a second refresh that must change nothing,
  * and the checks once more. Reports doubleCharges, lostResources and stateMismatches (distinct
  * findings over all checks) and exits 1 when any is not 0. With --json the last line is one JSON

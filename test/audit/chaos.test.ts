@@ -16,7 +16,8 @@ import { readSettings } from "../../resources/api";
 import { typeToken } from "../../resources/register";
 import { renewalDue } from "../../resources/diff";
 import { startSandbox } from "../../sandbox/index";
-import type { LedgerEntry, SandboxState } from "../../sandbox/state";
+import { FOREIGN_AUTH_CODE, type LedgerEntry, type SandboxState } from "../../sandbox/state";
+import { BENCH_REGISTRANT } from "../../bench/measure";
 import { startProviderHost } from "../../engine/host";
 import { providerFor, ROOT, urnOf } from "../resources/lifecycle/harness";
 
@@ -37,6 +38,12 @@ describe("a campaign of 40 operations under faults and host kills", () => {
     for (const k of ["register", "transfer", "privacy", "protection", "recordCreate"] as const) expect(report.opsByKind[k]).toBeGreaterThan(0);
     expect(report.charges).toBeGreaterThan(0);
     expect(lines.some((l) => l.startsWith("final:"))).toBe(true);
+  });
+
+  test("neither the report nor the progress lines carry the transfer code or the registrant's e-mail", () => {
+    const text = JSON.stringify(report) + lines.join("\n");
+    expect(text).not.toContain(FOREIGN_AUTH_CODE);
+    expect(text).not.toContain(BENCH_REGISTRANT.email);
   });
 
   test("no double charge, no lost resource, no state mismatch; the final up changed nothing", () => {
