@@ -33,6 +33,9 @@ export class TokenBucket {
   }
 
   private refill(nowMs: number): void {
+    // Outside a pause `last` is a reading of the clock: a later, smaller reading means the clock
+    // was stepped back (NTP, a resumed VM). Start over from it instead of waiting out the step.
+    if (nowMs < this.last && this.last > this.paused) this.last = nowMs;
     if (nowMs <= this.last) return;
     this.tokens = Math.min(this.capacity, this.tokens + (nowMs - this.last) / this.msPerToken);
     this.last = nowMs;

@@ -46,6 +46,17 @@ describe("TokenBucket (fake clock)", () => {
     expect(t).toBeGreaterThanOrEqual(20_000);
   });
 
+  it("a clock stepped back (NTP, a resumed VM) does not make the next request wait out the step", () => {
+    const b = new TokenBucket(60, 10, 1_200_000);
+    for (let i = 0; i < 10; i++) expect(b.reserve(1_200_000)).toBe(0);
+    // Twenty minutes earlier by the clock: the next token is one interval away, not twenty minutes.
+    expect(b.reserve(0)).toBe(1000);
+    expect(b.reserve(0)).toBe(2000);
+    // A pause the service asked for is not mistaken for a step back.
+    b.pause(0, 30_000);
+    expect(b.reserve(10_000)).toBe(20_000);
+  });
+
   it("refuses a nonsensical configuration", () => {
     expect(() => new TokenBucket(0, 10, 0)).toThrow(RangeError);
     expect(() => new TokenBucket(60, 0, 0)).toThrow(RangeError);
