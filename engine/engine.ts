@@ -164,8 +164,6 @@ function whenReady(ready: Promise<ProviderHost>): HostCalls {
 interface RunContext {
   operation: Operation;
   host: HostCalls;
-  /** The host itself, once started and configured. */
-  ready: Promise<ProviderHost>;
   steps: Step[];
   summary: Summary;
   errors: string[];
@@ -268,16 +266,16 @@ export class Engine {
     this.log(header(operation, this.opts.stack));
     this.log("");
     // Started, not awaited: the host's ~1 s start-up overlaps the program's own start.
-    const started$ = startProviderHost(this.opts.host).then((host) => {
+    const starting = startProviderHost(this.opts.host).then((host) => {
       this.opts.onHostStarted?.(host);
       return host;
     });
-    const ready = started$.then(async (host) => {
+    const ready = starting.then(async (host) => {
       await host.configure(this.opts.config);
       return host;
     });
     ready.catch(() => undefined); // seen by the first call, or below
-    const ctx: RunContext = { operation, host: whenReady(ready), ready, steps: [], summary: emptySummary(), errors: [] };
+    const ctx: RunContext = { operation, host: whenReady(ready), steps: [], summary: emptySummary(), errors: [] };
     let outputs: Record<string, unknown> = {};
     try {
       outputs = (await body(ctx)) ?? {};
@@ -286,7 +284,7 @@ export class Engine {
       const msg = errorMessage(e);
       if (!ctx.errors.some((x) => x.includes(msg))) ctx.errors.push(msg);
     } finally {
-      const host = await started$.catch(() => undefined);
+      const host = await starting.catch(() => undefined);
       if (host) {
         await host.close();
         this.hostLogLines.push(...host.logs());
