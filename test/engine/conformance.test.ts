@@ -215,6 +215,21 @@ describe("engine conformance", () => {
     expect(e.allResources().filter((r) => r.delete)).toEqual([]);
   });
 
+  test("a delete-before-replace whose delete fails creates nothing and leaves the old live for the next run (step_generator.go generateStepsFromDiff; step.go DeleteStep.Apply)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "c", body: "1", kind: "delete-first" }] }));
+    fs.writeFileSync(path.join(dir, "c.nodelete"), "");
+    resetCalls();
+    await failure(e.up(run({ things: [{ name: "c", file: "c2", body: "1", kind: "delete-first" }] })));
+    expect(mutating()).toEqual(["delete c"]);
+    expect(e.allResources().filter((r) => r.custom)).toEqual([expect.objectContaining({ id: "c" })]);
+    expect(e.resources()[0]?.delete).toBeUndefined();
+    fs.rmSync(path.join(dir, "c.nodelete"));
+    resetCalls();
+    await e.up(run({ things: [{ name: "c", file: "c2", body: "1", kind: "delete-first" }] }));
+    expect(mutating()).toEqual(["delete c", "create c2"]);
+  });
+
   test("a partial failure keeps init errors and exactly what the error carried; the next preview and up run an update (step.go CreateStep.Apply; step_generator.go hasInitErrors)", async () => {
     const e = engine();
     const spec = run({ things: [{ name: "p", body: "partial" }] });
