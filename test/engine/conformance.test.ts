@@ -9,6 +9,10 @@ import { packageRoot } from "../../engine/host";
 import { newUrn } from "../../engine/urn";
 import type { ProgramSpec } from "./fixtures/program";
 
+// Each run starts a program process and a provider host; on a loaded 2-core machine a test of
+// several runs takes minutes, not the default minute.
+jest.setTimeout(300_000);
+
 const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
 const THING = "pulumi-nodejs:dynamic/fixture:Thing";
 const GROUP = "fixture:index:Group";

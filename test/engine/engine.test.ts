@@ -5,6 +5,10 @@ import { Engine, EngineError, type EngineOptions } from "../../engine/engine";
 import { packageRoot } from "../../engine/host";
 import type { ProgramSpec } from "./fixtures/program";
 
+// Each run starts a program process and a provider host; on a loaded 2-core machine a test of
+// several runs takes minutes, not the default minute.
+jest.setTimeout(300_000);
+
 // The fixture program as `npm run build` compiles it: the engine runs programs as modules.
 const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
 

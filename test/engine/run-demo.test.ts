@@ -4,6 +4,10 @@ import * as path from "node:path";
 import { runDemo } from "../../demo/run-demo";
 import { packageRoot } from "../../engine/host";
 
+// Each run starts a program process and a provider host; on a loaded 2-core machine a test of
+// several runs takes minutes, not the default minute.
+jest.setTimeout(300_000);
+
 test("the demo script plans, applies, re-applies with no change, refreshes and destroys", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "run-demo-"));
   try {
