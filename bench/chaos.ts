@@ -15,13 +15,17 @@
  * object.
  */
 import type { Step } from "../engine/display";
-import { Engine, EngineError, type RunResult } from "../engine/engine";
-import { SECRET_OUTPUTS, typeToken } from "../resources/register";
+import { Engine, EngineError, type Program, type RunResult } from "../engine/engine";
+import { typeToken } from "../resources/register";
 import { startSandbox } from "../sandbox/index";
 import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./chaos-faults";
 import { compareState, doubleCharges, type Findings } from "./chaos-check";
-import { chaosProgram, DesiredModel, OP_KINDS, seededRandom, type OpKind, type Snapshot } from "./chaos-model";
+import { DesiredModel, OP_KINDS, seededRandom, type OpKind, type Snapshot } from "./chaos-model";
 import { formatTable, type Metrics } from "./bench";
+import { compiledProgram } from "./program-file";
+
+/** The program declaring a snapshot of the desired state, the snapshot as its arguments. */
+const chaosProgram = (s: Snapshot): Program => ({ file: compiledProgram("bench/programs/chaos-program.ts"), args: s });
 
 export interface ChaosOptions {
   ops: number;
@@ -120,7 +124,6 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       "reseller:timeoutSeconds": String(opts.timeoutSeconds),
     },
     secretConfigKeys: ["reseller:apiSecret"],
-    secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [],
     passphrase: "chaos",
     parallel: opts.parallel,
     log: () => undefined,
@@ -146,7 +149,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       addFaults(faults, firedFaults(op.requests()));
     }
   };
-  const up = async (program: () => Promise<void>): Promise<RunResult | undefined> => {
+  const up = async (program: Program): Promise<RunResult | undefined> => {
     upRuns++;
     const t = performance.now();
     const took = (): string => `${((performance.now() - t) / 1000).toFixed(1)} s`;
