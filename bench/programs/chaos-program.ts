@@ -1,12 +1,12 @@
 /** The chaos campaign's program: declares a snapshot of the desired state (bench/chaos-model.ts). */
 import type { Output } from "@pulumi/pulumi";
-import { programArgs } from "../../engine";
+import { programArgs } from "../../engine/program-args";
 import * as reseller from "../../resources";
 import { DNS_SERVICE_NAMESERVERS, FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { renewalPolicy, type Snapshot } from "../chaos-model";
 import { BENCH_REGISTRANT } from "../registrant";
 
-export default function chaosProgram(): void {
+function chaosProgram(): void {
   const s = programArgs<Snapshot>();
   const zoneOf = new Map<string, Output<string>>();
   for (const d of s.domains) {
@@ -27,3 +27,7 @@ export default function chaosProgram(): void {
     new reseller.DnsRecord(r.res, { zone: zoneOf.get(r.zone) ?? r.zone, type: r.type, name: r.name, content: r.content, ttl: r.ttl });
   }
 }
+
+// The CLI's runner (@pulumi/pulumi/cmd/run) calls `module.exports` when it is a function; it would
+// not call a CommonJS `exports.default`.
+export = chaosProgram;

@@ -1,16 +1,10 @@
 /** The provider-bytes bench's program: one resource of each of the eight types, all created for real. */
-import { programArgs } from "../../engine";
+import { programArgs } from "../../engine/program-args";
 import * as reseller from "../../resources";
 import { BENCH_REGISTRANT } from "../registrant";
 
-export interface EveryKindProgramArgs {
-  domain: string;
-  /** A seeded domain for Protection: on `domain` it would refuse the EPP code request. */
-  protectedDomain: string;
-}
-
-export default function everyKindProgram(): void {
-  const args = programArgs<EveryKindProgramArgs>();
+function everyKindProgram(): void {
+  const args = programArgs<everyKindProgram.Args>();
   const domain = new reseller.Domain("site", {
     domain: args.domain,
     contacts: { registrant: BENCH_REGISTRANT },
@@ -25,3 +19,16 @@ export default function everyKindProgram(): void {
   new reseller.EppCode("code", { domain: domain.domain, trigger: 1 });
   new reseller.Protection("protection", { domain: args.protectedDomain });
 }
+
+/** The arguments the caller passes (`{ file, args }`). */
+declare namespace everyKindProgram {
+  interface Args {
+    domain: string;
+    /** A seeded domain for Protection: on `domain` it would refuse the EPP code request. */
+    protectedDomain: string;
+  }
+}
+
+// The CLI's runner (@pulumi/pulumi/cmd/run) calls `module.exports` when it is a function; it would
+// not call a CommonJS `exports.default`.
+export = everyKindProgram;

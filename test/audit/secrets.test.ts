@@ -24,7 +24,7 @@ import { isSecretEnvelope, SecretsCipher } from "../../engine/secrets";
 import { ResellerClient } from "../../provider/client";
 import { ResellerApiError } from "../../provider/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { SecretsProgramArgs } from "./programs/secrets-program";
+import type secretsProgram from "./programs/secrets-program";
 
 jest.setTimeout(180_000);
 
@@ -124,7 +124,7 @@ interface Plan {
 
 /** The audit's program module (programs/secrets-program.ts), its inputs as JSON arguments. */
 function program(plan: Plan): Program {
-  const args: SecretsProgramArgs = {
+  const args: secretsProgram.Args = {
     reg: REG,
     xfer: XFER,
     authCode: AUTH_CODE,

@@ -3,21 +3,11 @@
  * with an auth code, an EPP code, WHOIS Privacy, a zone and a record, a read-only function, and
  * optionally a registration the service refuses. Its stack outputs mix plain and secret values.
  */
-import { programArgs } from "../../../engine";
+import { programArgs } from "../../../engine/program-args";
 import * as reseller from "../../../resources";
 
-export interface SecretsProgramArgs {
-  reg: string;
-  xfer: string;
-  authCode: string;
-  registrant: reseller.ContactArgs;
-  xferRegistrant: reseller.ContactArgs;
-  /** A third registration, refused by the service on this registrant. */
-  bad?: { domain: string; registrant: reseller.ContactArgs };
-}
-
-export default async function secretsProgram() {
-  const a = programArgs<SecretsProgramArgs>();
+async function secretsProgram() {
+  const a = programArgs<secretsProgram.Args>();
   const reg = new reseller.Domain("reg", {
     domain: a.reg,
     contacts: { registrant: a.registrant },
@@ -46,3 +36,20 @@ export default async function secretsProgram() {
     contacts: reg.contacts,
   };
 }
+
+/** The arguments the caller passes (`{ file, args }`). */
+declare namespace secretsProgram {
+  interface Args {
+    reg: string;
+    xfer: string;
+    authCode: string;
+    registrant: reseller.ContactArgs;
+    xferRegistrant: reseller.ContactArgs;
+    /** A third registration, refused by the service on this registrant. */
+    bad?: { domain: string; registrant: reseller.ContactArgs };
+  }
+}
+
+// The CLI's runner (@pulumi/pulumi/cmd/run) calls `module.exports` when it is a function; it would
+// not call a CommonJS `exports.default`.
+export = secretsProgram;

@@ -1,14 +1,9 @@
 /** test/resources/lifecycle/program.test.ts's program: a domain, its zone, two records and an EPP code. */
-import { programArgs } from "../../../../engine";
+import { programArgs } from "../../../../engine/program-args";
 import * as reseller from "../../../../resources";
 
-export interface WholeProgramArgs {
-  domain: string;
-  registrant: reseller.ContactArgs;
-}
-
-export default function wholeProgram() {
-  const { domain: name, registrant } = programArgs<WholeProgramArgs>();
+function wholeProgram() {
+  const { domain: name, registrant } = programArgs<wholeProgram.Args>();
   const domain = new reseller.Domain("site", {
     domain: name,
     contacts: { registrant },
@@ -22,3 +17,15 @@ export default function wholeProgram() {
   const code = new reseller.EppCode("code", { domain: domain.domain, trigger: "one" });
   return { stage: domain.stage, nameservers: zone.nameservers, code: code.authCode };
 }
+
+/** The arguments the caller passes (`{ file, args }`). */
+declare namespace wholeProgram {
+  interface Args {
+    domain: string;
+    registrant: reseller.ContactArgs;
+  }
+}
+
+// The CLI's runner (@pulumi/pulumi/cmd/run) calls `module.exports` when it is a function; it would
+// not call a CommonJS `exports.default`.
+export = wholeProgram;
