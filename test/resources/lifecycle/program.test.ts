@@ -8,6 +8,9 @@ import { Engine, type Program } from "../../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { contact } from "./harness";
 
+// Six engine runs, each starting the program's process and the provider host.
+jest.setTimeout(240_000);
+
 let sandbox: SandboxHandle;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
