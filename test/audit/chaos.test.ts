@@ -108,6 +108,8 @@ describe("the checks catch what they count", () => {
     inputs: {},
     outputs,
     secretKeys: [],
+    custom: true,
+    dependencies: [],
   });
   const state = (): ResourceState[] => [
     res("Domain", "dom-1", "chaos-1.com", { expiryDate: expectedExpiry(at, 1), stage: "active" }),
