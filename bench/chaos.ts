@@ -97,6 +97,9 @@ const changes = (r: RunResult): number => r.summary.create + r.summary.update + 
  * A change the first refresh may show because another resource caused it: Protection locks its
  * domain (lock and registry statuses of the Domain), a renewal moves the end of the privacy term
  * (the PrivacyAddon's expiresAt). `up` does not re-read resources it does not change, as Pulumi's.
+ * Refresh classifies a read through the provider's Diff against the inputs (step.go, RefreshStep),
+ * so such output-only drift is normally written to state as "same"; this allows for a Diff that
+ * reports it.
  */
 function sideEffect(desired: Snapshot, step: Step): boolean {
   const only = (...keys: string[]) => step.op === "update" && step.diffs.every((d) => keys.includes(d));
@@ -228,7 +231,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
     finalRefreshChanges = second.steps.filter((x) => x.op !== "same").length;
     for (const s of second.steps.filter((x) => x.op !== "same")) found.add({ stateMismatches: [`second refresh: ${s.name} ${s.op} ${s.diffs.join(" ")}`] });
     check(last);
-    progress(`final: refresh settled ${settled.steps.filter((x) => x.op !== "same").length} lock status(es), no-op up ${finalUpChanges} change(s) and ${finalUpMutating} mutating request(s), second refresh ${finalRefreshChanges} change(s)`);
+    progress(`final: refresh settled ${settled.steps.filter((x) => x.op !== "same").length} change(s), no-op up ${finalUpChanges} change(s) and ${finalUpMutating} mutating request(s), second refresh ${finalRefreshChanges} change(s)`);
   } finally {
     killer.disarm();
     await sandbox.close();
