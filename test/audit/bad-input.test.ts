@@ -6,7 +6,8 @@
  * value (masked for secrets) and the rule, and the sandbox's request log must show that none of
  * them reached the API. A valid getBalance afterwards is the control: the log does record calls.
  *
- * Speed: the engine starts one provider host per run, so the catalogue is previewed in batches.
+ * Speed: the engine starts a program process and a provider host per run, so the catalogue is
+ * previewed in batches.
  * A batch runs its registrations in parallel, all checked by one host; every failing check is
  * reported. A registration that arrives after the run has failed is not answered, so whatever a
  * batch did not report is previewed again in the next one (each round reports at least one).
@@ -24,6 +25,9 @@ import {
   type FunctionName,
   type ResourceCase,
 } from "./bad-input-catalogue";
+
+// Each preview starts the program's own process and a provider host; the catalogue takes several.
+jest.setTimeout(300_000);
 
 let sandbox: SandboxHandle;
 let config: Record<string, string>;
