@@ -7,9 +7,8 @@
  * them reached the API. A valid getBalance afterwards is the control: the log does record calls.
  *
  * Speed: the engine starts a program process and a provider host per run, so the catalogue is
- * previewed in batches.
- * A batch runs its registrations in parallel, all checked by one host; every failing check is
- * reported. A registration that arrives after the run has failed is not answered, so whatever a
+ * previewed in batches. A batch runs its registrations in parallel, all checked by one host; every
+ * failing check is reported. A registration that arrives after the run has failed is not answered, so whatever a
  * batch did not report is previewed again in the next one (each round reports at least one).
  */
 import * as pulumi from "@pulumi/pulumi";
