@@ -570,6 +570,8 @@ export class Deployment implements MonitorHandler {
     if (!old.pendingReplacement) {
       const deleted = await deleteOne(this.deleteContext(), old, true);
       if (!deleted) {
+        // Still the live resource: the next run diffs it again (and replaces it again) rather than deleting it.
+        delete old.delete;
         this.checkpoint();
         step.error = `the resource it replaces could not be deleted`;
         this.opts.record(step, started);
