@@ -1,10 +1,8 @@
 /**
  * The chaos campaign's desired state: domains (registered or transferred in, with a declarative
  * renewal target, WHOIS Privacy and Domain Protection) and DNS records, changed round by round by
- * seeded random operations, and the Pulumi program that declares it.
+ * seeded random operations. The program that declares it is bench/programs/chaos-program.ts.
  */
-import { FOREIGN_AUTH_CODE, DNS_SERVICE_NAMESERVERS } from "../sandbox/state";
-import { BENCH_REGISTRANT } from "./measure";
 
 /** What the campaign counts as one operation: a money operation or one record change. */
 export const OP_KINDS = ["register", "transfer", "renew", "privacy", "protection", "recordCreate", "recordUpdate", "recordDelete"] as const;
@@ -174,29 +172,4 @@ export class DesiredModel {
     }
     return done;
   }
-}
-
-/** The Pulumi program declaring a snapshot of the desired state. */
-export function chaosProgram(s: Snapshot): () => Promise<void> {
-  return async () => {
-    const reseller = await import("../resources");
-    const zoneOf = new Map<string, import("@pulumi/pulumi").Output<string>>();
-    for (const d of s.domains) {
-      const dom = new reseller.Domain(d.res, {
-        domain: d.domain,
-        years: 1,
-        contacts: { registrant: BENCH_REGISTRANT },
-        maxPrice: "100.00",
-        ...(d.zone ? { nameservers: DNS_SERVICE_NAMESERVERS } : {}),
-        ...(d.transfer ? { authCode: FOREIGN_AUTH_CODE } : {}),
-        ...(d.renewals > 0 ? { renewal: renewalPolicy(d.renewals) } : {}),
-      });
-      if (d.privacy) new reseller.PrivacyAddon(`${d.res}-privacy`, { domain: dom.domain });
-      if (d.protection) new reseller.Protection(`${d.res}-protection`, { domain: dom.domain });
-      if (d.zone) zoneOf.set(d.domain, new reseller.DnsZone(`${d.res}-zone`, { domain: dom.domain, waitForDelegation: true }).domain);
-    }
-    for (const r of s.records) {
-      new reseller.DnsRecord(r.res, { zone: zoneOf.get(r.zone) ?? r.zone, type: r.type, name: r.name, content: r.content, ttl: r.ttl });
-    }
-  };
 }

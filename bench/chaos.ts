@@ -15,13 +15,17 @@
  * object.
  */
 import type { Step } from "../engine/display";
-import { Engine, EngineError, type RunResult } from "../engine/engine";
-import { SECRET_OUTPUTS, typeToken } from "../resources/register";
+import { Engine, EngineError, type Program, type RunResult } from "../engine/engine";
+import { typeToken } from "../resources/register";
 import { startSandbox } from "../sandbox/index";
 import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./chaos-faults";
 import { compareState, doubleCharges, type Findings } from "./chaos-check";
-import { chaosProgram, DesiredModel, OP_KINDS, seededRandom, type OpKind, type Snapshot } from "./chaos-model";
+import { DesiredModel, OP_KINDS, seededRandom, type OpKind, type Snapshot } from "./chaos-model";
 import { formatTable, type Metrics } from "./bench";
+import { compiledProgram } from "./program-file";
+
+/** The program declaring a snapshot of the desired state, the snapshot as its arguments. */
+const chaosProgram = (s: Snapshot): Program => ({ file: compiledProgram("bench/programs/chaos-program.ts"), args: s });
 
 export interface ChaosOptions {
   ops: number;
@@ -93,6 +97,9 @@ const changes = (r: RunResult): number => r.summary.create + r.summary.update + 
  * A change the first refresh may show because another resource caused it: Protection locks its
  * domain (lock and registry statuses of the Domain), a renewal moves the end of the privacy term
  * (the PrivacyAddon's expiresAt). `up` does not re-read resources it does not change, as Pulumi's.
+ * Refresh classifies a read through the provider's Diff against the inputs (step.go, RefreshStep),
+ * so such output-only drift is normally written to state as "same"; this allows for a Diff that
+ * reports it.
  */
 function sideEffect(desired: Snapshot, step: Step): boolean {
   const only = (...keys: string[]) => step.op === "update" && step.diffs.every((d) => keys.includes(d));
@@ -120,7 +127,6 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       "reseller:timeoutSeconds": String(opts.timeoutSeconds),
     },
     secretConfigKeys: ["reseller:apiSecret"],
-    secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [],
     passphrase: "chaos",
     parallel: opts.parallel,
     log: () => undefined,
@@ -146,7 +152,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       addFaults(faults, firedFaults(op.requests()));
     }
   };
-  const up = async (program: () => Promise<void>): Promise<RunResult | undefined> => {
+  const up = async (program: Program): Promise<RunResult | undefined> => {
     upRuns++;
     const t = performance.now();
     const took = (): string => `${((performance.now() - t) / 1000).toFixed(1)} s`;
@@ -225,7 +231,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
     finalRefreshChanges = second.steps.filter((x) => x.op !== "same").length;
     for (const s of second.steps.filter((x) => x.op !== "same")) found.add({ stateMismatches: [`second refresh: ${s.name} ${s.op} ${s.diffs.join(" ")}`] });
     check(last);
-    progress(`final: refresh settled ${settled.steps.filter((x) => x.op !== "same").length} lock status(es), no-op up ${finalUpChanges} change(s) and ${finalUpMutating} mutating request(s), second refresh ${finalRefreshChanges} change(s)`);
+    progress(`final: refresh settled ${settled.steps.filter((x) => x.op !== "same").length} change(s), no-op up ${finalUpChanges} change(s) and ${finalUpMutating} mutating request(s), second refresh ${finalRefreshChanges} change(s)`);
   } finally {
     killer.disarm();
     await sandbox.close();

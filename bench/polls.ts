@@ -15,7 +15,8 @@ import { pollDomain } from "../provider/poll";
 import { startSandbox } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
-import { BENCH_REGISTRANT, sandboxEngine } from "./measure";
+import { sandboxEngine } from "./measure";
+import { compiledProgram } from "./program-file";
 
 export interface PollsOptions {
   /** Simulated seconds after the registration at which the operator approves. */
@@ -30,14 +31,6 @@ const DOMAIN = "bench-approval.com";
 
 const isDomainGet = (e: RequestLogEntry, domain: string): boolean =>
   e.method === "GET" && e.path.split("?")[0] === `${DEFAULT_CONTRACT.apiPrefix}/domains/${domain}`;
-
-async function domainProgram(): Promise<void> {
-  const reseller = await import("../resources");
-  new reseller.Domain("approved", {
-    domain: DOMAIN,
-    contacts: { registrant: BENCH_REGISTRANT },
-  });
-}
 
 export function polls(opts: PollsOptions = POLLS_DEFAULTS): Measurement {
   return {
@@ -55,7 +48,7 @@ export function polls(opts: PollsOptions = POLLS_DEFAULTS): Measurement {
       });
       try {
         const engine = sandboxEngine(sandbox, 600);
-        const up: RunResult = await engine.up(domainProgram);
+        const up: RunResult = await engine.up({ file: compiledProgram("bench/programs/approval-program.ts"), args: { domain: DOMAIN } });
         const created = engine.resources().find((r) => r.name === "approved");
         if (up.summary.create !== 1 || created?.outputs.stage !== "pending_approval") {
           throw new Error(`the registration should end its apply in pending_approval, got ${JSON.stringify(created?.outputs.stage)}`);

@@ -7,11 +7,12 @@
  * 2. `refresh` of the N records: how many API calls it costs (reads of one zone are coalesced).
  * 3. a second `up` with no change: how many mutating (non-GET) calls it makes.
  */
-import type { RunResult } from "../engine/engine";
+import type { Program, RunResult } from "../engine/engine";
 import { startSandbox } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
 import { atMs, isMutatingMethod, round, sandboxEngine } from "./measure";
+import { compiledProgram } from "./program-file";
 
 export interface RecordsOptions {
   records: number;
@@ -25,15 +26,9 @@ export const RECORDS_DEFAULTS: RecordsOptions = { records: 200, limitPerMinute: 
 /** The seeded sandbox zone (active), so records can be created at once. */
 export const ZONE = "demo-reseller.com";
 
-/** The program: `records` A records with distinct names in one zone. */
-export function recordsProgram(records: number): () => Promise<void> {
-  return async () => {
-    const reseller = await import("../resources");
-    for (let i = 0; i < records; i++) {
-      const name = `bench-${String(i).padStart(4, "0")}`;
-      new reseller.DnsRecord(name, { zone: ZONE, type: "A", name, content: `198.51.100.${i % 250}`, ttl: 300 });
-    }
-  };
+/** The program: `records` A records with distinct names in one zone (bench/programs/records-program.ts). */
+export function recordsProgram(records: number): Program {
+  return { file: compiledProgram("bench/programs/records-program.ts"), args: { records, zone: ZONE } };
 }
 
 /** The largest number of entries that fall in any window of `windowMs` (entries sorted by time). */

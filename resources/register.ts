@@ -9,7 +9,8 @@ export const typeToken = (kind: Kind): string => `pulumi-nodejs:dynamic/${MODULE
 
 /**
  * Outputs that are secret although no same-named input is, by type token. The constructors pass
- * them as `additionalSecretOutputs`; engines that cannot see resource options (engine/) use this map.
+ * them as `additionalSecretOutputs`, which the engine applies (the CLI's, and engine/, which sees
+ * every resource option).
  */
 export const SECRET_OUTPUTS: Record<string, string[]> = {
   [typeToken("Domain")]: ["contacts", "authCode"],

@@ -1,17 +1,18 @@
 /**
  * The bad-input catalogue (bad-input-catalogue.ts) against real parts: every invalid resource input
- * goes through engine/ preview (the program under setMocks, Check in the SDK's provider host over
- * gRPC), every invalid function argument through the function in this process, both configured
+ * goes through engine/ preview (programs/bad-input-program.ts in its own process, Check in the SDK's
+ * provider host over gRPC), every invalid function argument through the function in this process, both configured
  * for a sandbox on an ephemeral port. Each must be refused with a message naming the field, the
  * value (masked for secrets) and the rule, and the sandbox's request log must show that none of
  * them reached the API. A valid getBalance afterwards is the control: the log does record calls.
  *
- * Speed: the engine starts one provider host per run, so the catalogue is previewed in batches.
- * A batch runs its registrations in parallel, all checked by one host; every failing check is
- * reported. A registration that arrives after the run has failed is not answered, so whatever a
+ * Speed: the engine starts a program process and a provider host per run, so the catalogue is
+ * previewed in batches. A batch runs its registrations in parallel, all checked by one host; every
+ * failing check is reported. A registration that arrives after the run has failed is not answered, so whatever a
  * batch did not report is previewed again in the next one (each round reports at least one).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError } from "../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type { Kind } from "../../resources/shim";
@@ -23,6 +24,9 @@ import {
   type FunctionName,
   type ResourceCase,
 } from "./bad-input-catalogue";
+
+// Each preview starts the program's own process and a provider host; the catalogue takes several.
+jest.setTimeout(300_000);
 
 let sandbox: SandboxHandle;
 let config: Record<string, string>;
@@ -54,13 +58,6 @@ function problem(message: string, c: { field: string; shown: string | null; rule
   return undefined;
 }
 
-type Constructor = new (name: string, args: never) => pulumi.CustomResource;
-
-async function declare(kind: Kind, title: string, args: Record<string, unknown>): Promise<void> {
-  const reseller = (await import("../../resources")) as unknown as Record<Kind, Constructor>;
-  new reseller[kind](title, args as never);
-}
-
 const urnOf = (kind: Kind, title: string) => `urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${kind}::${title}`;
 
 /** What the engines printed and their provider hosts wrote, audited for secrets at the end. */
@@ -74,9 +71,7 @@ function engine(parallel: number): Engine {
 async function preview(resources: { kind: Kind; title: string; args: Record<string, unknown> }[], parallel: number): Promise<string[]> {
   const e = engine(parallel);
   try {
-    await e.preview(async () => {
-      for (const r of resources) await declare(r.kind, r.title, r.args);
-    });
+    await e.preview({ file: compiledProgram("test/audit/programs/bad-input-program.ts"), args: { resources } });
     return [];
   } catch (err) {
     if (!(err instanceof EngineError)) throw err;

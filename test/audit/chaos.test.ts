@@ -26,7 +26,8 @@ describe("a campaign of 40 operations under faults and host kills", () => {
   const lines: string[] = [];
   beforeAll(async () => {
     report = await runChaos({ ...CHAOS_DEFAULTS, ops: 40 }, (l) => lines.push(l));
-  }, 180_000);
+    // About eleven engine runs, each starting the program's own process and a provider host.
+  }, 900_000);
 
   test("every fault kind fired and the host was killed mid-apply, so the run was not vacuous", () => {
     for (const k of FAULT_KINDS) expect(report.faultsInjected[k]).toBeGreaterThan(0);
@@ -108,6 +109,8 @@ describe("the checks catch what they count", () => {
     inputs: {},
     outputs,
     secretKeys: [],
+    custom: true,
+    dependencies: [],
   });
   const state = (): ResourceState[] => [
     res("Domain", "dom-1", "chaos-1.com", { expiryDate: expectedExpiry(at, 1), stage: "active" }),

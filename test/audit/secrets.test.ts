@@ -16,13 +16,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { inspect } from "node:util";
-import { Engine, EngineError } from "../../engine/engine";
+import { compiledProgram } from "../../bench/program-file";
+import { Engine, EngineError, type Program } from "../../engine/engine";
 import * as hostModule from "../../engine/host";
 import type { ProviderHost, PropertyMap } from "../../engine/host";
 import { isSecretEnvelope, SecretsCipher } from "../../engine/secrets";
 import { ResellerClient } from "../../provider/client";
 import { ResellerApiError } from "../../provider/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import type secretsProgram from "./programs/secrets-program";
 
 jest.setTimeout(180_000);
 
@@ -120,37 +122,17 @@ interface Plan {
   bad?: Made;
 }
 
-function program(plan: Plan) {
-  return async () => {
-    const reseller = await import("../../resources");
-    const reg = new reseller.Domain("reg", {
-      domain: REG,
-      contacts: { registrant: first.contact },
-      nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"],
-      maxPrice: "15.00",
-    });
-    const xfer = new reseller.Domain("xfer", {
-      domain: XFER,
-      authCode: AUTH_CODE,
-      contacts: { registrant: plan.xferContacts.contact, admin: first.contact },
-    });
-    const code = new reseller.EppCode("code", { domain: reg.domain, trigger: "one" });
-    const privacy = new reseller.PrivacyAddon("privacy", { domain: reg.domain });
-    const zone = new reseller.DnsZone("zone", { domain: reg.domain, waitForDelegation: true, waitTimeoutSeconds: 30 });
-    new reseller.DnsRecord("txt", { zone: zone.domain, type: "TXT", name: "@", content: "audit-visible-record" });
-    if (plan.bad) new reseller.Domain("bad", { domain: BAD, contacts: { registrant: plan.bad.contact } });
-    const quote = await reseller.getPricing({ action: "register", domain: "another-audit-name.com", years: 1 });
-    return {
-      regName: reg.domain,
-      regStage: reg.stage,
-      xferStage: xfer.stage,
-      regExpiry: reg.expiryDate,
-      privacyStatus: privacy.status,
-      quote: quote.amount,
-      eppCode: code.authCode,
-      contacts: reg.contacts,
-    };
+/** The audit's program module (programs/secrets-program.ts), its inputs as JSON arguments. */
+function program(plan: Plan): Program {
+  const args: secretsProgram.Args = {
+    reg: REG,
+    xfer: XFER,
+    authCode: AUTH_CODE,
+    registrant: first.contact,
+    xferRegistrant: plan.xferContacts.contact,
+    ...(plan.bad ? { bad: { domain: BAD, registrant: plan.bad.contact } } : {}),
   };
+  return { file: compiledProgram("test/audit/programs/secrets-program.ts"), args };
 }
 
 let engine: Engine;
@@ -160,12 +142,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, credentials: [{ key: KEY, secret: SECRET }] });
   const real = hostModule.startProviderHost;
   jest.spyOn(hostModule, "startProviderHost").mockImplementation(async (o) => recording(await real(o)));
-  const { SECRET_OUTPUTS } = await import("../../resources");
   engine = new Engine({
     stateFile: path.join(dir, "state.json"),
     config: { "reseller:apiKey": KEY, "reseller:apiSecret": SECRET, "reseller:baseUrl": sandbox.url, "reseller:requestsPerMinute": "100000" },
     secretConfigKeys: ["reseller:apiSecret"],
-    secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [],
     passphrase: PASSPHRASE,
     host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
     log: (l) => logLines.push(l),

@@ -1,7 +1,7 @@
 /**
  * End to end over real HTTP: `reseller-pulumi import` against the sandbox writes a program that
- * type-checks, and `up` of that program through the mini engine (the SDK's dynamic provider host
- * over gRPC) adopts everything without one mutating API call or charge; a second `up` changes nothing.
+ * type-checks, and `up` of that program through engine/ (in its own process, the SDK's dynamic
+ * provider host over gRPC) adopts everything without one mutating API call or charge; a second `up` changes nothing.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { main, type CliIo } from "../../cli/main";
-import { Engine } from "../../engine/engine";
+import { Engine, type Program } from "../../engine/engine";
 import { packageRoot } from "../../engine/host";
 import { ResellerClient } from "../../provider/client";
 import { startSandbox } from "../../sandbox/index";
@@ -43,14 +43,18 @@ function typeCheck(dir: string): string[] {
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
-/** Runs the generated index.ts as the Pulumi runtime would: compiled, `reseller-pulumi` being this package. */
-function programOf(dir: string): () => void {
+/**
+ * The generated project as a program module: index.ts compiled beside it, and its node_modules the
+ * checkout's (what `npm install` gives a user), so `reseller-pulumi` is this package and
+ * `@pulumi/pulumi` the one copy the package and the engine's program runner use.
+ */
+function programOf(dir: string): Program {
   const source = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  return () => {
-    const req = (m: string): unknown => (m === "reseller-pulumi" ? require("../../resources/index") : require(m));
-    new Function("require", "exports", "module", js)(req, {}, { exports: {} });
-  };
+  fs.writeFileSync(path.join(dir, "index.js"), js);
+  const modules = path.join(dir, "node_modules");
+  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(root, "node_modules"), modules, "dir");
+  return { file: path.join(dir, "index.js") };
 }
 
 describe("import against the sandbox, then up through the engine", () => {

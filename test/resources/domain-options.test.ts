@@ -1,7 +1,7 @@
 /**
- * Domain's resource options, as the SDK puts them on the wire. engine/ (setMocks) is not told
- * resource options, so this reads them from the RegisterResourceRequest the SDK sends to the
- * (mock) monitor: the same request `pulumi up` sends to the real engine.
+ * Domain's resource options, as the SDK puts them on the wire: read from the RegisterResourceRequest
+ * the SDK sends to a (mock) monitor, the same request `pulumi up` sends to the real engine and the
+ * program's process sends to engine/'s monitor.
  */
 import * as pulumi from "@pulumi/pulumi";
 

@@ -1,11 +1,15 @@
 /**
- * A real Pulumi program using the public classes, run by engine/ (setMocks + the SDK's provider host
- * over gRPC) against the sandbox: preview, up, a second up with no mutating call, refresh with no
+ * A real Pulumi program using the public classes (programs/whole-program.ts), run by engine/ in its
+ * own process (the SDK's provider host over gRPC) against the sandbox: preview, up, a second up with no mutating call, refresh with no
  * change, secrets sealed in state, destroy.
  */
-import { Engine } from "../../../engine/engine";
+import { compiledProgram } from "../../../bench/program-file";
+import { Engine, type Program } from "../../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { contact } from "./harness";
+
+// Six engine runs, each starting the program's process and the provider host.
+jest.setTimeout(240_000);
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
@@ -13,25 +17,13 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-async function program() {
-  const reseller = await import("../../../resources");
-  const domain = new reseller.Domain("site", {
-    domain: "program-test.com",
-    contacts: { registrant: contact },
-    nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"],
-    locked: true,
-    maxPrice: "15.00",
-  });
-  const zone = new reseller.DnsZone("zone", { domain: domain.domain, waitForDelegation: true, waitTimeoutSeconds: 30 });
-  new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: "@", ttl: 600 });
-  new reseller.DnsRecord("mx", { zone: zone.domain, type: "MX", name: "@", content: "10 mail.program-test.com." });
-  const code = new reseller.EppCode("code", { domain: domain.domain, trigger: "one" });
-  return { stage: domain.stage, nameservers: zone.nameservers, code: code.authCode };
-}
+const program: Program = {
+  file: compiledProgram("test/resources/lifecycle/programs/whole-program.ts"),
+  args: { domain: "program-test.com", registrant: contact },
+};
 
 test("preview, up, no-op up, refresh and destroy of a whole program; secrets sealed in state", async () => {
   const lines: string[] = [];
-  const { SECRET_OUTPUTS } = await import("../../../resources");
   const engine = new Engine({
     config: {
       "reseller:apiKey": sandbox.credentials.key,
@@ -40,7 +32,6 @@ test("preview, up, no-op up, refresh and destroy of a whole program; secrets sea
       "reseller:requestsPerMinute": "100000",
     },
     secretConfigKeys: ["reseller:apiSecret"],
-    secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [],
     passphrase: "test-passphrase",
     log: (line) => lines.push(line),
   });
