@@ -177,8 +177,13 @@ export const domainHandler: Handler = {
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    if (owned && GONE_STAGES.has(owned.stage)) {
+    // A failed order leaves nothing to take (the service lets the name be ordered again).
+    // An earlier order that ended (cancelled, failed) makes this a new order: its key must not replay
+    // that one's answer within the service's retention, so it names the earlier order (derived, stable).
+    let after = "";
+    if (owned && (GONE_STAGES.has(owned.stage) || owned.stage === "failed")) {
       if (inputs.adopt) throw new Error(`adopt: ${domain} is in stage ${owned.stage}; it no longer belongs to this account, and adopt never buys; nothing was charged`);
+      after = `@after:${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
       owned = undefined;
     }
     if (owned) {
@@ -203,7 +208,7 @@ export const domainHandler: Handler = {
       client_reference: inputs.clientReference as string | undefined,
     });
     // One key per (resource, action, name): a retried or re-run create is replayed, never charged again.
-    const key = idempotencyKey(urn, action, domain);
+    const key = idempotencyKey(urn, action, `${domain}${after}`);
     const send = (): Promise<DomainOrder> =>
       action === "register"
         ? api.register(body, { idempotencyKey: key })
