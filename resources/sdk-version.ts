@@ -23,14 +23,22 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** The installed `@pulumi/pulumi` version, or undefined when it cannot be read. */
-export function installedSdkVersion(): string | undefined {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("@pulumi/pulumi/package.json") as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
+/**
+ * The `@pulumi/pulumi` version that matters: in the provider host, the SDK the host itself runs from
+ * (its main module is `@pulumi/pulumi/cmd/dynamic-provider`), which may be another copy than the one
+ * this package resolves; elsewhere the one this package resolves. Undefined when it cannot be read.
+ */
+export function installedSdkVersion(main: string | undefined = require.main?.filename): string | undefined {
+  const read = (file: string): string | undefined => {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require(file) as { version?: string }).version;
+    } catch {
+      return undefined;
+    }
+  };
+  const host = main ? /^(.*[\\/]@pulumi[\\/]pulumi)[\\/]cmd[\\/]dynamic-provider[\\/]/.exec(main) : null;
+  return (host && read(`${host[1]}/package.json`)) || read("@pulumi/pulumi/package.json");
 }
 
 /** Why this SDK version cannot work, or undefined when it can (or is unknown). */

@@ -5,7 +5,10 @@
  */
 import { isServiceManagedRecord } from "../../provider/contract";
 import { diffRecord } from "../../resources/diff";
-import { compareVersions, MIN_SDK_VERSION, sdkTooOld } from "../../resources/sdk-version";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { compareVersions, installedSdkVersion, MIN_SDK_VERSION, sdkTooOld } from "../../resources/sdk-version";
 import { checkRecordInputs } from "../../resources/validate";
 import { generateProgram } from "../../cli/codegen";
 
@@ -62,6 +65,19 @@ test("SDK floor: 3.139.0 and later pass, older versions are refused naming the v
   expect(sdkTooOld("3.138.0")).toMatch(/@pulumi\/pulumi 3\.138\.0 is older than 3\.139\.0, the first whose dynamic provider host passes the stack config .* Upgrade @pulumi\/pulumi to 3\.139\.0 or later .* Pulumi CLI to 3\.139\.0 or later/);
   // The installed SDK (what this repository runs) is new enough.
   expect(sdkTooOld()).toBeUndefined();
+});
+
+test("in the provider host the version read is the host's own SDK, not the copy this package resolves", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "old-sdk-"));
+  const sdk = path.join(dir, "node_modules", "@pulumi", "pulumi");
+  fs.mkdirSync(path.join(sdk, "cmd", "dynamic-provider"), { recursive: true });
+  fs.writeFileSync(path.join(sdk, "package.json"), JSON.stringify({ name: "@pulumi/pulumi", version: "3.138.0" }));
+  const main = path.join(sdk, "cmd", "dynamic-provider", "index.js");
+  expect(installedSdkVersion(main)).toBe("3.138.0");
+  expect(sdkTooOld(installedSdkVersion(main))).toMatch(/@pulumi\/pulumi 3\.138\.0 is older than 3\.139\.0/);
+  // Any other main module: the copy this package resolves.
+  expect(installedSdkVersion(path.join(dir, "index.js"))).toBe(installedSdkVersion(undefined));
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("import writes a program whose adopt: true stays correct after edits, and says how to rename", () => {
