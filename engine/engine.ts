@@ -10,14 +10,21 @@
 // - Only dynamic resources (`pulumi-nodejs:dynamic...`) are supported; invokes are refused.
 // - The replaced half of a create-before-delete replace is deleted right after its replacement is
 //   created, not at the end of the run.
+import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
 import { startProviderHost, type HostOptions, type PropertyMap, type ProviderHost } from "./host";
 import { markSecrets, unwrapInputs } from "./secrets";
 import { StateStore, type ResourceState } from "./state";
+import { PROGRAM_ARGS_ENV } from "./program-args";
 
-export type Program = string | (() => unknown);
+/**
+ * A program module: compiled JS, a `.ts` file (run through the SDK's own TypeScript path), or a
+ * directory with a package.json, run in its own Node process by `@pulumi/pulumi/cmd/run`. `args`
+ * (JSON) reach it through `programArgs<T>()`.
+ */
+export type Program = string | { file: string; args?: unknown };
 
 export interface EngineOptions {
   /** Where the state is persisted (atomically, after every step). In memory only when absent. */
@@ -26,15 +33,15 @@ export interface EngineOptions {
   config: Record<string, string>;
   /** Config keys that are secrets (e.g. "reseller:apiSecret"), as `pulumi config set --secret` marks them. */
   secretConfigKeys?: string[];
-  /** Outputs to keep secret per resource type: stands in for the `additionalSecretOutputs` option. */
-  secretOutputs?: (type: string) => string[];
   /** Passphrase for secrets in the state file; default PULUMI_CONFIG_PASSPHRASE, else "reseller-demo". */
   passphrase?: string;
   project?: string;
   stack?: string;
   host?: HostOptions;
-  /** How many registrations are processed at once; 1 (default) keeps output and state order deterministic. */
+  /** Resource operations run at once, like `pulumi up --parallel`; default 4 × CPUs as the CLI's. */
   parallel?: number;
+  /** refresh/destroy: run the program and use today's config (the CLI's `--run-program`), instead of the config saved at the last `up`. */
+  runProgram?: boolean;
   log?: (line: string) => void;
   /** Called with each run's provider host as soon as it has started (chaos runs kill it mid-apply). */
   onHostStarted?: (host: ProviderHost) => void;
@@ -120,7 +127,11 @@ const STOPPED = Symbol("stopped");
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
 /** Runs a program given as a file: fresh module cache for the program's own files, so it can run again. */
-function runProgramFile(file: string): unknown {
+function runProgramFile(program: Program): unknown {
+  const file = typeof program === "string" ? program : program.file;
+  const args = typeof program === "string" ? undefined : program.args;
+  if (args === undefined) delete process.env[PROGRAM_ARGS_ENV];
+  else process.env[PROGRAM_ARGS_ENV] = JSON.stringify(args);
   const resolved = require.resolve(path.resolve(file));
   const dir = path.dirname(resolved) + path.sep;
   for (const key of Object.keys(require.cache)) {
@@ -178,7 +189,7 @@ export class Engine {
     this.opts = {
       project: "reseller",
       stack: "dev",
-      parallel: 1,
+      parallel: 4 * os.availableParallelism(),
       passphrase: process.env.PULUMI_CONFIG_PASSPHRASE ?? "reseller-demo",
       ...opts,
     };
@@ -208,7 +219,7 @@ export class Engine {
     return this.runProgram("update", program);
   }
 
-  refresh(): Promise<RunResult> {
+  refresh(_program?: Program): Promise<RunResult> {
     return this.withHost("refresh", async (ctx) => {
       for (const r of [...this.state.resources]) {
         const started = Date.now();
@@ -235,7 +246,7 @@ export class Engine {
     });
   }
 
-  destroy(): Promise<RunResult> {
+  destroy(_program?: Program): Promise<RunResult> {
     return this.withHost("destroy", async (ctx) => {
       for (const r of [...this.state.resources].reverse()) {
         if (ctx.errors.length > 0) break;
@@ -386,7 +397,7 @@ export class Engine {
 
       let returned: unknown;
       try {
-        const running = Promise.resolve().then(() => (typeof program === "string" ? runProgramFile(program) : program()));
+        const running = Promise.resolve().then(() => runProgramFile(program));
         returned = await Promise.race([running, stopped.then(() => undefined)]);
       } catch (e) {
         ctx.errors.push(`program failed: ${errorMessage(e)}`);
@@ -421,7 +432,7 @@ export class Engine {
     const started = Date.now();
     const { plain, secretKeys: inputSecrets } = unwrapInputs(args.inputs as Record<string, unknown>);
     const old = olds.find((o) => o.urn === urn && !o.pendingDelete);
-    const secretKeys = [...new Set([...inputSecrets, ...(this.opts.secretOutputs?.(args.type) ?? [])])];
+    const secretKeys = inputSecrets;
     const step: Step = { op: "create", urn, type: args.type, name: args.name, diffs: [], replaces: [] };
     const fail = (e: unknown): never => {
       step.error = errorMessage(e);
