@@ -81,12 +81,12 @@ function estate(name: (base: string) => string, parent?: string, aliases?: (base
     resources: [
       d("Domain", "domain", { domain: "moving-house.com", contacts }),
       d("DnsZone", "zone", { domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 }),
-      d("DnsRecord", "www", { zone: "demo-labs.io", type: "A", name: "www", content: "192.0.2.10", ttl: 300 }),
+      d("DnsRecord", "api", { zone: "demo-labs.io", type: "A", name: "api", content: "192.0.2.10", ttl: 300 }, { dependsOn: [name("zone")] }),
       d("DnsRecord", "caa", { zone: ZONE, type: "CAA", name: "@", content: "letsencrypt.org", extra: { flag: 0, tag: "issuewild" } }),
       d("ChildHost", "ns1", { domain: "demo-labs.io", hostname: "ns1", ipv4: ["192.0.2.53"] }),
       d("PrivacyAddon", "privacy", { domain: "demo-labs.io" }),
       d("Protection", "protection", { domain: "demo-shop.net" }),
-      d("ZoneTemplate", "web", { zone: "demo-labs.io", templateId: "web", variables: { ipv4: "192.0.2.44" } }),
+      d("ZoneTemplate", "web", { zone: "demo-labs.io", templateId: "web", variables: { ipv4: "192.0.2.44" } }, { dependsOn: [name("zone")] }),
     ],
   };
 }
@@ -171,12 +171,18 @@ test("a zone and its records with literal zone names and no dependsOn destroy in
   const records = ["a", "b", "c", "d", "e", "f", "g", "h"].map(
     (n, i): Decl => ({ kind: "DnsRecord", name: `rec-${n}`, args: { zone: "demo-labs.io", type: "A", name: n, content: `192.0.2.${20 + i}` } }),
   );
-  const spec: StackSpec = { resources: [{ kind: "DnsZone", name: "zone", args: { domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 } }, ...records] };
-  await engine({ parallel: 16 }).up(program(spec));
+  const zone: Decl = { kind: "DnsZone", name: "zone", args: { domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 } };
+  const spec: StackSpec = { resources: [zone, ...records] };
+  // The zone first, the records in a later run (with literal zone names they cannot be created with it).
+  const build = async () => {
+    await engine({ parallel: 16 }).up(program({ resources: [zone] }));
+    await engine({ parallel: 16 }).up(program(spec));
+  };
+  await build();
   await engine({ parallel: 16 }).destroy();
   await expect(client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
 
-  await engine({ parallel: 16 }).up(program(spec));
+  await build();
   await client.createRecord("demo-labs.io", { type: "TXT", name: "hand", content: "made by hand", ttl: 3600 });
   const err = await engine({ parallel: 16 }).destroy().catch((e: unknown) => e);
   expect(err).toBeInstanceOf(EngineError);
