@@ -6,11 +6,9 @@
  * are compared. The difference is what our resources add to the start (loading the implementation,
  * its checks); the bare figure is the engine's own floor.
  *
- * This file is also the program both runs execute (its default export), so the figure includes
- * loading a program module in its own process, as under `pulumi up`.
+ * Both run bench/engine-startup-program.ts in its own process, as under `pulumi up`.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { programArgs } from "../engine/program-args";
+import * as path from "node:path";
 import type { Measurement } from "./bench";
 
 export interface EngineStartupOptions {
@@ -19,32 +17,6 @@ export interface EngineStartupOptions {
 }
 
 export const ENGINE_STARTUP_DEFAULTS: EngineStartupOptions = { runs: 5 };
-
-interface StartupArgs {
-  kind: "ours" | "bare";
-  url: string;
-  domain: string;
-}
-
-/** The smallest dynamic provider that makes one request: what any provider pays to reach an API. */
-const bareProvider = {
-  async create(inputs: { url: string }) {
-    await fetch(inputs.url);
-    return { id: "bare", outs: inputs };
-  },
-};
-
-/** The program both runs execute. */
-export default async function startupProgram(): Promise<void> {
-  const args = programArgs<StartupArgs>();
-  if (args.kind === "bare") {
-    new pulumi.dynamic.Resource(bareProvider, "bare", { url: args.url }, {}, "bench", "Bare");
-    return;
-  }
-  const reseller = await import("../resources");
-  const { BENCH_REGISTRANT } = await import("./measure");
-  new reseller.Domain("startup", { domain: args.domain, contacts: { registrant: BENCH_REGISTRANT } });
-}
 
 export function engineStartup(opts: EngineStartupOptions = ENGINE_STARTUP_DEFAULTS): Measurement {
   return {
@@ -57,11 +29,11 @@ export function engineStartup(opts: EngineStartupOptions = ENGINE_STARTUP_DEFAUL
       const { DEFAULT_CONTRACT } = await import("../provider/contract");
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: 6000 });
       try {
-        const once = async (kind: StartupArgs["kind"], i: number): Promise<number> => {
+        const once = async (kind: "ours" | "bare", i: number): Promise<number> => {
           sandbox.operator.clearRequests();
           const engine = sandboxEngine(sandbox, 6000);
           const started = Date.now();
-          const program = { file: __filename, args: { kind, url: `${sandbox.url}${DEFAULT_CONTRACT.apiPrefix}/bare-start`, domain: `startup-${kind}-${i}.com` } };
+          const program = { file: path.join(__dirname, "engine-startup-program.js"), args: { kind, url: `${sandbox.url}${DEFAULT_CONTRACT.apiPrefix}/bare-start`, domain: `startup-${kind}-${i}.com` } };
           await engine.up(program);
           const first = sandbox.operator.requests()[0];
           if (!first) throw new Error(`engine start-up: the ${kind} program made no request`);
