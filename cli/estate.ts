@@ -6,6 +6,7 @@
  * enters the estate, so nothing of the kind can reach the generated program.
  */
 import type { DnsRecord, DnsZone, DomainInfo, DomainListEntry, Host } from "../provider/views";
+import { isServiceManagedRecord } from "../provider/contract";
 
 export interface EstateRecord {
   type: string;
@@ -56,16 +57,6 @@ export interface EstateReader {
   listRecords(domain: string, filter?: { type?: string }): Promise<DnsRecord[]>;
 }
 
-/**
- * Records the service owns: SOA, and NS at the apex ("NS records are managed by the service",
- * spec DNS hosting preconditions). NS below the apex is a delegation the user made: it is imported.
- */
-export function serviceManaged(zone: string, r: { type: string; name: string }): boolean {
-  const type = r.type.toUpperCase();
-  const name = r.name.trim().toLowerCase().replace(/\.$/, "");
-  return type === "SOA" || (type === "NS" && (name === "@" || name === "" || name === zone.toLowerCase()));
-}
-
 export function toEstateRecord(r: DnsRecord): EstateRecord {
   const extra = r.extra ? Object.fromEntries(Object.entries(r.extra).filter(([, v]) => v !== undefined && v !== null)) : null;
   return {
@@ -82,7 +73,7 @@ async function readZone(client: EstateReader, domain: string): Promise<EstateZon
   const records = await client.listRecords(domain, {});
   return {
     domain,
-    records: records.filter((r) => !serviceManaged(domain, r)).map(toEstateRecord),
+    records: records.filter((r) => !isServiceManagedRecord(domain, r)).map(toEstateRecord),
   };
 }
 

@@ -1,11 +1,12 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
 import { hasCode, isNotFound, isOutcomeUnknown, isUnanswered, type ResellerApi } from "./api";
-import { client, defined, idempotencyKey, info, warn } from "./context";
+import { claim, claimedByOther, client, defined, idempotencyKey, info, movedAway, objectKey, release, resourceName, warn } from "./context";
 import { diffChildHost, diffDomainAddon, diffEppCode } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
-import { canonicalChildHost, canonicalIps } from "./normalize";
-import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs } from "./validate";
+import { canonicalChildHost, canonicalIps, sameJson } from "./normalize";
+import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type CheckResult } from "./validate";
+import type { DiffResult } from "./diff";
 
 /** Runs a read; a missing domain or object reads as undefined (gone). */
 async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -42,6 +43,18 @@ async function buy<T>(what: string, urn: string, operation: string, domain: stri
   return keyed(what, () => send(again));
 }
 
+/** A diff that keeps the object with this resource unless it is replaced (see context.ts, ownership). */
+function claimUnlessReplaced(d: DiffResult, key: string, olds: Props, news: Props): DiffResult {
+  if (!d.replaces.length) claim(key, news.resourceUrn ?? olds.resourceUrn);
+  return d;
+}
+
+/** Refuses a create of an object another resource of this run already holds. */
+function refuseIfClaimed(key: string, urn: unknown, what: string, kind: string): void {
+  const other = claimedByOther(key, urn);
+  if (other) throw new Error(`${what} is already managed by "${resourceName(other)}" in this stack; declare one ${kind} for it`);
+}
+
 async function findHost(api: ResellerApi, domain: string, hostname: string): Promise<Host | undefined> {
   const hosts = await orGone(() => api.listHosts(domain));
   return hosts?.find((h) => canonicalChildHost(h.hostname, domain) === hostname);
@@ -57,30 +70,49 @@ function hostOutputs(inputs: Props, domain: string, h: Host, adopted: boolean): 
   });
 }
 
+/** Same addresses, order and notation aside. */
+const sameAddresses = (h: Host, ipv4: string[], ipv6: string[]): boolean =>
+  sameJson(canonicalIps(h.ipv4, 4), canonicalIps(ipv4, 4)) && sameJson(canonicalIps(h.ipv6 ?? [], 6), canonicalIps(ipv6, 6));
+
 export const childHostHandler: Handler = {
   check: (_olds, news) => checkChildHostInputs(news),
-  diff: (_id, olds, news) => diffChildHost(olds, news),
+  diff: (id, olds, news) => claimUnlessReplaced(diffChildHost(olds, news), objectKey.host(olds.domain as string, id), olds, news),
 
   async create(inputs) {
     const api = client();
     const domain = inputs.domain as string;
     const hostname = inputs.hostname as string;
-    if (inputs.adopt) {
-      const h = await findHost(api, domain, hostname);
-      if (!h) throw new Error(`adopt: ${domain} has no child nameserver ${hostname}; remove adopt to create it`);
-      return { id: hostname, outs: hostOutputs(inputs, domain, h, true) };
-    }
+    const urn = inputs.resourceUrn;
+    const key = objectKey.host(domain, hostname);
+    refuseIfClaimed(key, urn, `child nameserver ${hostname}`, "ChildHost");
     const ipv4 = inputs.ipv4 as string[];
     const ipv6 = (inputs.ipv6 as string[] | undefined) ?? [];
+    if (inputs.adopt) {
+      const h = await findHost(api, domain, hostname);
+      if (h) {
+        claim(key, urn);
+        return { id: hostname, outs: hostOutputs(inputs, domain, h, true) };
+      }
+      info(`${hostname}: adopt: ${domain} has no such child nameserver yet; creating it`);
+    }
     let h: Host | undefined;
     try {
       h = await api.createHost(domain, { hostname, ipv4, ipv6 });
     } catch (e) {
-      if (!isOutcomeUnknown(e)) throw e;
-      // The create may have been applied: read back.
-      h = await findHost(api, domain, hostname);
-      if (!h) throw new Error(`${hostname}: no answer to the create and the host does not exist; nothing was created. Run again.`);
+      const refused = hasCode(e, "validation_error");
+      if (!isOutcomeUnknown(e) && !refused) throw e;
+      // No answer: the create may have been applied. Refused: the host may exist already, held by this
+      // resource's old URN (renamed or moved without aliases). Read back; the identical host is ours.
+      const live = await findHost(api, domain, hostname);
+      if (live && sameAddresses(live, ipv4, ipv6)) {
+        if (refused) warn(`${hostname}: the child nameserver exists already with these addresses (renamed or moved without aliases?); taking it`);
+        h = live;
+      } else if (live && refused)
+        throw new Error(`${hostname}: a child nameserver of that name exists already with other addresses (${[...live.ipv4, ...(live.ipv6 ?? [])].join(", ")}); set adopt: true to manage it (its addresses are then set to yours)`);
+      else if (refused) throw e;
+      else throw new Error(`${hostname}: no answer to the create and the host does not exist; nothing was created. Run again.`);
     }
+    claim(key, urn);
     return { id: hostname, outs: hostOutputs(inputs, domain, { ...h, hostname: h?.hostname ?? hostname, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, false) };
   },
 
@@ -99,11 +131,14 @@ export const childHostHandler: Handler = {
   },
 
   async delete(id, props) {
+    const key = objectKey.host(props.domain as string, id);
+    if (movedAway(key, props.resourceUrn, `child nameserver ${id}`)) return;
     try {
       await client().deleteHost(props.domain as string, id);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
+    release(key, props.resourceUrn);
   },
 };
 
@@ -116,16 +151,23 @@ const privacyOn = (p: PrivacyView): boolean => p.enabled || (p.status !== "disab
 
 export const privacyHandler: Handler = {
   check: (_olds, news) => checkDomainOnlyInputs(news),
-  diff: (_id, olds, news) => diffDomainAddon(olds, news),
+  diff: (id, olds, news) => claimUnlessReplaced(diffDomainAddon(olds, news), objectKey.privacy(id), olds, news),
 
   async create(inputs) {
     const api = client();
     const domain = inputs.domain as string;
-    if (inputs.adopt) {
-      const p = await orGone(() => api.getPrivacy(domain));
-      if (!p || !privacyOn(p)) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}; remove adopt to buy and enable it`);
-      return { id: domain, outs: privacyOutputs(inputs, p, true) };
+    const urn = inputs.resourceUrn;
+    const key = objectKey.privacy(domain);
+    refuseIfClaimed(key, urn, `WHOIS Privacy of ${domain}`, "PrivacyAddon");
+    // Already on: taken as it is, nothing bought (adopt, or a PrivacyAddon renamed or moved without aliases).
+    const current = await orGone(() => api.getPrivacy(domain));
+    if (current && privacyOn(current)) {
+      claim(key, urn);
+      if (!inputs.adopt) warn(`${domain}: WHOIS Privacy is on already (a PrivacyAddon renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
+      return { id: domain, outs: privacyOutputs(inputs, current, !!inputs.adopt) };
     }
+    if (inputs.adopt) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
+    claim(key, urn);
     const p = await buy(
       `${domain}: WHOIS Privacy purchase`,
       inputs.resourceUrn as string,
@@ -148,12 +190,15 @@ export const privacyHandler: Handler = {
     return { outs: privacyOutputs(news, p, (olds.adopted as boolean | undefined) ?? false) };
   },
 
-  async delete(id) {
+  async delete(id, props) {
+    const key = objectKey.privacy(id);
+    if (movedAway(key, props.resourceUrn, `${id}: WHOIS Privacy`)) return;
     try {
       await client().disablePrivacy(id);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
+    release(key, props.resourceUrn);
   },
 };
 
@@ -163,16 +208,23 @@ function protectionOutputs(inputs: Props, p: ProtectionView, adopted: boolean): 
 
 export const protectionHandler: Handler = {
   check: (_olds, news) => checkDomainOnlyInputs(news),
-  diff: (_id, olds, news) => diffDomainAddon(olds, news),
+  diff: (id, olds, news) => claimUnlessReplaced(diffDomainAddon(olds, news), objectKey.protection(id), olds, news),
 
   async create(inputs) {
     const api = client();
     const domain = inputs.domain as string;
-    if (inputs.adopt) {
-      const p = await orGone(() => api.getProtection(domain));
-      if (!p?.enabled) throw new Error(`adopt: Domain Protection is not on for ${domain}; remove adopt to buy and enable it`);
-      return { id: domain, outs: protectionOutputs(inputs, p, true) };
+    const urn = inputs.resourceUrn;
+    const key = objectKey.protection(domain);
+    refuseIfClaimed(key, urn, `Domain Protection of ${domain}`, "Protection");
+    // Already on: taken as it is, nothing bought (adopt, or a Protection renamed or moved without aliases).
+    const current = await orGone(() => api.getProtection(domain));
+    if (current?.enabled) {
+      claim(key, urn);
+      if (!inputs.adopt) warn(`${domain}: Domain Protection is on already (a Protection renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
+      return { id: domain, outs: protectionOutputs(inputs, current, !!inputs.adopt) };
     }
+    if (inputs.adopt) throw new Error(`adopt: Domain Protection is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
+    claim(key, urn);
     const p = await buy(
       `${domain}: Domain Protection purchase`,
       inputs.resourceUrn as string,
@@ -194,19 +246,32 @@ export const protectionHandler: Handler = {
     return { outs: protectionOutputs(news, p, (olds.adopted as boolean | undefined) ?? false) };
   },
 
-  async delete(id) {
+  async delete(id, props) {
+    if (movedAway(objectKey.protection(id), props.resourceUrn, `${id}: Domain Protection`)) return;
     // Spec: DELETE protection always answers 403 requires_portal_verification. No call is made.
     warn(`${id}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);
   },
 };
 
 export const eppCodeHandler: Handler = {
-  check: (_olds, news) => checkEppCodeInputs(news),
-  diff: (_id, olds, news) => diffEppCode(olds, news),
+  check(olds, news) {
+    const result: CheckResult = checkEppCodeInputs(news);
+    // No olds: the engine will create (a new resource, or a replacement). Said before it happens,
+    // because a create cannot be undone or avoided: it sets a new code and e-mails the registrant.
+    if (Object.keys(olds).length === 0 && result.failures.length === 0 && typeof news.domain === "string")
+      warn(
+        `${news.domain}: EppCode${typeof news.resourceUrn === "string" ? ` "${resourceName(news.resourceUrn)}"` : ""} will request a new transfer code, which replaces the current one and e-mails the registrant. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead (README, "Moving resources").`,
+      );
+    return result;
+  },
+  diff: (id, olds, news) => claimUnlessReplaced(diffEppCode(olds, news), objectKey.eppCode(id), olds, news),
 
   /** Each create sets a new code at the registry and e-mails the registrant: only ever done in an apply. */
   async create(inputs) {
     const domain = inputs.domain as string;
+    const key = objectKey.eppCode(domain);
+    refuseIfClaimed(key, inputs.resourceUrn, `the transfer code of ${domain}`, "EppCode");
+    claim(key, inputs.resourceUrn);
     try {
       const { auth_code } = await client().requestEppCode(domain);
       info(`${domain}: a new transfer (EPP) code was set; the registrant is notified by e-mail`);

@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
 import type { DnsRecord } from "../provider/views";
 import { createClient, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
+import { MIN_CLI_VERSION, sdkTooOld } from "./sdk-version";
 import type { Limits } from "./validate";
 
 /** Waits longer than this are logged, saying what is waited for. */
@@ -15,10 +16,15 @@ export const LOG_WAITS_LONGER_THAN_MS = 3000;
 
 let settings: Settings | undefined;
 let configError: Error | undefined;
+/** Whether the host called `configure` (SDK 3.139 and later do), and whether any reseller:* credential came with it. */
+let configured = false;
+let stackHadCredentials = false;
 const clients = new Map<string, ResellerApi>();
 
 /** Called from each shim's `configure(req)` with the whole stack config; env fills gaps. */
 export function configureFrom(get: ConfigGet): void {
+  configured = true;
+  stackHadCredentials = (["apiKey", "apiSecret", "baseUrl"] as const).some((k) => get(k) !== undefined);
   try {
     settings = readSettings(get);
     configError = undefined;
@@ -29,6 +35,22 @@ export function configureFrom(get: ConfigGet): void {
   }
 }
 
+/**
+ * A missing-configuration error that says why when the cause is the Pulumi version: an SDK that
+ * never calls `configure`, or a CLI that calls it without the stack's reseller:* keys.
+ */
+function explained(e: Error): Error {
+  if (!/missing configuration/.test(e.message)) return e;
+  if (!configured) {
+    const old = sdkTooOld();
+    if (old) return new Error(old);
+  } else if (!stackHadCredentials)
+    return new Error(
+      `${e.message}. No reseller:* credential reached the provider: if they are set in the stack config (pulumi config), the Pulumi CLI is older than ${MIN_CLI_VERSION}, the first that passes the stack config to dynamic providers; upgrade it`,
+    );
+  return e;
+}
+
 /** For the program process and tests: settings given directly. */
 export function useSettings(s: Settings): void {
   settings = s;
@@ -37,9 +59,13 @@ export function useSettings(s: Settings): void {
 
 function currentSettings(): Settings {
   if (settings) return settings;
-  if (configError) throw configError;
-  configureFrom(() => undefined);
-  if (!settings) throw configError ?? new Error("reseller: not configured");
+  if (configError) throw explained(configError);
+  // Never configured (an SDK older than 3.139, or the program's own process): the environment only.
+  try {
+    settings = readSettings(() => undefined);
+  } catch (e) {
+    throw explained(e as Error);
+  }
   return settings;
 }
 
@@ -144,13 +170,91 @@ export function unregisterTtl(urn: string): void {
   for (const group of ttlGroups.values()) group.delete(urn);
 }
 
+// ---- Ownership: one live object, one owner per command (see README, "Moving resources"). ----
+
+/**
+ * Live object → the URN that claimed it in this provider-host process, i.e. in this `pulumi` command.
+ * Creates, adopts and take-overs claim what they made or took; diffs claim the object a resource
+ * already holds. A rename or reparent without `aliases` is, to the engine, a create of the new URN
+ * and then a delete of the old one: the old URN's delete finds the object claimed and leaves it.
+ */
+const owners = new Map<string, string>();
+
+/** Keys of live objects, one namespace per kind of object (a template's records and DnsRecords share "record"). */
+export const objectKey = {
+  record: (zone: string, id: string): string => `record ${zone} ${id}`,
+  zone: (domain: string): string => `zone ${domain}`,
+  host: (domain: string, hostname: string): string => `host ${domain} ${hostname}`,
+  privacy: (domain: string): string => `privacy ${domain}`,
+  protection: (domain: string): string => `protection ${domain}`,
+  eppCode: (domain: string): string => `epp ${domain}`,
+  domain: (domain: string): string => `domain ${domain}`,
+};
+
+/** The URN that claimed `key`, when it is not `urn` (an absent URN, from an old state, counts as another). */
+export function claimedByOther(key: string, urn: unknown): string | undefined {
+  const o = owners.get(key);
+  return o !== undefined && o !== urn ? o : undefined;
+}
+
+/** Claims `key` for `urn`; returns the other URN that holds it instead (nothing claimed then). */
+export function claim(key: string, urn: unknown): string | undefined {
+  const other = claimedByOther(key, urn);
+  if (other) return other;
+  if (typeof urn === "string") owners.set(key, urn);
+  return undefined;
+}
+
+/** Drops a claim after the object was deleted by its owner. */
+export function release(key: string, urn: unknown): void {
+  if (owners.get(key) === urn) owners.delete(key);
+}
+
+/**
+ * For delete: whether the object moved to another URN in this command, logged when it did. The
+ * object is then left in place: only the old URN leaves the stack.
+ */
+export function movedAway(key: string, urn: unknown, what: string): boolean {
+  const other = claimedByOther(key, urn);
+  if (!other) return false;
+  info(`${what}: left in place: "${resourceName(other)}" manages it now (renamed or moved without aliases); only ${typeof urn === "string" ? `"${resourceName(urn)}"` : "the old resource"} left the stack`);
+  return true;
+}
+
+// ---- Record deletes in flight, per zone: a zone delete waits for this command's own. ----
+
+const recordDeletes = new Map<string, { inFlight: number; last: number }>();
+
+/** Runs a record delete of `zone`, counted so a parallel zone delete knows this command is still emptying it. */
+export async function trackRecordDelete<T>(zone: string, run: () => Promise<T>, now: () => number = Date.now): Promise<T> {
+  let a = recordDeletes.get(zone);
+  if (!a) recordDeletes.set(zone, (a = { inFlight: 0, last: now() }));
+  a.inFlight += 1;
+  a.last = now();
+  try {
+    return await run();
+  } finally {
+    a.inFlight -= 1;
+    a.last = now();
+  }
+}
+
+/** Record deletes of `zone` in flight now, and when one last started or ended (ms; 0 = never). */
+export function recordDeleteActivity(zone: string): { inFlight: number; last: number } {
+  return { ...(recordDeletes.get(zone) ?? { inFlight: 0, last: 0 }) };
+}
+
 /** Test hook: a fresh process state. */
 export function resetForTests(): void {
   settings = undefined;
+  configured = false;
+  stackHadCredentials = false;
   configError = undefined;
   clients.clear();
   recordCache.clear();
   ttlGroups.clear();
+  owners.clear();
+  recordDeletes.clear();
 }
 
 /** An error that keeps a created object in state: the host packs id and properties as a partial failure. */

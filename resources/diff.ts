@@ -119,10 +119,12 @@ export function diffZone(olds: Props, news: Props): DiffResult {
 
 /**
  * DnsRecord: zone, type and name identify the record set (replace, create-before-delete so the name
- * never goes dark); content, ttl, priority and extra change in place.
+ * never goes dark); content, ttl, priority and extra change in place. Delete-before-replace exactly
+ * where create-first must fail: a type change on the same name in the same zone to or from CNAME,
+ * since a CNAME cannot share its name with any other record (RFC 1034 §3.6.2, RFC 2181 §10.1).
  */
 export function diffRecord(olds: Props, news: Props): DiffResult {
-  return diffFields(olds, news, [
+  const d = diffFields(olds, news, [
     { key: "zone", mode: "replace" },
     { key: "type", mode: "replace" },
     { key: "name", mode: "replace" },
@@ -131,6 +133,16 @@ export function diffRecord(olds: Props, news: Props): DiffResult {
     { key: "priority", mode: "update" },
     { key: "extra", mode: "update" },
   ]);
+  d.deleteBeforeReplace = typeChangeMustDeleteFirst(olds, news, d.replaces);
+  return d;
+}
+
+/** Whether only the type changes (same zone and name) and one side is a CNAME: the old record must go first. */
+export function typeChangeMustDeleteFirst(olds: Props, news: Props, replaces: string[]): boolean {
+  if (!replaces.includes("type") || replaces.includes("zone") || replaces.includes("name")) return false;
+  if (containsUnknown(news.type)) return false;
+  const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : "");
+  return upper(olds.type) === "CNAME" || upper(news.type) === "CNAME";
 }
 
 /** ChildHost: domain and hostname identify it; addresses change in place (order ignored). */

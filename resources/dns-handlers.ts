@@ -1,16 +1,24 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput, ConflictStrategy } from "../provider/views";
 import { errorCode, hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
+import { isServiceManagedRecord } from "../provider/contract";
 import {
+  claim,
+  claimedByOther,
   client,
   defined,
   info,
   invalidateZone,
   limits,
+  movedAway,
+  objectKey,
   primeZoneRecords,
+  recordDeleteActivity,
   registerTtl,
+  release,
   resourceName,
   sleep,
+  trackRecordDelete,
   unregisterTtl,
   warn,
   zoneRecords,
@@ -22,8 +30,16 @@ import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknow
 
 export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
 const CHECK_INTERVAL_MS = 5000;
-/** Records the service manages itself (spec: "NS records are managed by the service"). */
-const SERVICE_TYPES = new Set(["NS", "SOA"]);
+
+/**
+ * A zone delete that finds records left waits while this command is still deleting records of that
+ * zone (the engine deletes a zone and its records in parallel when nothing orders them), and
+ * refuses once no record delete of the zone has started or ended for ZONE_DELETE_QUIET_MS, or after
+ * ZONE_DELETE_MAX_WAIT_MS in all. The quiet span also covers record deletes not yet dispatched.
+ */
+export const ZONE_DELETE_QUIET_MS = 2000;
+export const ZONE_DELETE_MAX_WAIT_MS = 120_000;
+const ZONE_DELETE_POLL_MS = 200;
 
 async function getZoneOrUndefined(api: ResellerApi, domain: string): Promise<DnsZoneWithRecords | undefined> {
   try {
@@ -61,29 +77,48 @@ async function waitForDelegation(api: ResellerApi, domain: string, seconds: numb
 
 export const zoneHandler: Handler = {
   check: (_olds, news) => checkZoneInputs(news),
-  diff: (_id, olds, news) => diffZone(olds, news),
+
+  diff(id, olds, news) {
+    const d = diffZone(olds, news);
+    // The zone stays this resource's unless it is replaced: a delete by another URN leaves it.
+    if (!d.replaces.length) claim(objectKey.zone(id), news.resourceUrn ?? olds.resourceUrn);
+    return d;
+  },
 
   async create(inputs) {
     const api = client();
     const domain = inputs.domain as string;
+    const urn = inputs.resourceUrn;
+    const key = objectKey.zone(domain);
+    const other = claimedByOther(key, urn);
+    if (other) throw new Error(`${domain}: the DNS zone is already managed by "${resourceName(other)}" in this stack; declare one DnsZone per zone`);
     if (inputs.adopt) {
       const z = await getZoneOrUndefined(api, domain);
-      if (!z) throw new Error(`adopt: there is no DNS zone for ${domain} on the service; remove adopt to create it`);
-      info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
-      return { id: domain, outs: zoneOutputs(inputs, z, true) };
+      if (z) {
+        claim(key, urn);
+        info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
+        return { id: domain, outs: zoneOutputs(inputs, z, true) };
+      }
+      info(`${domain}: adopt: there is no DNS zone for ${domain} yet; creating it`);
     }
+    let takenOver = false;
     try {
       await api.createZone(domain);
     } catch (e) {
       // No answer: the zone may have been made; the read below decides.
       if (isOutcomeUnknown(e) && (await getZoneOrUndefined(api, domain))) warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
-      else if (hasCode(e, "zone_exists"))
-        throw new Error(`${domain}: a DNS zone already exists on the service and is never overwritten. Set adopt: true to manage it, or delete it in the reseller portal first.`);
-      else throw e;
+      else if (hasCode(e, "zone_exists")) {
+        // Taken, never overwritten: nothing in it changes, and deleting it later still refuses while
+        // it holds records this stack does not manage. This is what a DnsZone renamed or moved
+        // without aliases meets (the old URN's delete then leaves the zone to this one).
+        warn(`${domain}: the DNS zone exists already (a DnsZone renamed or moved without aliases, or created outside this stack); taking it over unchanged. If another stack manages it, remove it from this program.`);
+        takenOver = true;
+      } else throw e;
     }
+    claim(key, urn);
     if (inputs.waitForDelegation) await waitForDelegation(api, domain, (inputs.waitTimeoutSeconds as number | undefined) ?? DEFAULT_DELEGATION_WAIT_SECONDS);
     const z = (await getZoneOrUndefined(api, domain))!;
-    return { id: domain, outs: zoneOutputs(inputs, z, false) };
+    return { id: domain, outs: zoneOutputs(inputs, z, takenOver) };
   },
 
   async read(id, props) {
@@ -102,10 +137,9 @@ export const zoneHandler: Handler = {
 
   async delete(id, props) {
     const api = client();
-    const z = await getZoneOrUndefined(api, id);
-    if (!z) return;
-    // Managed records are deleted before their zone (they depend on it), so what is left is not ours.
-    const others = (z.records ?? []).filter((r) => !SERVICE_TYPES.has(r.type.toUpperCase()));
+    if (movedAway(objectKey.zone(id), props.resourceUrn, `DNS zone ${id}`)) return;
+    const others = await userRecordsOnceSettled(api, id, !!props.forceDestroy);
+    if (others === undefined) return;
     if (others.length && !props.forceDestroy) {
       const list = others.slice(0, 5).map((r) => `${r.type} ${r.name}`).join(", ");
       throw new Error(
@@ -114,9 +148,43 @@ export const zoneHandler: Handler = {
     }
     await api.deleteZone(id);
     invalidateZone(id);
+    release(objectKey.zone(id), props.resourceUrn);
     info(`${id}: zone deleted${others.length ? ` with ${others.length} unmanaged record(s) (forceDestroy)` : ""}`);
   },
 };
+
+/**
+ * The zone's records that are the user's (not the service's own NS/SOA), once this command's own
+ * record deletes in the zone have settled (see ZONE_DELETE_QUIET_MS); undefined when the zone is gone.
+ * With forceDestroy nothing is waited for: the zone goes with whatever it holds.
+ */
+async function userRecordsOnceSettled(api: ResellerApi, zone: string, force: boolean, now: () => number = Date.now): Promise<DnsRecord[] | undefined> {
+  const userRecords = async (): Promise<DnsRecord[] | undefined> => {
+    invalidateZone(zone);
+    const z = await getZoneOrUndefined(api, zone);
+    return z ? (z.records ?? []).filter((r) => !isServiceManagedRecord(zone, r)) : undefined;
+  };
+  const start = now();
+  let others = await userRecords();
+  let readAfter = recordDeleteActivity(zone).last;
+  let logged = false;
+  while (others?.length && !force) {
+    const a = recordDeleteActivity(zone);
+    // Read again only when record deletes ended since the last read; none in flight and quiet: settled.
+    if (a.inFlight === 0 && a.last !== readAfter) {
+      others = await userRecords();
+      readAfter = a.last;
+      continue;
+    }
+    if ((a.inFlight === 0 && now() - Math.max(start, a.last) >= ZONE_DELETE_QUIET_MS) || now() - start >= ZONE_DELETE_MAX_WAIT_MS) break;
+    if (!logged && a.inFlight > 0) {
+      info(`${zone}: waiting for this run's record deletes in the zone before deleting it (${others.length} record(s) left)`);
+      logged = true;
+    }
+    await sleep(ZONE_DELETE_POLL_MS);
+  }
+  return others;
+}
 
 /** The record in canonical form, as outputs carry it. */
 function recordOutputs(inputs: Props, zone: string, live: DnsRecord, adopted: boolean): Props {
@@ -144,6 +212,50 @@ async function ttlConflictMessage(zone: string, c: CanonicalRecord): Promise<str
   return `${c.type} ${fqdn(c.name, zone)}: ttl_conflict: the service refused ttl ${c.ttl} because other ${c.type} records of this name have another TTL${sibling}. All records of one name and type share one TTL: give every one of them the same ttl.`;
 }
 
+/** Whole-record identity: type, name, content, priority and every extra field, all canonical (TTL is shared per name and type). */
+export function sameRecord(a: CanonicalRecord, b: CanonicalRecord): boolean {
+  return a.type === b.type && a.name === b.name && a.content === b.content && (a.priority ?? null) === (b.priority ?? null) && sameJson(a.extra ?? null, b.extra ?? null);
+}
+
+/** The live record identical to `want` that no other URN of this run holds; else who holds the identical one. */
+function findIdentical(live: DnsRecord[], zone: string, want: CanonicalRecord, urn: unknown): { match?: DnsRecord; claimedBy?: string } {
+  let claimedBy: string | undefined;
+  for (const r of live) {
+    if (!sameRecord(canonicalRecord(r, zone), want)) continue;
+    const other = claimedByOther(objectKey.record(zone, r.id), urn);
+    if (!other) return { match: r };
+    claimedBy ??= other;
+  }
+  return { claimedBy };
+}
+
+/** An adopted record whose TTL differs from the program's gets the program's (one update, now, not at the next up). */
+async function withTtl(api: ResellerApi, zone: string, live: DnsRecord, want: CanonicalRecord): Promise<DnsRecord> {
+  if (live.ttl === want.ttl) return live;
+  try {
+    const updated = await api.updateRecord(zone, live.id, { ttl: want.ttl });
+    return { ...live, ...updated, id: live.id };
+  } finally {
+    invalidateZone(zone);
+  }
+}
+
+/**
+ * The refusal of a record that would share its name with a CNAME (RFC 1034 §3.6.2, RFC 2181 §10.1),
+ * naming the input that is wrong: `type` when the new record is the CNAME, `name` otherwise.
+ */
+function cnameClash(live: DnsRecord[], zone: string, want: CanonicalRecord): string | undefined {
+  const same = live.map((r) => canonicalRecord(r, zone)).filter((r) => r.name === want.name);
+  const where = fqdn(want.name, zone);
+  if (want.type === "CNAME" && same.length) {
+    const held = [...new Set(same.map((r) => r.type))].join(", ");
+    return `type: "CNAME" for ${where} is refused: a CNAME cannot share its name with other records (RFC 1034 §3.6.2) and ${where} also holds ${held} records not part of this change. Remove those records, or choose another type or name.`;
+  }
+  if (want.type !== "CNAME" && same.some((r) => r.type === "CNAME"))
+    return `name: ${JSON.stringify(want.name)} is refused for a ${want.type} record: ${where} holds a CNAME, which cannot share its name with other records (RFC 1034 §3.6.2). Remove the CNAME, or choose another name.`;
+  return undefined;
+}
+
 export const recordHandler: Handler = {
   check(_olds, news) {
     const result = checkRecordInputs(news, limits());
@@ -159,42 +271,51 @@ export const recordHandler: Handler = {
     return result;
   },
 
-  diff: (_id, olds, news) => ({ ...diffRecord(olds, news), deleteBeforeReplace: false }),
+  diff(id, olds, news) {
+    const d = diffRecord(olds, news);
+    if (!d.replaces.length) claim(objectKey.record(olds.zone as string, id), news.resourceUrn ?? olds.resourceUrn);
+    return d;
+  },
 
   async create(inputs) {
     const api = client();
     const zone = inputs.zone as string;
+    const urn = inputs.resourceUrn;
     const want = canonicalOf(inputs, zone);
+    const what = `${want.type} ${fqdn(want.name, zone)}`;
     if (inputs.adopt) {
-      const live = (await zoneRecords(zone)).filter((r) => {
-        const c = canonicalRecord(r, zone);
-        return c.type === want.type && c.name === want.name;
-      });
-      const exact = live.find((r) => canonicalRecord(r, zone).content === want.content);
-      const pick = exact ?? (live.length === 1 ? live[0] : undefined);
-      if (!pick)
-        throw new Error(
-          `adopt: no ${want.type} record named ${want.name} in ${zone}${live.length > 1 ? ` has content ${JSON.stringify(want.content)} (${live.length} records of that name and type; the content decides which one)` : ""}; remove adopt to create it`,
-        );
-      return { id: pick.id, outs: recordOutputs(inputs, zone, pick, true) };
+      invalidateZone(zone);
+      const { match, claimedBy } = findIdentical(await zoneRecords(zone), zone, want, urn);
+      if (match) {
+        claim(objectKey.record(zone, match.id), urn);
+        const taken = await withTtl(api, zone, match, want);
+        info(`${what}: adopted (record ${match.id})`);
+        return { id: match.id, outs: recordOutputs(inputs, zone, taken, true) };
+      }
+      info(`${what}: adopt: no unmanaged record with this content${claimedBy ? ` (the identical one is managed by "${resourceName(claimedBy)}")` : ""}; creating it`);
     }
     let created: DnsRecord;
     try {
       created = await api.createRecord(zone, toRequest(want));
     } catch (e) {
       // No answer: the create may have been applied. Refused as invalid: the record may exist already,
-      // made by an earlier create whose answer was lost (timed out, or the provider host died first),
-      // and the service refuses an identical record. Either way a record of this type, name and
-      // content is taken as ours.
+      // made by an earlier create whose answer was lost, or held by this resource's old URN (renamed or
+      // moved without aliases), and the service refuses an identical record. Either way the identical
+      // record (type, name, content, priority, extra) that no other resource of this run holds is ours.
       if (isOutcomeUnknown(e) || hasCode(e, "validation_error")) {
         invalidateZone(zone);
-        const found = (await zoneRecords(zone)).find((r) => sameJson(canonicalRecord(r, zone), { ...want, ttl: canonicalRecord(r, zone).ttl }));
-        if (found) {
-          if (!isOutcomeUnknown(e)) warn(`${want.type} ${fqdn(want.name, zone)}: the record exists already (an earlier create whose answer was lost); taking it`);
-          return { id: found.id, outs: recordOutputs(inputs, zone, found, false) };
+        const live = await zoneRecords(zone);
+        const { match, claimedBy } = findIdentical(live, zone, want, urn);
+        if (match) {
+          claim(objectKey.record(zone, match.id), urn);
+          if (!isOutcomeUnknown(e)) warn(`${what}: the record exists already (an earlier create whose answer was lost, or this record renamed or moved without aliases); taking it`);
+          return { id: match.id, outs: recordOutputs(inputs, zone, match, false) };
         }
+        if (claimedBy) throw new Error(`${what}: an identical record exists and is managed by "${resourceName(claimedBy)}" in this stack; one record, one DnsRecord: remove one of them`);
         if (isOutcomeUnknown(e))
-          throw new Error(`${want.type} ${fqdn(want.name, zone)}: no answer to the create and no such record is in the zone yet; the create may still be applied. Run again: a record that appears is taken as this one.`);
+          throw new Error(`${what}: no answer to the create and no such record is in the zone yet; the create may still be applied. Run again: a record that appears is taken as this one.`);
+        const clash = cnameClash(live, zone, want);
+        if (clash) throw new Error(clash);
       }
       if (hasCode(e, "ttl_conflict")) throw new Error(await ttlConflictMessage(zone, want));
       if (hasCode(e, "zone_not_active")) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
@@ -202,6 +323,7 @@ export const recordHandler: Handler = {
     } finally {
       invalidateZone(zone);
     }
+    claim(objectKey.record(zone, created.id), urn);
     return { id: created.id, outs: recordOutputs(inputs, zone, created, false) };
   },
 
@@ -242,14 +364,22 @@ export const recordHandler: Handler = {
 
   async delete(id, props) {
     const zone = props.zone as string;
-    try {
-      await client().deleteRecord(zone, id);
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    } finally {
-      invalidateZone(zone);
+    const key = objectKey.record(zone, id);
+    if (movedAway(key, props.resourceUrn, `${props.type as string} ${fqdn(props.name as string, zone)} (record ${id})`)) {
       if (typeof props.resourceUrn === "string") unregisterTtl(props.resourceUrn);
+      return;
     }
+    await trackRecordDelete(zone, async () => {
+      try {
+        await client().deleteRecord(zone, id);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      } finally {
+        invalidateZone(zone);
+        if (typeof props.resourceUrn === "string") unregisterTtl(props.resourceUrn);
+      }
+    });
+    release(key, props.resourceUrn);
   },
 };
 
@@ -259,7 +389,11 @@ function templateOutputs(inputs: Props, extra: Props): Props {
 
 export const templateHandler: Handler = {
   check: (_olds, news) => checkTemplateInputs(news),
-  diff: (_id, olds, news) => diffTemplate(olds, news),
+  diff(_id, olds, news) {
+    const d = diffTemplate(olds, news);
+    if (!d.replaces.length) for (const r of (olds.recordIds as string[]) ?? []) claim(objectKey.record(olds.zone as string, r), news.resourceUrn ?? olds.resourceUrn);
+    return d;
+  },
 
   async create(inputs) {
     const api = client();
@@ -285,6 +419,7 @@ export const templateHandler: Handler = {
         const present = new Set((await zoneRecords(zone)).map((r) => r.id));
         ids = ids.filter((i) => present.has(i));
       }
+      for (const r of ids) claim(objectKey.record(zone, r), inputs.resourceUrn);
       return {
         id,
         outs: templateOutputs(inputs, {
@@ -297,7 +432,9 @@ export const templateHandler: Handler = {
       };
     } catch (e) {
       if (errorCode(e) === "template_conflict")
-        throw new Error(`${zone}: template ${templateId} meets existing records and conflictStrategy is cancel; nothing was changed. Use conflictStrategy "skip" or "replace". (${(e as Error).message})`);
+        throw new Error(
+          `${zone}: template ${templateId} meets existing records and conflictStrategy is cancel; nothing was changed. Use conflictStrategy "skip" or "replace". If this ZoneTemplate was renamed or moved under a component, those are its own records: add the old name with the aliases resource option instead (see README, "Moving resources"). (${(e as Error).message})`,
+        );
       throw e;
     } finally {
       invalidateZone(zone);
@@ -324,13 +461,18 @@ export const templateHandler: Handler = {
   async delete(_id, props) {
     const zone = props.zone as string;
     const api = client();
-    for (const recordId of (props.recordIds as string[]) ?? []) {
-      try {
-        await api.deleteRecord(zone, recordId);
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
+    await trackRecordDelete(zone, async () => {
+      for (const recordId of (props.recordIds as string[]) ?? []) {
+        const key = objectKey.record(zone, recordId);
+        if (movedAway(key, props.resourceUrn, `record ${recordId} of template ${props.templateId as string}`)) continue;
+        try {
+          await api.deleteRecord(zone, recordId);
+        } catch (e) {
+          if (!isNotFound(e)) throw e;
+        }
+        release(key, props.resourceUrn);
       }
-    }
-    invalidateZone(zone);
+      invalidateZone(zone);
+    });
   },
 };

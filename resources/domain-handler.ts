@@ -6,7 +6,7 @@
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
 import { VALUES } from "../provider/contract";
 import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
-import { client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS } from "./context";
+import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS, movedAway, objectKey, resourceName } from "./context";
 import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
 import {
@@ -156,25 +156,45 @@ async function unanswered(api: ResellerApi, domain: string, action: string, inpu
 export const domainHandler: Handler = {
   check: (_olds, news) => checkDomainInputs(news, limits()),
 
-  diff: (_id, olds, news) => diffDomain(olds, news),
+  diff(id, olds, news) {
+    const d = diffDomain(olds, news);
+    if (!d.replaces.length) claim(objectKey.domain(id), news.resourceUrn ?? olds.resourceUrn);
+    return d;
+  },
 
   async create(inputs) {
     const api = client();
     const domain = inputs.domain as string;
     const urn = inputs.resourceUrn as string;
-    if (inputs.adopt) {
-      let live: DomainInfo;
-      try {
-        live = await api.getDomain(domain);
-      } catch (e) {
-        if (isNotFound(e)) throw new Error(`adopt: ${domain} is not in this reseller account; remove adopt to register it`);
-        throw e;
-      }
-      if (GONE_STAGES.has(live.stage)) throw new Error(`adopt: ${domain} is in stage ${live.stage}; it no longer belongs to this account`);
-      const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
-      info(`${domain}: adopted (stage ${live.stage}); nothing charged or changed`);
-      return { id: domain, outs: outputs(inputs, live, { adopted: true, contacts }) };
+    const ownerKey = objectKey.domain(domain);
+    const other = claimedByOther(ownerKey, urn);
+    if (other) throw new Error(`${domain}: the domain is already managed by "${resourceName(other)}" in this stack; declare one Domain per name. Nothing was charged.`);
+    // Already in the account: taken as it is, never bought again (adopt, or a Domain renamed or moved
+    // without aliases, whose old URN's delete then leaves it to this one).
+    let owned: DomainInfo | undefined;
+    try {
+      owned = await api.getDomain(domain);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
     }
+    // A failed order leaves nothing to take (the service lets the name be ordered again).
+    // An earlier order that ended (cancelled, failed) makes this a new order: its key must not replay
+    // that one's answer within the service's retention, so it names the earlier order (derived, stable).
+    let after = "";
+    if (owned && (GONE_STAGES.has(owned.stage) || owned.stage === "failed")) {
+      if (inputs.adopt) throw new Error(`adopt: ${domain} is in stage ${owned.stage}; it no longer belongs to this account, and adopt never buys; nothing was charged`);
+      after = `@after:${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
+      owned = undefined;
+    }
+    if (owned) {
+      claim(ownerKey, urn);
+      const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
+      if (inputs.adopt) info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
+      else warn(`${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, or bought outside this stack); taking it over, nothing charged or changed`);
+      return { id: domain, outs: outputs(inputs, owned, { adopted: !!inputs.adopt, contacts }) };
+    }
+    if (inputs.adopt) throw new Error(`adopt: ${domain} is not in this reseller account, and adopt never buys; nothing was charged. Remove adopt to register it`);
+    claim(ownerKey, urn);
 
     const years = (inputs.years as number | undefined) ?? 1;
     const action = inputs.authCode ? "transfer" : "register";
@@ -188,7 +208,7 @@ export const domainHandler: Handler = {
       client_reference: inputs.clientReference as string | undefined,
     });
     // One key per (resource, action, name): a retried or re-run create is replayed, never charged again.
-    const key = idempotencyKey(urn, action, domain);
+    const key = idempotencyKey(urn, action, `${domain}${after}`);
     const send = (): Promise<DomainOrder> =>
       action === "register"
         ? api.register(body, { idempotencyKey: key })
@@ -286,6 +306,7 @@ export const domainHandler: Handler = {
   },
 
   async delete(id, props) {
+    if (movedAway(objectKey.domain(id), props.resourceUrn, id)) return;
     warn(
       `${id}: a domain cannot be deleted through the API; it stays registered${props.expiryDate ? ` until ${props.expiryDate}` : ""} and was only removed from this stack. To cancel it, use the reseller portal.`,
     );

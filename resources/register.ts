@@ -1,5 +1,6 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as pulumi from "@pulumi/pulumi";
+import { sdkTooOld } from "./sdk-version";
 import { shim, type Kind } from "./shim";
 
 /** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
@@ -29,6 +30,8 @@ export function resourceArgs(
   outputs: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  const tooOld = sdkTooOld();
+  if (tooOld) throw new Error(tooOld);
   const parent = opts?.parent;
   const urn = pulumi.createUrn(name, typeToken(kind), parent, pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));

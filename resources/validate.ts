@@ -9,7 +9,7 @@
  */
 import { domainToASCII } from "node:url";
 import { isIPv4, isIPv6 } from "node:net";
-import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
+import { DEFAULT_CONTRACT, isServiceManagedRecord, type Contract } from "../provider/contract";
 import {
   CONTACT_TYPES,
   DEFAULT_TTL,
@@ -468,7 +468,7 @@ export function checkRecordInputs(news: Props, limits: Limits = DEFAULT_LIMITS):
       f.add("name", news.name, "is not an SRV owner name (_service._proto[.name], e.g. _sip._tcp)");
     if (r.type === "CNAME" && r.name === "@") f.add("name", news.name, "cannot hold a CNAME: the zone apex has SOA and NS records");
     // Spec: "NS records are managed by the service" (the apex set; delegating a subdomain is the user's).
-    if (r.type === "NS" && r.name === "@") f.add("name", news.name, "cannot hold an NS record: the service manages the zone apex NS records");
+    if (isServiceManagedRecord(zone as string, r)) f.add("name", news.name, "cannot hold an NS record: the service manages the zone apex NS records");
     const problem = recordContentProblem(r, zone as string);
     if (problem) f.add("content", news.content, problem);
     if (usesPriority(r.type) && r.priority === null) f.list.push({ property: "priority", reason: `priority: is required for ${r.type} records (0 to 65535)` });

@@ -3,6 +3,7 @@
  * Types outside the checked list are passed through with a non-empty content.
  */
 import { isIPv4, isIPv6 } from "node:net";
+import { isServiceManagedRecord } from "../provider/contract";
 import { invalid, missing } from "./errors";
 import type { RecordEntry } from "./state";
 import { canonicalHost, type Body } from "./validate";
@@ -85,7 +86,7 @@ export function validateRecord(body: Body, base: RecordEntry | null, ttlRange: {
       target(content, "content");
       break;
     case "NS":
-      if (name === "@") throw invalid("name", name, "NS records at the apex are managed by the service");
+      if (isServiceManagedRecord("", { type, name })) throw invalid("name", name, "NS records at the apex are managed by the service");
       target(content, "content");
       break;
     case "PTR":

@@ -1,5 +1,5 @@
 /** DNS hosting endpoints: zones, delegation check, records and Quick Setup templates. */
-import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { isServiceManagedRecord, VALUES, VIEW_FIELDS } from "../provider/contract";
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
 import { validateRecord, type RecordDraft } from "./records";
@@ -171,12 +171,12 @@ function findRecord(c: Ctx, z: ZoneEntry): RecordEntry {
   return r;
 }
 
-const managedNs = (r: RecordEntry) => r.type === "NS" && r.name === "@";
+const managedNs = (z: ZoneEntry, r: RecordEntry) => isServiceManagedRecord(z.domain, r);
 
 const putRecord = (c: Ctx) => {
   const z = zoneOf(c);
   const r = findRecord(c, z);
-  if (managedNs(r)) throw invalid("id", r.id, "NS records at the apex are managed by the service");
+  if (managedNs(z, r)) throw invalid("id", r.id, "NS records at the apex are managed by the service");
   const d = validateRecord(c.body, r, c.contract.ttl);
   requireActiveZone(z);
   checkPlacement(z, d, r);
@@ -192,7 +192,7 @@ const putRecord = (c: Ctx) => {
 const deleteRecord = (c: Ctx) => {
   const z = zoneOf(c);
   const r = findRecord(c, z);
-  if (managedNs(r)) throw invalid("id", r.id, "NS records at the apex are managed by the service");
+  if (managedNs(z, r)) throw invalid("id", r.id, "NS records at the apex are managed by the service");
   requireActiveZone(z);
   z.records = z.records.filter((x) => x !== r);
   c.changed();

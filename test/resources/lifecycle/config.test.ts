@@ -3,6 +3,9 @@
  * the environment fallback (RESELLER_*) when the stack config has no reseller:* keys, and contract
  * overrides from `reseller:contract` against a sandbox that speaks a non-default contract.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { ResellerClient } from "../../../provider/client";
 import { deriveIdempotencyKey } from "../../../provider/idempotency";
@@ -70,6 +73,52 @@ test("(control) with neither reseller:* keys nor RESELLER_* variables, a create 
     /missing configuration: reseller:baseUrl \(or RESELLER_BASE_URL\), reseller:apiKey \(or RESELLER_API_KEY\), reseller:apiSecret \(or RESELLER_API_SECRET/,
   );
   expect(sandbox.operator.requests()).toEqual([]);
+});
+
+test("configure that brings no reseller:* key at all (a CLI older than 3.139 sends none) says so by name", async () => {
+  const sandbox = await sandboxWith();
+  const env = await hostEnv(sandbox, NO_ENV, { "other:setting": "x" });
+  await expect(new Managed(env, "DnsRecord", "old-cli").up(recordArgs)).rejects.toThrow(
+    /missing configuration: .*No reseller:\* credential reached the provider: if they are set in the stack config \(pulumi config\), the Pulumi CLI is older than 3\.139\.0, the first that passes the stack config to dynamic providers; upgrade it/,
+  );
+  expect(sandbox.operator.requests()).toEqual([]);
+});
+
+test("rotating the secret: with the config saved at the last up refresh fails; after the documented steps (config set, up) refresh and destroy succeed", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rotate-"));
+  const dataFile = path.join(dir, "sandbox.json");
+  const config = (s: SandboxHandle, secret: string) => ({ "reseller:baseUrl": s.url, "reseller:apiKey": "rot-key", "reseller:apiSecret": secret, "reseller:requestsPerMinute": "100000" });
+  let sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, dataFile, credentials: [{ key: "rot-key", secret: "old-secret" }] });
+  const saved = config(sandbox, "old-secret");
+  let env = await hostEnv(sandbox, NO_ENV, saved);
+  const r = new Managed(env, "DnsRecord", "rotated");
+  expect(await r.up(recordArgs)).toBe("create");
+  const id = r.state!.id;
+  const port = sandbox.port;
+  await sandbox.close();
+
+  // Rotated: the service (same data, same address) now knows only the new secret.
+  sandbox = await startSandbox({ port, requestsPerMinute: 100_000, processingDelaySeconds: 0, dataFile, credentials: [{ key: "rot-key", secret: "new-secret" }] });
+  opened.push(sandbox);
+  const current = config(sandbox, "new-secret");
+  // refresh as the CLI runs it: the provider configured from the config saved at the last up.
+  const stale = await hostEnv(sandbox, NO_ENV, saved);
+  await expect(Object.assign(new Managed(stale, "DnsRecord", "rotated"), { state: r.state }).refresh()).rejects.toThrow(/the API key or secret is not valid/);
+
+  // Step 3: `pulumi up` with the new config: no change, no write; it saves the new config.
+  env = await hostEnv(sandbox, NO_ENV, current);
+  const again = Object.assign(new Managed(env, "DnsRecord", "rotated"), { state: r.state });
+  const mark = env.mark();
+  expect(await again.up(recordArgs)).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+  // Then refresh and destroy, each a command of its own configured from the (new) saved config.
+  const refreshHost = await hostEnv(sandbox, NO_ENV, current);
+  const refreshed = Object.assign(new Managed(refreshHost, "DnsRecord", "rotated"), { state: again.state });
+  expect(await refreshed.refresh()).toBe(true);
+  const destroyHost = await hostEnv(sandbox, NO_ENV, current);
+  await Object.assign(new Managed(destroyHost, "DnsRecord", "rotated"), { state: refreshed.state }).destroy();
+  expect((await destroyHost.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("reseller:contract against a sandbox on another contract", () => {

@@ -154,8 +154,10 @@ test("zone: create, wait for delegation, refuse deleting unmanaged records, forc
   expect(await seeded.up({ domain: ZONE, adopt: true })).toBe("create");
   expect(seeded.outputs).toMatchObject({ adopted: true, status: "active", delegated: true });
   expect(env.mutatingSince(mark)).toEqual([]);
-  // Without adopt an existing zone is never overwritten.
-  await expect(new Managed(env, "DnsZone", "dup").up({ domain: ZONE })).rejects.toThrow(/already exists on the service and is never overwritten. Set adopt: true/);
+  // A second DnsZone for a zone another resource of this run holds is refused: one zone, one owner.
+  mark = env.mark();
+  await expect(new Managed(env, "DnsZone", "dup").up({ domain: ZONE })).rejects.toThrow(/the DNS zone is already managed by "seeded" in this stack; declare one DnsZone per zone/);
+  expect(env.mutatingSince(mark)).toEqual([]);
 });
 
 test("template: apply, re-apply on new variables, delete removes what it made", async () => {

@@ -1,0 +1,319 @@
+/**
+ * One live object, one owner, through the SDK's provider host over gRPC against the sandbox. A rename
+ * (or reparent) without aliases is, to the engine, a create of the new URN and, at the end of the
+ * same command (the same host process), a delete of the old URN: reproduced here step by step for
+ * every kind. Also: whole-record matching for adopt and take-over, the service-managed NS predicate
+ * in the zone-delete guard, a zone deleted in parallel with its records, type changes on one name,
+ * adopt on free and paid objects.
+ */
+import { startProviderHost, UNKNOWN } from "../../../engine/host";
+import { contact, Managed, ROOT, startEnv, urnOf, type Env } from "./harness";
+import type { Kind } from "../../../resources/shim";
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+
+/** A new `pulumi` command: a new provider-host process, so nothing claimed by an earlier command. */
+async function nextCommand(): Promise<void> {
+  await env.host.close();
+  env.host = await startProviderHost({ cwd: ROOT, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } });
+  await env.host.configure(env.config);
+}
+beforeEach(nextCommand);
+
+const ZONE = "demo-reseller.com";
+const money = () => env.sandbox.operator.ledger().filter((e) => Number(e.amount) > 0);
+
+/** A resource under another URN: renamed, or moved under a component (the parent type joins the URN). */
+function moved(kind: Kind, name: string, parentType?: string): Managed {
+  const m = new Managed(env, kind, name);
+  if (parentType) Object.defineProperty(m, "urn", { value: urnOf(kind, name).replace("::pulumi-nodejs:", `::${parentType}$pulumi-nodejs:`) });
+  return m;
+}
+
+/**
+ * Rename without aliases, as the engine runs it: `up` creates the new URN, then deletes the old URN
+ * in the same command. Returns the new resource.
+ */
+async function renameWithoutAlias(old: Managed, args: Record<string, unknown>, next: Managed): Promise<Managed> {
+  await nextCommand();
+  expect(await next.up(args)).toBe("create");
+  await old.destroy();
+  return next;
+}
+
+/** This command's host log, once it shows `wanted` (stdout and gRPC answers may arrive in either order: allow 2 s). */
+async function hostLog(wanted: RegExp): Promise<string> {
+  const all = () => env.host.logs().join("\n");
+  for (let i = 0; i < 100 && !wanted.test(all()); i++) await new Promise((r) => setTimeout(r, 20));
+  return all();
+}
+
+/** The next command: refresh, then preview and up show no change and change nothing. */
+async function expectSettled(r: Managed, args: Record<string, unknown>): Promise<void> {
+  await nextCommand();
+  const mark = env.mark();
+  expect(await r.refresh()).toBe(true);
+  expect((await r.preview(args)).step).toBe("same");
+  expect(await r.up(args)).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+}
+
+describe("rename or reparent without aliases: the old URN's delete leaves the object the new URN took", () => {
+  test("DnsRecord: renamed, then moved under a component; the record stays, state matches, no further change", async () => {
+    const args = { zone: ZONE, type: "TXT", name: "moved", content: "keep me", ttl: 300 };
+    const a = new Managed(env, "DnsRecord", "txt-a");
+    expect(await a.up(args)).toBe("create");
+    const id = a.state!.id;
+    const b = await renameWithoutAlias(a, args, new Managed(env, "DnsRecord", "txt-b"));
+    expect(b.state!.id).toBe(id);
+    expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "moved")).toMatchObject([{ id, content: "keep me" }]);
+    expect(await hostLog(/left in place/)).toMatch(/left in place: "txt-b" manages it now \(renamed or moved without aliases\); only "txt-a" left the stack/);
+    await expectSettled(b, args);
+
+    const c = await renameWithoutAlias(b, args, moved("DnsRecord", "txt-b", "my:index:Site"));
+    expect(c.state!.id).toBe(id);
+    expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "moved").map((r) => r.id)).toEqual([id]);
+    await expectSettled(c, args);
+    await c.destroy();
+    expect((await env.client.listRecords(ZONE)).some((r) => r.id === id)).toBe(false);
+  });
+
+  test("DnsZone: the zone and its records stay", async () => {
+    const DOMAIN = "demo-shop.net";
+    await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+    const z = new Managed(env, "DnsZone", "shop-zone");
+    const args = { domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 };
+    expect(await z.up(args)).toBe("create");
+    const rec = new Managed(env, "DnsRecord", "shop-www");
+    expect(await rec.up({ zone: DOMAIN, type: "A", name: "www", content: "192.0.2.7" })).toBe("create");
+    const z2 = await renameWithoutAlias(z, args, moved("DnsZone", "shop-zone", "my:index:Site"));
+    expect(await env.client.getZone(DOMAIN)).toMatchObject({ domain: DOMAIN });
+    expect((await env.client.listRecords(DOMAIN)).some((r) => r.id === rec.state!.id)).toBe(true);
+    await expectSettled(z2, args);
+    await rec.destroy();
+    await z2.destroy();
+    await expect(env.client.getZone(DOMAIN)).rejects.toMatchObject({ status: 404 });
+  });
+
+  test("ChildHost: the host stays", async () => {
+    const args = { domain: "demo-labs.io", hostname: "ns7", ipv4: ["192.0.2.57"], ipv6: [] };
+    const h = new Managed(env, "ChildHost", "ns7");
+    expect(await h.up(args)).toBe("create");
+    const h2 = await renameWithoutAlias(h, args, new Managed(env, "ChildHost", "ns7-renamed"));
+    expect((await env.client.listHosts("demo-labs.io")).map((x) => x.hostname)).toContain("ns7.demo-labs.io");
+    await expectSettled(h2, args);
+    await h2.destroy();
+    expect((await env.client.listHosts("demo-labs.io")).map((x) => x.hostname)).not.toContain("ns7.demo-labs.io");
+  });
+
+  test("PrivacyAddon and Protection: stay on, nothing bought again", async () => {
+    const p = new Managed(env, "PrivacyAddon", "labs-privacy");
+    expect(await p.up({ domain: "demo-labs.io" })).toBe("create");
+    const paid = money().length;
+    const p2 = await renameWithoutAlias(p, { domain: "demo-labs.io" }, moved("PrivacyAddon", "labs-privacy", "my:index:Site"));
+    const live = await env.client.getPrivacy("demo-labs.io");
+    expect(live.status).not.toBe("disabled");
+    expect(money()).toHaveLength(paid);
+    await expectSettled(p2, { domain: "demo-labs.io" });
+
+    const g = new Managed(env, "Protection", "labs-protection");
+    expect(await g.up({ domain: "demo-labs.io" })).toBe("create");
+    const paid2 = money().length;
+    const g2 = await renameWithoutAlias(g, { domain: "demo-labs.io" }, new Managed(env, "Protection", "labs-protection-2"));
+    expect((await env.client.getProtection("demo-labs.io")).enabled).toBe(true);
+    expect(money()).toHaveLength(paid2);
+    await expectSettled(g2, { domain: "demo-labs.io" });
+  });
+
+  test("Domain: not bought again, and its delete does not claim it left the account's stack", async () => {
+    const args = { domain: "renamed-once.com", contacts: { registrant: contact } };
+    const d = new Managed(env, "Domain", "site-domain");
+    expect(await d.up(args)).toBe("create");
+    const paid = money().length;
+    const d2 = await renameWithoutAlias(d, args, moved("Domain", "site-domain", "my:index:Site"));
+    expect(money()).toHaveLength(paid);
+    expect(d2.outputs).toMatchObject({ domain: "renamed-once.com", stage: "active" });
+    const logs = await hostLog(/left in place/);
+    expect(logs).toMatch(/renamed-once.com: left in place: "site-domain" manages it now/);
+    expect(logs).not.toMatch(/renamed-once.com: a domain cannot be deleted/);
+    await expectSettled(d2, args);
+  });
+
+  test("EppCode: the check before the create warns that a new code is requested and names aliases", async () => {
+    const e = new Managed(env, "EppCode", "shop-code");
+    const from = env.host.logs().length;
+    const p = await e.preview({ domain: "demo-shop.net" });
+    expect(p.step).toBe("create");
+    const logs = () => env.host.logs().slice(from).join("\n");
+    for (let i = 0; i < 100 && !/will request a new transfer code/.test(logs()); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(logs()).toMatch(/EppCode "shop-code" will request a new transfer code, which replaces the current one and e-mails the registrant\. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead/);
+    expect(env.sandbox.operator.requests().slice(-1)[0]?.path ?? "").not.toMatch(/auth-code|epp/);
+  });
+
+  test("ZoneTemplate: the new URN's apply is refused naming aliases; the old application's records are untouched", async () => {
+    const DOMAIN = "demo-labs.io";
+    await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+    const z = new Managed(env, "DnsZone", "labs-zone");
+    await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+    const args = { zone: DOMAIN, templateId: "web", variables: { ipv4: "192.0.2.44" } };
+    const t = new Managed(env, "ZoneTemplate", "labs-web");
+    expect(await t.up(args)).toBe("create");
+    const ids = t.outputs.recordIds as string[];
+    // The engine stops at the failed create: the old URN is not deleted in that run.
+    await expect(new Managed(env, "ZoneTemplate", "labs-web-2").up(args)).rejects.toThrow(/renamed or moved under a component, those are its own records: add the old name with the aliases resource option/);
+    const live = new Set((await env.client.listRecords(DOMAIN)).map((r) => r.id));
+    expect(ids.every((i) => live.has(i))).toBe(true);
+    await t.destroy();
+    await z.destroy();
+  });
+});
+
+describe("taking over a live record matches the whole record", () => {
+  test("CAA issue and issuewild for one CA, and SRV records differing only in port, each adopt their own", async () => {
+    const DOMAIN = ZONE;
+    const issuewild = await env.client.createRecord(DOMAIN, { type: "CAA", name: "@", content: "letsencrypt.org", ttl: 3600, extra: { flag: 0, tag: "issuewild" } });
+    const srv2 = await env.client.createRecord(DOMAIN, { type: "SRV", name: "_sip._tcp", content: "sip.demo-reseller.com", ttl: 3600, priority: 10, extra: { weight: 5, port: 5061 } });
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["caa-wild", { type: "CAA", name: "@", content: "letsencrypt.org", extra: { flag: 0, tag: "issuewild" } }, issuewild.id],
+      ["caa-issue", { type: "CAA", name: "@", content: '0 issue "letsencrypt.org"' }, "rec_10"],
+      ["srv-5061", { type: "SRV", name: "_sip._tcp", content: "sip.demo-reseller.com.", priority: 10, extra: { weight: 5, port: 5061 } }, srv2.id],
+      ["srv-5060", { type: "SRV", name: "_sip._tcp", content: "sip.demo-reseller.com.", priority: 10, extra: { weight: 5, port: 5060 } }, "rec_9"],
+    ];
+    const mark = env.mark();
+    for (const [name, args, id] of cases) {
+      const r = new Managed(env, "DnsRecord", name);
+      const full = { zone: DOMAIN, ttl: 3600, adopt: true, ...args };
+      expect(await r.up(full)).toBe("create");
+      expect([name, r.state!.id, r.outputs.adopted]).toEqual([name, id, true]);
+      expect(await r.up(full)).toBe("same");
+    }
+    expect(env.mutatingSince(mark)).toEqual([]);
+  });
+
+  test("a record another resource of this run holds is never taken: the second identical DnsRecord is refused by name", async () => {
+    const args = { zone: ZONE, type: "TXT", name: "twice", content: "one owner", ttl: 300 };
+    const first = new Managed(env, "DnsRecord", "twice-1");
+    expect(await first.up(args)).toBe("create");
+    await expect(new Managed(env, "DnsRecord", "twice-2").up(args)).rejects.toThrow(/an identical record exists and is managed by "twice-1" in this stack/);
+    await expect(new Managed(env, "DnsRecord", "twice-3").up({ ...args, adopt: true })).rejects.toThrow(/managed by "twice-1"/);
+    expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "twice")).toHaveLength(1);
+    await first.destroy();
+  });
+
+  test("adopt on a free object takes it over if present, else creates it", async () => {
+    const r = new Managed(env, "DnsRecord", "adopt-or-create");
+    const args = { zone: ZONE, type: "A", name: "fresh-adopt", content: "192.0.2.90", ttl: 300, adopt: true };
+    expect(await r.up(args)).toBe("create");
+    expect(r.outputs.adopted).toBe(false);
+    expect((await env.client.listRecords(ZONE)).filter((x) => x.name === "fresh-adopt")).toMatchObject([{ id: r.state!.id, content: "192.0.2.90" }]);
+    // Renamed later: the generated adopt: true still works (nothing to adopt under the new name: created).
+    const r2 = new Managed(env, "DnsRecord", "adopt-renamed");
+    expect(await r2.up({ ...args, name: "fresh-adopt-2" })).toBe("create");
+    await r.destroy();
+    await r2.destroy();
+
+    const h = new Managed(env, "ChildHost", "adopt-host");
+    expect(await h.up({ domain: "demo-labs.io", hostname: "ns9", ipv4: ["192.0.2.59"], ipv6: [], adopt: true })).toBe("create");
+    expect(h.outputs.adopted).toBe(false);
+    await h.destroy();
+  });
+
+  test("adopt on a paid object never buys, and says so before any money moves", async () => {
+    const before = env.sandbox.operator.ledger().length;
+    const reqs = env.mark();
+    await expect(new Managed(env, "Domain", "adopt-absent").up({ domain: "never-bought.com", adopt: true })).rejects.toThrow(/adopt: never-bought.com is not in this reseller account, and adopt never buys; nothing was charged/);
+    await expect(new Managed(env, "PrivacyAddon", "adopt-privacy").up({ domain: "demo-shop.net", adopt: true })).rejects.toThrow(/adopt never buys; nothing was charged/);
+    await expect(new Managed(env, "Protection", "adopt-protection").up({ domain: "demo-shop.net", adopt: true })).rejects.toThrow(/adopt never buys; nothing was charged/);
+    expect(env.sandbox.operator.ledger()).toHaveLength(before);
+    expect(env.mutatingSince(reqs)).toEqual([]);
+  });
+});
+
+describe("zone delete", () => {
+  test("a delegation NS below the apex is the user's record: it blocks the zone delete without forceDestroy", async () => {
+    const DOMAIN = "demo-shop.net";
+    await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+    const z = new Managed(env, "DnsZone", "deleg-zone");
+    await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+    await env.client.createRecord(DOMAIN, { type: "NS", name: "dev", content: "ns1.elsewhere.test", ttl: 3600 });
+    await expect(z.destroy()).rejects.toThrow(/it still holds 1 record\(s\) this stack does not manage \(NS dev\)/);
+    expect(await env.client.getZone(DOMAIN)).toMatchObject({ domain: DOMAIN });
+    expect(await z.up({ domain: DOMAIN, forceDestroy: true })).toBe("update");
+    await z.destroy();
+  });
+
+  test("deleted in parallel with its own records it waits for them; a record nobody manages still blocks it", async () => {
+    const DOMAIN = "demo-labs.io";
+    await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+    const z = new Managed(env, "DnsZone", "par-zone");
+    await z.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+    const records = await Promise.all(
+      ["a", "b", "c", "d", "e", "f"].map(async (n, i) => {
+        const r = new Managed(env, "DnsRecord", `par-${n}`);
+        await r.up({ zone: DOMAIN, type: "A", name: n, content: `192.0.2.${100 + i}` });
+        return r;
+      }),
+    );
+    // The zone's delete is sent first, the records' right after, as a parallel engine may.
+    const from = env.host.logs().length;
+    const zoneGone = z.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([zoneGone, ...records.map((r) => r.destroy())]);
+    await expect(env.client.getZone(DOMAIN)).rejects.toMatchObject({ status: 404 });
+    expect(env.host.logs().slice(from).join("\n")).not.toMatch(/refusing/);
+
+    const z2 = new Managed(env, "DnsZone", "par-zone-2");
+    await z2.up({ domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 });
+    const mine = new Managed(env, "DnsRecord", "par-mine");
+    await mine.up({ zone: DOMAIN, type: "A", name: "mine", content: "192.0.2.120" });
+    await env.client.createRecord(DOMAIN, { type: "TXT", name: "hand", content: "nobody's", ttl: 3600 });
+    const refused = z2.destroy();
+    await mine.destroy();
+    await expect(refused).rejects.toThrow(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT hand\)/);
+    expect(await env.client.getZone(DOMAIN)).toMatchObject({ domain: DOMAIN });
+    expect(await z2.up({ domain: DOMAIN, forceDestroy: true })).toBe("update");
+    await z2.destroy();
+  });
+});
+
+describe("type change on one name", () => {
+  test("A to CNAME, CNAME to TXT, TXT to A: each succeeds; the diff deletes first exactly where a CNAME is involved", async () => {
+    const r = new Managed(env, "DnsRecord", "shape-shifter");
+    const base = { zone: ZONE, name: "shift", ttl: 300 };
+    expect(await r.up({ ...base, type: "A", content: "192.0.2.31" })).toBe("create");
+    const steps: [Record<string, unknown>, boolean][] = [
+      [{ type: "CNAME", content: "target.example.net." }, true],
+      [{ type: "TXT", content: "now text" }, true],
+      [{ type: "AAAA", content: "2001:db8::31" }, false],
+    ];
+    for (const [args, deleteFirst] of steps) {
+      const p = await r.preview({ ...base, ...args });
+      expect([args.type, p.step, p.diff!.deleteBeforeReplace]).toEqual([args.type, "replace", deleteFirst]);
+      expect(await r.up({ ...base, ...args })).toBe("replace");
+      const live = (await env.client.listRecords(ZONE)).filter((x) => x.name === "shift");
+      expect(live.map((x) => x.type)).toEqual([args.type]);
+      await expectSettled(r, { ...base, ...args });
+    }
+    // A rename together with the type change is create-first (another name: nothing to clash with).
+    expect((await r.preview({ ...base, name: "shift2", type: "CNAME", content: "t.example.net." })).diff!.deleteBeforeReplace).toBe(false);
+    // Unknown type during preview: no promise either way.
+    expect((await r.preview({ ...base, type: UNKNOWN, content: "x" })).diff!.deleteBeforeReplace).toBe(false);
+    await r.destroy();
+  });
+
+  test("a CNAME refused beside another record names the input that is wrong", async () => {
+    const other = await env.client.createRecord(ZONE, { type: "TXT", name: "crowded", content: "already here", ttl: 3600 });
+    const r = new Managed(env, "DnsRecord", "crowded-a");
+    expect(await r.up({ zone: ZONE, name: "crowded", type: "A", content: "192.0.2.32", ttl: 300 })).toBe("create");
+    await expect(r.up({ zone: ZONE, name: "crowded", type: "CNAME", content: "t.example.net.", ttl: 300 })).rejects.toThrow(
+      /type: "CNAME" for crowded.demo-reseller.com is refused: a CNAME cannot share its name with other records \(RFC 1034 §3.6.2\) and crowded.demo-reseller.com also holds TXT records/,
+    );
+    const n = new Managed(env, "DnsRecord", "beside-cname");
+    await expect(n.up({ zone: ZONE, name: "www", type: "TXT", content: "x", ttl: 300 })).rejects.toThrow(/name: "www" is refused for a TXT record: www.demo-reseller.com holds a CNAME/);
+    await env.client.deleteRecord(ZONE, other.id);
+  });
+});

