@@ -95,6 +95,8 @@ export function canonicalName(raw: string, field: string, opts: { underscore?: b
   const text = out.join(".");
   if (text.length > 253) fail(field, raw, "is longer than 253 characters (RFC 1035 §2.3.4: 255 octets on the wire)");
   if (out.length < (opts.minLabels ?? 1)) fail(field, raw, `needs at least ${opts.minLabels} labels: a target is a fully qualified name (e.g. mail.example.com)`);
+  if ((opts.minLabels ?? 1) >= 2 && /^\d+$/.test(out[out.length - 1]))
+    fail(field, raw, "is not a host name: its top-level label is all digits (an IP address?); a name's top label is alphabetic (RFC 1123 §2.1, RFC 3696 §2)");
   return text;
 }
 
@@ -109,11 +111,11 @@ export function canonicalTarget(raw: string, zone: string, field = "content", ro
   return canonicalName(t, field, { underscore: true, plus: true, minLabels: 2 });
 }
 
-/** A decimal field in [min, max]; leading zeros are read (RFC 1035 fields are unsigned decimals). */
-export function decimal(text: string, field: string, min: number, max: number, what: string): number {
-  if (!/^\d{1,10}$/.test(text)) fail(field, text, `is not ${what}: a decimal number from ${min} to ${max}`);
+/** A decimal field in [min, max], named `what` (e.g. "the MX preference") in refusals; leading zeros are read. */
+export function decimal(text: string, field: string, min: number, max: number, what: string, rfc: string): number {
+  if (!/^\d{1,10}$/.test(text)) fail(field, text, `has ${what} "${text}", which is not a decimal number from ${min} to ${max} (${rfc})`);
   const n = Number(text);
-  if (n < min || n > max) fail(field, text, `is outside ${min} to ${max} (${what})`);
+  if (n < min || n > max) fail(field, text, `has ${what} ${n}, outside ${min} to ${max} (${rfc})`);
   return n;
 }
 
@@ -138,13 +140,14 @@ export const words = (s: string): string[] => s.trim().split(/\s+/).filter((w) =
 
 export function ipv4(text: string, field: string, value: string = text): string {
   // Leading zeros ("010.0.0.1") are refused: some readers take them as octal.
-  if (!isIPv4(text) || text.split(".").some((o) => o.length > 1 && o.startsWith("0"))) fail(field, value, `holds "${text}", which is not an IPv4 address in dotted-decimal form (RFC 1035 §3.4.1)`);
+  if (!isIPv4(text) || text.split(".").some((o) => o.length > 1 && o.startsWith("0")))
+    fail(field, value, `${text === value ? "is" : `holds "${text}", which is`} not an IPv4 address in dotted-decimal form (RFC 1035 §3.4.1)`);
   return text;
 }
 
 /** RFC 5952 text: lower case, longest zero run compressed; IPv4-mapped keeps its dotted tail (§5). */
 export function ipv6(text: string, field: string, value: string = text): string {
-  if (!isIPv6(text) || text.includes("%")) fail(field, value, `holds "${text}", which is not an IPv6 address (RFC 4291 §2.2)`);
+  if (!isIPv6(text) || text.includes("%")) fail(field, value, `${text === value ? "is" : `holds "${text}", which is`} not an IPv6 address (RFC 4291 §2.2)`);
   const host = new URL(`http://[${text}]/`).hostname.slice(1, -1);
   const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
   if (mapped) {

@@ -117,7 +117,10 @@ export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
       return f();
     } catch (e) {
       if (!(e instanceof RecordSyntaxError)) throw e;
-      problems.push({ field: e.field, value: e.value, rule: e.rule });
+      // A refusal shows the field's whole value as given; the rule names the part at fault.
+      const whole = e.field === "content" ? r.content : e.field === "name" ? (r.name ?? "@") : e.value;
+      const part = typeof e.value === "string" && e.value !== whole && !e.rule.includes(e.value) ? `— "${e.value}" ` : "";
+      problems.push({ field: e.field, value: whole, rule: part + e.rule });
       return undefined;
     }
   };
@@ -138,7 +141,8 @@ export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
 
 /** One problem as text: `field: value rule`. */
 export function problemText(p: Problem): string {
-  const v = p.value === undefined ? "undefined" : typeof p.value === "number" ? String(p.value) : JSON.stringify(p.value);
+  if (p.value === undefined || p.value === null) return `${p.field}: ${p.rule}`;
+  const v = typeof p.value === "number" ? String(p.value) : JSON.stringify(p.value);
   return `${p.field}: ${v.length > 120 ? v.slice(0, 117) + "..." : v} ${p.rule}`;
 }
 

@@ -89,6 +89,7 @@ export const CAA: RecordTypeEntry = {
     if (typeof tagRaw !== "string" || !/^[A-Za-z0-9]{1,15}$/.test(tagRaw)) fail("extra.tag", tagRaw, "is not a CAA tag: 1 to 15 letters and digits (RFC 8659 §4.1.1)");
     const tag = (tagRaw as string).toLowerCase();
     const text = valueText(value, i.content);
+    if (text.trim() === "") fail("content", i.content, `is empty: a CAA ${tag} property needs a value${ISSUE_TAGS.has(tag) ? ' (";" alone forbids issuance)' : ""} (RFC 8659 §4.1.1)`);
     if (text.includes("\0")) fail("content", i.content, "holds a NUL character, which the API's text cannot carry");
     let content: string;
     if (ISSUE_TAGS.has(tag)) content = issueValue(text, i.content);

@@ -14,7 +14,8 @@ interface Field {
   min?: number;
 }
 
-function hexType(type: string, rfc: string, fields: Field[], usage: string, dataLength: (n: number[]) => number | undefined, dataWhat: string): RecordTypeEntry {
+/** `dataLength` gives the hex length the fields call for, and which field calls for it. */
+function hexType(type: string, rfc: string, fields: Field[], usage: string, dataLength: (n: number[]) => [number, string] | undefined, dataWhat: string): RecordTypeEntry {
   return {
     type,
     rfc,
@@ -24,13 +25,13 @@ function hexType(type: string, rfc: string, fields: Field[], usage: string, data
       const w = words(i.content);
       if (w.length < fields.length + 1) fail("content", i.content, `is not ${type} content: ${usage} (${rfc})`);
       const nums = fields.map((f, k) => {
-        const n = decimal(w[k], "content", f.min ?? 0, f.max, `a ${type} ${f.what} (${rfc})`);
+        const n = decimal(w[k], "content", f.min ?? 0, f.max, `the ${type} ${f.what}`, rfc);
         if (f.allowed && !f.allowed.includes(n)) fail("content", i.content, `has the ${type} ${f.what} ${n}; assigned values are ${f.allowed.join(", ")} (${rfc})`);
         return n;
       });
       const hex = hexData(w.slice(fields.length), "content", i.content, rfc);
-      const len = dataLength(nums);
-      if (len !== undefined && hex.length !== len) fail("content", i.content, `has ${hex.length} hex digits of ${dataWhat}; that kind needs ${len} (${rfc})`);
+      const want = dataLength(nums);
+      if (want !== undefined && hex.length !== want[0]) fail("content", i.content, `has ${hex.length} hex digits of ${dataWhat}; ${want[1]} needs ${want[0]} (${rfc})`);
       return { content: [...nums, hex].join(" "), priority: null, extra: null };
     },
     print: (f) => f.content,
@@ -49,7 +50,7 @@ export const TLSA = hexType(
     { what: "matching type", max: 255, allowed: [0, 1, 2, 255] },
   ],
   "usage selector matching-type certificate-association-data, e.g. 3 1 1 <64 hex digits>",
-  ([, , m]) => ({ 1: 64, 2: 128 })[m as 1 | 2],
+  ([, , m]) => (m === 1 || m === 2 ? [m === 1 ? 64 : 128, `matching type ${m}`] : undefined),
   "certificate association data",
 );
 
@@ -62,7 +63,7 @@ export const SSHFP = hexType(
     { what: "fingerprint type", max: 255, allowed: [1, 2] },
   ],
   "algorithm fingerprint-type fingerprint, e.g. 4 2 <64 hex digits>",
-  ([, t]) => ({ 1: 40, 2: 64 })[t as 1 | 2],
+  ([, t]) => (t === 1 || t === 2 ? [t === 1 ? 40 : 64, `fingerprint type ${t}`] : undefined),
   "fingerprint",
 );
 
@@ -76,6 +77,9 @@ export const DS = hexType(
     { what: "digest type", max: 255, allowed: [1, 2, 3, 4] },
   ],
   "key-tag algorithm digest-type digest, e.g. 12345 13 2 <64 hex digits>",
-  ([, , d]) => ({ 1: 40, 2: 64, 3: 64, 4: 96 })[d as 1 | 2 | 3 | 4],
+  ([, , d]) => {
+    const len = ({ 1: 40, 2: 64, 3: 64, 4: 96 } as Record<number, number>)[d];
+    return len === undefined ? undefined : [len, `digest type ${d}`];
+  },
   "digest",
 );

@@ -14,7 +14,7 @@ export const MX: RecordTypeEntry = {
     if (w.length === 2) {
       if (i.priority !== undefined && i.priority !== null)
         fail("content", i.content, "carries a preference and priority is also set: give the preference once, in priority (RFC 1035 §3.3.9)");
-      priority = decimal(w[0], "content", 0, 65535, "an MX preference (RFC 1035 §3.3.9)");
+      priority = decimal(w[0], "content", 0, 65535, "the MX preference", "RFC 1035 §3.3.9");
       target = w[1];
     } else if (w.length === 1) {
       if (i.priority === undefined || i.priority === null) fail("priority", i.priority, "is required for MX records: the preference, 0 to 65535 (RFC 1035 §3.3.9)");

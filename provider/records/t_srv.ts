@@ -38,8 +38,8 @@ export const SRV: RecordTypeEntry = {
     if (w.length === 4) {
       if ((i.priority !== undefined && i.priority !== null) || e.weight !== undefined || e.port !== undefined)
         fail("content", i.content, "carries priority, weight and port while the priority/extra fields are also set: give them once, in the fields (RFC 2782)");
-      priority = decimal(w[0], "content", 0, 65535, "an SRV priority (RFC 2782)");
-      extra = { weight: decimal(w[1], "content", 0, 65535, "an SRV weight (RFC 2782)"), port: decimal(w[2], "content", 0, 65535, "an SRV port (RFC 2782)") };
+      priority = decimal(w[0], "content", 0, 65535, "the SRV priority", "RFC 2782");
+      extra = { weight: decimal(w[1], "content", 0, 65535, "the SRV weight", "RFC 2782"), port: decimal(w[2], "content", 0, 65535, "the SRV port", "RFC 2782") };
       target = w[3];
     } else if (w.length === 1) {
       if (i.priority === undefined || i.priority === null) fail("priority", i.priority, "is required for SRV records: 0 to 65535 (RFC 2782)");

@@ -91,7 +91,7 @@ function svcbType(type: string): RecordTypeEntry {
       const raw = i.content;
       const t = tokens(i.content, raw);
       if (t.length < 2) fail("content", raw, `is not ${type} content: priority target [key=value ...], e.g. 1 . alpn=h2 (RFC 9460 §2.1)`);
-      const priority = decimal(t[0], "content", 0, 65535, `an ${type} SvcPriority (RFC 9460 §2.4.1)`);
+      const priority = decimal(t[0], "content", 0, 65535, `the ${type} SvcPriority`, "RFC 9460 §2.4.1");
       const target = canonicalTarget(t[1], zone, "content", true);
       const params = new Map<number, { key: string; value: string | undefined }>();
       for (const p of t.slice(2)) {
@@ -142,7 +142,7 @@ function svcbType(type: string): RecordTypeEntry {
             break;
           }
           case "port":
-            out.push(`port=${decimal(v, "content", 0, 65535, "a port (RFC 9460 §7.2)")}`);
+            out.push(`port=${decimal(v, "content", 0, 65535, "the port", "RFC 9460 §7.2")}`);
             break;
           case "ipv4hint":
             needValue();
