@@ -59,10 +59,9 @@ function show(v: unknown): string {
 }
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-const OWNER_LABEL = /^(\*|_?[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9_])?|_[a-z0-9_-]{1,62})$/;
 
-/** Why a name is not a valid host name, or undefined when it is. `owner` allows "*" and "_" labels. */
-export function hostNameProblem(name: string, opts: { owner?: boolean; minLabels?: number } = {}): string | undefined {
+/** Why a name is not a valid host name (domains, nameservers, child hosts; record names are the record table's), or undefined. */
+export function hostNameProblem(name: string, opts: { minLabels?: number } = {}): string | undefined {
   const raw = name.trim().replace(/\.$/, "");
   if (raw === "") return "is empty";
   if (/\s/.test(raw)) return "contains white space";
@@ -73,12 +72,11 @@ export function hostNameProblem(name: string, opts: { owner?: boolean; minLabels
   for (const label of labels) {
     if (label === "") return "has an empty label (two dots in a row)";
     if (label.length > 63) return `has a label longer than 63 characters ("${label.slice(0, 20)}...")`;
-    const ok = opts.owner ? OWNER_LABEL.test(label) : LABEL.test(label);
-    if (!ok) return `has an invalid label "${label}" (letters, digits and inner hyphens only${opts.owner ? '; "*" and leading "_" allowed' : ""})`;
+    if (!LABEL.test(label)) return `has an invalid label "${label}" (letters, digits and inner hyphens only)`;
   }
   const tld = labels[labels.length - 1];
   if ((opts.minLabels ?? 1) >= 2 && !/^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(tld)) return `has an invalid top-level label "${tld}"`;
-  if (domainToASCII(raw) === "" && !opts.owner) return "is not a valid internationalized name";
+  if (domainToASCII(raw) === "") return "is not a valid internationalized name";
   return undefined;
 }
 
