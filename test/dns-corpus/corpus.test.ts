@@ -15,6 +15,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { hasErrorCode, isResellerApiError } from "../../provider/errors";
+import { zoneLine, type CanonicalRecord } from "../../provider/records";
+import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
 import { startSandbox } from "../../sandbox/index";
 import { Managed, startEnv, type Env } from "../resources/lifecycle/harness";
@@ -167,6 +169,18 @@ test("the source's own canonical text is the same record as its input", () => {
     const a = first.get(c.id)!;
     const b = ofSource.get(c.id)!;
     if (b.failures.length || key(a) !== key(b)) wrong.push(`${c.id}: ${key(a)} vs source canonical ${b.failures.length ? b.failures.map((f) => f.reason).join("; ") : key(b)}`);
+  }
+  expect(wrong).toEqual([]);
+});
+
+test("every valid case prints as a zone-file line that reads back as the same record", () => {
+  const wrong: string[] = [];
+  for (const c of cases.filter((x) => x.verdict === "valid")) {
+    const r = first.get(c.id)!.inputs as unknown as CanonicalRecord;
+    const line = zoneLine(r, c.zone);
+    const back = toRecords(`${line}\n`, c.zone);
+    const same = (x: CanonicalRecord) => stable([x.type, x.name, x.content, x.priority ?? null, x.extra ?? null, x.ttl]);
+    if (back.records.length !== 1 || same(back.records[0]) !== same(r)) wrong.push(`${c.id}: ${line} read back as ${JSON.stringify(back)}`);
   }
   expect(wrong).toEqual([]);
 });
