@@ -81,9 +81,6 @@ export interface RecordLike {
   extra?: RecordExtraInput | null;
 }
 
-/** Whether a record type carries a priority. */
-export const usesPriority = (type: string): boolean => recordType(type.trim().toUpperCase()).priority;
-
 /**
  * The canonical record through the table. A record the table refuses (only the service can hand one
  * back: check() refuses them on the way in) keeps its fields as given, trimmed, so read() still
