@@ -3,21 +3,29 @@
  * `reseller-pulumi import`: reads a live account and writes a Pulumi program that adopts it.
  * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
+import { DEFAULT_CONTRACT } from "../provider/contract";
+import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/normalize";
 import { canonicalEstate } from "./canonical";
-import { GONE_STAGES, generateProject, nextSteps } from "./codegen";
+import { GONE_STAGES, generateProject, nextSteps, type Migration } from "./codegen";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
+       reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME]
 
 Reads the live account (GET requests only) and writes a TypeScript Pulumi program whose
 resources adopt what exists: the first \`pulumi up\` buys nothing and changes nothing.
 
+With --zone-file, reads a BIND zone file instead (no API call) and writes a program that creates
+the zone and its records, to move DNS hosting here from another provider. Records the service
+manages itself (SOA, the apex NS) or cannot hold are listed with the reason, never dropped silently.
+
   --zone DOMAIN     the DNS zone of DOMAIN and its records
+  --zone-file FILE  a BIND zone file for DOMAIN ($ORIGIN, $TTL, relative names, parentheses)
   --domain DOMAIN   the domain, its child hosts, privacy, protection, zone and records
   --all             every domain and zone of the account
   --out DIR         where to write the program (default ./imported)
@@ -93,6 +101,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     args: argv,
     options: {
       zone: { type: "string" },
+      "zone-file": { type: "string" },
       domain: { type: "string" },
       all: { type: "boolean" },
       out: { type: "string" },
@@ -110,6 +119,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
+  if (values["zone-file"] !== undefined) return migrateZoneFile(values["zone-file"], values, io);
   const scope = scopeFrom(values);
   const baseUrl = values["base-url"] ?? io.env.RESELLER_BASE_URL;
   const apiKey = values.key ?? io.env.RESELLER_API_KEY;
@@ -146,6 +156,40 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     io.out(`Skipped ${gone.length} domain(s) the account no longer holds: ${gone.map((d) => `${d.domain} (${d.stage})`).join(", ")}`);
   io.out(`Imported ${held} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${shownDir}/index.ts`);
   io.out("\nNext:\n" + nextSteps(shownDir, held ? contacts : "omit"));
+  return 0;
+}
+
+/** `--zone-file FILE --zone DOMAIN`: a program creating the file's records; offline, no credentials. */
+function migrateZoneFile(file: string, values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string }, io: CliIo): number {
+  if (values.zone === undefined || values.domain !== undefined || values.all) throw new UsageError("--zone-file FILE needs --zone DOMAIN (the zone the file describes), and neither --domain nor --all");
+  const zone = canonicalHost(values.zone);
+  if (!zone.includes(".")) throw new UsageError(`"${values.zone}" is not a domain name`);
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, file), "utf8");
+  } catch (e) {
+    throw new Error(`cannot read the zone file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let read: ReturnType<typeof toRecords>;
+  try {
+    read = toRecords(text, zone, DEFAULT_CONTRACT.ttl);
+  } catch (e) {
+    if (e instanceof ZoneFileError) throw new Error(`${file}: ${e.message}`);
+    throw e;
+  }
+  const migration: Migration = { file, skipped: read.skipped, notes: read.notes };
+  // Canonical already (the table read them): not canonicalized a second time.
+  const records = read.records.map(({ line: _line, extra, ...r }) => ({ ...r, extra: extra ? { ...extra } : null }));
+  const estate = { domains: [], zones: [{ domain: zone, records }] };
+  const outDir = resolve(io.cwd, values.out ?? "imported");
+  const version = (require("reseller-pulumi/package.json") as { version: string }).version;
+  mkdirSync(outDir, { recursive: true });
+  for (const f of generateProject(estate, { name: values.name ?? `${zone}-zone`, dependency: values.dependency ?? `^${version}`, migration })) writeAtomic(join(outDir, f.path), f.content);
+  const shownDir = values.out ?? "imported";
+  io.out(`Read ${records.length + read.skipped.length} record(s) from ${file}: ${records.length} to create in ${zone}, ${read.skipped.length} not carried over, into ${shownDir}/index.ts`);
+  for (const x of read.skipped) io.out(`  not carried over: line ${x.line}: ${x.record} -- ${x.reason}`);
+  for (const x of read.notes) io.out(`  changed: line ${x.line}: ${x.record} -- ${x.reason}`);
+  io.out("\nNext:\n" + nextSteps(shownDir));
   return 0;
 }
 

@@ -196,8 +196,15 @@ function toRequest(c: CanonicalRecord): RecordInput {
   return defined({ type: c.type, name: c.name, content: c.content, ttl: c.ttl, priority: c.priority, extra: c.extra as RecordInput["extra"] });
 }
 
-const canonicalOf = (p: Props, zone: string): CanonicalRecord =>
-  canonicalRecord({ type: p.type as string, name: p.name as string, content: p.content as string, ttl: p.ttl as number, priority: p.priority as number | null, extra: p.extra as CanonicalRecord["extra"] }, zone);
+/** Inputs come canonical from check() and outputs from read(): taken as they are, not canonicalized again. */
+const canonicalOf = (p: Props, _zone: string): CanonicalRecord => ({
+  type: p.type as string,
+  name: p.name as string,
+  content: p.content as string,
+  ttl: p.ttl as number,
+  priority: (p.priority as number | null | undefined) ?? null,
+  extra: (p.extra as CanonicalRecord["extra"] | undefined) ?? null,
+});
 
 /** A clear message for the shared-TTL refusal, naming the TTL the siblings have. */
 async function ttlConflictMessage(zone: string, c: CanonicalRecord): Promise<string> {

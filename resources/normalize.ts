@@ -3,48 +3,46 @@
  * form, diff() compares in this form and read() maps what the service returns to this form, so a
  * plan never shows a change the service would not make (the DNSControl/octoDNS habit).
  *
- * Canonical forms chosen here (the spec is silent on all of them):
- * - host names: IDNs as ASCII (punycode), lower case, no trailing dot;
- * - record names: relative to the zone, "@" for the apex ("", "@", "example.com", "example.com."
- *   all mean the apex; "www.example.com." and "www" are the same name);
- * - targets (CNAME, MX, NS, PTR, SRV, HTTPS/SVCB target): absolute host names without trailing dot,
- *   "@" meaning the zone apex; "." (no target) stays ".";
- * - TXT: the unquoted value; `"abc" "def"` (quoted, chunked) is the value `abcdef`;
- * - MX/SRV written in zone-file form ("10 mail.example.com", "10 5 5060 sip.example.com") are split
- *   into priority, extra and content; CAA ("0 issue \"ca.example\"") likewise into extra and content;
- * - IPv6: compressed lower case (RFC 5952, via WHATWG URL parsing);
- * - hex fields (TLSA, SSHFP, DS): lower case; numeric fields without leading zeros; one space between.
+ * Records: every per-type rule lives in the record table (provider/records, one t_<type>.ts per
+ * type, shared with the import command and the sandbox); this file only adapts it. Canonical forms
+ * of other names (the spec is silent): host names as ASCII (punycode), lower case, no trailing dot;
+ * IPv6 as RFC 5952 text.
  *
  * Everything here is pure and never throws: a value that cannot be read is returned trimmed, and
  * validate.ts reports it.
  */
 import { domainToASCII } from "node:url";
 import { isIPv6 } from "node:net";
+import { DEFAULT_TTL, canonicalize, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../provider/records";
 
-/** Record types whose content is a single host name. */
-export const TARGET_TYPES = new Set(["CNAME", "MX", "NS", "PTR", "SRV", "DNAME"]);
+export { DEFAULT_TTL, type CanonicalRecord };
 
-/** A host name in canonical form: ASCII, lower case, no trailing dot. Wildcard and underscore labels are kept. */
+/**
+ * A host name in canonical form: ASCII, lower case, no trailing dot. Wildcard and underscore labels
+ * are kept. A label holding ASCII that no host name can ("/", "%", ...) is kept as written, never
+ * cut or decoded, so validation names it.
+ */
 export function canonicalHost(name: string): string {
   const trimmed = name.trim().replace(/\.+$/, "");
   if (trimmed === "") return "";
   const labels = trimmed.split(".").map((label) => {
-    if (label === "*" || /^[A-Za-z0-9_-]*$/.test(label)) return label.toLowerCase();
-    const ascii = domainToASCII(label);
+    if (!/[^\x00-\x7f]/.test(label)) return label.toLowerCase();
+    const ascii = /[\x00-\x2c\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]/.test(label) ? "" : domainToASCII(label);
     return ascii === "" ? label.toLowerCase() : ascii;
   });
   return labels.join(".");
 }
 
-/** A record name relative to its zone; "@" for the apex. */
+/** A record name relative to its zone; "@" for the apex. A name the table refuses is returned lower-cased as written. */
 export function relativeName(name: string, zone: string): string {
-  const z = canonicalHost(zone);
-  const raw = name.trim();
-  if (raw === "" || raw === "@") return "@";
-  const n = canonicalHost(raw);
-  if (n === "" || n === z) return "@";
-  if (z !== "" && n.endsWith("." + z)) return n.slice(0, -(z.length + 1));
-  return n;
+  try {
+    return tableRelativeName(name, zone);
+  } catch {
+    const z = canonicalHost(zone);
+    const n = canonicalHost(name);
+    if (n === "" || n === "@" || n === z) return "@";
+    return z !== "" && n.endsWith("." + z) ? n.slice(0, -(z.length + 1)) : n;
+  }
 }
 
 /** The fully qualified name of a record. */
@@ -52,14 +50,6 @@ export function fqdn(name: string, zone: string): string {
   const rel = relativeName(name, zone);
   const z = canonicalHost(zone);
   return rel === "@" ? z : `${rel}.${z}`;
-}
-
-/** A target host name: "@" is the apex, "." stays ".", otherwise canonicalHost. */
-export function canonicalTarget(target: string, zone: string): string {
-  const t = target.trim();
-  if (t === ".") return ".";
-  if (t === "@") return canonicalHost(zone);
-  return canonicalHost(t);
 }
 
 /** Compressed lower-case IPv6, or the input trimmed when it is not an IPv6 address. */
@@ -78,75 +68,8 @@ export function canonicalIPv4(address: string): string {
   return address.trim();
 }
 
-/**
- * TXT value: a content made only of quoted strings ("a" "b") is unquoted, unescaped and joined;
- * anything else is the value as written.
- */
-export function canonicalTxt(content: string): string {
-  const t = content.trim();
-  if (!t.startsWith('"')) return content;
-  const chunks: string[] = [];
-  let i = 0;
-  while (i < t.length) {
-    while (i < t.length && /\s/.test(t[i])) i++;
-    if (i >= t.length) break;
-    if (t[i] !== '"') return content;
-    i++;
-    let chunk = "";
-    let closed = false;
-    while (i < t.length) {
-      const c = t[i];
-      if (c === "\\" && i + 1 < t.length) {
-        chunk += t[i + 1];
-        i += 2;
-        continue;
-      }
-      if (c === '"') {
-        closed = true;
-        i++;
-        break;
-      }
-      chunk += c;
-      i++;
-    }
-    if (!closed) return content;
-    chunks.push(chunk);
-  }
-  return chunks.join("");
-}
-
-/** Strip one pair of surrounding double quotes. */
-function unquote(v: string): string {
-  const t = v.trim();
-  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t;
-}
-
-/** A decimal field: "007" → "7"; a non-number stays as written. */
-function canonicalNumber(v: string): string {
-  return /^\d+$/.test(v) ? String(Number(v)) : v;
-}
-
-function words(content: string): string[] {
-  return content.trim().split(/\s+/).filter((w) => w !== "");
-}
-
 /** Extra fields of SRV and CAA records. */
-export interface RecordExtraInput {
-  weight?: number;
-  port?: number;
-  flag?: number;
-  tag?: string;
-}
-
-/** A record as this package stores and compares it. */
-export interface CanonicalRecord {
-  type: string;
-  name: string;
-  content: string;
-  ttl: number;
-  priority: number | null;
-  extra: RecordExtraInput | null;
-}
+export type RecordExtraInput = RecordExtra;
 
 /** Record fields as a program or the service gives them; anything may be missing. */
 export interface RecordLike {
@@ -158,99 +81,18 @@ export interface RecordLike {
   extra?: RecordExtraInput | null;
 }
 
-export const DEFAULT_TTL = 3600;
-
-/** Whether a record type carries a priority. */
-export const usesPriority = (type: string): boolean => type === "MX" || type === "SRV";
-
-const toInt = (v: string): number | undefined => (/^\d+$/.test(v) ? Number(v) : undefined);
-
 /**
- * Canonical record. Zone-file shorthand in content (MX/SRV priority, SRV weight/port, CAA flag/tag)
- * is moved to the structured fields when those are not given; structured fields win.
+ * The canonical record through the table. A record the table refuses (only the service can hand one
+ * back: check() refuses them on the way in) keeps its fields as given, trimmed, so read() still
+ * reports it instead of failing.
  */
 export function canonicalRecord(r: RecordLike, zone: string): CanonicalRecord {
+  const c = canonicalize(r, zone);
+  if (c.record) return c.record;
   const type = r.type.trim().toUpperCase();
-  const name = relativeName(r.name, zone);
-  let content = r.content;
-  let priority: number | null = r.priority ?? null;
-  let extra: RecordExtraInput | null = r.extra ? { ...r.extra } : null;
-
-  switch (type) {
-    case "A":
-      content = canonicalIPv4(content);
-      break;
-    case "AAAA":
-      content = canonicalIPv6(content);
-      break;
-    case "MX": {
-      const w = words(content);
-      if (w.length === 2 && toInt(w[0]) !== undefined) {
-        priority = priority ?? toInt(w[0])!;
-        content = w[1];
-      }
-      content = canonicalTarget(content, zone);
-      break;
-    }
-    case "SRV": {
-      const w = words(content);
-      if (w.length === 4 && w.slice(0, 3).every((x) => toInt(x) !== undefined)) {
-        priority = priority ?? toInt(w[0])!;
-        extra = { weight: extra?.weight ?? toInt(w[1]), port: extra?.port ?? toInt(w[2]) };
-        content = w[3];
-      }
-      content = canonicalTarget(content, zone);
-      if (extra) extra = { weight: extra.weight, port: extra.port };
-      break;
-    }
-    case "CAA": {
-      const w = words(content);
-      if (!extra && w.length >= 3 && toInt(w[0]) !== undefined && /^[A-Za-z0-9]+$/.test(w[1])) {
-        extra = { flag: toInt(w[0]), tag: w[1] };
-        content = content.trim().slice(content.trim().indexOf(w[1]) + w[1].length);
-      }
-      content = unquote(content);
-      if (extra) extra = { flag: extra.flag, tag: extra.tag?.toLowerCase() };
-      break;
-    }
-    case "TXT":
-    case "SPF":
-      content = canonicalTxt(content);
-      break;
-    case "CNAME":
-    case "NS":
-    case "PTR":
-    case "DNAME":
-      content = canonicalTarget(content, zone);
-      break;
-    case "TLSA":
-    case "SSHFP":
-    case "DS": {
-      const w = words(content);
-      const numeric = type === "DS" ? 3 : type === "TLSA" ? 3 : 2;
-      if (w.length >= numeric + 1) {
-        content = [...w.slice(0, numeric).map(canonicalNumber), w.slice(numeric).join("").toLowerCase()].join(" ");
-      } else content = content.trim();
-      break;
-    }
-    case "HTTPS":
-    case "SVCB": {
-      const w = words(content);
-      if (w.length >= 2) {
-        const params = w.slice(2).map((p) => {
-          const eq = p.indexOf("=");
-          return eq < 0 ? p.toLowerCase() : `${p.slice(0, eq).toLowerCase()}=${unquote(p.slice(eq + 1))}`;
-        });
-        content = [canonicalNumber(w[0]), canonicalTarget(w[1], zone), ...params].join(" ");
-      } else content = content.trim();
-      break;
-    }
-    default:
-      content = content.trim();
-  }
-  if (!usesPriority(type)) priority = null;
-  if (type !== "SRV" && type !== "CAA") extra = null;
-  return { type, name, content, ttl: r.ttl ?? DEFAULT_TTL, priority, extra: extra ? dropUndefined(extra) : null };
+  const entry = recordType(type);
+  const extra = entry.extra.length && r.extra ? dropUndefined({ ...r.extra }) : null;
+  return { type, name: relativeName(r.name, zone), content: r.content.trim(), ttl: r.ttl ?? DEFAULT_TTL, priority: entry.priority ? (r.priority ?? null) : null, extra };
 }
 
 function dropUndefined<T extends object>(o: T): T {

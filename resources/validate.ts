@@ -9,20 +9,9 @@
  */
 import { domainToASCII } from "node:url";
 import { isIPv4, isIPv6 } from "node:net";
-import { DEFAULT_CONTRACT, isServiceManagedRecord, type Contract } from "../provider/contract";
-import {
-  CONTACT_TYPES,
-  DEFAULT_TTL,
-  canonicalChildHost,
-  canonicalContact,
-  canonicalHost,
-  canonicalIPv6,
-  canonicalRecord,
-  canonicalTarget,
-  usesPriority,
-  type CanonicalRecord,
-  type ContactInput,
-} from "./normalize";
+import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
+import { canonicalize, problemText, type RecordExtra } from "../provider/records";
+import { CONTACT_TYPES, DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, type ContactInput } from "./normalize";
 
 /** The value Pulumi sends for an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -70,10 +59,9 @@ function show(v: unknown): string {
 }
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-const OWNER_LABEL = /^(\*|_?[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9_])?|_[a-z0-9_-]{1,62})$/;
 
-/** Why a name is not a valid host name, or undefined when it is. `owner` allows "*" and "_" labels. */
-export function hostNameProblem(name: string, opts: { owner?: boolean; minLabels?: number } = {}): string | undefined {
+/** Why a name is not a valid host name (domains, nameservers, child hosts; record names are the record table's), or undefined. */
+export function hostNameProblem(name: string, opts: { minLabels?: number } = {}): string | undefined {
   const raw = name.trim().replace(/\.$/, "");
   if (raw === "") return "is empty";
   if (/\s/.test(raw)) return "contains white space";
@@ -84,12 +72,11 @@ export function hostNameProblem(name: string, opts: { owner?: boolean; minLabels
   for (const label of labels) {
     if (label === "") return "has an empty label (two dots in a row)";
     if (label.length > 63) return `has a label longer than 63 characters ("${label.slice(0, 20)}...")`;
-    const ok = opts.owner ? OWNER_LABEL.test(label) : LABEL.test(label);
-    if (!ok) return `has an invalid label "${label}" (letters, digits and inner hyphens only${opts.owner ? '; "*" and leading "_" allowed' : ""})`;
+    if (!LABEL.test(label)) return `has an invalid label "${label}" (letters, digits and inner hyphens only)`;
   }
   const tld = labels[labels.length - 1];
   if ((opts.minLabels ?? 1) >= 2 && !/^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(tld)) return `has an invalid top-level label "${tld}"`;
-  if (domainToASCII(raw) === "" && !opts.owner) return "is not a valid internationalized name";
+  if (domainToASCII(raw) === "") return "is not a valid internationalized name";
   return undefined;
 }
 
@@ -325,108 +312,11 @@ export function checkZoneInputs(news: Props): CheckResult {
   return { inputs: compact(out), failures: f.list };
 }
 
-const HEX = /^[0-9a-fA-F]+$/;
-
-/** Why a record's content does not fit its type, or undefined. Works on the canonical record. */
-export function recordContentProblem(r: CanonicalRecord, zone: string): string | undefined {
-  const c = r.content;
-  const w = c.trim().split(/\s+/);
-  // Targets are absolute names, so one label ("mail") is not one; "." means "no host" where a type allows it.
-  const target = (t: string): string | undefined => (t === "." ? undefined : hostNameProblem(t, { owner: true, minLabels: 2 }));
-  if (c.length > 4096) return "is longer than 4096 characters";
-  switch (r.type) {
-    case "A":
-      return isIPv4(c) ? undefined : "is not an IPv4 address";
-    case "AAAA":
-      return isIPv6(c) ? undefined : "is not an IPv6 address";
-    case "CNAME":
-    case "NS":
-    case "PTR":
-    case "DNAME":
-    case "MX": {
-      if (c === "." && r.type !== "MX") return 'is not a host name: "." (no host) is allowed only in MX, SRV, HTTPS and SVCB records';
-      const p = c === "." ? undefined : target(canonicalTarget(c, zone));
-      return p ? `is not a host name: it ${p}` : undefined;
-    }
-    case "SRV": {
-      const p = target(c);
-      return p ? `is not a target host name (or "."): it ${p}` : undefined;
-    }
-    case "TXT":
-    case "SPF":
-      return c.length === 0 ? "is empty" : undefined;
-    case "CAA": {
-      if (c.trim() === "") return 'is empty (the value, e.g. "letsencrypt.org")';
-      // RFC 8659: iodef holds a URL; issue/issuewild an issuer domain (or none) then ";" parameters.
-      const tag = typeof r.extra?.tag === "string" ? r.extra.tag.toLowerCase() : "";
-      if (tag === "iodef" && !/^(mailto:|https?:\/\/)\S+$/i.test(c.trim())) return "is not an iodef URL (mailto: or https:)";
-      const issuer = c.split(";")[0].trim();
-      if ((tag === "issue" || tag === "issuewild") && issuer !== "" && hostNameProblem(issuer, { minLabels: 2 }))
-        return `has an issuer "${issuer}" that is not a domain name (e.g. letsencrypt.org, or ";" to forbid issuance)`;
-      return undefined;
-    }
-    case "TLSA": {
-      if (w.length !== 4) return "is not TLSA content: usage selector matching-type certificate-data (e.g. 3 1 1 <hex>)";
-      const [u, s, m, data] = w;
-      if (!/^[0-3]$/.test(u)) return "has a TLSA usage other than 0 to 3";
-      if (!/^[01]$/.test(s)) return "has a TLSA selector other than 0 or 1";
-      if (!/^[0-2]$/.test(m)) return "has a TLSA matching type other than 0 to 2";
-      if (!HEX.test(data)) return "has TLSA certificate data that is not hexadecimal";
-      const len = { "1": 64, "2": 128 }[m as "1" | "2"];
-      return len && data.length !== len ? `has ${data.length} hex digits of data; matching type ${m} needs ${len}` : undefined;
-    }
-    case "SSHFP": {
-      if (w.length !== 3) return "is not SSHFP content: algorithm fingerprint-type fingerprint (e.g. 4 2 <hex>)";
-      const [a, t, fp] = w;
-      if (!/^[1-46]$/.test(a)) return "has an SSHFP algorithm other than 1, 2, 3, 4 or 6";
-      if (!/^[12]$/.test(t)) return "has an SSHFP fingerprint type other than 1 (SHA-1) or 2 (SHA-256)";
-      if (!HEX.test(fp)) return "has an SSHFP fingerprint that is not hexadecimal";
-      const len = t === "1" ? 40 : 64;
-      return fp.length !== len ? `has ${fp.length} hex digits of fingerprint; type ${t} needs ${len}` : undefined;
-    }
-    case "DS": {
-      if (w.length !== 4) return "is not DS content: key-tag algorithm digest-type digest (e.g. 12345 13 2 <hex>)";
-      const [tag, alg, dt, digest] = w;
-      if (!/^\d+$/.test(tag) || Number(tag) > 65535) return "has a DS key tag outside 0 to 65535";
-      if (!/^\d+$/.test(alg) || Number(alg) < 1 || Number(alg) > 255) return "has a DS algorithm outside 1 to 255 (0 is reserved)";
-      const len = { "1": 40, "2": 64, "4": 96 }[dt as "1" | "2" | "4"];
-      if (!len) return "has a DS digest type other than 1, 2 or 4";
-      if (!HEX.test(digest)) return "has a DS digest that is not hexadecimal";
-      return digest.length !== len ? `has ${digest.length} hex digits of digest; digest type ${dt} needs ${len}` : undefined;
-    }
-    case "HTTPS":
-    case "SVCB": {
-      if (w.length < 2) return `is not ${r.type} content: priority target [key=value ...] (e.g. 1 . alpn=h2)`;
-      if (!/^\d+$/.test(w[0]) || Number(w[0]) > 65535) return `has a ${r.type} priority outside 0 to 65535`;
-      const p = target(w[1]);
-      if (p) return `has a ${r.type} target that is not a host name or ".": it ${p}`;
-      const bad = w.slice(2).find((kv) => !/^[a-z0-9-]+(=.*)?$/.test(kv));
-      if (bad) return `has a ${r.type} parameter "${bad}" that is not key or key=value`;
-      return Number(w[0]) === 0 && w.length > 2 ? `has ${r.type} priority 0 (alias mode), which takes no parameters` : undefined;
-    }
-    default:
-      return c.trim() === "" ? "is empty" : undefined;
-  }
-}
-
-function checkExtra(f: Failures, r: CanonicalRecord): void {
-  const e = r.extra ?? {};
-  if (r.type === "SRV") {
-    for (const k of ["weight", "port"] as const) {
-      const v = e[k];
-      if (v === undefined || v === null) f.list.push({ property: `extra.${k}`, reason: `extra.${k}: is required for SRV records (0 to 65535)` });
-      else checkInt(f, `extra.${k}`, v, 0, 65535);
-    }
-  }
-  if (r.type === "CAA") {
-    if (e.flag === undefined || e.flag === null) f.list.push({ property: "extra.flag", reason: "extra.flag: is required for CAA records (0 to 255, usually 0)" });
-    else checkInt(f, "extra.flag", e.flag, 0, 255);
-    if (e.tag === undefined || e.tag === null) f.list.push({ property: "extra.tag", reason: "extra.tag: is required for CAA records (issue, issuewild, iodef, ...)" });
-    else if (typeof e.tag !== "string" || !/^[a-z0-9]{1,15}$/i.test(e.tag)) f.add("extra.tag", e.tag, "is not a CAA tag (1 to 15 letters or digits, e.g. issue)");
-  }
-}
-
-/** DnsRecord inputs. */
+/**
+ * DnsRecord inputs. The zone, TTL (the contract's range) and the fields' JSON types are checked here;
+ * everything about the record itself (name, content, priority, extra, per type and RFC) is the
+ * record table's (provider/records), the same the sandbox and the import command use.
+ */
 export function checkRecordInputs(news: Props, limits: Limits = DEFAULT_LIMITS): CheckResult {
   const f = new Failures();
   const out: Props = { ...news };
@@ -436,44 +326,25 @@ export function checkRecordInputs(news: Props, limits: Limits = DEFAULT_LIMITS):
   const ttl = news.ttl === undefined || news.ttl === null ? DEFAULT_TTL : checkInt(f, "ttl", news.ttl, limits.ttl.min, limits.ttl.max, "seconds");
   out.ttl = ttl;
   const type = news.type;
-  if (!isUnknown(type) && (typeof type !== "string" || !/^[A-Za-z][A-Za-z0-9-]{0,15}$/.test(type.trim())))
-    f.add("type", type, "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)");
+  if (!isUnknown(type) && typeof type !== "string") f.add("type", type, "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)");
   const name = news.name ?? "@";
   if (!isUnknown(name) && typeof name !== "string") f.add("name", name, "is not a string");
   if (typeof news.content !== "string" && !isUnknown(news.content)) {
     if (news.content === undefined || news.content === null) f.missing("content");
     else f.add("content", news.content, "is not a string");
   }
-  if (news.priority !== undefined && news.priority !== null) checkInt(f, "priority", news.priority, 0, 65535);
   if (news.extra !== undefined && news.extra !== null && !isUnknown(news.extra) && (typeof news.extra !== "object" || Array.isArray(news.extra)))
     f.add("extra", news.extra, "is not an object ({weight, port} for SRV, {flag, tag} for CAA)");
   if (f.list.length > 0) return { inputs: compact(out), failures: f.list };
 
-  // With every field known, canonicalize and check the record as a whole.
+  // With every field known, the table canonicalizes and checks the record as a whole: once, here.
   if (!containsUnknown([zone, type, name, news.content, news.priority, news.extra])) {
-    const r = canonicalRecord(
-      { type: type as string, name: name as string, content: news.content as string, ttl: ttl as number, priority: news.priority as number | undefined, extra: news.extra as CanonicalRecord["extra"] },
+    const c = canonicalize(
+      { type: type as string, name: name as string, content: news.content as string, ttl: ttl as number, priority: news.priority as number | undefined, extra: news.extra as RecordExtra | undefined },
       zone as string,
     );
-    const rawName = (name as string).trim();
-    if (rawName.endsWith(".") && rawName !== "." && r.name !== "@" && !canonicalHost(rawName).endsWith(`.${zone as string}`))
-      f.add("name", news.name, `is an absolute name outside the zone ${zone as string}`);
-    else if (r.name !== "@" && r.name !== "*") {
-      const p = hostNameProblem(r.name, { owner: true });
-      if (p) f.add("name", news.name, `is not a valid record name: it ${p}`);
-      else if (r.name.endsWith(".") || canonicalHost(r.name).length + (zone as string).length + 1 > 253) f.add("name", news.name, "makes a name longer than 253 characters");
-      else if (r.name.split(".").slice(1).includes("*")) f.add("name", news.name, 'has "*" below its first label (a wildcard is only the leftmost label, e.g. *.www)');
-    }
-    if (r.type === "SRV" && r.name !== "@" && !/^_[a-z0-9-]+\._(tcp|udp|tls|sctp)(\.|$)/.test(r.name))
-      f.add("name", news.name, "is not an SRV owner name (_service._proto[.name], e.g. _sip._tcp)");
-    if (r.type === "CNAME" && r.name === "@") f.add("name", news.name, "cannot hold a CNAME: the zone apex has SOA and NS records");
-    // Spec: "NS records are managed by the service" (the apex set; delegating a subdomain is the user's).
-    if (isServiceManagedRecord(zone as string, r)) f.add("name", news.name, "cannot hold an NS record: the service manages the zone apex NS records");
-    const problem = recordContentProblem(r, zone as string);
-    if (problem) f.add("content", news.content, problem);
-    if (usesPriority(r.type) && r.priority === null) f.list.push({ property: "priority", reason: `priority: is required for ${r.type} records (0 to 65535)` });
-    checkExtra(f, r);
-    Object.assign(out, { type: r.type, name: r.name, content: r.content, priority: r.priority, extra: r.extra });
+    if (!c.record) for (const p of c.problems) f.list.push({ property: p.field, reason: problemText(p) });
+    else Object.assign(out, { type: c.record.type, name: c.record.name, content: c.record.content, priority: c.record.priority, extra: c.record.extra });
   } else if (typeof type === "string") out.type = type.trim().toUpperCase();
   return { inputs: compact(out), failures: f.list };
 }

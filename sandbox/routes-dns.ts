@@ -146,7 +146,7 @@ const listRecords = (c: Ctx) => {
 
 const createRecord = (c: Ctx) => {
   const z = zoneOf(c);
-  const d = validateRecord(c.body, null, c.contract.ttl);
+  const d = validateRecord(c.body, null, c.contract.ttl, z.domain);
   requireActiveZone(z);
   checkPlacement(z, d);
   if (z.records.length >= MAX_RECORDS_PER_ZONE) throw invalid("zone", z.domain, `a zone holds at most ${MAX_RECORDS_PER_ZONE} records`);
@@ -177,7 +177,7 @@ const putRecord = (c: Ctx) => {
   const z = zoneOf(c);
   const r = findRecord(c, z);
   if (managedNs(z, r)) throw invalid("id", r.id, "NS records at the apex are managed by the service");
-  const d = validateRecord(c.body, r, c.contract.ttl);
+  const d = validateRecord(c.body, r, c.contract.ttl, z.domain);
   requireActiveZone(z);
   checkPlacement(z, d, r);
   const sib = siblings(z, d.name, d.type, r);
@@ -233,7 +233,7 @@ const applyTemplate = (c: Ctx) => {
   const fill = (s: string) => s.replace(/\{(\w+)\}/g, (_m, k: string) => (k === "domain" ? z.domain : String(vars[k])));
   const drafts = t.records.map((tr) => {
     try {
-      return validateRecord({ ...tr, content: fill(tr.content), ttl: DEFAULT_TTL }, null, c.contract.ttl);
+      return validateRecord({ ...tr, content: fill(tr.content), ttl: DEFAULT_TTL }, null, c.contract.ttl, z.domain);
     } catch (e) {
       const used = /\{(\w+)\}/.exec(tr.content)?.[1];
       if (used && e instanceof ApiError) throw invalid(`variables.${used}`, vars[used], e.message);

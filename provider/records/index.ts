@@ -1,0 +1,154 @@
+/**
+ * The record table: one entry per type (t_<type>.ts), and the one function that turns a record as a
+ * program, the import command or the service gives it into its canonical form, or into refusals
+ * naming the field, the value and the rule. `check`, diff, read, import and the sandbox all call it.
+ *
+ * Canonical record (the spec is silent on the form; these are this package's choices):
+ * - type upper case; name relative to the zone, lower case, IDNs as punycode, "@" the apex;
+ * - targets absolute without trailing dot; content per type (see each t_<type>.ts);
+ * - priority only for MX and SRV, extra only for SRV {weight, port} and CAA {flag, tag}.
+ */
+import { RecordSyntaxError, canonicalName, fail, type Problem, type RecordExtra, type RecordFields } from "./common";
+import type { RecordTypeEntry } from "./entry";
+import { A } from "./t_a";
+import { AAAA } from "./t_aaaa";
+import { CAA } from "./t_caa";
+import { DS, SSHFP, TLSA } from "./t_hex";
+import { MX } from "./t_mx";
+import { CNAME, DNAME, NS, PTR } from "./t_name";
+import { passThrough } from "./t_other";
+import { SRV } from "./t_srv";
+import { HTTPS, SVCB } from "./t_svcb";
+import { SPF, TXT } from "./t_txt";
+
+export type { Problem, RecordExtra, RecordFields } from "./common";
+export type { RecordTypeEntry, RecordInputFields } from "./entry";
+export { absolute, dotted } from "./entry";
+export { canonicalName, parseCharacterStrings, quoteString } from "./common";
+
+export const RECORD_TYPES: Readonly<Record<string, RecordTypeEntry>> = Object.fromEntries(
+  [A, AAAA, CNAME, NS, PTR, DNAME, MX, TXT, SPF, SRV, CAA, TLSA, SSHFP, DS, SVCB, HTTPS].map((e) => [e.type, e]),
+);
+
+/** Types the service makes itself or a signer generates: never held as user records. */
+export const NOT_HELD: Readonly<Record<string, string>> = {
+  SOA: "the service writes the zone's SOA itself",
+  RRSIG: "DNSSEC signatures are made by the signing server, not held as records",
+  NSEC: "DNSSEC denial records are made by the signing server",
+  NSEC3: "DNSSEC denial records are made by the signing server",
+  NSEC3PARAM: "DNSSEC denial parameters are the signing server's",
+  DNSKEY: "DNSSEC keys are the signing server's",
+  CDS: "child DS signals are made by the signing server (RFC 7344)",
+  CDNSKEY: "child DNSKEY signals are made by the signing server (RFC 7344)",
+  ZONEMD: "a zone digest is computed over the whole zone by its server (RFC 8976)",
+};
+
+const TYPE = /^[A-Z][A-Z0-9-]{0,15}$/;
+
+/** The entry of a type (upper case); unknown types are passed through (content kept as written). */
+export function recordType(type: string): RecordTypeEntry {
+  return RECORD_TYPES[type] ?? passThrough(type);
+}
+
+/** A record as anyone gives it; anything may be missing. */
+export interface RecordInput {
+  type: string;
+  name?: string | null;
+  content: string;
+  ttl?: number | null;
+  priority?: number | null;
+  extra?: RecordExtra | null;
+}
+
+export interface CanonicalRecord {
+  type: string;
+  name: string;
+  content: string;
+  ttl: number;
+  priority: number | null;
+  extra: RecordExtra | null;
+}
+
+export const DEFAULT_TTL = 3600;
+
+/** Host-name form of a zone: lower case, punycode, no trailing dot (zones are checked elsewhere). */
+export function zoneName(zone: string): string {
+  try {
+    return canonicalName(zone.trim(), "zone", { underscore: false });
+  } catch {
+    return zone.trim().toLowerCase().replace(/\.$/, "");
+  }
+}
+
+/**
+ * A record name relative to its zone: "", "@", the zone itself (with or without trailing dot) are
+ * the apex "@"; "www.example.com." and "www" are "www". An absolute name (trailing dot) outside the
+ * zone is refused; labels are checked (RFC 1035 §2.3.1, RFC 8552 underscores, RFC 4592 wildcards).
+ */
+export function relativeName(raw: string, zone: string): string {
+  const z = zoneName(zone);
+  const t = raw.trim();
+  if (t === "" || t === "@") return "@";
+  if (t !== raw) fail("name", raw, "has white space at either end");
+  const n = canonicalName(t, "name", { underscore: true, plus: true, wildcard: true });
+  if (n === z) return "@";
+  if (n.endsWith("." + z)) return n.slice(0, -(z.length + 1));
+  if (t.endsWith(".")) fail("name", raw, `is an absolute name outside the zone ${z}`);
+  if (n.length + z.length + 1 > 253) fail("name", raw, "makes a name longer than 253 characters (RFC 1035 §2.3.4)");
+  return n;
+}
+
+export type CanonicalResult = { record: CanonicalRecord; problems: [] } | { record: undefined; problems: Problem[] };
+
+/**
+ * The canonical record, or the problems that stop it. Field checks are independent, so a name and a
+ * content problem are both reported. TTL range is the caller's (it is the contract's).
+ */
+export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
+  const problems: Problem[] = [];
+  const type = typeof r.type === "string" ? r.type.trim().toUpperCase() : "";
+  if (!TYPE.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)" }] };
+  if (/^TYPE\d+$/.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is an RFC 3597 generic type name; give the type's mnemonic (e.g. CAA for TYPE257)" }] };
+  if (NOT_HELD[type]) return { record: undefined, problems: [{ field: "type", value: r.type, rule: `cannot be held: ${NOT_HELD[type]}` }] };
+  const entry = recordType(type);
+  const z = zoneName(zone);
+  const guard = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof RecordSyntaxError)) throw e;
+      // A refusal shows the field's whole value as given; the rule names the part at fault.
+      const whole = e.field === "content" ? r.content : e.field === "name" ? (r.name ?? "@") : e.value;
+      const part = typeof e.value === "string" && e.value !== whole && !e.rule.includes(e.value) ? `— "${e.value}" ` : "";
+      problems.push({ field: e.field, value: whole, rule: part + e.rule });
+      return undefined;
+    }
+  };
+  const name = guard(() => relativeName(r.name ?? "@", z));
+  if (name !== undefined) {
+    const rule = entry.owner?.(name);
+    if (rule) problems.push({ field: "name", value: r.name ?? "@", rule });
+  }
+  if (!entry.priority && r.priority !== undefined && r.priority !== null)
+    problems.push({ field: "priority", value: r.priority, rule: `is not a field of ${type} records (only MX and SRV carry a priority)` });
+  if (entry.extra.length === 0 && r.extra && Object.keys(r.extra).length > 0)
+    problems.push({ field: "extra", value: r.extra, rule: `is not a field of ${type} records (only SRV {weight, port} and CAA {flag, tag} carry extra)` });
+  if (typeof r.content !== "string") problems.push({ field: "content", value: r.content, rule: "is not a string" });
+  const fields: RecordFields | undefined = typeof r.content === "string" ? guard(() => entry.parse({ content: r.content, priority: r.priority, extra: r.extra }, z)) : undefined;
+  if (problems.length > 0 || name === undefined || fields === undefined) return { record: undefined, problems };
+  return { record: { type, name, content: fields.content, ttl: r.ttl ?? DEFAULT_TTL, priority: fields.priority, extra: fields.extra }, problems: [] };
+}
+
+/** One problem as text: `field: value rule`. */
+export function problemText(p: Problem): string {
+  if (p.value === undefined || p.value === null) return `${p.field}: ${p.rule}`;
+  const v = typeof p.value === "number" ? String(p.value) : JSON.stringify(p.value);
+  return `${p.field}: ${v.length > 120 ? v.slice(0, 117) + "..." : v} ${p.rule}`;
+}
+
+/** A canonical record as one zone-file line (absolute owner, TTL, class IN). */
+export function zoneLine(r: CanonicalRecord, zone: string): string {
+  const z = zoneName(zone);
+  const owner = r.name === "@" ? `${z}.` : `${r.name}.${z}.`;
+  return `${owner}\t${r.ttl}\tIN\t${r.type}\t${recordType(r.type).print({ content: r.content, priority: r.priority, extra: r.extra })}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * Types of a few small decimal fields then hexadecimal data (white space allowed inside the hex,
+ * dropped; lower case; numbers without leading zeros): TLSA (RFC 6698 §2, RFC 7218 registries),
+ * SSHFP (RFC 4255 §3, RFC 6594, RFC 7479, RFC 8709), DS (RFC 4034 §5, RFC 4509, RFC 6605).
+ */
+import { decimal, fail, hexData, words } from "./common";
+import type { RecordTypeEntry } from "./entry";
+
+interface Field {
+  what: string;
+  max: number;
+  /** Assigned values; others refused naming the registry. */
+  allowed?: readonly number[];
+  min?: number;
+}
+
+/** `dataLength` gives the hex length the fields call for, and which field calls for it. */
+function hexType(type: string, rfc: string, fields: Field[], usage: string, dataLength: (n: number[]) => [number, string] | undefined, dataWhat: string): RecordTypeEntry {
+  return {
+    type,
+    rfc,
+    priority: false,
+    extra: [],
+    parse(i) {
+      const w = words(i.content);
+      if (w.length < fields.length + 1) fail("content", i.content, `is not ${type} content: ${usage} (${rfc})`);
+      const nums = fields.map((f, k) => {
+        const n = decimal(w[k], "content", f.min ?? 0, f.max, `the ${type} ${f.what}`, rfc);
+        if (f.allowed && !f.allowed.includes(n)) fail("content", i.content, `has the ${type} ${f.what} ${n}; assigned values are ${f.allowed.join(", ")} (${rfc})`);
+        return n;
+      });
+      const hex = hexData(w.slice(fields.length), "content", i.content, rfc);
+      const want = dataLength(nums);
+      if (want !== undefined && hex.length !== want[0]) fail("content", i.content, `has ${hex.length} hex digits of ${dataWhat}; ${want[1]} needs ${want[0]} (${rfc})`);
+      return { content: [...nums, hex].join(" "), priority: null, extra: null };
+    },
+    print: (f) => f.content,
+    fromZone: (tokens) => ({ content: tokens.filter((t) => t !== "(" && t !== ")").join(" ") }),
+  };
+}
+
+// RFC 7218 / IANA: usages PKIX-TA(0) PKIX-EE(1) DANE-TA(2) DANE-EE(3) PrivCert(255); selectors Cert(0)
+// SPKI(1) PrivSel(255); matching Full(0) SHA2-256(1) SHA2-512(2) PrivMatch(255).
+export const TLSA = hexType(
+  "TLSA",
+  "RFC 6698 §2, RFC 7218",
+  [
+    { what: "certificate usage", max: 255, allowed: [0, 1, 2, 3, 255] },
+    { what: "selector", max: 255, allowed: [0, 1, 255] },
+    { what: "matching type", max: 255, allowed: [0, 1, 2, 255] },
+  ],
+  "usage selector matching-type certificate-association-data, e.g. 3 1 1 <64 hex digits>",
+  ([, , m]) => (m === 1 || m === 2 ? [m === 1 ? 64 : 128, `matching type ${m}`] : undefined),
+  "certificate association data",
+);
+
+// IANA SSHFP: algorithms RSA(1) DSA(2) ECDSA(3) Ed25519(4) Ed448(6); fingerprint SHA-1(1) SHA-256(2).
+export const SSHFP = hexType(
+  "SSHFP",
+  "RFC 4255 §3, RFC 6594, RFC 7479, RFC 8709",
+  [
+    { what: "algorithm", max: 255, allowed: [1, 2, 3, 4, 6] },
+    { what: "fingerprint type", max: 255, allowed: [1, 2] },
+  ],
+  "algorithm fingerprint-type fingerprint, e.g. 4 2 <64 hex digits>",
+  ([, t]) => (t === 1 || t === 2 ? [t === 1 ? 40 : 64, `fingerprint type ${t}`] : undefined),
+  "fingerprint",
+);
+
+// IANA DS digest types: SHA-1(1) SHA-256(2) GOST R 34.11-94(3) SHA-384(4); algorithm 0 is reserved.
+export const DS = hexType(
+  "DS",
+  "RFC 4034 §5, RFC 4509, RFC 5933, RFC 6605",
+  [
+    { what: "key tag", max: 65535 },
+    { what: "algorithm", max: 255, min: 1 },
+    { what: "digest type", max: 255, allowed: [1, 2, 3, 4] },
+  ],
+  "key-tag algorithm digest-type digest, e.g. 12345 13 2 <64 hex digits>",
+  ([, , d]) => {
+    const len = ({ 1: 40, 2: 64, 3: 64, 4: 96 } as Record<number, number>)[d];
+    return len === undefined ? undefined : [len, `digest type ${d}`];
+  },
+  "digest",
+);
