@@ -6,22 +6,20 @@
  *   record adopted, no mutating call, no change; a second `up` and a refresh are quiet;
  * - `reseller-pulumi import --zone-file` (a migration from another DNS host): `up` creates the zone
  *   and every record, the records the service cannot hold are listed, and a second `up` is quiet.
- *
- * Written on the engine's current API (`engine.up(programFunction)`): the out-of-process engine of
- * branch `engine` had not landed when these tests were written.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { main, type CliIo } from "../../cli/main";
-import { Engine } from "../../engine/engine";
+import { Engine, type Program } from "../../engine/engine";
 import { ResellerClient } from "../../provider/client";
 import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { DNS_SERVICE_NAMESERVERS } from "../../sandbox/state";
 
+const ROOT = path.resolve(__dirname, "../..");
 const ZONE = "example.org";
 const ZONE_FILE = path.join(__dirname, "example.org.zone");
 const RPM = "100000";
@@ -74,14 +72,18 @@ const engine = (): Engine =>
     log: () => undefined,
   });
 
-/** Runs a generated index.ts as the Pulumi runtime would: compiled, `reseller-pulumi` being this package. */
-function programOf(project: string): () => void {
+/**
+ * The generated project as a program module, run in its own process by the engine as `pulumi up`
+ * runs it: index.ts compiled beside it, and its node_modules the checkout's (what `npm install`
+ * gives a user), so `reseller-pulumi` is this package.
+ */
+function programOf(project: string): Program {
   const source = fs.readFileSync(path.join(project, "index.ts"), "utf8");
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  return () => {
-    const req = (m: string): unknown => (m === "reseller-pulumi" ? require("../../resources/index") : require(m));
-    new Function("require", "exports", "module", js)(req, {}, { exports: {} });
-  };
+  fs.writeFileSync(path.join(project, "index.js"), js);
+  const modules = path.join(project, "node_modules");
+  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(ROOT, "node_modules"), modules, "dir");
+  return { file: path.join(project, "index.js") };
 }
 
 const mutating = (from: number) => sandbox.operator.requests().slice(from).filter((r) => r.mutating);
