@@ -229,7 +229,15 @@ export interface IdempotencyContract {
 export interface RateLimitContract {
   /** Requests per minute per credential. */
   requestsPerMinute: number;
-  /** Largest burst the client lets through at once (token bucket capacity). */
+  /**
+   * Assumed (how the service counts: not shown): a sliding window of this many seconds, per
+   * credential, that admits requestsPerMinute × windowSeconds / 60 requests; a request is counted
+   * when it arrives. The sandbox counts so. The client dates each request by its answer (never
+   * before the service saw it) and sends the next only when the oldest has left the window, so
+   * the whole limit may go at once from a cold start and no window ever holds more.
+   */
+  windowSeconds: number;
+  /** Most requests the client has in flight at once per credential (a cap on parallel connections, not on the rate). */
   burst: number;
   /** 429 body: error code rate_limited with details.retry_after seconds, and a Retry-After header in seconds. */
   maxRetryAfterSeconds: number;
@@ -430,7 +438,7 @@ export const DEFAULT_CONTRACT: Contract = {
     retentionSeconds: 86400,
     replay: "replay-first-response",
   },
-  rateLimit: { requestsPerMinute: 60, burst: 10, maxRetryAfterSeconds: 120 },
+  rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, maxRetryAfterSeconds: 120 },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
   availabilityBatch: 20,

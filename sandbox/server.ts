@@ -229,7 +229,7 @@ export class Sandbox {
       const cred = authenticate(this.credentials, req.headers, this.contract);
       entry.key = cred.key;
       checkAllowlist(cred, normalizeAddress(req.socket.remoteAddress));
-      this.limiter.check(cred.key, this.core.settings.requestsPerMinute, this.opts.now());
+      this.limiter.check(cred.key, this.core.settings.requestsPerMinute, this.opts.now(), this.contract.rateLimit.windowSeconds * 1000);
 
       const q = rawUrl.indexOf("?");
       const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
