@@ -6,6 +6,7 @@
  * Add a section by appending to SECTIONS. The figures and their goals: bench/README.md.
  */
 import { coldStart } from "./cold-start";
+import { pacing } from "./pacing";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
 import { readBurst } from "./read-burst";
@@ -23,7 +24,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {
