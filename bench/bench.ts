@@ -7,6 +7,7 @@
  */
 import { coldStart } from "./cold-start";
 import { pacing } from "./pacing";
+import { sandboxScale } from "./sandbox-scale";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
 import { readBurst } from "./read-burst";
@@ -24,7 +25,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

@@ -384,6 +384,8 @@ export interface Contract {
   views: ViewFields;
   /** Largest request body the sandbox accepts, bytes (not shown; 1 MiB). */
   maxBodyBytes: number;
+  /** Spec, Limits: "maximum records per zone: not shown". The sandbox refuses a create beyond it (our guess: 1000). */
+  maxRecordsPerZone: number;
   /** Availability names per call (stated: up to 20). */
   availabilityBatch: number;
   /** Nameservers per domain (stated: 2 to 5). */
@@ -441,6 +443,7 @@ export const DEFAULT_CONTRACT: Contract = {
   rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, maxRetryAfterSeconds: 120 },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
+  maxRecordsPerZone: 1000,
   availabilityBatch: 20,
   nameservers: { min: 2, max: 5 },
   ttl: { min: 60, max: 86400 },

@@ -12,6 +12,7 @@ import {
   requiresSignature,
   type Contract,
 } from "../provider/contract";
+import { checkpoint } from "./checkpoint";
 import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";
 import { ApiError } from "./errors";
@@ -313,14 +314,14 @@ export class Sandbox {
       };
       let reply: Reply;
       // A refused or failed change leaves no trace: the state is restored from this copy.
-      const before = method === "GET" ? null : structuredClone(this.core.state);
+      const before = method === "GET" ? null : checkpoint(this.core.state);
       try {
         let result: ReturnType<typeof route.r.handler>;
         try {
           result = route.r.handler(ctx);
         } catch (e) {
           if (before) {
-            this.core.state = before;
+            this.core.state = before();
             changed = false;
           }
           throw e;
