@@ -226,6 +226,11 @@ export class ResellerClient {
     return this.all(ENDPOINTS.listDomains, "domains", V.DomainListEntry);
   }
 
+  /** GET /domains read as information views, where contract.listEntries.domains says the entries are ("info"). */
+  listDomainInfos(): Promise<V.DomainInfo[]> {
+    return this.all(ENDPOINTS.listDomains, "domains", V.DomainInfo);
+  }
+
   getBalance(): Promise<V.Balance> {
     return this.one(ENDPOINTS.getBalance, V.Balance);
   }

@@ -367,8 +367,22 @@ export function requiresIdempotencyKey(method: string, path: string): boolean {
   );
 }
 
+/**
+ * What entries of the list endpoints carry. Spec, Endpoints: GET /domains "lists domains of the
+ * account" and GET /dns/zones lists zones; the entries' fields: not shown. Assumed: a domain entry
+ * is the domain information view (as GET /domains/{domain}) and a zone entry the zone view without
+ * its records, so a refresh of many domains and zones reads them with one list call (per page)
+ * instead of one call each. "summary" says the entries lack that: the provider then reads each
+ * object on its own. The sandbox answers as the contract says.
+ */
+export interface ListEntriesContract {
+  domains: "info" | "summary";
+  zones: "zone" | "summary";
+}
+
 /** The whole contract, as one overridable value. */
 export interface Contract {
+  listEntries: ListEntriesContract;
   apiPrefix: string;
   headers: HeaderNames;
   signing: SigningContract;
@@ -401,6 +415,7 @@ export interface Contract {
 }
 
 export const DEFAULT_CONTRACT: Contract = {
+  listEntries: { domains: "info", zones: "zone" },
   apiPrefix: "/api/v1",
   headers: {
     key: "X-Service-Key",
@@ -476,7 +491,9 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>, at:
 }
 
 /** Entries that take one of a few words; `errors.form` and `idempotency.replay` have one, being descriptions rather than settings. */
-const CHOICES: [section: "signing" | "errors" | "idempotency", entry: string, allowed: readonly string[]][] = [
+const CHOICES: [section: "signing" | "errors" | "idempotency" | "listEntries", entry: string, allowed: readonly string[]][] = [
+  ["listEntries", "domains", ["info", "summary"]],
+  ["listEntries", "zones", ["zone", "summary"]],
   ["signing", "clientSigns", ["all", "required-only"]],
   ["signing", "timestampUnit", ["seconds", "milliseconds"]],
   ["signing", "signatureEncoding", ["hex", "base64"]],

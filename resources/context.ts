@@ -1,13 +1,13 @@
 /**
  * Module-level state of the provider host process, shared by every dynamic resource of the stack
  * (the host serves them all from one process): settings from `configure`, one client per
- * credential, the per-zone record read cache and the shared-TTL registry.
+ * credential and the shared-TTL registry (read caches: ./read-cache.ts).
  */
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
-import type { DnsRecord } from "../provider/views";
 import { createClient, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
+import { resetReadCaches } from "./read-cache";
 import type { Limits } from "./validate";
 
 /** Waits longer than this are logged, saying what is waited for. */
@@ -41,6 +41,11 @@ function currentSettings(): Settings {
   configureFrom(() => undefined);
   if (!settings) throw configError ?? new Error("reseller: not configured");
   return settings;
+}
+
+/** The contract overrides in force (reseller:contract), if configured. */
+export function currentContractOverrides(): Settings["contract"] {
+  return settings?.contract;
 }
 
 /** Validation limits from the (possibly overridden) contract; no credential needed. */
@@ -90,30 +95,9 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-// ---- Per-zone record read cache: refreshing N records of a zone costs one list call. ----
+// ---- Read caches (zone record lists, account lists): resources/read-cache.ts ----
 
-/** How long a zone's record list is reused by reads. Any write to the zone drops it. */
-export const RECORD_CACHE_MS = 5000;
-const recordCache = new Map<string, { at: number; records: Promise<DnsRecord[]> }>();
-
-/** The zone's records, shared by concurrent and closely following reads. */
-export function zoneRecords(zone: string, now: () => number = Date.now): Promise<DnsRecord[]> {
-  const hit = recordCache.get(zone);
-  if (hit && now() - hit.at < RECORD_CACHE_MS) return hit.records;
-  const records = client().listRecords(zone);
-  recordCache.set(zone, { at: now(), records });
-  records.catch(() => recordCache.delete(zone));
-  return records;
-}
-
-/** Seed the cache from a zone read that returned all records. */
-export function primeZoneRecords(zone: string, records: DnsRecord[], now: () => number = Date.now): void {
-  recordCache.set(zone, { at: now(), records: Promise.resolve(records) });
-}
-
-export function invalidateZone(zone: string): void {
-  recordCache.delete(zone);
-}
+export { RECORD_CACHE_MS, invalidateZone, primeZoneRecords, zoneRecords } from "./read-cache";
 
 // ---- Shared-TTL registry (see README, "Shared TTL"). ----
 
@@ -149,7 +133,7 @@ export function resetForTests(): void {
   settings = undefined;
   configError = undefined;
   clients.clear();
-  recordCache.clear();
+  resetReadCaches();
   ttlGroups.clear();
 }
 

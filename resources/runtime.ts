@@ -5,6 +5,7 @@
  */
 import { addonKinds } from "./addon-handlers";
 import { configureFrom } from "./context";
+import { dropAccountLists } from "./read-cache";
 import { domainHandler } from "./domain-handler";
 import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
 import type { Handler, Props } from "./handler";
@@ -43,8 +44,11 @@ export async function diff(kind: string, id: string, olds: Props, news: Props): 
   return handler(kind).diff(id, olds, news);
 }
 
+/** After any write the account-wide read lists may be stale (read-cache.ts). */
+const written = <T>(p: Promise<T>): Promise<T> => p.finally(dropAccountLists);
+
 export function create(kind: string, inputs: Props): Promise<{ id: string; outs: Props }> {
-  return handler(kind).create(inputs);
+  return written(handler(kind).create(inputs));
 }
 
 export function read(kind: string, id: string, props: Props): Promise<{ id: string; props: Props }> {
@@ -52,12 +56,12 @@ export function read(kind: string, id: string, props: Props): Promise<{ id: stri
 }
 
 export function update(kind: string, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  return handler(kind).update(id, olds, news);
+  return written(handler(kind).update(id, olds, news));
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
 function remove(kind: string, id: string, props: Props): Promise<void> {
-  return handler(kind).delete(id, props);
+  return written(handler(kind).delete(id, props));
 }
 export { remove as delete };
 

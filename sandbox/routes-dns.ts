@@ -88,7 +88,15 @@ function checkPlacement(z: ZoneEntry, d: RecordDraft, except?: RecordEntry): voi
 }
 
 const listZones = (c: Ctx) =>
-  ok(page(c, Object.values(c.core.state.zones).sort((a, b) => a.domain.localeCompare(b.domain)).map((z) => c.core.zoneView(z, false))));
+  ok(
+    page(
+      c,
+      Object.values(c.core.state.zones)
+        .sort((a, b) => a.domain.localeCompare(b.domain))
+        // Entries as the contract says they are (listEntries.zones): the zone view, or name and status only.
+        .map((z) => (c.contract.listEntries.zones === "zone" ? c.core.zoneView(z, false) : { domain: z.domain, status: z.status })),
+    ),
+  );
 
 const createZone = (c: Ctx) => {
   const core = c.core;
