@@ -9,46 +9,14 @@
  */
 import { Engine } from "../../engine/engine";
 import { ResellerClient } from "../../provider/client";
-import { deriveIdempotencyKey } from "../../provider/idempotency";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { DNS_SERVICE_NAMESERVERS } from "../../sandbox/state";
+import { buildEstate as buildEstateIn, estateDomain, estateProgram as estateProgramOf, ESTATE_RECORDS } from "../../bench/estate";
 
 const DOMAINS = 100;
-const RECORDS = 5;
-/** A registrant in the form the service keeps (so adopting it changes nothing). */
-const contact = { name: "Estate Owner", email: "owner@estate.test", phone: "+442079460001", address_line_1: "3 Estate Road", city: "London", state: "", postal_code: "E1 6AN", country: "GB" };
-const name = (i: number) => `estate-${String(i).padStart(3, "0")}.com`;
-
-/** Registers the estate through the API: domains delegated to the DNS service, active zones, records. */
-async function buildEstate(sb: SandboxHandle): Promise<void> {
-  sb.operator.settings({ balance: "100000.00" });
-  const c = new ResellerClient({ baseUrl: sb.url, apiKey: sb.credentials.key, apiSecret: sb.credentials.secret, requestsPerMinute: 1_000_000, rateLimitLogDir: null });
-  try {
-    await Promise.all(
-      Array.from({ length: DOMAINS }, async (_x, i) => {
-        const d = name(i);
-        await c.register({ domain: d, years: 1, contacts: { registrant: contact }, nameservers: DNS_SERVICE_NAMESERVERS }, { idempotencyKey: deriveIdempotencyKey(`estate::${d}`, "register") });
-        await c.createZone(d);
-        await c.checkZone(d);
-        for (let k = 0; k < RECORDS; k++) await c.createRecord(d, { type: "A", name: `host${k}`, content: `198.51.100.${k + 1}`, ttl: 300 });
-      }),
-    );
-  } finally {
-    await c.close();
-  }
-}
-
-function estateProgram(withContacts: boolean) {
-  return async () => {
-    const r = await import("../../resources");
-    for (let i = 0; i < DOMAINS; i++) {
-      const d = name(i);
-      new r.Domain(d, { domain: d, adopt: true, ...(withContacts ? { contacts: { registrant: contact } } : {}) });
-      new r.DnsZone(`${d}-zone`, { domain: d, adopt: true });
-      for (let k = 0; k < RECORDS; k++) new r.DnsRecord(`${d}-host${k}`, { zone: d, type: "A", name: `host${k}`, content: `198.51.100.${k + 1}`, ttl: 300, adopt: true });
-    }
-  };
-}
+const RECORDS = ESTATE_RECORDS;
+const name = estateDomain;
+const buildEstate = (sb: SandboxHandle) => buildEstateIn(sb, DOMAINS);
+const estateProgram = (withContacts: boolean) => estateProgramOf(DOMAINS, withContacts);
 
 function engineFor(sb: SandboxHandle, contract?: object): Engine {
   return new Engine({

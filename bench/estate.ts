@@ -1,0 +1,78 @@
+/**
+ * Bench section: refresh of an estate of 100 domains, each with a zone and 5 records, through the
+ * engine and the provider host: calls per refresh with contacts managed (goal ≤ 210) and without
+ * (goal ≤ 110). Reads use GET /domains and GET /dns/zones where contract.listEntries says their
+ * entries carry what a read needs, and one record list per zone (resources/read-cache.ts).
+ */
+import { ResellerClient } from "../provider/client";
+import { deriveIdempotencyKey } from "../provider/idempotency";
+import { startSandbox, type SandboxHandle } from "../sandbox/index";
+import { DNS_SERVICE_NAMESERVERS } from "../sandbox/state";
+import type { Measurement } from "./bench";
+import { sandboxEngine } from "./measure";
+
+export const ESTATE_RECORDS = 5;
+
+/** A registrant in the form the service keeps (so adopting it changes nothing). */
+export const ESTATE_CONTACT = { name: "Estate Owner", email: "owner@estate.test", phone: "+442079460001", address_line_1: "3 Estate Road", city: "London", state: "", postal_code: "E1 6AN", country: "GB" };
+
+export const estateDomain = (i: number): string => `estate-${String(i).padStart(3, "0")}.com`;
+
+/** Registers the estate through the API: domains delegated to the DNS service, active zones, records. */
+export async function buildEstate(sb: SandboxHandle, domains: number): Promise<void> {
+  sb.operator.settings({ balance: "100000.00" });
+  const c = new ResellerClient({ baseUrl: sb.url, apiKey: sb.credentials.key, apiSecret: sb.credentials.secret, requestsPerMinute: 1_000_000, rateLimitLogDir: null });
+  try {
+    await Promise.all(
+      Array.from({ length: domains }, async (_x, i) => {
+        const d = estateDomain(i);
+        const key = deriveIdempotencyKey(`estate::${d}`, "register");
+        await c.register({ domain: d, years: 1, contacts: { registrant: ESTATE_CONTACT }, nameservers: DNS_SERVICE_NAMESERVERS }, { idempotencyKey: key });
+        await c.createZone(d);
+        await c.checkZone(d);
+        for (let k = 0; k < ESTATE_RECORDS; k++) await c.createRecord(d, { type: "A", name: `host${k}`, content: `198.51.100.${k + 1}`, ttl: 300 });
+      }),
+    );
+  } finally {
+    await c.close();
+  }
+}
+
+/** The program that adopts the estate: a Domain (contacts managed or not), its DnsZone and records. */
+export function estateProgram(domains: number, withContacts: boolean): () => Promise<void> {
+  return async () => {
+    const r = await import("../resources");
+    for (let i = 0; i < domains; i++) {
+      const d = estateDomain(i);
+      new r.Domain(d, { domain: d, adopt: true, ...(withContacts ? { contacts: { registrant: ESTATE_CONTACT } } : {}) });
+      new r.DnsZone(`${d}-zone`, { domain: d, adopt: true });
+      for (let k = 0; k < ESTATE_RECORDS; k++) new r.DnsRecord(`${d}-host${k}`, { zone: d, type: "A", name: `host${k}`, content: `198.51.100.${k + 1}`, ttl: 300, adopt: true });
+    }
+  };
+}
+
+export function estate(domains = 100): Measurement {
+  return {
+    id: "estate",
+    name: `refresh of ${domains} domains with a zone and ${ESTATE_RECORDS} records each`,
+    async run(progress) {
+      const out: Record<string, number> = {};
+      for (const withContacts of [true, false]) {
+        const sb = await startSandbox({ port: 0, requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });
+        try {
+          await buildEstate(sb, domains);
+          const engine = sandboxEngine(sb, 1_000_000, { parallel: 16 });
+          await engine.up(estateProgram(domains, withContacts));
+          sb.operator.clearRequests();
+          const refreshed = await engine.refresh();
+          const calls = sb.operator.requests().length;
+          out[withContacts ? "estateRefreshCallsWithContacts" : "estateRefreshCallsNoContacts"] = calls;
+          progress(`${withContacts ? "with" : "without"} contacts: ${calls} calls, ${refreshed.steps.filter((s) => s.op !== "same").length} changed`);
+        } finally {
+          await sb.close();
+        }
+      }
+      return out;
+    },
+  };
+}
