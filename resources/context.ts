@@ -103,6 +103,8 @@ export { RECORD_CACHE_MS, invalidateZone, primeZoneRecords, zoneRecords } from "
 
 /** (zone, name, type) → resource URN → TTL, for the records checked in this host process. */
 const ttlGroups = new Map<string, Map<string, number>>();
+/** URN → its group's key, so a re-check leaves its old group without scanning every group. */
+const ttlGroupOf = new Map<string, string>();
 
 const groupKey = (zone: string, name: string, type: string): string => `${zone}\u0000${name}\u0000${type}`;
 
@@ -115,7 +117,9 @@ export const resourceName = (urn: string): string => urn.split("::").pop() ?? ur
  */
 export function registerTtl(urn: string, zone: string, name: string, type: string, ttl: number): { urn: string; ttl: number } | undefined {
   const key = groupKey(zone, name, type);
-  for (const [k, group] of ttlGroups) if (k !== key) group.delete(urn);
+  const previous = ttlGroupOf.get(urn);
+  if (previous !== undefined && previous !== key) ttlGroups.get(previous)?.delete(urn);
+  ttlGroupOf.set(urn, key);
   let group = ttlGroups.get(key);
   if (!group) ttlGroups.set(key, (group = new Map()));
   group.set(urn, ttl);
@@ -125,7 +129,9 @@ export function registerTtl(urn: string, zone: string, name: string, type: strin
 
 /** Forget a record (deleted). */
 export function unregisterTtl(urn: string): void {
-  for (const group of ttlGroups.values()) group.delete(urn);
+  const key = ttlGroupOf.get(urn);
+  if (key !== undefined) ttlGroups.get(key)?.delete(urn);
+  ttlGroupOf.delete(urn);
 }
 
 /** Test hook: a fresh process state. */
@@ -135,6 +141,7 @@ export function resetForTests(): void {
   clients.clear();
   resetReadCaches();
   ttlGroups.clear();
+  ttlGroupOf.clear();
 }
 
 /** An error that keeps a created object in state: the host packs id and properties as a partial failure. */
