@@ -34,18 +34,23 @@ interface Waiter {
   onWait?: WaitNotice;
 }
 
+/** Ms to wait before looking again when only other processes' requests in flight hold the places. */
+const POLL_MS = 50;
+
 /**
  * The log of the last requests. A request holds a place from the moment it is sent until its
  * window has passed since its answer arrived: the service saw it between the two, so dating it by
  * the answer is never early, and the next request is sent only when the oldest answer has left the
- * window. Waiters are served in arrival order by one pump.
+ * window. Waiters are served in arrival order by one pump. With a log file, the requests of other
+ * processes on the same credential (another provider host, another CI job on this machine) count
+ * too: each decision reads what they appended, under a lock, before it takes a place.
  */
 export class SendWindow {
   readonly limit: number;
   readonly windowMs: number;
   readonly maxInFlight: number;
   private readonly clock: WindowClock;
-  /** Answer times of finished requests still inside the window, ascending. */
+  /** Answer times of this process's finished requests still inside the window, ascending. */
   private done: number[] = [];
   private flying = 0;
   private paused = 0;
@@ -66,13 +71,10 @@ export class SendWindow {
     this.maxInFlight = Math.floor(opts.maxInFlight);
     this.clock = opts.clock;
     this.lastNow = opts.clock.now();
-    if (opts.logFile) {
-      this.log = new RequestLogFile(opts.logFile, this.windowMs, this.limit);
-      for (const t of this.log.load(this.lastNow)) this.insertDone(t);
-    }
+    if (opts.logFile) this.log = new RequestLogFile(opts.logFile, this.windowMs, this.limit);
   }
 
-  /** Requests sent and not yet answered. */
+  /** Requests of this process sent and not yet answered. */
   get inFlight(): number {
     return this.flying;
   }
@@ -91,10 +93,14 @@ export class SendWindow {
     return this.pauses;
   }
 
-  /** Places taken at `nowMs`: requests in flight plus answers inside the window. */
+  /** Places taken at `nowMs`, by this process and (with a log) by others: in flight plus answers inside the window. */
   used(nowMs: number): number {
-    this.prune(nowMs);
-    return this.flying + this.done.length;
+    const look = () => {
+      this.log?.look(nowMs);
+      this.prune(nowMs);
+      return this.flying + this.done.length + (this.log ? this.log.othersInFlight + this.log.othersDone.length : 0);
+    };
+    return this.log ? this.log.locked(look) : look();
   }
 
   /** Waits for a place; resolves with the function to call when the answer (or failure) arrives. */
@@ -113,17 +119,32 @@ export class SendWindow {
   }
 
   /**
-   * Ms until the next request may go: 0 now, Infinity when only an answer of a request in flight
-   * can free a place.
+   * Ms until the next request may go: 0 now, Infinity when only an answer of this process's
+   * requests in flight can free a place.
    */
   private waitMs(now: number): number {
     if (now < this.paused) return this.paused - now;
     this.prune(now);
     if (this.flying >= this.maxInFlight) return Infinity;
-    const over = this.flying + this.done.length - this.limit + 1;
+    const othersFlying = this.log?.othersInFlight ?? 0;
+    const othersDone = this.log?.othersDone ?? [];
+    const over = this.flying + othersFlying + this.done.length + othersDone.length - this.limit + 1;
     if (over <= 0) return 0;
-    if (over > this.done.length) return Infinity;
-    return this.done[over - 1] + this.windowMs - now;
+    const finished = othersDone.length ? mergeSorted(this.done, othersDone) : this.done;
+    if (over <= finished.length) return finished[over - 1] + this.windowMs - now;
+    // Only requests in flight hold the places: ours free one when answered; others', we look again.
+    return othersFlying > 0 && this.flying === 0 ? POLL_MS : Infinity;
+  }
+
+  /** One decision: with a log, under its lock, after reading what other processes appended. */
+  private decide(now: number): number {
+    const step = (): number => {
+      this.log?.look(now);
+      const wait = this.waitMs(now);
+      if (wait <= 0) this.grant(this.queue.shift()!, now);
+      return wait;
+    };
+    return this.log ? this.log.locked(step) : step();
   }
 
   private async pump(): Promise<void> {
@@ -132,14 +153,11 @@ export class SendWindow {
     try {
       while (this.queue.length > 0) {
         const now = this.now();
-        const wait = this.waitMs(now);
-        if (wait <= 0) {
-          this.grant(this.queue.shift()!, now);
-          continue;
-        }
+        const wait = this.decide(now);
+        if (wait <= 0) continue;
         this.queue[0].onWait?.(wait, now < this.paused);
-        // A timer only when nothing is in flight: an answer frees a place or re-dates one sooner
-        // than most timers, and a timer left behind by a race would outlive the work.
+        // A timer only when nothing of ours is in flight: an answer frees a place or re-dates one
+        // sooner than most timers, and a timer left behind by a race would outlive the work.
         if (wait === Infinity || this.flying > 0) await new Promise<void>((r) => (this.released = r));
         else await this.clock.sleep(wait);
       }
@@ -158,8 +176,8 @@ export class SendWindow {
       open = false;
       const at = this.now();
       this.flying--;
-      this.insertDone(at);
-      this.log?.answered(id!, at);
+      insertSorted(this.done, at);
+      this.log?.locked(() => this.log!.answered(id!, at, this.done));
       const r = this.released;
       this.released = undefined;
       r?.();
@@ -172,6 +190,7 @@ export class SendWindow {
     if (t < this.lastNow) {
       const step = this.lastNow - t;
       this.done = this.done.map((d) => d - step);
+      this.log?.shift(step);
       if (this.paused > t + step) this.paused -= step;
     }
     this.lastNow = t;
@@ -183,28 +202,61 @@ export class SendWindow {
     while (k < this.done.length && this.done[k] + this.windowMs <= now) k++;
     if (k > 0) this.done.splice(0, k);
   }
+}
 
-  private insertDone(t: number): void {
-    let i = this.done.length;
-    while (i > 0 && this.done[i - 1] > t) i--;
-    this.done.splice(i, 0, t);
+function insertSorted(list: number[], t: number): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1] > t) i--;
+  list.splice(i, 0, t);
+}
+
+function mergeSorted(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++]);
+  return out;
+}
+
+/** A process's tag in the log: its pid (so a dead writer is recognised) and a random part. */
+const pidOfTag = (id: string): number => Number.parseInt(id.split("-")[0], 36);
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
+/** A short synchronous wait while another process holds the log's lock (for microseconds). */
+const sleepSync = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** An unanswered send of a live process older than this counts as answered then (no attempt lasts so long). */
+const STALE_SEND_MS = 120_000;
+
 /**
- * The window's log on disk: one line per send (`s <id> <ms>`) and per answer (`a <id> <ms>`),
- * appended; rewritten with only what is still inside the window once it has grown. A host that
- * starts later reads it: answers inside the window count as they are, and a send with no answer
- * (its host stopped with the request in flight) counts as answered at the moment of reading.
- * Holds no key or secret: the file is named by a hash of base URL and API key.
+ * A credential's log on disk, shared by the processes of this machine that use the credential: one
+ * line per send (`s <id> <ms>`) and per answer (`a <id> <ms>`), appended under a lock file, and
+ * rewritten with only what is still inside the window once it has grown. Each process reads what
+ * the others appended before each decision. A send with no answer counts as in flight while its
+ * writer lives; when the writer is gone (a provider host stopped with the request in flight) it
+ * counts as answered when that is noticed. Holds no key or secret: the file is named by a hash of
+ * base URL and API key.
  */
 export class RequestLogFile {
-  private fd: number | undefined;
   private lines = 0;
   private seq = 0;
-  private readonly tag = `${process.pid.toString(36)}.${randomBytes(4).toString("hex")}`;
-  private open = new Map<string, number>();
-  private answers: number[] = [];
+  readonly tag = `${process.pid.toString(36)}-${randomBytes(4).toString("hex")}`;
+  private readonly ownOpen = new Map<string, number>();
+  /** Where reading stopped, and in which file (a rewrite replaces the file). */
+  private offset = 0;
+  private ino = -1;
+  private readonly othersOpen = new Map<string, number>();
+  /** Other processes' answers inside the window, ascending, with their ids (kept on a rewrite). */
+  private othersAnswers: { id: string; t: number }[] = [];
 
   constructor(
     readonly file: string,
@@ -212,88 +264,165 @@ export class RequestLogFile {
     private readonly limit: number,
   ) {}
 
-  /** Answer times inside the window at `nowMs` from an earlier host's log; sends left unanswered count as answered now. */
-  load(nowMs: number): number[] {
-    let text = "";
-    try {
-      text = fs.readFileSync(this.file, "utf8");
-    } catch {
-      return [];
-    }
-    const sends = new Map<string, number>();
-    const out: number[] = [];
-    for (const line of text.split("\n")) {
-      const [kind, id, ms] = line.split(" ");
-      const t = Number(ms);
-      if (!id || !Number.isFinite(t)) continue;
-      if (kind === "s") sends.set(id, t);
-      else if (kind === "a") {
-        sends.delete(id);
-        out.push(t);
-      }
-    }
-    for (const t of sends.values()) if (t + this.windowMs > nowMs) out.push(Math.max(t, nowMs));
-    const kept = out.filter((t) => t + this.windowMs > nowMs).sort((a, b) => a - b);
-    this.answers = kept.slice();
-    return kept;
+  get othersInFlight(): number {
+    return this.othersOpen.size;
   }
 
+  get othersDone(): number[] {
+    return this.othersAnswers.map((a) => a.t);
+  }
+
+  /** Runs `fn` holding the log's lock; without a lock (none can be made) it runs all the same. */
+  locked<T>(fn: () => T): T {
+    const lock = `${this.file}.lock`;
+    let held = false;
+    for (let i = 0; i < 500 && !held; i++) {
+      try {
+        fs.mkdirSync(path.dirname(this.file), { recursive: true });
+        fs.closeSync(fs.openSync(lock, "wx", 0o600));
+        held = true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") break;
+        try {
+          // A lock is held for microseconds; one older than a second was left by a killed process.
+          if (Date.now() - fs.statSync(lock).mtimeMs > 1000) fs.unlinkSync(lock);
+        } catch {
+          // gone meanwhile
+        }
+        sleepSync(1);
+      }
+    }
+    try {
+      return fn();
+    } finally {
+      if (held) {
+        try {
+          fs.unlinkSync(lock);
+        } catch {
+          // removed as stale by another process
+        }
+      }
+    }
+  }
+
+  /** Reads what other processes appended since the last look (all of it after a rewrite), and settles their sends. */
+  look(nowMs: number): void {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(this.file);
+    } catch {
+      return;
+    }
+    if (st.ino !== this.ino || st.size < this.offset) {
+      this.ino = st.ino;
+      this.offset = 0;
+      this.othersOpen.clear();
+      this.othersAnswers = [];
+    }
+    if (st.size > this.offset) {
+      const buf = Buffer.alloc(st.size - this.offset);
+      const fd = fs.openSync(this.file, "r");
+      let n = 0;
+      try {
+        n = fs.readSync(fd, buf, 0, buf.length, this.offset);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const text = buf.subarray(0, n).toString("utf8");
+      const end = text.lastIndexOf("\n") + 1;
+      this.offset += Buffer.byteLength(text.slice(0, end));
+      for (const line of text.slice(0, end).split("\n")) this.read(line);
+    }
+    for (const [id, t] of this.othersOpen) {
+      const stale = t + STALE_SEND_MS <= nowMs;
+      if (stale || !isAlive(pidOfTag(id))) {
+        this.othersOpen.delete(id);
+        this.addAnswer(id, stale ? t + STALE_SEND_MS : Math.max(t, nowMs));
+      }
+    }
+    const cut = nowMs - this.windowMs;
+    if (this.othersAnswers.length && this.othersAnswers[0].t <= cut) this.othersAnswers = this.othersAnswers.filter((a) => a.t > cut);
+  }
+
+  private read(line: string): void {
+    const [kind, id, ms] = line.split(" ");
+    const t = Number(ms);
+    if (!id || !Number.isFinite(t) || id.startsWith(`${this.tag}.`)) return;
+    if (kind === "s") this.othersOpen.set(id, t);
+    else if (kind === "a") {
+      this.othersOpen.delete(id);
+      this.addAnswer(id, t);
+    }
+  }
+
+  private addAnswer(id: string, t: number): void {
+    const list = this.othersAnswers;
+    let i = list.length;
+    while (i > 0 && list[i - 1].t > t) i--;
+    list.splice(i, 0, { id, t });
+  }
+
+  /** A clock stepped back by `step` ms: dates of others' requests move with it. */
+  shift(step: number): void {
+    this.othersAnswers = this.othersAnswers.map((a) => ({ id: a.id, t: a.t - step }));
+    for (const [id, t] of this.othersOpen) this.othersOpen.set(id, t - step);
+  }
+
+  /** Called under the lock, when a place was taken. */
   sent(ms: number): string {
     const id = `${this.tag}.${(this.seq++).toString(36)}`;
-    this.open.set(id, ms);
+    this.ownOpen.set(id, ms);
     this.append(`s ${id} ${ms}\n`);
     return id;
   }
 
-  answered(id: string, ms: number): void {
-    this.open.delete(id);
-    this.answers.push(ms);
+  /** Called under the lock, with this process's answers inside the window. */
+  answered(id: string, ms: number, ownDone: number[]): void {
+    this.ownOpen.delete(id);
     this.append(`a ${id} ${ms}\n`);
-    if (this.lines > Math.min(2 * this.limit, 8192) + 256) this.compact(ms);
+    if (this.lines > Math.min(2 * this.limit, 8192) + 256) this.compact(ms, ownDone);
   }
 
+  /** Appends under the lock (open, write, close: a rewrite by another process may replace the file). */
   private append(line: string): void {
     try {
-      if (this.fd === undefined) {
+      let before: fs.Stats | undefined;
+      try {
+        before = fs.statSync(this.file);
+      } catch {
         fs.mkdirSync(path.dirname(this.file), { recursive: true });
-        this.fd = fs.openSync(this.file, "a", 0o600);
       }
-      fs.writeSync(this.fd, line);
+      fs.appendFileSync(this.file, line, { mode: 0o600 });
+      // Our own line needs no reading back: skip it when we were up to date with that file.
+      if (before && before.ino === this.ino && before.size === this.offset) this.offset += Buffer.byteLength(line);
       this.lines++;
     } catch {
-      // Pacing in memory still holds for this host; only a later host would count less.
-      this.closeFd();
+      // Pacing in memory still holds for this process; only others would count less.
     }
   }
 
   /** Rewrites the log with what is still inside the window (atomic rename), so it stays small. */
-  private compact(nowMs: number): void {
+  private compact(nowMs: number, ownDone: number[]): void {
+    const cut = nowMs - this.windowMs;
     // Only the newest `limit` answers can hold a place.
-    this.answers = this.answers.filter((t) => t + this.windowMs > nowMs).slice(-this.limit);
+    const own = ownDone.filter((t) => t > cut).slice(-this.limit);
     const body = [
-      ...this.answers.map((t, i) => `a c${i}.${this.tag} ${t}\n`),
-      ...[...this.open].map(([id, t]) => `s ${id} ${t}\n`),
+      ...own.map((t, i) => `a ${this.tag}.c${i}-${this.seq} ${t}\n`),
+      ...[...this.ownOpen].map(([id, t]) => `s ${id} ${t}\n`),
+      ...this.othersAnswers.filter((a) => a.t > cut).map((a) => `a ${a.id} ${a.t}\n`),
+      ...[...this.othersOpen].map(([id, t]) => `s ${id} ${t}\n`),
     ].join("");
     try {
       const tmp = `${this.file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, body, { mode: 0o600 });
-      this.closeFd();
       fs.renameSync(tmp, this.file);
-      this.lines = this.answers.length + this.open.size;
+      const st = fs.statSync(this.file);
+      this.ino = st.ino;
+      this.offset = st.size;
+      this.lines = own.length + this.ownOpen.size + this.othersAnswers.length + this.othersOpen.size;
     } catch {
-      this.closeFd();
+      // The log stays long; it is still read correctly.
     }
-  }
-
-  private closeFd(): void {
-    if (this.fd !== undefined) {
-      try {
-        fs.closeSync(this.fd);
-      } catch {
-        // already closed
-      }
-    }
-    this.fd = undefined;
   }
 }
 
