@@ -10,6 +10,7 @@ import { pacing } from "./pacing";
 import { sandboxScale } from "./sandbox-scale";
 import { stateSize } from "./state-size";
 import { estate } from "./estate";
+import { sharedCredential } from "./shared-credential";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
 import { readBurst } from "./read-burst";
@@ -27,7 +28,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {
