@@ -11,12 +11,9 @@ import { DNS_SERVICE_NAMESERVERS } from "../sandbox/state";
 import type { Measurement } from "./bench";
 import { sandboxEngine } from "./measure";
 
-export const ESTATE_RECORDS = 5;
+import { ESTATE_CONTACT, ESTATE_RECORDS, estateDomain } from "./estate-data";
 
-/** A registrant in the form the service keeps (so adopting it changes nothing). */
-export const ESTATE_CONTACT = { name: "Estate Owner", email: "owner@estate.test", phone: "+442079460001", address_line_1: "3 Estate Road", city: "London", state: "", postal_code: "E1 6AN", country: "GB" };
-
-export const estateDomain = (i: number): string => `estate-${String(i).padStart(3, "0")}.com`;
+export { ESTATE_CONTACT, ESTATE_RECORDS, estateDomain };
 
 /** Registers the estate through the API: domains delegated to the DNS service, active zones, records. */
 export async function buildEstate(sb: SandboxHandle, domains: number): Promise<void> {
