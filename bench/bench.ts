@@ -6,6 +6,7 @@
  * Add a section by appending to SECTIONS. The figures and their goals: bench/README.md.
  */
 import { coldStart } from "./cold-start";
+import { engineStartup } from "./engine-startup";
 import { pacing } from "./pacing";
 import { sandboxScale } from "./sandbox-scale";
 import { stateSize } from "./state-size";
@@ -28,7 +29,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

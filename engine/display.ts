@@ -14,6 +14,8 @@ export interface Step {
   /** Properties whose change forces the replace. */
   replaces: string[];
   error?: string;
+  /** The delete of the old half of a replace: shown, not counted (the replace is). */
+  replacing?: boolean;
 }
 
 export interface Summary {
@@ -56,6 +58,11 @@ export function diffSuffix(diffs: readonly string[]): string {
 }
 
 export function stepLine(step: Step, planned: boolean, seconds?: number): string {
+  if (step.replacing) {
+    const time = seconds === undefined ? "" : ` (${seconds.toFixed(1)}s)`;
+    const tail = step.error ? ` **failed**${time}\n        error: ${step.error}` : time;
+    return `    -- ${step.type}  ${step.name}  ${planned ? "delete original" : "deleted original"}${tail}`;
+  }
   const verb = planned ? step.op : PAST[step.op];
   const time = seconds === undefined ? "" : ` (${seconds.toFixed(1)}s)`;
   const tail = step.error ? ` **failed**${time}\n        error: ${step.error}` : `${time}${diffSuffix(step.diffs)}`;

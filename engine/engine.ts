@@ -1,23 +1,18 @@
-// A mini Pulumi engine: runs an unmodified program in-process under `pulumi.runtime.setMocks` and
-// forwards every dynamic-resource registration to the SDK's provider host over gRPC, the way
-// `pulumi preview/up/refresh/destroy` do. Used by tests, the demo, the bench and the chaos runs.
-//
-// Known gaps against the real engine (the mocks are not told about them):
-// - resource options: retainOnDelete, additionalSecretOutputs, ignoreChanges, protect, dependsOn and
-//   parent are not seen. Declare secret outputs with `secretOutputs(type)` instead.
-// - URNs carry no parent type chain; deletes run in reverse registration order (which respects
-//   dependencies, since a dependent registers only after its inputs resolved).
-// - Only dynamic resources (`pulumi-nodejs:dynamic...`) are supported; invokes are refused.
-// - The replaced half of a create-before-delete replace is deleted right after its replacement is
-//   created, not at the end of the run.
-import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+// A stand-in for the Pulumi CLI: runs a program in its own Node process through the SDK's own runner
+// (`@pulumi/pulumi/cmd/run`), serves it the ResourceMonitor and Engine gRPC services, applies the
+// real engine's step rules (deployment.ts) and sends every provider call to the SDK's dynamic
+// provider host over gRPC, the process `pulumi up` starts. Used by tests, the demo, the bench and the
+// chaos runs. What it mirrors and what still differs: engine/README.md.
+import * as os from "node:os";
 import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
-import { startProviderHost, type HostOptions, type PropertyMap, type ProviderHost } from "./host";
-import { markSecrets, unwrapInputs } from "./secrets";
+import { Deployment, errorMessage, classify, inputDiffs, Gate, reportedOutputs, scheduleDeletes, type HostCalls } from "./deployment";
+import { startProviderHost, type HostOptions, type ProviderHost } from "./host";
+import { startMonitor } from "./monitor";
+import { startProgram, type Program } from "./program";
 import { StateStore, type ResourceState } from "./state";
 
-export type Program = string | (() => unknown);
+export type { Program } from "./program";
+export { inputDiffs } from "./deployment";
 
 export interface EngineOptions {
   /** Where the state is persisted (atomically, after every step). In memory only when absent. */
@@ -26,15 +21,16 @@ export interface EngineOptions {
   config: Record<string, string>;
   /** Config keys that are secrets (e.g. "reseller:apiSecret"), as `pulumi config set --secret` marks them. */
   secretConfigKeys?: string[];
-  /** Outputs to keep secret per resource type: stands in for the `additionalSecretOutputs` option. */
-  secretOutputs?: (type: string) => string[];
   /** Passphrase for secrets in the state file; default PULUMI_CONFIG_PASSPHRASE, else "reseller-demo". */
   passphrase?: string;
   project?: string;
   stack?: string;
+  /** The provider host's (and the program's) working directory and extra environment. */
   host?: HostOptions;
-  /** How many registrations are processed at once; 1 (default) keeps output and state order deterministic. */
+  /** Resource operations run at once, like `pulumi up --parallel`; default 4 × CPUs as the CLI's. */
   parallel?: number;
+  /** refresh/destroy: run the program and use today's config (the CLI's `--run-program`), instead of the config saved at the last `up`. */
+  runProgram?: boolean;
   log?: (line: string) => void;
   /** Called with each run's provider host as soon as it has started (chaos runs kill it mid-apply). */
   onHostStarted?: (host: ProviderHost) => void;
@@ -45,7 +41,7 @@ export interface RunResult {
   summary: Summary;
   steps: Step[];
   errors: string[];
-  /** The program's stack outputs (what it returned or exported), resolved; unknowns in a preview are omitted. */
+  /** The program's stack outputs, resolved; secrets as "[secret]"; unknowns in a preview are omitted. */
   outputs: Record<string, unknown>;
 }
 
@@ -59,97 +55,7 @@ export class EngineError extends Error {
   }
 }
 
-const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
-
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) =>
-    val && typeof val === "object" && !Array.isArray(val)
-      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : val,
-  );
-}
-
-/** Changed input properties between two input sets, ignoring the serialized provider text. */
-export function inputDiffs(olds: PropertyMap, news: PropertyMap): string[] {
-  const diffs: string[] = [];
-  for (const k of Object.keys(news)) {
-    if (k === "__provider") continue;
-    if (!(k in olds)) diffs.push("+" + k);
-    else if (canonical(olds[k]) !== canonical(news[k])) diffs.push("~" + k);
-  }
-  for (const k of Object.keys(olds)) if (k !== "__provider" && !(k in news)) diffs.push("-" + k);
-  return diffs;
-}
-
-/** A counting semaphore for registrations, which arrive concurrently from the program. */
-class Gate {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly idleWaiters: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      const next = this.waiting.shift();
-      if (next) next();
-      else if (this.active === 0) this.idleWaiters.splice(0).forEach((r) => r());
-    }
-  }
-
-  /** Resolves when no step is running and none is waiting to run. */
-  idle(): Promise<void> {
-    if (this.active === 0) return Promise.resolve();
-    return new Promise((r) => this.idleWaiters.push(r));
-  }
-}
-
-/** Thrown inside the gate by a registration that starts after the run has failed. */
-const STOPPED = Symbol("stopped");
-
-/** A registration the engine will not answer: after an error the deployment stops, as Pulumi's does. */
-const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
-
-/** Runs a program given as a file: fresh module cache for the program's own files, so it can run again. */
-function runProgramFile(file: string): unknown {
-  const resolved = require.resolve(path.resolve(file));
-  const dir = path.dirname(resolved) + path.sep;
-  for (const key of Object.keys(require.cache)) {
-    if (key.startsWith(dir) && !key.includes(`${path.sep}node_modules${path.sep}`)) delete require.cache[key];
-  }
-  const mod = require(resolved) as unknown;
-  const entry =
-    typeof mod === "function" ? mod : (mod as { default?: unknown } | undefined)?.default;
-  return typeof entry === "function" ? (entry as () => unknown)() : mod;
-}
-
-/** Resolves a program's stack outputs; values still unknown (preview) are left out. */
-async function resolveOutputs(result: unknown): Promise<Record<string, unknown>> {
-  if (!result || typeof result !== "object") return {};
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(result as Record<string, unknown>)) {
-    if (k === "__esModule" || typeof v === "function") continue;
-    const o: pulumi.Output<unknown> = pulumi.output(v as pulumi.Input<unknown>);
-    const internal = o as unknown as { isKnown: Promise<boolean>; isSecret: Promise<boolean> };
-    if (!(await internal.isKnown)) continue;
-    out[k] = (await internal.isSecret) ? "[secret]" : await new Promise((resolve) => o.apply((x: unknown) => resolve(x)));
-  }
-  return out;
-}
-
-/** The host's resource operations. */
-type HostCalls = Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete">;
-
-/** Each call waits for the host to be up and configured, so the program runs while the host starts. */
+/** Each call waits for the host to be up and configured, so the program starts while the host does. */
 function whenReady(ready: Promise<ProviderHost>): HostCalls {
   return {
     check: async (...a) => (await ready).check(...a),
@@ -169,6 +75,9 @@ interface RunContext {
   errors: string[];
 }
 
+/** The last lines a failed program printed, for the error message. */
+const TAIL_LINES = 15;
+
 export class Engine {
   private readonly opts: Required<Pick<EngineOptions, "project" | "stack" | "parallel" | "passphrase">> & EngineOptions;
   private state: StateStore;
@@ -178,15 +87,20 @@ export class Engine {
     this.opts = {
       project: "reseller",
       stack: "dev",
-      parallel: 1,
+      parallel: 4 * os.availableParallelism(),
       passphrase: process.env.PULUMI_CONFIG_PASSPHRASE ?? "reseller-demo",
       ...opts,
     };
     this.state = StateStore.load(opts.stateFile, this.opts.passphrase);
   }
 
-  /** The resources in state, secrets in plain text (in memory only). */
+  /** The custom resources in state, secrets in plain text (in memory only). */
   resources(): ResourceState[] {
+    return this.state.resources.filter((r) => r.custom).map((r) => ({ ...r }));
+  }
+
+  /** Every resource in state: the stack and components too. */
+  allResources(): ResourceState[] {
     return this.state.resources.map((r) => ({ ...r }));
   }
 
@@ -200,48 +114,83 @@ export class Engine {
     return [...this.hostLogLines];
   }
 
+  /** Every line the programs of this engine's runs printed, for audits. */
+  programLogs(): string[] {
+    return [...this.programLogLines];
+  }
+
+  private readonly programLogLines: string[] = [];
+
   preview(program: Program): Promise<RunResult> {
-    return this.runProgram("preview", program);
+    return this.deploy("preview", program);
   }
 
   up(program: Program): Promise<RunResult> {
-    return this.runProgram("update", program);
+    return this.deploy("update", program);
   }
 
-  refresh(): Promise<RunResult> {
-    return this.withHost("refresh", async (ctx) => {
-      for (const r of [...this.state.resources]) {
-        const started = Date.now();
-        const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
-        try {
-          const read = await ctx.host.read(r.id, r.urn, r.outputs, r.inputs);
-          ctx.summary.read++;
-          if (read.id === "") {
-            step.op = "delete";
-            this.state.resources = this.state.resources.filter((x) => x !== r);
-          } else {
-            step.diffs = inputDiffs(r.outputs, read.props);
-            if (step.diffs.length > 0) step.op = "update";
-            r.id = read.id;
-            r.outputs = read.props;
-            if (read.inputs) r.inputs = read.inputs;
-          }
-          this.state.save();
-        } catch (e) {
-          step.error = errorMessage(e);
-        }
-        this.record(ctx, step, started);
-      }
+  /**
+   * Reads every resource in parallel and classifies each through the provider's Diff (RefreshStep in
+   * step.go); the provider is configured with the config saved at the last `up` unless runProgram.
+   */
+  refresh(program?: Program): Promise<RunResult> {
+    return this.withHost("refresh", this.configForStateOps(), async (ctx) => {
+      if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
+      const gate = new Gate(this.opts.parallel);
+      await Promise.all(
+        this.state.resources
+          .filter((r) => r.custom && !r.pendingReplacement)
+          .map((r) => gate.run(() => this.refreshOne(ctx, r))),
+      );
+      this.state.save();
     });
   }
 
-  destroy(): Promise<RunResult> {
-    return this.withHost("destroy", async (ctx) => {
-      for (const r of [...this.state.resources].reverse()) {
-        if (ctx.errors.length > 0) break;
-        await this.deleteResource(ctx, r);
-      }
+  /** Deletes everything in state, dependents first, in parallel (ScheduleDeletes). */
+  destroy(program?: Program): Promise<RunResult> {
+    return this.withHost("destroy", this.configForStateOps(), async (ctx) => {
+      if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
+      const items = this.state.resources.map((r) => ({ r, replacing: false }));
+      const deletions = new Set(items.map((it) => it.r.urn));
+      await scheduleDeletes(items, { preview: false, host: ctx.host, deletions, record: (s, t) => this.record(ctx, s, t) }, this.opts.parallel, (r) => {
+        this.state.resources = this.state.resources.filter((x) => x !== r);
+        this.state.save();
+      });
+      this.state.save();
     });
+  }
+
+  /** refresh and destroy: the config saved with the last `up` (deployment_executor.go), unless runProgram. */
+  private configForStateOps(): Record<string, string> {
+    if (this.opts.runProgram || !this.state.config) return this.opts.config;
+    return this.state.config;
+  }
+
+  private async refreshOne(ctx: RunContext, r: ResourceState): Promise<void> {
+    const started = Date.now();
+    const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
+    try {
+      const read = await ctx.host.read(r.id, r.urn, r.outputs, r.inputs);
+      ctx.summary.read++;
+      if (read.id === "") {
+        step.op = "delete";
+        this.state.resources = this.state.resources.filter((x) => x !== r);
+      } else {
+        const inputs = read.inputs ?? r.inputs;
+        // Diff from the refreshed state to the inputs in state, as the real refresh does (then inverted).
+        const diff = await ctx.host.diff(read.id, r.urn, read.props, r.inputs);
+        const { changes } = classify(diff, inputs, r.inputs);
+        step.diffs = inputDiffs(r.outputs, read.props);
+        if (changes) step.op = "update";
+        r.id = read.id;
+        r.inputs = inputs;
+        r.outputs = read.props;
+      }
+      this.state.save();
+    } catch (e) {
+      step.error = errorMessage(e);
+    }
+    this.record(ctx, step, started);
   }
 
   private log(line: string): void {
@@ -250,8 +199,10 @@ export class Engine {
 
   private record(ctx: RunContext, step: Step, started: number): void {
     ctx.steps.push(step);
-    if (step.error) ctx.errors.push(`${step.urn}: ${step.error}`);
-    else ctx.summary[step.op]++;
+    if (step.error) {
+      const msg = `${step.urn}: ${step.error}`;
+      if (!ctx.errors.includes(msg)) ctx.errors.push(msg);
+    } else if (!step.replacing) ctx.summary[step.op]++;
     if (step.op !== "same" || step.error) {
       const planned = ctx.operation === "preview";
       this.log(stepLine(step, planned, planned ? undefined : (Date.now() - started) / 1000));
@@ -260,18 +211,19 @@ export class Engine {
 
   private async withHost(
     operation: Operation,
+    config: Record<string, string>,
     body: (ctx: RunContext) => Promise<Record<string, unknown> | void>,
   ): Promise<RunResult> {
     const started = Date.now();
     this.log(header(operation, this.opts.stack));
     this.log("");
-    // Started, not awaited: the host's ~1 s start-up overlaps the program's own start.
+    // Started, not awaited: the host's start-up overlaps the program's own.
     const starting = startProviderHost(this.opts.host).then((host) => {
       this.opts.onHostStarted?.(host);
       return host;
     });
     const ready = starting.then(async (host) => {
-      await host.configure(this.opts.config);
+      await host.configure(config);
       return host;
     });
     ready.catch(() => undefined); // seen by the first call, or below
@@ -306,282 +258,83 @@ export class Engine {
     return result;
   }
 
-  private async deleteResource(ctx: RunContext, r: ResourceState): Promise<void> {
-    const started = Date.now();
-    const step: Step = { op: "delete", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
-    if (ctx.operation !== "preview") {
-      try {
-        await ctx.host.delete(r.id, r.urn, r.outputs);
-        this.state.resources = this.state.resources.filter((x) => x !== r);
+  /**
+   * Runs the program against a Deployment until it exits, or until a step failed and the steps in
+   * flight are done (then the program is stopped, as the CLI cancels it). Returns the Deployment.
+   */
+  private async runProgramProcess(ctx: RunContext, program: Program, dep: Deployment, dryRun: boolean): Promise<void> {
+    const monitor = await startMonitor(dep);
+    try {
+      const run = startProgram({
+        program,
+        monitor: monitor.address,
+        project: this.opts.project,
+        stack: this.opts.stack,
+        dryRun,
+        parallel: this.opts.parallel,
+        config: this.opts.config,
+        secretConfigKeys: this.opts.secretConfigKeys ?? [],
+        env: this.opts.host?.env,
+      });
+      const failed = dep.failed.then(() => dep.idle()).then(() => "failed" as const);
+      const outcome = await Promise.race([run.exited, failed]);
+      if (outcome === "failed") run.stop();
+      const exit = await run.exited;
+      await (dep.hasFailed ? Promise.resolve() : dep.idle());
+      const output = run.output();
+      this.programLogLines.push(...output);
+      if (!dep.hasFailed && exit.code !== 0) {
+        // 32: the SDK already reported the error through Log (run/index.js); otherwise say how it ended.
+        const tail = output.slice(-TAIL_LINES).join("\n");
+        dep.fail(
+          exit.code === 32
+            ? `the program failed${tail ? `:\n${tail}` : ""}`
+            : `Program exited with non-zero exit code: ${exit.code ?? exit.signal}${tail ? `\n${tail}` : ""}`,
+        );
+      }
+    } finally {
+      await monitor.close();
+      for (const e of dep.errors) if (!ctx.errors.includes(e)) ctx.errors.push(e);
+    }
+  }
+
+  private deployment(ctx: RunContext, preview: boolean, readOnly: boolean): Deployment {
+    return new Deployment({
+      preview,
+      readOnly,
+      host: ctx.host,
+      olds: this.state.resources,
+      project: this.opts.project,
+      stack: this.opts.stack,
+      parallel: this.opts.parallel,
+      record: (step, started) => this.record(ctx, step, started),
+      save: (resources) => {
+        this.state.resources = resources;
         this.state.save();
-      } catch (e) {
-        step.error = errorMessage(e);
-      }
-    }
-    this.record(ctx, step, started);
-  }
-
-  private runProgram(operation: "preview" | "update", program: Program): Promise<RunResult> {
-    return this.withHost(operation, async (ctx) => {
-      const preview = operation === "preview";
-      const olds = [...this.state.resources];
-      const registered: ResourceState[] = [];
-      const seen = new Set<string>();
-      const gate = new Gate(this.opts.parallel);
-      // State during an update: what the program registered so far, then the olds not yet touched.
-      const checkpoint = (): void => {
-        if (preview) return;
-        const done = new Set(registered.map((r) => r.urn));
-        const kept = this.state.resources.filter((r) => r.pendingDelete || !done.has(r.urn));
-        this.state.resources = [...registered, ...kept];
-        this.state.save();
-      };
-
-      for (const r of olds.filter((o) => o.pendingDelete)) {
-        if (!preview) await this.deleteResource(ctx, r);
-      }
-
-      // After the first failure no registration is answered: the program's dependents never see a
-      // value and, unlike a rejected registration, no unhandled rejections escape into the process.
-      let stop: () => void = () => undefined;
-      const stopped = new Promise<void>((r) => (stop = r));
-      const failed = (e: unknown, urn: string): Promise<never> => {
-        const msg = errorMessage(e);
-        if (!ctx.errors.some((x) => x.includes(msg))) ctx.errors.push(`${urn}: ${msg}`);
-        stop();
-        return never();
-      };
-
-      pulumi.runtime.setAllConfig(this.opts.config, this.opts.secretConfigKeys ?? []);
-      await pulumi.runtime.setMocks(
-        {
-          newResource: async (args: pulumi.runtime.MockResourceArgs) => {
-            const urn = `urn:pulumi:${this.opts.stack}::${this.opts.project}::${args.type}::${args.name}`;
-            if (ctx.errors.length > 0) return never();
-            if (seen.has(urn)) return failed(new Error("duplicate resource URN"), urn);
-            seen.add(urn);
-            if (!args.custom) return { id: undefined, state: {} };
-            if (!args.type.startsWith(DYNAMIC_PREFIX)) {
-              return failed(new Error(`only dynamic resources are supported by this engine, not ${args.type}`), urn);
-            }
-            try {
-              // A registration still queued when another fails leaves the gate at once (never holding
-              // a slot), so the run can end; it is then left unanswered like every later one.
-              return await gate.run(async () => {
-                if (ctx.errors.length > 0) throw STOPPED;
-                return this.registerOne(ctx, urn, args, olds, registered, checkpoint);
-              });
-            } catch (e) {
-              return e === STOPPED ? never() : failed(e, urn);
-            }
-          },
-          call: (args: pulumi.runtime.MockCallArgs) => {
-            throw new Error(`invokes are not supported by the dynamic provider host (${args.token})`);
-          },
-        },
-        this.opts.project,
-        this.opts.stack,
-        preview,
-      );
-
-      let returned: unknown;
-      try {
-        const running = Promise.resolve().then(() => (typeof program === "string" ? runProgramFile(program) : program()));
-        returned = await Promise.race([running, stopped.then(() => undefined)]);
-      } catch (e) {
-        ctx.errors.push(`program failed: ${errorMessage(e)}`);
-      }
-      if (ctx.errors.length === 0) await Promise.race([pulumi.runtime.disconnect(), stopped]);
-      await gate.idle();
-      if (ctx.errors.length > 0) {
-        checkpoint();
-        return {};
-      }
-      const outputs = await resolveOutputs(returned);
-
-      // Resources the program no longer declares: deleted in reverse registration order.
-      for (const r of olds.filter((o) => !seen.has(o.urn) && !o.pendingDelete).reverse()) {
-        await this.deleteResource(ctx, r);
-        if (ctx.errors.length > 0) break;
-      }
-      checkpoint();
-      return outputs;
+      },
+      log: (line) => this.log(line),
     });
   }
 
-  private async registerOne(
-    ctx: RunContext,
-    urn: string,
-    args: pulumi.runtime.MockResourceArgs,
-    olds: ResourceState[],
-    registered: ResourceState[],
-    checkpoint: () => void,
-  ): Promise<{ id: string | undefined; state: Record<string, unknown> }> {
-    const preview = ctx.operation === "preview";
-    const started = Date.now();
-    const { plain, secretKeys: inputSecrets } = unwrapInputs(args.inputs as Record<string, unknown>);
-    const old = olds.find((o) => o.urn === urn && !o.pendingDelete);
-    const secretKeys = [...new Set([...inputSecrets, ...(this.opts.secretOutputs?.(args.type) ?? [])])];
-    const step: Step = { op: "create", urn, type: args.type, name: args.name, diffs: [], replaces: [] };
-    const fail = (e: unknown): never => {
-      step.error = errorMessage(e);
-      this.record(ctx, step, started);
-      throw new Error(step.error);
-    };
-
-    let check;
-    try {
-      check = await ctx.host.check(urn, old?.inputs ?? {}, plain);
-    } catch (e) {
-      return fail(e);
-    }
-    if (check.failures.length > 0) {
-      return fail(new Error(check.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
-    }
-    const checked = check.inputs;
-
-    const entry = (id: string, outputs: PropertyMap): ResourceState => ({
-      urn,
-      type: args.type,
-      name: args.name,
-      id,
-      inputs: checked,
-      outputs,
-      secretKeys,
-    });
-    const answer = (id: string | undefined, outputs: PropertyMap) => ({
-      id,
-      state: markSecrets(outputs, secretKeys),
-    });
-
-    if (old) {
-      let diff;
-      try {
-        diff = await ctx.host.diff(old.id, urn, old.outputs, checked);
-      } catch (e) {
-        return fail(e);
-      }
-      step.id = old.id;
-      step.diffs = inputDiffs(old.inputs, checked);
-      // A provider without `diff` leaves the decision to the engine: any input change is an update.
-      const changed = diff.changes ?? step.diffs.length > 0;
-      if (!changed) {
-        step.op = "same";
-        registered.push({ ...old, inputs: checked, secretKeys });
-        this.record(ctx, step, started);
-        checkpoint();
-        return answer(old.id, old.outputs);
-      }
-      step.op = diff.replaces.length > 0 ? "replace" : "update";
-      step.replaces = diff.replaces;
-      if (preview) {
-        this.record(ctx, step, started);
-        return answer(step.op === "update" ? old.id : undefined, step.op === "update" ? { ...old.outputs, ...checked } : checked);
-      }
-      if (step.op === "update") {
-        try {
-          const { outputs } = await ctx.host.update(old.id, urn, old.outputs, checked);
-          registered.push(entry(old.id, outputs));
-          this.record(ctx, step, started);
-          checkpoint();
-          return answer(old.id, outputs);
-        } catch (e) {
-          registered.push({ ...old, secretKeys });
-          checkpoint();
-          return fail(e);
-        }
-      }
-      return this.replace(ctx, step, started, old, diff.deleteBeforeReplace, checked, entry, registered, checkpoint, answer);
-    }
-
-    if (preview) {
-      this.record(ctx, step, started);
-      return answer(undefined, checked);
-    }
-    try {
-      const created = await ctx.host.create(urn, checked);
-      step.id = created.id;
-      registered.push(entry(created.id, created.outputs));
-      this.record(ctx, step, started);
-      checkpoint();
-      return answer(created.id, created.outputs);
-    } catch (e) {
-      this.keepPartial(e, entry, registered, checkpoint);
-      return fail(e);
-    }
+  /** refresh/destroy --run-program: the program runs, its registrations answered from the state. */
+  private async runReadOnly(ctx: RunContext, program: Program): Promise<void> {
+    const dep = this.deployment(ctx, true, true);
+    await this.runProgramProcess(ctx, program, dep, true);
   }
 
-  /** A create that made something but failed (error carries an id) stays in state, as Pulumi keeps it. */
-  private keepPartial(
-    e: unknown,
-    entry: (id: string, outputs: PropertyMap) => ResourceState,
-    registered: ResourceState[],
-    checkpoint: () => void,
-  ): void {
-    const partial = e as { id?: string; properties?: PropertyMap };
-    if (partial.id) {
-      const r = entry(partial.id, partial.properties ?? {});
-      r.outputs = { ...r.inputs, ...r.outputs };
-      registered.push(r);
-      checkpoint();
+  private deploy(operation: "preview" | "update", program: Program): Promise<RunResult> {
+    const preview = operation === "preview";
+    if (!preview) {
+      // The config of this `up` is what refresh and destroy will configure the provider with.
+      this.state.config = { ...this.opts.config };
+      this.state.secretConfigKeys = [...(this.opts.secretConfigKeys ?? [])];
     }
-  }
-
-  private async replace(
-    ctx: RunContext,
-    step: Step,
-    started: number,
-    old: ResourceState,
-    deleteFirst: boolean,
-    checked: PropertyMap,
-    entry: (id: string, outputs: PropertyMap) => ResourceState,
-    registered: ResourceState[],
-    checkpoint: () => void,
-    answer: (id: string | undefined, outputs: PropertyMap) => { id: string | undefined; state: Record<string, unknown> },
-  ): Promise<{ id: string | undefined; state: Record<string, unknown> }> {
-    const fail = (e: unknown): never => {
-      step.error = errorMessage(e);
-      this.record(ctx, step, started);
-      throw new Error(step.error);
-    };
-    const dropOld = (): void => {
-      this.state.resources = this.state.resources.filter((x) => x !== old);
-    };
-    if (deleteFirst) {
-      try {
-        await ctx.host.delete(old.id, old.urn, old.outputs);
-      } catch (e) {
-        registered.push(old);
-        checkpoint();
-        return fail(e);
-      }
-      dropOld();
-      checkpoint();
-    }
-    let created: { id: string; outputs: PropertyMap };
-    try {
-      created = await ctx.host.create(step.urn, checked);
-    } catch (e) {
-      this.keepPartial(e, entry, registered, checkpoint);
-      if (!deleteFirst && !registered.some((r) => r.urn === step.urn)) registered.push(old);
-      checkpoint();
-      return fail(e);
-    }
-    step.id = created.id;
-    registered.push(entry(created.id, created.outputs));
-    if (!deleteFirst) {
-      try {
-        await ctx.host.delete(old.id, old.urn, old.outputs);
-        dropOld();
-      } catch (e) {
-        old.pendingDelete = true;
-        this.log(`    warning: ${old.urn}: the replaced resource was not deleted (${errorMessage(e)}); the next run retries`);
-      }
-    }
-    this.record(ctx, step, started);
-    checkpoint();
-    return answer(created.id, created.outputs);
+    return this.withHost(operation, this.opts.config, async (ctx) => {
+      const dep = this.deployment(ctx, preview, false);
+      await this.runProgramProcess(ctx, program, dep, preview);
+      if (ctx.errors.length === 0) await dep.performDeletes();
+      dep.checkpoint();
+      return ctx.errors.length === 0 ? reportedOutputs(dep.stackOutputs) : {};
+    });
   }
 }
-
-

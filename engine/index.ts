@@ -15,3 +15,4 @@ export { Engine, EngineError, inputDiffs, type EngineOptions, type Program, type
 export type { Step, StepOp, Summary, Operation } from "./display";
 export type { ResourceState } from "./state";
 export { SIG_KEY, SECRET_SIG } from "./secrets";
+export { programArgs, PROGRAM_ARGS_ENV } from "./program-args";

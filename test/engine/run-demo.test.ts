@@ -2,13 +2,18 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { runDemo } from "../../demo/run-demo";
-import { program } from "./fixtures/program";
+import { packageRoot } from "../../engine/host";
 
 test("the demo script plans, applies, re-applies with no change, refreshes and destroys", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "run-demo-"));
   try {
     const lines: string[] = [];
-    const result = await runDemo(() => program({ things: [{ name: "a", body: "x" }, { name: "b", body: "yy" }], derived: true }), {
+    const result = await runDemo(
+      {
+        file: path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js"),
+        args: { things: [{ name: "a", body: "x" }, { name: "b", body: "yy" }], derived: true },
+      },
+      {
       config: { "fixture:dir": dir },
       stateFile: path.join(dir, "state.json"),
       log: (l) => lines.push(l),

@@ -1,0 +1,702 @@
+// One preview or update: the real engine's step rules applied to the registrations a program sends
+// (pulumi/pulumi pkg/resource/deploy/step_generator.go, step.go, step_executor.go), each rule naming
+// the function it mirrors. Provider calls go to the SDK's dynamic provider host.
+import type { Step } from "./display";
+import type { CheckResult, DiffResult, PropertyMap, ProviderHost } from "./host";
+import { isProviderHostError, UNKNOWN } from "./host";
+import type { AliasSpec, MonitorHandler, ReadRegistration, Registration } from "./monitor";
+import { markSecrets, unwrapInputs } from "./secrets";
+import type { ResourceState } from "./state";
+import { createUrn, newUrn, qualifiedType, ROOT_STACK_TYPE, urnName } from "./urn";
+
+export const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
+
+/** The host's resource operations. */
+export type HostCalls = Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete">;
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) =>
+    val && typeof val === "object" && !Array.isArray(val)
+      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : val,
+  );
+}
+
+/** Changed input properties between two input sets, for display; the serialized provider text is left out. */
+export function inputDiffs(olds: PropertyMap, news: PropertyMap): string[] {
+  const diffs: string[] = [];
+  for (const k of Object.keys(news)) {
+    if (k === "__provider") continue;
+    if (!(k in olds)) diffs.push("+" + k);
+    else if (canonical(olds[k]) !== canonical(news[k])) diffs.push("~" + k);
+  }
+  for (const k of Object.keys(olds)) if (k !== "__provider" && !(k in news)) diffs.push("-" + k);
+  return diffs;
+}
+
+/**
+ * diffResource (step_generator.go): a provider answering DiffUnknown (no `diff` method) gets the
+ * engine's own diff of old and new inputs, every key included, and its changed keys.
+ */
+export function classify(diff: DiffResult, oldInputs: PropertyMap, newInputs: PropertyMap): { changes: boolean; changedKeys: string[] } {
+  if (diff.changes !== undefined) return { changes: diff.changes, changedKeys: diff.diffs };
+  const keys = new Set([...Object.keys(oldInputs), ...Object.keys(newInputs)]);
+  const changedKeys = [...keys].filter((k) => canonical(oldInputs[k]) !== canonical(newInputs[k]));
+  return { changes: changedKeys.length > 0, changedKeys };
+}
+
+/** A property path's first key: `a.b[0]` and `["a"]` both start at `a`. */
+function pathHead(p: string): string {
+  const m = /^\["([^"]+)"\]|^([^.[]+)/.exec(p);
+  return m?.[1] ?? m?.[2] ?? p;
+}
+
+/** processIgnoreChanges (step_generator.go): each ignored path takes its old input value before Check. */
+export function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap, paths: readonly string[]): PropertyMap {
+  const out: PropertyMap = structuredClone(news);
+  for (const p of paths) {
+    const keys = p.replace(/\[(\d+)\]/g, ".$1").replace(/\["([^"]+)"\]/g, ".$1").split(".").filter(Boolean);
+    let from: unknown = olds;
+    let to: unknown = out;
+    for (let i = 0; i < keys.length - 1; i++) {
+      from = (from as Record<string, unknown> | undefined)?.[keys[i]!];
+      to = (to as Record<string, unknown> | undefined)?.[keys[i]!];
+    }
+    const last = keys[keys.length - 1];
+    if (last === undefined || !to || typeof to !== "object") continue;
+    const src = from && typeof from === "object" ? (from as Record<string, unknown>) : undefined;
+    if (src && last in src) (to as Record<string, unknown>)[last] = structuredClone(src[last]);
+    else delete (to as Record<string, unknown>)[last];
+  }
+  return out;
+}
+
+/** applyReplaceOnChanges (step_generator.go): changed keys under a replaceOnChanges path become replace keys. */
+export function replaceKeysWith(replaces: readonly string[], changedKeys: readonly string[], replaceOnChanges: readonly string[]): string[] {
+  const out = new Set(replaces);
+  for (const k of changedKeys) {
+    if (replaceOnChanges.some((p) => p === "*" || pathHead(p) === k)) out.add(k);
+  }
+  return [...out];
+}
+
+/** A counting semaphore: at most `limit` provider operations at once (the CLI's --parallel). */
+export class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** A registration the engine will not answer: after a failure the deployment stops, as the CLI's does. */
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+/** Thrown by a registration that got its turn after the run failed. */
+const STOPPED = Symbol("stopped");
+
+/** What a deletion needs to know about the run (DeleteStep in step.go). */
+export interface DeleteContext {
+  preview: boolean;
+  host: HostCalls;
+  /** URNs deleted in the same run: a resource deletedWith one of them is not deleted itself. */
+  deletions: Set<string>;
+  record(step: Step, started: number): void;
+}
+
+function deleteProtectedError(urn: string): string {
+  return `resource "${urn}" cannot be deleted because it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\`, or use the command: \`pulumi state unprotect '${urn}'\``;
+}
+
+/**
+ * DeleteStep.Apply (step.go): protect refuses (unless replacing); a preview calls nothing; external,
+ * retainOnDelete, deletedWith a resource deleted in the same run, and components make no provider call.
+ * Resolves true when the resource left the state.
+ */
+export async function deleteOne(ctx: DeleteContext, r: ResourceState, replacing: boolean): Promise<boolean> {
+  const started = Date.now();
+  const step: Step = { op: "delete", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [], ...(replacing ? { replacing } : {}) };
+  const record = (): void => {
+    if (r.custom) ctx.record(step, started);
+  };
+  if (!replacing && r.protect) {
+    step.error = deleteProtectedError(r.urn);
+    record();
+    return false;
+  }
+  if (ctx.preview) {
+    record();
+    return false;
+  }
+  const skip = r.external || r.retainOnDelete || !r.custom || r.pendingReplacement || (r.deletedWith !== undefined && ctx.deletions.has(r.deletedWith));
+  if (!skip) {
+    try {
+      await ctx.host.delete(r.id, r.urn, r.outputs);
+    } catch (e) {
+      // A failed delete stays in state, to be deleted by the next run (`delete: true`).
+      r.delete = true;
+      step.error = errorMessage(e);
+      record();
+      return false;
+    }
+  }
+  record();
+  return true;
+}
+
+/** Whether `d` must be deleted before `r`: it depends on r, is r's child, or is deleted with r. */
+function dependsOn(d: ResourceState, urn: string): boolean {
+  return (
+    d.parent === urn ||
+    d.deletedWith === urn ||
+    d.dependencies.includes(urn) ||
+    Object.values(d.propertyDependencies ?? {}).some((deps) => deps.includes(urn))
+  );
+}
+
+/**
+ * ScheduleDeletes (step_generator.go): deletions in antichains, each run in parallel, dependents
+ * before what they depend on. A failure stops the later antichains.
+ */
+export async function scheduleDeletes(
+  items: { r: ResourceState; replacing: boolean }[],
+  ctx: DeleteContext,
+  parallel: number,
+  onDeleted: (r: ResourceState) => void,
+): Promise<boolean> {
+  const gate = new Gate(parallel);
+  let remaining = [...items];
+  let ok = true;
+  while (remaining.length > 0 && ok) {
+    let layer = remaining.filter((it) => !remaining.some((o) => o !== it && o.r.urn !== it.r.urn && dependsOn(o.r, it.r.urn)));
+    if (layer.length === 0) layer = remaining; // a cycle cannot be recorded by the SDK; never stall on one
+    remaining = remaining.filter((it) => !layer.includes(it));
+    const results = await Promise.all(
+      layer.map((it) =>
+        gate.run(async () => {
+          const gone = await deleteOne(ctx, it.r, it.replacing);
+          if (gone) onDeleted(it.r);
+          return gone || ctx.preview || (!it.r.custom && !it.r.protect);
+        }),
+      ),
+    );
+    if (results.some((x) => !x) && !ctx.preview) ok = false;
+    if (ctx.preview && layer.some((it) => !it.replacing && it.r.protect)) ok = false;
+  }
+  return ok;
+}
+
+export interface DeploymentOptions {
+  preview: boolean;
+  /** Registrations are answered from the state without provider calls (refresh/destroy --run-program). */
+  readOnly?: boolean;
+  host: HostCalls;
+  olds: ResourceState[];
+  project: string;
+  stack: string;
+  parallel: number;
+  record(step: Step, started: number): void;
+  /** Writes the state (not called in a preview). */
+  save(resources: ResourceState[]): void;
+  log(line: string): void;
+}
+
+export class Deployment implements MonitorHandler {
+  readonly errors: string[] = [];
+  /** The root stack resource's outputs, as the program registered them. */
+  stackOutputs: PropertyMap = {};
+  private rootUrn = "";
+  private readonly olds: ResourceState[];
+  private readonly live = new Map<string, ResourceState>();
+  private readonly news: ResourceState[] = [];
+  private readonly consumed = new Set<ResourceState>();
+  /** Olds the program registered again (by URN or alias): not deleted at the end. */
+  private readonly matched = new Set<ResourceState>();
+  private readonly condemned: ResourceState[] = [];
+  private readonly gone = new Set<ResourceState>();
+  private readonly urns = new Set<string>();
+  private readonly aliased = new Map<string, string>();
+  private readonly aliases = new Map<string, string>();
+  private readonly replaced = new Set<string>();
+  private readonly gate: Gate;
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
+  private failedSignal: () => void = () => undefined;
+  /** Resolves at the first failure. */
+  readonly failed: Promise<void>;
+
+  constructor(private readonly opts: DeploymentOptions) {
+    this.olds = opts.olds;
+    for (const o of opts.olds) if (!o.delete) this.live.set(o.urn, o);
+    this.gate = new Gate(opts.parallel);
+    this.failed = new Promise((r) => (this.failedSignal = r));
+  }
+
+  get hasFailed(): boolean {
+    return this.errors.length > 0;
+  }
+
+  fail(message: string): void {
+    if (!this.errors.includes(message)) this.errors.push(message);
+    this.failedSignal();
+  }
+
+  /** Resolves when no registration is in flight. */
+  idle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await work();
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((r) => r());
+    }
+  }
+
+  /** The state as it stands: new entries, olds not yet superseded, old halves still to delete. */
+  snapshot(): ResourceState[] {
+    return [
+      ...this.news,
+      ...this.olds.filter((o) => !this.consumed.has(o) && !this.gone.has(o)),
+      ...this.condemned.filter((c) => !this.gone.has(c)),
+    ];
+  }
+
+  checkpoint(): void {
+    if (!this.opts.preview && !this.opts.readOnly) this.opts.save(this.snapshot());
+  }
+
+  // ---- aliases: step_generator.go generateAliases, collapseAliasToUrn, inheritedChildAlias ----
+
+  private collapseAlias(name: string, type: string, parent: string, a: AliasSpec): string {
+    if ("urn" in a) return a.urn;
+    let p = a.parentUrn ?? parent;
+    if (a.parentUrn && this.aliases.has(a.parentUrn)) p = this.aliases.get(a.parentUrn)!;
+    if (a.noParent || (p !== "" && qualifiedType(p) === ROOT_STACK_TYPE)) p = "";
+    return createUrn(a.name ?? name, a.type ?? type, p, a.project ?? this.opts.project, a.stack ?? this.opts.stack);
+  }
+
+  private inheritedChildAlias(childType: string, childName: string, parentName: string, parentAlias: string): string {
+    const aliasName = childName.startsWith(parentName) ? urnName(parentAlias) + childName.slice(parentName.length) : childName;
+    return newUrn(this.opts.stack, this.opts.project, qualifiedType(parentAlias), childType, aliasName);
+  }
+
+  private generateAliases(reg: Registration): string[] {
+    const out = new Set<string>();
+    for (const a of reg.aliases) out.add(this.collapseAlias(reg.name, reg.type, reg.parent, a));
+    const parentAlias = reg.parent ? this.aliases.get(reg.parent) : undefined;
+    if (parentAlias) {
+      const parentName = urnName(reg.parent);
+      out.add(this.inheritedChildAlias(reg.type, reg.name, parentName, parentAlias));
+      for (const a of reg.aliases) {
+        const child = this.collapseAlias(reg.name, reg.type, reg.parent, a);
+        const childType = qualifiedType(child).split("$").pop() ?? reg.type;
+        out.add(this.inheritedChildAlias(childType, urnName(child), parentName, parentAlias));
+      }
+    }
+    return [...out];
+  }
+
+  /** getOldResource: by URN first, then by alias; an alias claimed twice is an error. */
+  private getOld(urn: string, reg: Registration): ResourceState | undefined {
+    for (const candidate of [urn, ...this.generateAliases(reg)]) {
+      const old = this.live.get(candidate);
+      if (!old) continue;
+      if (candidate !== urn) {
+        if (this.urns.has(candidate)) throw new Error(`Duplicate resource alias '${candidate}' applied to resource with URN '${urn}' conflicting with resource with URN '${candidate}'`);
+        const previous = this.aliased.get(candidate);
+        if (previous) throw new Error(`Duplicate resource alias '${candidate}' applied to resource with URN '${urn}' conflicting with resource with URN '${previous}'`);
+        this.aliased.set(candidate, urn);
+        this.aliases.set(urn, candidate);
+      }
+      this.matched.add(old);
+      return old;
+    }
+    return undefined;
+  }
+
+  // ---- the monitor's calls ----
+
+  async register(reg: Registration): Promise<{ urn: string; id: string; object: PropertyMap }> {
+    if (this.hasFailed) return never();
+    // Tracked while it works; a failed one is left unanswered outside the count, so the run can end.
+    const res = await this.track(async () => {
+      let urn = "";
+      try {
+        // checkParent and generateURN (step_generator.go).
+        if (reg.parent && !this.urns.has(reg.parent)) throw new Error(`could not find parent resource ${reg.parent}`);
+        urn = createUrn(reg.name, reg.type, reg.parent, this.opts.project, this.opts.stack);
+        if (this.urns.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+        this.urns.add(urn);
+        if (!reg.custom) return this.registerComponent(urn, reg);
+        if (!reg.type.startsWith(DYNAMIC_PREFIX)) throw new Error(`only dynamic resources are supported by this engine, not ${reg.type}`);
+        return await this.gate.run(async () => {
+          if (this.hasFailed) throw STOPPED;
+          return this.registerCustom(urn, reg);
+        });
+      } catch (e) {
+        if (e !== STOPPED) this.fail(urn ? `${urn}: ${errorMessage(e)}` : errorMessage(e));
+        return undefined;
+      }
+    });
+    return res ?? never();
+  }
+
+  private entry(urn: string, reg: Registration, id: string, inputs: PropertyMap, outputs: PropertyMap, secretKeys: string[]): ResourceState {
+    const deps = Object.fromEntries(Object.entries(reg.propertyDependencies).filter(([, v]) => v.length > 0));
+    return {
+      urn,
+      type: reg.type,
+      name: reg.name,
+      id,
+      custom: reg.custom,
+      ...(reg.parent ? { parent: reg.parent } : {}),
+      inputs,
+      outputs,
+      secretKeys,
+      dependencies: [...reg.dependencies],
+      ...(Object.keys(deps).length ? { propertyDependencies: deps } : {}),
+      ...(reg.protect ? { protect: true } : {}),
+      ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
+      ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
+      ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: [...reg.additionalSecretOutputs] } : {}),
+      ...(reg.ignoreChanges.length ? { ignoreChanges: [...reg.ignoreChanges] } : {}),
+      ...(reg.replaceOnChanges.length ? { replaceOnChanges: [...reg.replaceOnChanges] } : {}),
+    };
+  }
+
+  private supersede(old: ResourceState | undefined, next: ResourceState): void {
+    if (old) this.consumed.add(old);
+    this.news.push(next);
+    this.checkpoint();
+  }
+
+  private registerComponent(urn: string, reg: Registration): { urn: string; id: string; object: PropertyMap } {
+    const old = this.getOld(urn, reg);
+    if (reg.type === ROOT_STACK_TYPE && !reg.parent) this.rootUrn = urn;
+    const { plain } = unwrapInputs(reg.object);
+    this.supersede(old, this.entry(urn, reg, "", plain, old?.outputs ?? {}, old?.secretKeys ?? []));
+    return { urn, id: "", object: {} };
+  }
+
+  private async registerCustom(urn: string, reg: Registration): Promise<{ urn: string; id: string; object: PropertyMap }> {
+    const { preview, host } = this.opts;
+    const started = Date.now();
+    const step: Step = { op: "create", urn, type: reg.type, name: reg.name, diffs: [], replaces: [] };
+    const { plain, secretKeys: inputSecrets } = unwrapInputs(reg.object);
+    const secretKeys = [...new Set([...inputSecrets, ...reg.additionalSecretOutputs])];
+    const reply = (id: string, outputs: PropertyMap) => ({ urn, id, object: markSecrets(outputs, secretKeys) });
+    const failStep = (e: unknown): never => {
+      step.error = errorMessage(e);
+      this.opts.record(step, started);
+      throw new Error(step.error);
+    };
+    let old = this.getOld(urn, reg);
+
+    if (this.opts.readOnly) {
+      if (old) this.supersede(old, { ...old });
+      return reply(old?.id ?? "", old?.outputs ?? plain);
+    }
+
+    // The `import` option: an ImportStep reads the resource by id with no state, as the CLI does;
+    // the dynamic host cannot load a provider from no state (pulumi/pulumi#3550, #16175).
+    if (reg.importId && (!old || old.id !== reg.importId)) {
+      try {
+        const read = await host.read(reg.importId, urn, {}, {});
+        if (read.id === "") throw new Error(`resource '${reg.importId}' does not exist`);
+        old = { ...this.entry(urn, reg, read.id, read.inputs ?? {}, read.props, secretKeys) };
+      } catch (e) {
+        return failStep(new Error(`importing ${reg.importId}: ${errorMessage(e)}`));
+      }
+    }
+
+    // Check: ignoreChanges takes the old inputs first (processIgnoreChanges); olds are the old inputs.
+    const news = old ? applyIgnoreChanges(plain, old.inputs, reg.ignoreChanges) : plain;
+    const check = async (olds: PropertyMap): Promise<PropertyMap> => {
+      let res: CheckResult;
+      try {
+        res = await host.check(urn, olds, news);
+      } catch (e) {
+        return failStep(e);
+      }
+      if (res.failures.length > 0) return failStep(new Error(res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
+      return res.inputs;
+    };
+    let checked = await check(old?.inputs ?? {});
+    const entry = (id: string, outputs: PropertyMap, initErrors?: string[]): ResourceState => ({
+      ...this.entry(urn, reg, id, checked, outputs, secretKeys),
+      ...(initErrors && initErrors.length ? { initErrors } : {}),
+    });
+
+    if (!old) {
+      if (preview) {
+        this.opts.record(step, started);
+        return reply("", checked);
+      }
+      return this.create(step, started, undefined, checked, entry, reply);
+    }
+
+    // Diff (generateStepsFromDiff, diffResource, applyReplaceOnChanges).
+    step.id = old.id;
+    step.diffs = inputDiffs(old.inputs, checked);
+    let changes = false;
+    let replaces: string[] = [];
+    let providerDbr = false;
+    if (!old.pendingReplacement) {
+      if (reg.deletedWith && this.replaced.has(reg.deletedWith)) {
+        changes = true;
+        replaces = ["deletedWith"];
+      } else {
+        let diff: DiffResult;
+        try {
+          diff = await host.diff(old.id, urn, old.outputs, checked);
+        } catch (e) {
+          return failStep(e);
+        }
+        const c = classify(diff, old.inputs, checked);
+        changes = c.changes;
+        replaces = changes ? replaceKeysWith(diff.replaces, c.changedKeys, reg.replaceOnChanges) : [];
+        providerDbr = diff.deleteBeforeReplace;
+      }
+    }
+    const hasInitErrors = (old.initErrors?.length ?? 0) > 0;
+
+    if ((changes && replaces.length > 0) || old.pendingReplacement) {
+      if (reg.protect && old.protect) {
+        return failStep(
+          new Error(`unable to replace resource "${urn}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``),
+        );
+      }
+      step.op = "replace";
+      step.replaces = replaces;
+      this.replaced.add(urn);
+      // A replacement is checked again without olds: the old defaults no longer apply.
+      checked = await check({});
+      if (preview) {
+        this.opts.record(step, started);
+        return reply("", checked);
+      }
+      const deleteFirst = reg.deleteBeforeReplace ?? providerDbr;
+      return deleteFirst || old.pendingReplacement
+        ? this.replaceDeleteFirst(step, started, old, checked, entry, reply)
+        : this.create(step, started, old, checked, entry, reply);
+    }
+
+    if (!changes && !hasInitErrors) {
+      step.op = "same";
+      this.supersede(old, entry(old.id, old.outputs));
+      this.opts.record(step, started);
+      return reply(old.id, old.outputs);
+    }
+
+    // An update; also "continuing" a resource left with init errors, with no change at all.
+    step.op = "update";
+    if (preview) {
+      // Provider Update in preview without provider preview support (provider_plugin.go): the new inputs.
+      this.opts.record(step, started);
+      return reply(old.id, checked);
+    }
+    try {
+      const { outputs } = await host.update(old.id, urn, old.outputs, checked);
+      this.supersede(old, entry(old.id, outputs));
+      this.opts.record(step, started);
+      return reply(old.id, outputs);
+    } catch (e) {
+      if (isProviderHostError(e) && e.id) this.supersede(old, entry(e.id, e.properties ?? {}, e.reasons ?? []));
+      return failStep(e);
+    }
+  }
+
+  /** CreateStep / CreateReplacementStep (step.go); the old half of a create-before-delete waits for the end. */
+  private async create(
+    step: Step,
+    started: number,
+    old: ResourceState | undefined,
+    checked: PropertyMap,
+    entry: (id: string, outputs: PropertyMap, initErrors?: string[]) => ResourceState,
+    reply: (id: string, outputs: PropertyMap) => { urn: string; id: string; object: PropertyMap },
+  ): Promise<{ urn: string; id: string; object: PropertyMap }> {
+    const condemn = (): void => {
+      if (!old) return;
+      old.delete = true;
+      this.condemned.push(old);
+    };
+    try {
+      const created = await this.opts.host.create(step.urn, checked);
+      step.id = created.id;
+      condemn();
+      this.supersede(old, entry(created.id, created.outputs));
+      this.opts.record(step, started);
+      return reply(created.id, created.outputs);
+    } catch (e) {
+      // A partial failure: kept with its init errors, outputs exactly what the error carried.
+      if (isProviderHostError(e) && e.id) {
+        condemn();
+        this.supersede(old, entry(e.id, e.properties ?? {}, e.reasons ?? []));
+      }
+      step.error = errorMessage(e);
+      this.opts.record(step, started);
+      throw new Error(step.error);
+    }
+  }
+
+  /** Delete-before-replace: the old is deleted now and kept as pendingReplacement until its replacement exists. */
+  private async replaceDeleteFirst(
+    step: Step,
+    started: number,
+    old: ResourceState,
+    checked: PropertyMap,
+    entry: (id: string, outputs: PropertyMap, initErrors?: string[]) => ResourceState,
+    reply: (id: string, outputs: PropertyMap) => { urn: string; id: string; object: PropertyMap },
+  ): Promise<{ urn: string; id: string; object: PropertyMap }> {
+    if (!old.pendingReplacement) {
+      const deleted = await deleteOne(this.deleteContext(), old, true);
+      if (!deleted) {
+        // Still the live resource: the next run diffs it again (and replaces it again) rather than deleting it.
+        delete old.delete;
+        this.checkpoint();
+        step.error = `the resource it replaces could not be deleted`;
+        this.opts.record(step, started);
+        throw new Error(step.error);
+      }
+      old.pendingReplacement = true;
+      this.checkpoint();
+    }
+    const dropOld = (): void => {
+      this.gone.add(old);
+    };
+    try {
+      const created = await this.opts.host.create(step.urn, checked);
+      step.id = created.id;
+      dropOld();
+      this.supersede(old, entry(created.id, created.outputs));
+      this.opts.record(step, started);
+      return reply(created.id, created.outputs);
+    } catch (e) {
+      if (isProviderHostError(e) && e.id) {
+        dropOld();
+        this.supersede(old, entry(e.id, e.properties ?? {}, e.reasons ?? []));
+      } else this.checkpoint();
+      step.error = errorMessage(e);
+      this.opts.record(step, started);
+      throw new Error(step.error);
+    }
+  }
+
+  private deleteContext(deletions: Set<string> = new Set()): DeleteContext {
+    return { preview: this.opts.preview, host: this.opts.host, deletions, record: (s, t) => this.opts.record(s, t) };
+  }
+
+  /**
+   * GenerateDeletes + ScheduleDeletes, after the program is done: olds it no longer registers (not
+   * claimed by an alias), old halves of create-before-delete replaces, and deletes left pending by
+   * an earlier run. Returns false when one failed.
+   */
+  async performDeletes(): Promise<boolean> {
+    const items = [
+      ...this.olds.filter((o) => !this.matched.has(o) && !this.consumed.has(o) && !this.gone.has(o)).map((r) => ({ r, replacing: !!r.delete })),
+      ...this.condemned.filter((c) => !this.gone.has(c)).map((r) => ({ r, replacing: true })),
+    ];
+    const deletions = new Set(items.map((it) => it.r.urn));
+    const ok = await scheduleDeletes(items, this.deleteContext(deletions), this.opts.parallel, (r) => {
+      this.gone.add(r);
+      this.checkpoint();
+    });
+    this.checkpoint();
+    return ok;
+  }
+
+  async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
+    const { plain, secretKeys } = unwrapInputs(outputs);
+    const r = this.news.find((n) => n.urn === urn);
+    if (r) {
+      r.outputs = plain;
+      r.secretKeys = [...new Set([...r.secretKeys, ...secretKeys])];
+      this.checkpoint();
+    }
+    if (urn === this.rootUrn) this.stackOutputs = outputs;
+  }
+
+  /** ReadResource (a `.get()`): a ReadStep through the provider's Read, kept as an external resource. */
+  async read(req: ReadRegistration): Promise<{ urn: string; properties: PropertyMap }> {
+    if (this.hasFailed) return never();
+    const res = await this.track(async () => {
+      const urn = createUrn(req.name, req.type, req.parent, this.opts.project, this.opts.stack);
+      const started = Date.now();
+      const step: Step = { op: "read", urn, type: req.type, name: req.name, id: req.id, diffs: [], replaces: [] };
+      try {
+        if (!req.type.startsWith(DYNAMIC_PREFIX)) throw new Error(`only dynamic resources are supported by this engine, not ${req.type}`);
+        const { plain } = unwrapInputs(req.properties);
+        const read = await this.gate.run(() => this.opts.host.read(req.id, urn, plain, undefined));
+        if (read.id === "") throw new Error(`resource '${req.id}' does not exist`);
+        this.urns.add(urn);
+        const old = this.live.get(urn);
+        this.supersede(old, {
+          urn,
+          type: req.type,
+          name: req.name,
+          id: read.id,
+          custom: true,
+          ...(req.parent ? { parent: req.parent } : {}),
+          inputs: read.inputs ?? {},
+          outputs: read.props,
+          secretKeys: req.additionalSecretOutputs,
+          dependencies: req.dependencies,
+          external: true,
+        });
+        this.opts.record(step, started);
+        return { urn, properties: markSecrets(read.props, req.additionalSecretOutputs) };
+      } catch (e) {
+        step.error = errorMessage(e);
+        this.opts.record(step, started);
+        this.fail(`${urn}: ${step.error}`);
+        return undefined;
+      }
+    });
+    return res ?? never();
+  }
+
+  invoke(token: string): Promise<never> {
+    return Promise.reject(new Error(`invokes are not supported: the dynamic provider host implements none (${token})`));
+  }
+
+  log(severity: "debug" | "info" | "warning" | "error", message: string, urn: string): void {
+    if (severity === "debug") return;
+    const where = urn ? `${urnName(urn)}: ` : "";
+    if (severity === "error") this.fail(`${where}${message}`);
+    else this.opts.log(`    ${severity}: ${where}${message}`);
+  }
+
+  shutdown(): Promise<void> {
+    return this.idle();
+  }
+}
+
+/** The stack outputs as a run reports them: secrets shown as "[secret]", values still unknown left out. */
+export function reportedOutputs(outputs: PropertyMap): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const { plain, secretKeys } = unwrapInputs(outputs);
+  for (const [k, v] of Object.entries(plain)) {
+    if (v === UNKNOWN) continue;
+    out[k] = secretKeys.includes(k) ? "[secret]" : v;
+  }
+  return out;
+}

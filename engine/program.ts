@@ -1,0 +1,89 @@
+// Starts a program the way the CLI's Node.js language host does (pulumi/pulumi
+// sdk/nodejs/cmd/pulumi-language-nodejs/main.go, constructArguments and execRuntime): node running the
+// SDK's own `@pulumi/pulumi/cmd/run` with --monitor, --engine, --project, --stack, --pwd, --dry-run,
+// --parallel and the entry point; config in PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS.
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { PROGRAM_ARGS_ENV } from "./program-args";
+
+export type Program = string | { file: string; args?: unknown };
+
+export interface ProgramRun {
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Its stdout and stderr lines. */
+  output(): string[];
+  /** Ends the process (a deployment that failed stops its program, as the CLI cancels it). */
+  stop(): void;
+}
+
+export interface ProgramOptions {
+  program: Program;
+  monitor: string;
+  project: string;
+  stack: string;
+  dryRun: boolean;
+  parallel: number;
+  config: Record<string, string>;
+  secretConfigKeys: string[];
+  env?: Record<string, string | undefined>;
+}
+
+/** The runner the language host starts (its defaultRunPath), resolved from this package's SDK. */
+export function runnerPath(): string {
+  return require.resolve("@pulumi/pulumi/cmd/run");
+}
+
+/** --pwd and entry point: a directory runs "." in itself (package.json main), a file runs itself from its folder. */
+function entry(file: string): { pwd: string; entryPoint: string } {
+  const abs = path.resolve(file);
+  if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) return { pwd: abs, entryPoint: "." };
+  return { pwd: path.dirname(abs), entryPoint: abs };
+}
+
+export function startProgram(opts: ProgramOptions): ProgramRun {
+  const file = typeof opts.program === "string" ? opts.program : opts.program.file;
+  const args = typeof opts.program === "string" ? undefined : opts.program.args;
+  if (!fs.existsSync(path.resolve(file))) throw new Error(`program not found: ${file} (compile it first: npm run build)`);
+  const { pwd, entryPoint } = entry(file);
+  const argv = [
+    runnerPath(),
+    "--monitor", opts.monitor,
+    "--engine", opts.monitor,
+    "--project", opts.project,
+    "--stack", opts.stack,
+    "--pwd", pwd,
+    ...(opts.dryRun ? ["--dry-run"] : []),
+    "--parallel", String(opts.parallel),
+    entryPoint,
+  ];
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    ...opts.env,
+    PULUMI_CONFIG: JSON.stringify(opts.config),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(opts.secretConfigKeys),
+    [PROGRAM_ARGS_ENV]: args === undefined ? undefined : JSON.stringify(args),
+  };
+  // A .ts program goes through the runner's own TypeScript path (its vendored ts-node), as the CLI's
+  // `runtime.options.typescript` default does; jest's variables would make the child think it is a test.
+  if (/\.tsx?$/.test(entryPoint)) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+  for (const k of Object.keys(env)) if (k.startsWith("JEST_") || env[k] === undefined) delete env[k];
+
+  const child: ChildProcess = spawn(process.execPath, argv, { cwd: pwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const lines: string[] = [];
+  readline.createInterface({ input: child.stdout! }).on("line", (l) => lines.push(l));
+  readline.createInterface({ input: child.stderr! }).on("line", (l) => lines.push(l));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("error", () => resolve({ code: -1, signal: null }));
+  });
+  return {
+    exited,
+    output: () => [...lines],
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}

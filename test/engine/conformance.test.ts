@@ -1,0 +1,320 @@
+// Conformance: each rule of the real engine that engine/ mirrors, pinned with the fixture file
+// provider through the SDK's own program runner and dynamic provider host. Each test names the
+// pulumi/pulumi source it mirrors.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Engine, EngineError, type EngineOptions, type RunResult } from "../../engine/engine";
+import { packageRoot } from "../../engine/host";
+import { newUrn } from "../../engine/urn";
+import type { ProgramSpec } from "./fixtures/program";
+
+const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
+const THING = "pulumi-nodejs:dynamic/fixture:Thing";
+const GROUP = "fixture:index:Group";
+const urn = (qualifiedType: string, name: string): string => `urn:pulumi:dev::reseller::${qualifiedType}::${name}`;
+
+describe("engine conformance", () => {
+  let dir: string;
+  let lines: string[];
+  const stateFile = (): string => path.join(dir, "state", "dev.json");
+  const calls = (): string[] =>
+    fs.existsSync(path.join(dir, "calls.log")) ? fs.readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n") : [];
+  const mutating = (): string[] => calls().filter((c) => /^(create|update|delete) /.test(c));
+  const resetCalls = (): void => fs.rmSync(path.join(dir, "calls.log"), { force: true });
+  const engine = (extra: Partial<EngineOptions> = {}): Engine =>
+    new Engine({ stateFile: stateFile(), config: { "fixture:dir": dir }, log: (l) => lines.push(l), ...extra });
+  const run = (spec: ProgramSpec) => ({ file: THINGS, args: spec });
+  const failure = async (p: Promise<RunResult>): Promise<EngineError> => {
+    const e = await p.then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    if (!(e instanceof EngineError)) throw new Error(`expected the run to fail, got ${String(e)}`);
+    return e;
+  };
+  const saved = (): { config?: Record<string, unknown>; resources: Record<string, unknown>[] } =>
+    JSON.parse(fs.readFileSync(stateFile(), "utf8"));
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-"));
+    lines = [];
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test("URNs: root stack, parent type chain (sdk/go/common/resource/urn/urn.go New; step_generator.go generateURN)", async () => {
+    expect(newUrn("dev", "p", "a:b:C$d:e:F", "g:h:I", "n")).toBe("urn:pulumi:dev::p::a:b:C$d:e:F$g:h:I::n");
+    expect(newUrn("dev", "p", "pulumi:pulumi:Stack", "g:h:I", "n")).toBe("urn:pulumi:dev::p::g:h:I::n");
+    const e = engine();
+    await e.up(run({ groups: [{ name: "outer" }, { name: "inner", parent: "outer" }], things: [{ name: "t", body: "1", parent: "inner" }] }));
+    expect(e.allResources().map((r) => r.urn)).toEqual(
+      expect.arrayContaining([
+        "urn:pulumi:dev::reseller::pulumi:pulumi:Stack::reseller-dev",
+        urn(GROUP, "outer"),
+        urn(`${GROUP}$${GROUP}`, "inner"),
+        urn(`${GROUP}$${GROUP}$${THING}`, "t"),
+      ]),
+    );
+    expect(e.resources()[0]).toMatchObject({ parent: urn(`${GROUP}$${GROUP}`, "inner"), custom: true });
+  });
+
+  test("reparent or rename without an alias: create the new URN, delete the old at the end (step_generator.go getOldResource, GenerateDeletes)", async () => {
+    const e = engine();
+    await e.up(run({ groups: [{ name: "g" }], things: [{ name: "t", file: "t1", body: "1" }, { name: "r", file: "r1", body: "1" }] }));
+    resetCalls();
+    const plan = await e.preview(
+      run({ groups: [{ name: "g" }], things: [{ name: "t", file: "t1", body: "1", parent: "g" }, { name: "r2", file: "r1", body: "1" }] }),
+    );
+    expect(plan.summary).toMatchObject({ create: 2, delete: 2, same: 0 });
+    const applied = await e.up(
+      run({ groups: [{ name: "g" }], things: [{ name: "t", file: "t1", body: "1", parent: "g" }, { name: "r2", file: "r1", body: "1" }] }),
+    );
+    expect(applied.summary).toMatchObject({ create: 2, delete: 2, same: 0 });
+    const m = mutating();
+    expect(m.indexOf("delete t1")).toBeGreaterThan(m.indexOf("create t1"));
+    expect(m.indexOf("delete r1")).toBeGreaterThan(m.indexOf("create r1"));
+    // The damage a move without alias does to an object named by its inputs: the new one is deleted too.
+    expect(fs.existsSync(path.join(dir, "t1"))).toBe(false);
+    expect(e.resources().map((r) => r.urn).sort()).toEqual([urn(`${GROUP}$${THING}`, "t"), urn(THING, "r2")]);
+  });
+
+  test("reparent or rename with an alias, and a child following its aliased parent, is the same resource (step_generator.go generateAliases, collapseAliasToUrn, inheritedChildAlias)", async () => {
+    const e = engine();
+    await e.up(run({ groups: [{ name: "g" }], things: [{ name: "t", body: "1" }, { name: "r", body: "1" }, { name: "c", body: "1", parent: "g" }] }));
+    resetCalls();
+    const applied = await e.up(
+      run({
+        groups: [{ name: "g2", aliases: [{ name: "g" }] }],
+        things: [
+          { name: "t", body: "1", parent: "g2", aliases: [{ parent: null }] },
+          { name: "r2", file: "r", body: "1", aliases: [{ name: "r" }] },
+          { name: "c", body: "1", parent: "g2" },
+        ],
+      }),
+    );
+    expect(applied.summary).toMatchObject({ create: 0, delete: 0, same: 3 });
+    expect(mutating()).toEqual([]);
+    expect(e.resources().map((r) => r.urn).sort()).toEqual(
+      [urn(`${GROUP}$${THING}`, "c"), urn(`${GROUP}$${THING}`, "t"), urn(THING, "r2")].sort(),
+    );
+  });
+
+  test("protect refuses delete and replace (step.go DeleteStep.Apply; step_generator.go generateStepsFromDiff)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "p", body: "1", protect: true }, { name: "q", body: "1", protect: true }] }));
+    resetCalls();
+    const del = await failure(e.up(run({ things: [{ name: "q", body: "1", protect: true }] })));
+    expect(del.message).toContain("cannot be deleted because it is protected");
+    const rep = await failure(e.up(run({ things: [{ name: "p", body: "1", protect: true }, { name: "q", file: "q2", body: "1", protect: true }] })));
+    expect(rep.message).toContain("unable to replace resource");
+    expect(mutating()).toEqual([]);
+    expect(e.resources().map((r) => r.name).sort()).toEqual(["p", "q"]);
+    // Unprotected in the program, it can go.
+    await e.up(run({ things: [{ name: "p", body: "1" }, { name: "q", body: "1" }] }));
+    await e.up(run({ things: [{ name: "q", body: "1" }] }));
+    expect(mutating()).toEqual(["delete p"]);
+  });
+
+  test("retainOnDelete drops from state without Delete (step.go DeleteStep.Apply)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "kept", body: "1", retainOnDelete: true }, { name: "x", body: "1" }] }));
+    resetCalls();
+    const r = await e.up(run({ things: [{ name: "x", body: "1" }] }));
+    expect(r.summary.delete).toBe(1);
+    expect(mutating()).toEqual([]);
+    expect(fs.existsSync(path.join(dir, "kept"))).toBe(true);
+    expect(e.resources().map((x) => x.name)).toEqual(["x"]);
+  });
+
+  test("ignoreChanges takes the old input before Check (step_generator.go processIgnoreChanges)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "i", body: "first", ignoreChanges: ["body"] }] }));
+    resetCalls();
+    const r = await e.up(run({ things: [{ name: "i", body: "second", ignoreChanges: ["body"] }] }));
+    expect(r.summary).toMatchObject({ same: 1, update: 0 });
+    expect(mutating()).toEqual([]);
+    expect(e.resources()[0]?.inputs.body).toBe("first");
+    expect(fs.readFileSync(path.join(dir, "i"), "utf8")).toBe("first");
+  });
+
+  test("the deleteBeforeReplace option overrides the provider's answer (step_generator.go generateStepsFromDiff)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1", deleteBeforeReplace: true }, { name: "b", body: "1", kind: "delete-first", deleteBeforeReplace: false }] }));
+    resetCalls();
+    await e.up(run({ things: [{ name: "a", file: "a2", body: "1", deleteBeforeReplace: true }, { name: "b", file: "b2", body: "1", kind: "delete-first", deleteBeforeReplace: false }] }));
+    const m = mutating();
+    expect(m.indexOf("delete a")).toBeLessThan(m.indexOf("create a2"));
+    expect(m.indexOf("delete b")).toBeGreaterThan(m.indexOf("create b2"));
+  });
+
+  test("a replacement is checked again without olds (step_generator.go generateStepsFromDiff)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1" }] }));
+    resetCalls();
+    await e.up(run({ things: [{ name: "a", file: "a2", body: "1" }] }));
+    expect(calls().filter((c) => c.startsWith("check "))).toEqual(["check a2 olds=a", "check a2 olds=none"]);
+  });
+
+  test("replaceOnChanges applies to the keys a diff reports changed: none from a dynamic provider's Diff, the engine's own when it answers DiffUnknown (step_generator.go applyReplaceOnChanges, diffResource)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "d", body: "1", replaceOnChanges: ["body"] }, { name: "u", body: "1", kind: "nodiff", replaceOnChanges: ["body"] }] }));
+    resetCalls();
+    const r = await e.up(run({ things: [{ name: "d", body: "2", replaceOnChanges: ["body"] }, { name: "u", body: "2", kind: "nodiff", replaceOnChanges: ["body"] }] }));
+    expect(r.steps.find((s) => s.name === "d")?.op).toBe("update");
+    expect(r.steps.find((s) => s.name === "u")).toMatchObject({ op: "replace", replaces: ["body"] });
+  });
+
+  test("dependsOn is recorded; deletes run dependents first, independent ones in parallel (step_generator.go ScheduleDeletes)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1" }, { name: "b", body: "1", dependsOn: ["a"] }, { name: "c", body: "1", dependsOn: ["b"] }] }));
+    expect(e.resources().find((r) => r.name === "c")?.dependencies).toEqual([urn(THING, "b")]);
+    resetCalls();
+    await e.destroy();
+    expect(mutating()).toEqual(["delete c", "delete b", "delete a"]);
+  });
+
+  test("deletedWith: no Delete when the named resource is deleted in the same run (step.go isDeletedWith)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1" }, { name: "b", body: "1", deletedWith: "a" }, { name: "c", body: "1", deletedWith: "a" }] }));
+    resetCalls();
+    await e.up(run({ things: [{ name: "a", body: "1" }, { name: "c", body: "1", deletedWith: "a" }] }));
+    expect(mutating()).toEqual(["delete b"]);
+    resetCalls();
+    await e.destroy();
+    expect(mutating()).toEqual(["delete a"]);
+    expect(fs.existsSync(path.join(dir, "c"))).toBe(true);
+  });
+
+  test("creates run in parallel up to --parallel (step_executor.go)", async () => {
+    const spec: ProgramSpec = { things: ["a", "b", "c"].map((name) => ({ name, body: "1", kind: "slow" })) };
+    await engine({ parallel: 3 }).up(run(spec));
+    const parallelLog = calls().filter((c) => /^created? /.test(c));
+    expect(parallelLog.slice(0, 3).every((c) => c.startsWith("create "))).toBe(true);
+    fs.rmSync(path.join(dir, "state"), { recursive: true });
+    resetCalls();
+    await engine({ parallel: 1 }).up(run(spec));
+    const serialLog = calls().filter((c) => /^created? /.test(c));
+    for (let i = 0; i < serialLog.length; i += 2) expect(serialLog[i + 1]).toBe(serialLog[i]!.replace("create ", "created "));
+    expect(new Engine({ config: {} })["opts"].parallel).toBe(4 * os.availableParallelism());
+  });
+
+  test("a failed delete fails the run and stays in state for the next one (step.go DeleteStep.Apply; step_generator.go GenerateDeletes)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "b", body: "1" }] }));
+    fs.writeFileSync(path.join(dir, "b.nodelete"), "");
+    resetCalls();
+    const err = await failure(e.up(run({ things: [{ name: "b", file: "b2", body: "1" }] })));
+    expect(err.message).toContain("b cannot be deleted now");
+    expect(mutating()).toEqual(["create b2", "delete b"]);
+    const pending = (saved().resources as { id: string; delete?: boolean }[]).filter((r) => r.id === "b");
+    expect(pending).toEqual([expect.objectContaining({ id: "b", delete: true })]);
+    fs.rmSync(path.join(dir, "b.nodelete"));
+    resetCalls();
+    await e.up(run({ things: [{ name: "b", file: "b2", body: "1" }] }));
+    expect(mutating()).toEqual(["delete b"]);
+    expect(e.allResources().filter((r) => r.delete)).toEqual([]);
+  });
+
+  test("a delete-before-replace whose delete fails creates nothing and leaves the old live for the next run (step_generator.go generateStepsFromDiff; step.go DeleteStep.Apply)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "c", body: "1", kind: "delete-first" }] }));
+    fs.writeFileSync(path.join(dir, "c.nodelete"), "");
+    resetCalls();
+    await failure(e.up(run({ things: [{ name: "c", file: "c2", body: "1", kind: "delete-first" }] })));
+    expect(mutating()).toEqual(["delete c"]);
+    expect(e.allResources().filter((r) => r.custom)).toEqual([expect.objectContaining({ id: "c" })]);
+    expect(e.resources()[0]?.delete).toBeUndefined();
+    fs.rmSync(path.join(dir, "c.nodelete"));
+    resetCalls();
+    await e.up(run({ things: [{ name: "c", file: "c2", body: "1", kind: "delete-first" }] }));
+    expect(mutating()).toEqual(["delete c", "create c2"]);
+  });
+
+  test("a partial failure keeps init errors and exactly what the error carried; the next preview and up run an update (step.go CreateStep.Apply; step_generator.go hasInitErrors)", async () => {
+    const e = engine();
+    const spec = run({ things: [{ name: "p", body: "partial" }] });
+    await failure(e.up(spec));
+    expect(e.resources()[0]).toMatchObject({ id: "p", outputs: { name: "p", state: "broken" }, initErrors: ["did not come up"] });
+    resetCalls();
+    const plan = await e.preview(spec);
+    expect(plan.summary).toMatchObject({ update: 1, same: 0 });
+    expect(mutating()).toEqual([]);
+    const again = await e.up(spec);
+    expect(again.summary).toMatchObject({ update: 1 });
+    expect(mutating()).toEqual(["update p"]);
+    expect(e.resources()[0]?.initErrors).toBeUndefined();
+    expect((await e.up(spec)).summary).toMatchObject({ same: 1, update: 0 });
+  });
+
+  test("preview: an update hands dependents unknown outputs (checked inputs only), a create too (provider_plugin.go Update/Create with preview)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "12345" }], derived: true }));
+    resetCalls();
+    const plan = await e.preview(run({ things: [{ name: "a", body: "123" }], derived: true }));
+    expect(calls()).toContain("check derived olds=derived body=unknown");
+    expect(plan.outputs.firstSize).toBeUndefined();
+    expect(plan.summary).toMatchObject({ update: 2 });
+    resetCalls();
+    await e.preview(run({ things: [{ name: "n", body: "1" }], derived: true }));
+    expect(calls()).toContain("check derived olds=derived body=unknown");
+  });
+
+  test("refresh and destroy configure the provider from the config saved at the last up, unless runProgram (deployment_executor.go; providers/registry.go)", async () => {
+    const secretConfig = { "fixture:dir": dir, "fixture:token": "tok-3141-secret" };
+    await engine({ config: secretConfig, secretConfigKeys: ["fixture:token"] }).up(run({ things: [{ name: "a", body: "1" }] }));
+    expect(fs.readFileSync(stateFile(), "utf8")).not.toContain("tok-3141-secret");
+    expect(saved().config?.["fixture:dir"]).toBe(dir);
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-other-"));
+    try {
+      const fromState = await engine({ config: { "fixture:dir": elsewhere } }).refresh();
+      expect(fromState.summary).toMatchObject({ read: 1, same: 1, delete: 0 });
+      // With runProgram, today's config: the provider looks in the other directory and finds nothing.
+      const today = await engine({ config: { "fixture:dir": elsewhere }, runProgram: true }).refresh(run({ things: [{ name: "a", body: "1" }] }));
+      expect(today.summary).toMatchObject({ read: 1, delete: 1 });
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  test("refresh reads in parallel and classifies through the provider's Diff (step.go RefreshStep.Apply)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1" }, { name: "b", body: "1" }] }));
+    fs.writeFileSync(path.join(dir, "a"), "drift");
+    resetCalls();
+    const r = await e.refresh();
+    expect(r.steps.find((s) => s.name === "a")?.op).toBe("update");
+    expect(r.steps.find((s) => s.name === "b")?.op).toBe("same");
+    // Diff was asked for each, from the refreshed state to the inputs in state.
+    expect(calls().filter((c) => c.startsWith("diff ")).sort()).toEqual(["diff a", "diff b"]);
+  });
+
+  test("ReadResource (.get) reads through the provider and keeps an external resource that is never deleted (step.go ReadStep)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "hello" }] }));
+    const r = await e.up(run({ things: [{ name: "a", body: "hello" }], reader: "a" }));
+    expect(r.outputs.readBody).toBe("hello");
+    expect(e.resources().find((x) => x.name === "reader")).toMatchObject({ id: "a", external: true });
+    resetCalls();
+    await e.up(run({ things: [{ name: "a", body: "hello" }] }));
+    expect(mutating()).toEqual([]);
+  });
+
+  test("the import option fails as it does for dynamic providers under the CLI (step.go ImportStep; PULUMI-DYNAMIC.md)", async () => {
+    fs.writeFileSync(path.join(dir, "existing"), "x");
+    const err = await failure(engine().up(run({ things: [{ name: "existing", body: "x", import: "existing" }] })));
+    expect(err.message).toMatch(/importing existing: .*code must be a string/);
+    expect(mutating()).toEqual([]);
+  });
+
+  test("a .ts program runs through the runner's own TypeScript path (pulumi-language-nodejs main.go, PULUMI_NODEJS_TYPESCRIPT)", async () => {
+    const source = path.join(packageRoot(), "test", "engine", "fixtures", "things.ts");
+    const r = await engine().up({ file: source, args: { things: [{ name: "ts", body: "from ts" }] } });
+    expect(r.outputs).toEqual({ firstSize: 7 });
+    expect(mutating()).toEqual(["create ts"]);
+  });
+
+  test("a duplicate URN fails the run (step_generator.go generateURN)", async () => {
+    const err = await failure(engine().up(run({ things: [{ name: "a", body: "1" }, { name: "a", body: "2" }] })));
+    expect(err.message).toMatch(/Duplicate resource URN/);
+  });
+});
