@@ -10,6 +10,7 @@ import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import { DNS_SERVICE_NAMESERVERS } from "../sandbox/state";
 import type { Measurement } from "./bench";
 import { sandboxEngine } from "./measure";
+import { compiledProgram } from "./program-file";
 
 import { ESTATE_CONTACT, ESTATE_RECORDS, estateDomain } from "./estate-data";
 
@@ -35,17 +36,9 @@ export async function buildEstate(sb: SandboxHandle, domains: number): Promise<v
   }
 }
 
-/** The program that adopts the estate: a Domain (contacts managed or not), its DnsZone and records. */
-export function estateProgram(domains: number, withContacts: boolean): () => Promise<void> {
-  return async () => {
-    const r = await import("../resources");
-    for (let i = 0; i < domains; i++) {
-      const d = estateDomain(i);
-      new r.Domain(d, { domain: d, adopt: true, ...(withContacts ? { contacts: { registrant: ESTATE_CONTACT } } : {}) });
-      new r.DnsZone(`${d}-zone`, { domain: d, adopt: true });
-      for (let k = 0; k < ESTATE_RECORDS; k++) new r.DnsRecord(`${d}-host${k}`, { zone: d, type: "A", name: `host${k}`, content: `198.51.100.${k + 1}`, ttl: 300, adopt: true });
-    }
-  };
+/** The program that adopts the estate (bench/programs/estate-program.ts): a Domain (contacts managed or not), its DnsZone and records. */
+export function estateProgram(domains: number, withContacts: boolean): { file: string; args: { domains: number; withContacts: boolean } } {
+  return { file: compiledProgram("bench/programs/estate-program.ts"), args: { domains, withContacts } };
 }
 
 export function estate(domains = 100): Measurement {

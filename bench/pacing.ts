@@ -13,7 +13,8 @@ import { ResellerClient } from "../provider/client";
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
 import { atMs, round, sandboxEngine } from "./measure";
-import { maxInWindow, recordsProgram } from "./records";
+import { maxInWindow } from "./records";
+import { prefixedRecords } from "./programs/prefixed-records";
 import { VirtualClock } from "./virtual-clock";
 
 const MIN = 60_000;
@@ -83,7 +84,7 @@ export function pacing(opts: PacingOptions = PACING_DEFAULTS): Measurement {
         try {
           const engine = sandboxEngine(sb, 100_000);
           const startedAt = Date.now();
-          await engine.up(recordsProgram(5));
+          await engine.up(prefixedRecords("startup", 5));
           const first = Math.min(...sb.operator.requests().map(atMs));
           startupMs.push(first - startedAt);
         } finally {

@@ -11,18 +11,12 @@ import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
 import { atMs, round, sandboxEngine } from "./measure";
 import { maxInWindow, ZONE } from "./records";
+import { prefixedRecords } from "./programs/prefixed-records";
 
 const MIN = 60_000;
 
-function jobProgram(job: number, records: number): () => Promise<void> {
-  return async () => {
-    const reseller = await import("../resources");
-    for (let i = 0; i < records; i++) {
-      const name = `job${job}-${String(i).padStart(3, "0")}`;
-      new reseller.DnsRecord(name, { zone: ZONE, type: "A", name, content: `198.51.100.${(i % 250) + 1}`, ttl: 300 });
-    }
-  };
-}
+/** Job `job`'s program: its own records, named `job<job>-NNNN`, in the shared zone. */
+export const jobProgram = (job: number, records: number) => prefixedRecords(`job${job}`, records);
 
 export function sharedCredential(opts: { engines: number; records: number; limitPerMinute: number } = { engines: 3, records: 40, limitPerMinute: 60 }): Measurement {
   return {

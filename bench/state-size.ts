@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
 import { round, sandboxEngine } from "./measure";
-import { recordsProgram } from "./records";
+import { prefixedRecords } from "./programs/prefixed-records";
 
 export function stateSize(records = 100): Measurement {
   return {
@@ -21,7 +21,7 @@ export function stateSize(records = 100): Measurement {
       try {
         const stateFile = path.join(dir, "state.json");
         const engine = sandboxEngine(sb, 1_000_000, { stateFile });
-        await engine.up(recordsProgram(records));
+        await engine.up(prefixedRecords("size", records));
         const saved = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { resources: { type: string; inputs: { __provider: string } }[] };
         const recs = saved.resources.filter((r) => r.type.endsWith(":DnsRecord"));
         const perRecord = recs.map((r) => Buffer.byteLength(JSON.stringify(r, null, 2)));

@@ -7,6 +7,7 @@
  *   sandbox then answers so), reads fall back to one call per object and still see everything;
  * - concurrent reads of one zone share one list in flight: one call per page, whatever the parallelism.
  */
+import { compiledProgram } from "../../bench/program-file";
 import { Engine } from "../../engine/engine";
 import { ResellerClient } from "../../provider/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
@@ -93,12 +94,7 @@ test("with list entries that lack what a read needs (contract: summary), reads f
   const sb = await startSandbox({ port: 0, requestsPerMinute: 1_000_000, processingDelaySeconds: 0, contract });
   try {
     const engine = engineFor(sb, contract);
-    const program = async () => {
-      const r = await import("../../resources");
-      new r.Domain("d", { domain: "demo-labs.io", adopt: true });
-      new r.DnsZone("z", { domain: "demo-reseller.com", adopt: true });
-    };
-    await engine.up(program);
+    await engine.up({ file: compiledProgram("test/resources/programs/adopt-pair-program.ts") });
     const c = new ResellerClient({ baseUrl: sb.url, apiKey: sb.credentials.key, apiSecret: sb.credentials.secret, contract, rateLimitLogDir: null });
     // The sandbox follows the contract: list entries are summaries.
     expect(Object.keys((await c.listDomains())[0]).sort()).not.toContain("nameservers");
