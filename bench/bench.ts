@@ -7,6 +7,11 @@
  */
 import { coldStart } from "./cold-start";
 import { engineStartup } from "./engine-startup";
+import { pacing } from "./pacing";
+import { sandboxScale } from "./sandbox-scale";
+import { stateSize } from "./state-size";
+import { estate } from "./estate";
+import { sharedCredential } from "./shared-credential";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
 import { readBurst } from "./read-burst";
@@ -24,7 +29,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), engineStartup()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

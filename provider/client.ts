@@ -9,7 +9,8 @@ import { resolveContract, VIEW_FIELDS, type Contract, type ContractOverrides } f
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { parseView, readPage, renameFields, renameIn, renamesFrom } from "./envelope";
 import { ResponseShapeError } from "./errors";
-import { bucketFor } from "./rate-limiter";
+import { windowFor } from "./rate-limiter";
+import { tmpdir } from "node:os";
 import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
 import { createAgent } from "./transport";
 import * as V from "./views";
@@ -29,8 +30,13 @@ export interface ResellerClientOptions {
   maxRateLimitRetries?: number;
   /** Client-side limit per credential (default contract.rateLimit.requestsPerMinute). */
   requestsPerMinute?: number;
-  /** Token bucket capacity (default contract.rateLimit.burst). */
+  /** Most requests in flight at once per credential (default contract.rateLimit.burst). */
   burst?: number;
+  /**
+   * Directory of the credential's request log (default: the OS temp directory), read by a client
+   * started later in the same command so the window counts what an earlier process sent; null: memory only.
+   */
+  rateLimitLogDir?: string | null;
   /** HTTP dispatcher (default: a keep-alive undici Agent owned by this client). */
   dispatcher?: Dispatcher;
   now?: () => number;
@@ -97,6 +103,7 @@ export class ResellerClient {
     const basePath = url.pathname.replace(/\/+$/, "");
     const timeoutMs = options.timeoutMs ?? 30_000;
     const now = options.now ?? Date.now;
+    const sleep = options.sleep ?? realSleep;
     this.#ownAgent = options.dispatcher ? undefined : createAgent(timeoutMs);
     this.#contract = contract;
     this.#renames = viewRenames(contract);
@@ -110,17 +117,17 @@ export class ResellerClient {
         maxRetries: options.maxRetries ?? 3,
         maxRateLimitRetries: options.maxRateLimitRetries ?? 50,
         waitNoticeMs: options.waitNoticeMs ?? 3000,
-        bucket: bucketFor(
-          url.origin + basePath,
-          options.apiKey,
-          options.requestsPerMinute ?? contract.rateLimit.requestsPerMinute,
-          options.burst ?? contract.rateLimit.burst,
-          now(),
-        ),
+        window: windowFor(url.origin + basePath, options.apiKey, {
+          limit: ((options.requestsPerMinute ?? contract.rateLimit.requestsPerMinute) * contract.rateLimit.windowSeconds) / 60,
+          windowMs: contract.rateLimit.windowSeconds * 1000,
+          maxInFlight: options.burst ?? contract.rateLimit.burst,
+          clock: { now, sleep },
+          logDir: options.rateLimitLogDir === undefined ? tmpdir() : options.rateLimitLogDir,
+        }),
         dispatcher: options.dispatcher ?? this.#ownAgent!,
         now,
         random: options.random ?? ((n) => randomBytes(n)),
-        sleep: options.sleep ?? realSleep,
+        sleep,
         logger: options.logger ?? {},
         onWait: options.onWait,
         onResponse: options.onResponse,
@@ -217,6 +224,11 @@ export class ResellerClient {
 
   listDomains(): Promise<V.DomainListEntry[]> {
     return this.all(ENDPOINTS.listDomains, "domains", V.DomainListEntry);
+  }
+
+  /** GET /domains read as information views, where contract.listEntries.domains says the entries are ("info"). */
+  listDomainInfos(): Promise<V.DomainInfo[]> {
+    return this.all(ENDPOINTS.listDomains, "domains", V.DomainInfo);
   }
 
   getBalance(): Promise<V.Balance> {

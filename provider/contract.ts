@@ -229,7 +229,15 @@ export interface IdempotencyContract {
 export interface RateLimitContract {
   /** Requests per minute per credential. */
   requestsPerMinute: number;
-  /** Largest burst the client lets through at once (token bucket capacity). */
+  /**
+   * Assumed (how the service counts: not shown): a sliding window of this many seconds, per
+   * credential, that admits requestsPerMinute × windowSeconds / 60 requests; a request is counted
+   * when it arrives. The sandbox counts so. The client dates each request by its answer (never
+   * before the service saw it) and sends the next only when the oldest has left the window, so
+   * the whole limit may go at once from a cold start and no window ever holds more.
+   */
+  windowSeconds: number;
+  /** Most requests the client has in flight at once per credential (a cap on parallel connections, not on the rate). */
   burst: number;
   /** 429 body: error code rate_limited with details.retry_after seconds, and a Retry-After header in seconds. */
   maxRetryAfterSeconds: number;
@@ -375,8 +383,22 @@ export function requiresIdempotencyKey(method: string, path: string): boolean {
   );
 }
 
+/**
+ * What entries of the list endpoints carry. Spec, Endpoints: GET /domains "lists domains of the
+ * account" and GET /dns/zones lists zones; the entries' fields: not shown. Assumed: a domain entry
+ * is the domain information view (as GET /domains/{domain}) and a zone entry the zone view without
+ * its records, so a refresh of many domains and zones reads them with one list call (per page)
+ * instead of one call each. "summary" says the entries lack that: the provider then reads each
+ * object on its own. The sandbox answers as the contract says.
+ */
+export interface ListEntriesContract {
+  domains: "info" | "summary";
+  zones: "zone" | "summary";
+}
+
 /** The whole contract, as one overridable value. */
 export interface Contract {
+  listEntries: ListEntriesContract;
   apiPrefix: string;
   headers: HeaderNames;
   signing: SigningContract;
@@ -392,6 +414,8 @@ export interface Contract {
   views: ViewFields;
   /** Largest request body the sandbox accepts, bytes (not shown; 1 MiB). */
   maxBodyBytes: number;
+  /** Spec, Limits: "maximum records per zone: not shown". The sandbox refuses a create beyond it (our guess: 1000). */
+  maxRecordsPerZone: number;
   /** Availability names per call (stated: up to 20). */
   availabilityBatch: number;
   /** Nameservers per domain (stated: 2 to 5). */
@@ -407,6 +431,7 @@ export interface Contract {
 }
 
 export const DEFAULT_CONTRACT: Contract = {
+  listEntries: { domains: "info", zones: "zone" },
   apiPrefix: "/api/v1",
   headers: {
     key: "X-Service-Key",
@@ -446,9 +471,10 @@ export const DEFAULT_CONTRACT: Contract = {
     retentionSeconds: 86400,
     replay: "replay-first-response",
   },
-  rateLimit: { requestsPerMinute: 60, burst: 10, maxRetryAfterSeconds: 120 },
+  rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, maxRetryAfterSeconds: 120 },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
+  maxRecordsPerZone: 1000,
   availabilityBatch: 20,
   nameservers: { min: 2, max: 5 },
   ttl: { min: 60, max: 86400 },
@@ -481,7 +507,9 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>, at:
 }
 
 /** Entries that take one of a few words; `errors.form` and `idempotency.replay` have one, being descriptions rather than settings. */
-const CHOICES: [section: "signing" | "errors" | "idempotency", entry: string, allowed: readonly string[]][] = [
+const CHOICES: [section: "signing" | "errors" | "idempotency" | "listEntries", entry: string, allowed: readonly string[]][] = [
+  ["listEntries", "domains", ["info", "summary"]],
+  ["listEntries", "zones", ["zone", "summary"]],
   ["signing", "clientSigns", ["all", "required-only"]],
   ["signing", "timestampUnit", ["seconds", "milliseconds"]],
   ["signing", "signatureEncoding", ["hex", "base64"]],

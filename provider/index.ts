@@ -25,7 +25,7 @@ export { redact, type RedactOptions } from "./redact";
 export { deriveIdempotencyKey } from "./idempotency";
 export { pollDomain, pollDelay, type PollOptions, type PollResult } from "./poll";
 export { shouldRetry, outcomeUnknown, retryDelay, parseRetryAfter, type AttemptFailure, type RequestSafety } from "./retry";
-export { TokenBucket, bucketFor } from "./rate-limiter";
+export { SendWindow, windowFor } from "./rate-limiter";
 export { ENDPOINTS, type Endpoint, type EndpointName } from "./endpoints";
 export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverrides } from "./contract";
 export * from "./views";

@@ -7,7 +7,7 @@ import { ERROR_CODES, requiresSignature, type Contract } from "./contract";
 import { endpointLabel, fillPath, requestSafety, type Endpoint } from "./endpoints";
 import { envelopeData, renameErrorCode, renamesFrom } from "./envelope";
 import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
-import { acquire, type TokenBucket } from "./rate-limiter";
+import type { SendWindow } from "./rate-limiter";
 import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure } from "./retry";
 import { formatTimestamp, makeNonce, signRequest } from "./signing";
 import { exchange, headerValue, TransportFailure, type HttpResponse } from "./transport";
@@ -61,7 +61,8 @@ export interface RequestLoopSettings {
   maxRetries: number;
   maxRateLimitRetries: number;
   waitNoticeMs: number;
-  bucket: TokenBucket;
+  /** The credential's send window (rate limit), shared by the clients of the process. */
+  window: SendWindow;
   dispatcher: Dispatcher;
   now: () => number;
   random: (bytes: number) => Uint8Array;
@@ -139,16 +140,14 @@ export class RequestLoop {
     let skewCorrected = false;
 
     for (let attempt = 1; ; attempt++) {
-      await acquire(s.bucket, {
-        now: s.now,
-        sleep: s.sleep,
-        onWait: (ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label }),
-      });
+      const release = await s.window.acquire((ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label }));
       const headers = this.headersFor(method, signedPath, relPath, body, call.idempotencyKey);
       let res: HttpResponse;
       try {
         res = await exchange(s.dispatcher, { origin: s.origin, method, path: signedPath, headers, body: body || undefined, timeoutMs: s.timeoutMs });
+        release();
       } catch (e) {
+        release();
         if (!(e instanceof TransportFailure)) throw e;
         const failure = e.failure;
         s.logger.debug?.(`${label} attempt ${attempt}: ${failure.reason}`);
@@ -178,7 +177,7 @@ export class RequestLoop {
         const detail = Number(err.details?.retry_after);
         const waitMs = retryAfterMs ?? (Number.isFinite(detail) && detail >= 0 ? Math.min(capMs, detail * 1000) : retryDelay(rateLimitRetries, jitter));
         // Another process spends the same credential: hold every request of it until the service is ready.
-        s.bucket.pause(s.now(), s.now() + waitMs);
+        s.window.pause(s.now(), s.now() + waitMs);
         s.logger.debug?.(`${label}: 429, pausing the credential for ${waitMs} ms`);
         continue;
       }

@@ -48,6 +48,8 @@ export interface ResellerApi {
   transfer(req: TransferRequest, opts: Keyed): Promise<DomainOrder>;
   renew(domain: string, body: RenewRequest, opts: Keyed): Promise<DomainOrder>;
   getDomain(domain: string): Promise<DomainInfo>;
+  listDomainInfos(): Promise<DomainInfo[]>;
+  listZones(): Promise<DnsZone[]>;
   setNameservers(domain: string, nameservers: string[]): Promise<unknown>;
   getContacts(domain: string): Promise<Contacts>;
   updateContacts(domain: string, contacts: Partial<Contacts>): Promise<ContactsUpdate>;

@@ -1,14 +1,14 @@
 /**
  * Module-level state of the provider host process, shared by every dynamic resource of the stack
  * (the host serves them all from one process): settings from `configure`, one client per
- * credential, the per-zone record read cache and the shared-TTL registry.
+ * credential and the shared-TTL registry (read caches: ./read-cache.ts).
  */
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
-import type { DnsRecord } from "../provider/views";
 import { createClient, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
 import { MIN_CLI_VERSION, sdkTooOld } from "./sdk-version";
+import { resetReadCaches } from "./read-cache";
 import type { Limits } from "./validate";
 
 /** Waits longer than this are logged, saying what is waited for. */
@@ -69,6 +69,11 @@ function currentSettings(): Settings {
   return settings;
 }
 
+/** The contract overrides in force (reseller:contract), if configured. */
+export function currentContractOverrides(): Settings["contract"] {
+  return settings?.contract;
+}
+
 /** Validation limits from the (possibly overridden) contract; no credential needed. */
 export function limits(): Limits {
   const c = settings?.contract ? resolveContract(settings.contract) : DEFAULT_CONTRACT;
@@ -116,35 +121,16 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-// ---- Per-zone record read cache: refreshing N records of a zone costs one list call. ----
+// ---- Read caches (zone record lists, account lists): resources/read-cache.ts ----
 
-/** How long a zone's record list is reused by reads. Any write to the zone drops it. */
-export const RECORD_CACHE_MS = 5000;
-const recordCache = new Map<string, { at: number; records: Promise<DnsRecord[]> }>();
-
-/** The zone's records, shared by concurrent and closely following reads. */
-export function zoneRecords(zone: string, now: () => number = Date.now): Promise<DnsRecord[]> {
-  const hit = recordCache.get(zone);
-  if (hit && now() - hit.at < RECORD_CACHE_MS) return hit.records;
-  const records = client().listRecords(zone);
-  recordCache.set(zone, { at: now(), records });
-  records.catch(() => recordCache.delete(zone));
-  return records;
-}
-
-/** Seed the cache from a zone read that returned all records. */
-export function primeZoneRecords(zone: string, records: DnsRecord[], now: () => number = Date.now): void {
-  recordCache.set(zone, { at: now(), records: Promise.resolve(records) });
-}
-
-export function invalidateZone(zone: string): void {
-  recordCache.delete(zone);
-}
+export { RECORD_CACHE_MS, invalidateZone, primeZoneRecords, zoneRecords } from "./read-cache";
 
 // ---- Shared-TTL registry (see README, "Shared TTL"). ----
 
 /** (zone, name, type) → resource URN → TTL, for the records checked in this host process. */
 const ttlGroups = new Map<string, Map<string, number>>();
+/** URN → its group's key, so a re-check leaves its old group without scanning every group. */
+const ttlGroupOf = new Map<string, string>();
 
 const groupKey = (zone: string, name: string, type: string): string => `${zone}\u0000${name}\u0000${type}`;
 
@@ -157,7 +143,9 @@ export const resourceName = (urn: string): string => urn.split("::").pop() ?? ur
  */
 export function registerTtl(urn: string, zone: string, name: string, type: string, ttl: number): { urn: string; ttl: number } | undefined {
   const key = groupKey(zone, name, type);
-  for (const [k, group] of ttlGroups) if (k !== key) group.delete(urn);
+  const previous = ttlGroupOf.get(urn);
+  if (previous !== undefined && previous !== key) ttlGroups.get(previous)?.delete(urn);
+  ttlGroupOf.set(urn, key);
   let group = ttlGroups.get(key);
   if (!group) ttlGroups.set(key, (group = new Map()));
   group.set(urn, ttl);
@@ -167,7 +155,9 @@ export function registerTtl(urn: string, zone: string, name: string, type: strin
 
 /** Forget a record (deleted). */
 export function unregisterTtl(urn: string): void {
-  for (const group of ttlGroups.values()) group.delete(urn);
+  const key = ttlGroupOf.get(urn);
+  if (key !== undefined) ttlGroups.get(key)?.delete(urn);
+  ttlGroupOf.delete(urn);
 }
 
 // ---- Ownership: one live object, one owner per command (see README, "Moving resources"). ----
@@ -251,10 +241,11 @@ export function resetForTests(): void {
   stackHadCredentials = false;
   configError = undefined;
   clients.clear();
-  recordCache.clear();
+  resetReadCaches();
   ttlGroups.clear();
   owners.clear();
   recordDeletes.clear();
+  ttlGroupOf.clear();
 }
 
 /** An error that keeps a created object in state: the host packs id and properties as a partial failure. */

@@ -23,6 +23,7 @@ import {
   warn,
   zoneRecords,
 } from "./context";
+import { listedZone, zoneRecord } from "./read-cache";
 import { diffRecord, diffTemplate, diffZone } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
 import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normalize";
@@ -122,7 +123,8 @@ export const zoneHandler: Handler = {
   },
 
   async read(id, props) {
-    const z = await getZoneOrUndefined(client(), id);
+    // From GET /dns/zones where its entries carry the zone view (one call for every zone), else alone.
+    const z = (await listedZone(id)) ?? (await getZoneOrUndefined(client(), id));
     return z ? { id, props: zoneOutputs(props, z, (props.adopted as boolean | undefined) ?? false) } : GONE;
   },
 
@@ -336,14 +338,14 @@ export const recordHandler: Handler = {
 
   async read(id, props) {
     const zone = props.zone as string;
-    let records: DnsRecord[];
+    let live: DnsRecord | undefined;
     try {
-      records = await zoneRecords(zone);
+      // One list call (per page) serves the reads of every record of the zone (read-cache.ts).
+      live = await zoneRecord(zone, id);
     } catch (e) {
       if (isNotFound(e)) return GONE;
       throw e;
     }
-    const live = records.find((r) => r.id === id);
     return live ? { id, props: recordOutputs(props, zone, live, (props.adopted as boolean | undefined) ?? false) } : GONE;
   },
 

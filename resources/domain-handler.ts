@@ -9,6 +9,7 @@ import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
 import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS, movedAway, objectKey, resourceName } from "./context";
 import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
+import { listedDomain } from "./read-cache";
 import {
   CONTACT_TYPES,
   canonicalContact,
@@ -246,7 +247,8 @@ export const domainHandler: Handler = {
     const api = client();
     let live: DomainInfo;
     try {
-      live = await api.getDomain(id);
+      // From GET /domains where its entries carry the information view (one call for every domain), else alone.
+      live = (await listedDomain(id)) ?? (await api.getDomain(id));
     } catch (e) {
       if (isNotFound(e)) return GONE;
       throw e;

@@ -5,6 +5,7 @@
  */
 import { addonKinds } from "./addon-handlers";
 import { configureFrom } from "./context";
+import { dropAccountLists } from "./read-cache";
 import { domainHandler } from "./domain-handler";
 import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
 import type { Handler, Props } from "./handler";
@@ -43,8 +44,11 @@ export async function diff(kind: string, id: string, olds: Props, news: Props): 
   return handler(kind).diff(id, olds, news);
 }
 
+/** After any write the account-wide read lists may be stale (read-cache.ts). */
+const written = <T>(p: Promise<T>): Promise<T> => p.finally(dropAccountLists);
+
 export function create(kind: string, inputs: Props): Promise<{ id: string; outs: Props }> {
-  return handler(kind).create(inputs);
+  return written(handler(kind).create(inputs));
 }
 
 export function read(kind: string, id: string, props: Props): Promise<{ id: string; props: Props }> {
@@ -52,11 +56,48 @@ export function read(kind: string, id: string, props: Props): Promise<{ id: stri
 }
 
 export function update(kind: string, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  return handler(kind).update(id, olds, news);
+  return written(handler(kind).update(id, olds, news));
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
 function remove(kind: string, id: string, props: Props): Promise<void> {
-  return handler(kind).delete(id, props);
+  return written(handler(kind).delete(id, props));
 }
 export { remove as delete };
+
+// ---- Entry points of the shared provider (./shim.ts): the kind comes from the resource's URN. ----
+
+/** The kind named by a URN's type (`...::pulumi-nodejs:dynamic/reseller:<Kind>::name`, parent types before a `$`). */
+export function kindOfUrn(urn: unknown): string {
+  const type = typeof urn === "string" ? urn.split("::")[2] : undefined;
+  const kind = type?.split("$").pop()?.split(":").pop();
+  if (!kind || !HANDLERS[kind]) throw new Error(`reseller-pulumi: cannot tell the resource kind from resourceUrn ${JSON.stringify(urn)}`);
+  return kind;
+}
+
+const kindOf = (props: unknown): string => kindOfUrn((props as Props | undefined)?.resourceUrn);
+
+const isConfigureRequest = (v: unknown): v is ConfigureRequest => typeof (v as ConfigureRequest | undefined)?.config?.get === "function";
+
+/**
+ * configure(req), check(olds, news), diff(id, olds, news), create(inputs) and read(id, props) in one
+ * function: an id (a string) first means diff (three arguments) or read (two); otherwise two
+ * property maps are check, and one is create unless it is the configure request.
+ */
+export function dispatch(...a: unknown[]): Promise<unknown> {
+  if (typeof a[0] === "string") {
+    const id = a[0];
+    return a.length >= 3 ? diff(kindOf(a[2]), id, a[1] as Props, a[2] as Props) : read(kindOf(a[1]), id, a[1] as Props);
+  }
+  if (a.length >= 2) return check(kindOf(a[1]), a[0] as Props, a[1] as Props);
+  if (isConfigureRequest(a[0])) return configure("", a[0]);
+  return create(kindOf(a[0]), a[0] as Props);
+}
+
+export function updateByUrn(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  return update(kindOf(news), id, olds, news);
+}
+
+export function deleteByUrn(id: string, props: Props): Promise<void> {
+  return remove(kindOf(props), id, props);
+}

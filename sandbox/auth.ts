@@ -72,14 +72,15 @@ export function checkAllowlist(cred: Credential, address: string): void {
   }
 }
 
-/** Sliding one-minute window per credential. */
+/** Sliding window per credential (contract.rateLimit.windowSeconds, 60 by default): perMinute × window / 60 requests. */
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
-  check(key: string, perMinute: number, nowMs: number): void {
-    const since = nowMs - 60_000;
+  check(key: string, perMinute: number, nowMs: number, windowMs = 60_000): void {
+    const since = nowMs - windowMs;
+    const allowed = (perMinute * windowMs) / 60_000;
     const list = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (list.length >= perMinute) {
-      const retry = Math.max(1, Math.ceil((list[0] + 60_000 - nowMs) / 1000));
+    if (list.length >= allowed) {
+      const retry = Math.max(1, Math.ceil((list[0] + windowMs - nowMs) / 1000));
       this.hits.set(key, list);
       throw new ApiError("rate_limited", `rate limit of ${perMinute} requests per minute for API key ${key} exceeded; retry after ${retry} s`, undefined, {
         retry_after: retry,

@@ -102,7 +102,9 @@ const listDomains = (c: Ctx) => {
   const all = Object.values(c.core.state.domains)
     .filter((d) => stage === null || d.stage === stage)
     .sort((a, b) => a.domain.localeCompare(b.domain));
-  return ok(page(c, all.map((d) => c.core.listEntry(d))));
+  // Entries as the contract says they are (listEntries.domains): the information view, or its summary.
+  const info = c.contract.listEntries.domains === "info";
+  return ok(page(c, all.map((d) => (info ? c.core.domainInfo(d) : c.core.listEntry(d)))));
 };
 
 const balance = (c: Ctx) => {

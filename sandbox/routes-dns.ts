@@ -7,8 +7,6 @@ import { ok, page, type Ctx, type Route } from "./routing";
 import { DNS_SERVICE_NAMESERVERS, type RecordEntry, type ZoneEntry } from "./state";
 import { canonicalHost, domainName } from "./validate";
 
-/** Records per zone (not shown in the spec; our limit). */
-export const MAX_RECORDS_PER_ZONE = 1000;
 const DEFAULT_TTL = 3600;
 
 interface TemplateRecord {
@@ -90,7 +88,15 @@ function checkPlacement(z: ZoneEntry, d: RecordDraft, except?: RecordEntry): voi
 }
 
 const listZones = (c: Ctx) =>
-  ok(page(c, Object.values(c.core.state.zones).sort((a, b) => a.domain.localeCompare(b.domain)).map((z) => c.core.zoneView(z, false))));
+  ok(
+    page(
+      c,
+      Object.values(c.core.state.zones)
+        .sort((a, b) => a.domain.localeCompare(b.domain))
+        // Entries as the contract says they are (listEntries.zones): the zone view, or name and status only.
+        .map((z) => (c.contract.listEntries.zones === "zone" ? c.core.zoneView(z, false) : { domain: z.domain, status: z.status })),
+    ),
+  );
 
 const createZone = (c: Ctx) => {
   const core = c.core;
@@ -149,7 +155,8 @@ const createRecord = (c: Ctx) => {
   const d = validateRecord(c.body, null, c.contract.ttl, z.domain);
   requireActiveZone(z);
   checkPlacement(z, d);
-  if (z.records.length >= MAX_RECORDS_PER_ZONE) throw invalid("zone", z.domain, `a zone holds at most ${MAX_RECORDS_PER_ZONE} records`);
+  const max = c.contract.maxRecordsPerZone;
+  if (z.records.length >= max) throw invalid("zone", z.domain, `a zone holds at most ${max} records`);
   const sib = siblings(z, d.name, d.type);
   const shared = sib[0]?.ttl;
   if (shared !== undefined && d.ttl !== null && d.ttl !== shared) {
@@ -182,11 +189,13 @@ const putRecord = (c: Ctx) => {
   checkPlacement(z, d, r);
   const sib = siblings(z, d.name, d.type, r);
   const ttl = d.ttl ?? (sib[0]?.ttl ?? r.ttl);
-  Object.assign(r, d, { ttl });
+  // Entries are replaced, never changed in place: a refused request restores the old list (checkpoint.ts).
+  const updated: RecordEntry = { ...r, ...d, ttl };
   // The TTL is shared per name and type: a change applies to every sibling.
-  for (const s of sib) s.ttl = ttl;
+  const changedSiblings = new Set(sib);
+  z.records = z.records.map((x) => (x === r ? updated : changedSiblings.has(x) ? { ...x, ttl } : x));
   c.changed();
-  return ok({ ...recordView(r), updated_siblings: sib.map((s) => s.id) });
+  return ok({ ...recordView(updated), updated_siblings: sib.map((s) => s.id) });
 };
 
 const deleteRecord = (c: Ctx) => {

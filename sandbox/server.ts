@@ -12,6 +12,7 @@ import {
   requiresSignature,
   type Contract,
 } from "../provider/contract";
+import { checkpoint } from "./checkpoint";
 import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";
 import { ApiError } from "./errors";
@@ -229,7 +230,7 @@ export class Sandbox {
       const cred = authenticate(this.credentials, req.headers, this.contract);
       entry.key = cred.key;
       checkAllowlist(cred, normalizeAddress(req.socket.remoteAddress));
-      this.limiter.check(cred.key, this.core.settings.requestsPerMinute, this.opts.now());
+      this.limiter.check(cred.key, this.core.settings.requestsPerMinute, this.opts.now(), this.contract.rateLimit.windowSeconds * 1000);
 
       const q = rawUrl.indexOf("?");
       const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -313,14 +314,14 @@ export class Sandbox {
       };
       let reply: Reply;
       // A refused or failed change leaves no trace: the state is restored from this copy.
-      const before = method === "GET" ? null : structuredClone(this.core.state);
+      const before = method === "GET" ? null : checkpoint(this.core.state);
       try {
         let result: ReturnType<typeof route.r.handler>;
         try {
           result = route.r.handler(ctx);
         } catch (e) {
           if (before) {
-            this.core.state = before;
+            this.core.state = before();
             changed = false;
           }
           throw e;

@@ -68,6 +68,7 @@ export interface DomainEntry {
   pendingRenewal: PendingRenewal | null;
 }
 
+/** Never changed in place once in a zone's list: a change replaces the entry (checkpoint.ts relies on it). */
 export interface RecordEntry {
   id: string;
   type: string;

@@ -169,15 +169,15 @@ describe("429 from the service", () => {
   it("the client's own limiter spaces requests and logs long waits", async () => {
     const info: string[] = [];
     const waits: WaitEvent[] = [];
-    // A one-request burst at 12/min: 5 s between requests.
-    const c = clientFor(server, clock, { requestsPerMinute: 12, burst: 1, baseUrl: `${server.url}/limited`, logger: { info: (m) => info.push(m) }, onWait: (e) => waits.push(e) });
+    // Two requests a minute: the third waits until the first has left the window.
+    const c = clientFor(server, clock, { requestsPerMinute: 2, baseUrl: `${server.url}/limited`, logger: { info: (m) => info.push(m) }, onWait: (e) => waits.push(e) });
     server.respond(() => ok(F.ping));
     await c.ping();
     await c.ping();
     await c.ping();
-    expect(clock.sleeps).toEqual([5000, 5000]);
-    expect(waits.map((w) => w.reason)).toEqual(["rate-limit", "rate-limit"]);
-    expect(info[0]).toMatch(/waiting 5 s \(rate-limit\) before GET \/ping/);
+    expect(clock.sleeps).toEqual([60_000]);
+    expect(waits.map((w) => w.reason)).toEqual(["rate-limit"]);
+    expect(info[0]).toMatch(/waiting 60 s \(rate-limit\) before GET \/ping/);
     expect(server.requests.map((r) => r.path)).toEqual(Array(3).fill("/limited/api/v1/ping"));
     await c.close();
   });

@@ -49,6 +49,7 @@ export function clientFor(server: RecordingServer, clock: FakeClock, opts: Parti
     sleep: clock.sleep,
     random: countingRandom(),
     timeoutMs: 5000,
+    rateLimitLogDir: null,
     ...opts,
   });
 }

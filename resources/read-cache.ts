@@ -1,0 +1,171 @@
+/**
+ * Reads shared by many resources in the provider host: one list call (per page) serves the reads
+ * of every record of a zone, and, where the contract says list entries carry what a read needs
+ * (contract.listEntries), of every domain and every zone of the account.
+ *
+ * - Concurrent reads join the list in flight; none starts a second one.
+ * - A list is dated from when its answer arrived, not from when it was asked for, so a list that
+ *   took long (paced by the rate limit) is not stale on arrival.
+ * - A refresh reads each resource once; a list serves each id once, then a read of the same id
+ *   asks again. So one refresh reads every domain from one list call however long it takes, and a
+ *   later refresh served by the same host process sees the service as it is then, not the list
+ *   the earlier one saw.
+ * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
+ */
+import { resolveContract, type ListEntriesContract } from "../provider/contract";
+import type { DnsRecord, DnsZone, DomainInfo } from "../provider/views";
+import { client, currentContractOverrides } from "./context";
+
+/** How long a list serves ids it has not served yet: longer than a refresh of thousands at 60 a minute. */
+export const LIST_LIFE_MS = 15 * 60_000;
+/** How long a zone's whole record list is reused by reads that need all of it (adopt, templates, messages). */
+export const RECORD_CACHE_MS = 5000;
+
+interface Arrived<T> {
+  arrivedAt: number;
+  items: T[];
+  byId: Map<string, T>;
+  served: Set<string>;
+}
+
+/** One list, fetched once for many readers. */
+export class SharedList<T> {
+  private cached: Arrived<T> | undefined;
+  private inflight: Promise<Arrived<T>> | undefined;
+
+  constructor(
+    private readonly fetch: () => Promise<T[]>,
+    private readonly idOf: (item: T) => string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The entry for `id` (undefined: the list does not hold it), from a list that has not served `id` yet. */
+  async get(id: string): Promise<T | undefined> {
+    const c = this.fresh(LIST_LIFE_MS);
+    if (c && !c.served.has(id)) return this.serve(c, id);
+    for (;;) {
+      const got = await (this.inflight ?? this.start());
+      if (!got.served.has(id)) return this.serve(got, id);
+      // This id was served by that list already (a second read of one resource): ask again.
+      if (this.inflight === undefined) this.start();
+    }
+  }
+
+  /** The whole list, reused for RECORD_CACHE_MS after it arrived, or joined while in flight. */
+  async all(): Promise<T[]> {
+    const c = this.fresh(RECORD_CACHE_MS);
+    if (c) return c.items;
+    return (await (this.inflight ?? this.start())).items;
+  }
+
+  /** Seeds the list from another answer that carried all of it (e.g. a zone read with its records). */
+  prime(items: T[]): void {
+    this.cached = this.arrived(items);
+  }
+
+  /** Drops the list and detaches the one in flight: a write made them stale. */
+  drop(): void {
+    this.cached = undefined;
+    this.inflight = undefined;
+  }
+
+  private serve(c: Arrived<T>, id: string): T | undefined {
+    c.served.add(id);
+    return c.byId.get(id);
+  }
+
+  private fresh(lifeMs: number): Arrived<T> | undefined {
+    const c = this.cached;
+    return c && this.now() - c.arrivedAt < lifeMs ? c : undefined;
+  }
+
+  private arrived(items: T[]): Arrived<T> {
+    return { arrivedAt: this.now(), items, byId: new Map(items.map((x) => [this.idOf(x), x])), served: new Set() };
+  }
+
+  private start(): Promise<Arrived<T>> {
+    const p: Promise<Arrived<T>> = this.fetch().then(
+      (items) => {
+        const a = this.arrived(items);
+        if (this.inflight === p) {
+          this.cached = a;
+          this.inflight = undefined;
+        }
+        return a;
+      },
+      (e: unknown) => {
+        if (this.inflight === p) this.inflight = undefined;
+        throw e;
+      },
+    );
+    this.inflight = p;
+    return p;
+  }
+}
+
+// ---- The host's lists ----
+
+const zoneLists = new Map<string, SharedList<DnsRecord>>();
+let domainList: SharedList<DomainInfo> | undefined;
+let zoneList: SharedList<DnsZone> | undefined;
+
+function recordsOf(zone: string): SharedList<DnsRecord> {
+  let l = zoneLists.get(zone);
+  if (!l) zoneLists.set(zone, (l = new SharedList(() => client().listRecords(zone), (r) => r.id)));
+  return l;
+}
+
+/** What the contract in force says list entries carry. */
+export function listEntries(): ListEntriesContract {
+  return resolveContract(currentContractOverrides() ?? {}).listEntries;
+}
+
+/** The zone's records, shared by concurrent and closely following reads. */
+export function zoneRecords(zone: string): Promise<DnsRecord[]> {
+  return recordsOf(zone).all();
+}
+
+/** One record of a zone for a refresh: from the zone's list, one list call (per page) for all its records. */
+export function zoneRecord(zone: string, id: string): Promise<DnsRecord | undefined> {
+  return recordsOf(zone).get(id);
+}
+
+/** Seed the zone's list from a zone read that returned all records. */
+export function primeZoneRecords(zone: string, records: DnsRecord[]): void {
+  recordsOf(zone).prime(records);
+}
+
+export function invalidateZone(zone: string): void {
+  zoneLists.get(zone)?.drop();
+  zoneList?.drop();
+}
+
+/**
+ * A domain's information view from GET /domains when the contract says its entries carry it;
+ * undefined when they do not, or the list does not hold the domain (the caller reads it alone).
+ */
+export async function listedDomain(domain: string): Promise<DomainInfo | undefined> {
+  if (listEntries().domains !== "info") return undefined;
+  domainList ??= new SharedList(() => client().listDomainInfos(), (d) => d.domain);
+  return domainList.get(domain);
+}
+
+/** A zone's view from GET /dns/zones when the contract says its entries carry it; else undefined. */
+export async function listedZone(domain: string): Promise<DnsZone | undefined> {
+  if (listEntries().zones !== "zone") return undefined;
+  zoneList ??= new SharedList(() => client().listZones(), (z) => z.domain);
+  return zoneList.get(domain);
+}
+
+/** A write by this host: the account lists may no longer hold what the service has. */
+export function dropAccountLists(): void {
+  domainList?.drop();
+  zoneList?.drop();
+}
+
+/** Test hook: a fresh process. */
+export function resetReadCaches(): void {
+  zoneLists.clear();
+  domainList = undefined;
+  zoneList = undefined;
+}

@@ -1,0 +1,23 @@
+/**
+ * All-or-nothing for one request without cloning the whole state before each write (a deep clone
+ * made every record create cost as much as the records already there). Everything but the zones'
+ * record lists is small and cloned; a record list is kept as a copy of its references, which is
+ * enough because record entries are never changed in place: a change replaces the entry
+ * (routes-dns.ts putRecord), a delete filters it out, a create pushes a new one.
+ */
+import type { RecordEntry, SandboxState, ZoneEntry } from "./state";
+
+/** Takes a checkpoint; calling the result gives the state as it was then (for a refused change). */
+export function checkpoint(state: SandboxState): () => SandboxState {
+  const lists = new Map<string, RecordEntry[]>();
+  const zones: Record<string, ZoneEntry> = {};
+  for (const [name, z] of Object.entries(state.zones)) {
+    lists.set(name, z.records.slice());
+    zones[name] = { ...z, records: [] };
+  }
+  const rest = structuredClone({ ...state, zones });
+  return () => {
+    for (const [name, z] of Object.entries(rest.zones)) z.records = lists.get(name) ?? [];
+    return rest;
+  };
+}
