@@ -32,8 +32,7 @@ export function resourceArgs(
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
   const tooOld = sdkTooOld();
   if (tooOld) throw new Error(tooOld);
-  const parent = opts?.parent;
-  const urn = pulumi.createUrn(name, typeToken(kind), parent, pulumi.getProject(), pulumi.getStack());
+  const urn = pulumi.createUrn(name, typeToken(kind), parentUrnOf(opts?.parent), pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
   Object.assign(props, args, { resourceUrn: urn });
   const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
@@ -42,4 +41,15 @@ export function resourceArgs(
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
   };
   return [shim(kind), name, props, options, MODULE, kind];
+}
+
+/**
+ * The parent's URN as an output that does not depend on the parent. `createUrn(…, parent)` would
+ * carry the parent as a dependency of the `resourceUrn` input, and the SDK widens a dependency on a
+ * component to all of its children: two of our resources under one component then wait for each
+ * other and neither registers (under `pulumi up` as under engine/).
+ */
+function parentUrnOf(parent: pulumi.Resource | undefined): pulumi.Output<string> | undefined {
+  if (!parent) return undefined;
+  return pulumi.output(new Promise<string>((resolve) => void parent.urn.apply((u) => resolve(u))));
 }

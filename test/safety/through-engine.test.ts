@@ -134,11 +134,10 @@ describe("moving resources", () => {
     await expectNoChangeNext(renamed);
   });
 
-  // Skipped: under engine/ (merged from branch engine at 521c55c) a dynamic resource whose parent is
-  // a component never registers (the program ends with "promises were still active"; a component
-  // without children registers fine). Reparenting is proven through the host in
-  // test/resources/lifecycle/ownership.test.ts (URNs with the parent type); enable once engine/ has it.
-  test.skip("reparent under a component without aliases: the same", async () => {
+  // Seven of our resources under one component: they used to wait for each other forever (the
+  // `resourceUrn` input carried the component as a dependency, which the SDK widens to all of its
+  // children); resources/register.ts now takes the parent's URN without that dependency.
+  test("reparent under a component without aliases: the same", async () => {
     const first = estate((b) => b);
     await engine().up(program(first));
     const live = await liveView();
