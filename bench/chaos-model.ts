@@ -179,7 +179,7 @@ export class DesiredModel {
 /** The Pulumi program declaring a snapshot of the desired state. */
 export function chaosProgram(s: Snapshot): () => Promise<void> {
   return async () => {
-    const reseller = await import("../resources");
+    const reseller = (require("../resources") as typeof import("../resources"));
     const zoneOf = new Map<string, import("@pulumi/pulumi").Output<string>>();
     for (const d of s.domains) {
       const dom = new reseller.Domain(d.res, {

@@ -32,7 +32,7 @@ const isDomainGet = (e: RequestLogEntry, domain: string): boolean =>
   e.method === "GET" && e.path.split("?")[0] === `${DEFAULT_CONTRACT.apiPrefix}/domains/${domain}`;
 
 async function domainProgram(): Promise<void> {
-  const reseller = await import("../resources");
+  const reseller = (require("../resources") as typeof import("../resources"));
   new reseller.Domain("approved", {
     domain: DOMAIN,
     contacts: { registrant: BENCH_REGISTRANT },

@@ -14,7 +14,7 @@ const DOMAIN = "bench-bytes.com";
 
 /** One resource of each type, all of them created for real. */
 export async function everyKindProgram(): Promise<void> {
-  const reseller = await import("../resources");
+  const reseller = (require("../resources") as typeof import("../resources"));
   const domain = new reseller.Domain("site", {
     domain: DOMAIN,
     contacts: { registrant: BENCH_REGISTRANT },
@@ -38,7 +38,7 @@ export function providerBytes(): Measurement {
     async run(progress) {
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: 600, processingDelaySeconds: 0 });
       try {
-        const { SECRET_OUTPUTS } = await import("../resources");
+        const { SECRET_OUTPUTS } = (require("../resources") as typeof import("../resources"));
         const engine = sandboxEngine(sandbox, 600, { secretOutputs: (type) => SECRET_OUTPUTS[type] ?? [] });
         await engine.up(everyKindProgram);
         const bytes = new Map<string, number>();

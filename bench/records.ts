@@ -28,7 +28,7 @@ export const ZONE = "demo-reseller.com";
 /** The program: `records` A records with distinct names in one zone. */
 export function recordsProgram(records: number): () => Promise<void> {
   return async () => {
-    const reseller = await import("../resources");
+    const reseller = (require("../resources") as typeof import("../resources"));
     for (let i = 0; i < records; i++) {
       const name = `bench-${String(i).padStart(4, "0")}`;
       new reseller.DnsRecord(name, { zone: ZONE, type: "A", name, content: `198.51.100.${i % 250}`, ttl: 300 });

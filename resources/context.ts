@@ -3,11 +3,12 @@
  * (the host serves them all from one process): settings from `configure`, one client per
  * credential, the per-zone record read cache and the shared-TTL registry.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
 import type { DnsRecord } from "../provider/views";
-import { createClient, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
+import { createClient, DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
 import type { Limits } from "./validate";
 
 /** Waits longer than this are logged, saying what is waited for. */
@@ -17,8 +18,26 @@ let settings: Settings | undefined;
 let configError: Error | undefined;
 const clients = new Map<string, ResellerApi>();
 
+/** Settings of accounts other than the default, by config namespace (resource option `account`). */
+const accounts = new Map<string, { settings?: Settings; error?: Error }>();
+/** The account of the provider call being served; unset for the default account. */
+const callAccount = new AsyncLocalStorage<string>();
+
+/** Runs one provider call for an account's shim, so client() and limits() use that account's settings. */
+export function inAccount<T>(account: string | undefined, fn: () => T): T {
+  return account && account !== DEFAULT_ACCOUNT ? callAccount.run(account, fn) : fn();
+}
+
 /** Called from each shim's `configure(req)` with the whole stack config; env fills gaps. */
-export function configureFrom(get: ConfigGet): void {
+export function configureFrom(get: ConfigGet, account: string = DEFAULT_ACCOUNT): void {
+  if (account !== DEFAULT_ACCOUNT) {
+    try {
+      accounts.set(account, { settings: readSettings(get, process.env, account) });
+    } catch (e) {
+      accounts.set(account, { error: e as Error });
+    }
+    return;
+  }
   try {
     settings = readSettings(get);
     configError = undefined;
@@ -36,6 +55,13 @@ export function useSettings(s: Settings): void {
 }
 
 function currentSettings(): Settings {
+  const account = callAccount.getStore();
+  if (account) {
+    if (!accounts.has(account)) configureFrom(() => undefined, account);
+    const a = accounts.get(account)!;
+    if (a.error) throw a.error;
+    return a.settings!;
+  }
   if (settings) return settings;
   if (configError) throw configError;
   configureFrom(() => undefined);
@@ -45,7 +71,9 @@ function currentSettings(): Settings {
 
 /** Validation limits from the (possibly overridden) contract; no credential needed. */
 export function limits(): Limits {
-  const c = settings?.contract ? resolveContract(settings.contract) : DEFAULT_CONTRACT;
+  const account = callAccount.getStore();
+  const s = account ? accounts.get(account)?.settings : settings;
+  const c = s?.contract ? resolveContract(s.contract) : DEFAULT_CONTRACT;
   return { ttl: c.ttl, nameservers: c.nameservers };
 }
 
@@ -148,6 +176,7 @@ export function unregisterTtl(urn: string): void {
 export function resetForTests(): void {
   settings = undefined;
   configError = undefined;
+  accounts.clear();
   clients.clear();
   recordCache.clear();
   ttlGroups.clear();

@@ -1,6 +1,21 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as pulumi from "@pulumi/pulumi";
+import { accountFailure } from "./api";
+import { checkSdkVersion } from "./sdk-version";
 import { shim, type Kind } from "./shim";
+
+/**
+ * Resource option of every reseller resource: which account it lives in, as the config namespace
+ * holding that account's settings (`<account>:apiKey`, `<account>:apiSecret`, ... or the environment
+ * with prefix RESELLER_EU_ for "reseller-eu"). Default "reseller". Credentials stay in the stack
+ * config (secret); only the namespace's name is in the serialized provider.
+ */
+export interface AccountOption {
+  account?: string;
+}
+
+/** Options of every reseller resource: Pulumi's own, and `account`. */
+export type ResellerResourceOptions = pulumi.CustomResourceOptions & AccountOption;
 
 /** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export const MODULE = "reseller";
@@ -26,8 +41,12 @@ export function resourceArgs(
   name: string,
   args: object,
   outputs: readonly string[],
-  opts: pulumi.CustomResourceOptions | undefined,
+  resourceOpts: (pulumi.CustomResourceOptions & AccountOption) | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  checkSdkVersion();
+  const { account, ...opts } = resourceOpts ?? {};
+  const failure = accountFailure(account);
+  if (failure) throw new Error(`${kind} ${name}: ${failure}`);
   const parent = opts?.parent;
   const urn = pulumi.createUrn(name, typeToken(kind), parent, pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
@@ -37,5 +56,5 @@ export function resourceArgs(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
   };
-  return [shim(kind), name, props, options, MODULE, kind];
+  return [shim(kind, account === "reseller" ? undefined : account), name, props, options, MODULE, kind];
 }

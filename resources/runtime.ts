@@ -4,10 +4,11 @@
  * old states ask for them. Each export takes the resource kind first and forwards to its handler.
  */
 import { addonKinds } from "./addon-handlers";
-import { configureFrom } from "./context";
+import { configureFrom, inAccount } from "./context";
 import { domainHandler } from "./domain-handler";
 import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
 import type { Handler, Props } from "./handler";
+import { checkSdkVersion } from "./sdk-version";
 import type { CheckResult } from "./validate";
 import type { DiffResult } from "./diff";
 
@@ -21,6 +22,7 @@ export const HANDLERS: Record<string, Handler> = {
 };
 
 function handler(kind: string): Handler {
+  checkSdkVersion();
   const h = HANDLERS[kind];
   if (!h) throw new Error(`reseller-pulumi: unknown resource kind "${kind}" (state written by a newer version?)`);
   return h;
@@ -31,32 +33,35 @@ export interface ConfigureRequest {
   config: { get(key: string): string | undefined };
 }
 
-export async function configure(_kind: string, req: ConfigureRequest): Promise<void> {
-  configureFrom((key) => req.config.get(`reseller:${key}`));
+// `account` (last, optional) is the config namespace of a shim made for the resource option
+// `account`; shims in older states do not pass it and mean the default namespace, "reseller".
+
+export async function configure(_kind: string, req: ConfigureRequest, account = "reseller"): Promise<void> {
+  configureFrom((key) => req.config.get(`${account}:${key}`), account);
 }
 
-export async function check(kind: string, olds: Props, news: Props): Promise<CheckResult> {
-  return handler(kind).check(olds, news);
+export async function check(kind: string, olds: Props, news: Props, account?: string): Promise<CheckResult> {
+  return inAccount(account, () => handler(kind).check(olds, news));
 }
 
-export async function diff(kind: string, id: string, olds: Props, news: Props): Promise<DiffResult> {
-  return handler(kind).diff(id, olds, news);
+export async function diff(kind: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
+  return inAccount(account, () => handler(kind).diff(id, olds, news));
 }
 
-export function create(kind: string, inputs: Props): Promise<{ id: string; outs: Props }> {
-  return handler(kind).create(inputs);
+export function create(kind: string, inputs: Props, account?: string): Promise<{ id: string; outs: Props }> {
+  return inAccount(account, () => handler(kind).create(inputs));
 }
 
-export function read(kind: string, id: string, props: Props): Promise<{ id: string; props: Props }> {
-  return handler(kind).read(id, props);
+export function read(kind: string, id: string, props: Props, account?: string): Promise<{ id: string; props: Props }> {
+  return inAccount(account, () => handler(kind).read(id, props));
 }
 
-export function update(kind: string, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  return handler(kind).update(id, olds, news);
+export function update(kind: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: Props }> {
+  return inAccount(account, () => handler(kind).update(id, olds, news));
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
-function remove(kind: string, id: string, props: Props): Promise<void> {
-  return handler(kind).delete(id, props);
+function remove(kind: string, id: string, props: Props, account?: string): Promise<void> {
+  return inAccount(account, () => handler(kind).delete(id, props));
 }
 export { remove as delete };

@@ -57,7 +57,7 @@ function problem(message: string, c: { field: string; shown: string | null; rule
 type Constructor = new (name: string, args: never) => pulumi.CustomResource;
 
 async function declare(kind: Kind, title: string, args: Record<string, unknown>): Promise<void> {
-  const reseller = (await import("../../resources")) as unknown as Record<Kind, Constructor>;
+  const reseller = ((require("../../resources") as typeof import("../../resources"))) as unknown as Record<Kind, Constructor>;
   new reseller[kind](title, args as never);
 }
 
@@ -139,7 +139,7 @@ test("every bad resource input is refused at preview, naming field, value and ru
 });
 
 async function call(c: FunctionCase): Promise<unknown> {
-  const reseller = await import("../../resources");
+  const reseller = (require("../../resources") as typeof import("../../resources"));
   const fns: Record<FunctionName, (a: never) => Promise<unknown>> = {
     getAvailability: reseller.getAvailability as never,
     checkDomain: reseller.checkDomain as never,
@@ -177,7 +177,7 @@ test("the catalogue: at least 60 entries, and no request of any reached the API;
   expect(apiRequests()).toEqual([]);
   // Control: one valid call shows up in the same log, so the empty log above is not vacuous.
   pulumi.runtime.setAllConfig(config, ["reseller:apiSecret"]);
-  const reseller = await import("../../resources");
+  const reseller = (require("../../resources") as typeof import("../../resources"));
   expect(await reseller.getBalance()).toMatchObject({ currency: "USD" });
   expect(apiRequests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["GET /api/v1/account/balance 200"]);
 });

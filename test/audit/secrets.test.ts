@@ -122,7 +122,7 @@ interface Plan {
 
 function program(plan: Plan) {
   return async () => {
-    const reseller = await import("../../resources");
+    const reseller = (require("../../resources") as typeof import("../../resources"));
     const reg = new reseller.Domain("reg", {
       domain: REG,
       contacts: { registrant: first.contact },
@@ -160,7 +160,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, credentials: [{ key: KEY, secret: SECRET }] });
   const real = hostModule.startProviderHost;
   jest.spyOn(hostModule, "startProviderHost").mockImplementation(async (o) => recording(await real(o)));
-  const { SECRET_OUTPUTS } = await import("../../resources");
+  const { SECRET_OUTPUTS } = (require("../../resources") as typeof import("../../resources"));
   engine = new Engine({
     stateFile: path.join(dir, "state.json"),
     config: { "reseller:apiKey": KEY, "reseller:apiSecret": SECRET, "reseller:baseUrl": sandbox.url, "reseller:requestsPerMinute": "100000" },

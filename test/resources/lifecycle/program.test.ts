@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 
 async function program() {
-  const reseller = await import("../../../resources");
+  const reseller = (require("../../../resources") as typeof import("../../../resources"));
   const domain = new reseller.Domain("site", {
     domain: "program-test.com",
     contacts: { registrant: contact },
@@ -31,7 +31,7 @@ async function program() {
 
 test("preview, up, no-op up, refresh and destroy of a whole program; secrets sealed in state", async () => {
   const lines: string[] = [];
-  const { SECRET_OUTPUTS } = await import("../../../resources");
+  const { SECRET_OUTPUTS } = (require("../../../resources") as typeof import("../../../resources"));
   const engine = new Engine({
     config: {
       "reseller:apiKey": sandbox.credentials.key,
