@@ -212,3 +212,21 @@ export async function getTier(args: AccountArgs = {}): Promise<AccountTier> {
 export function getTierOutput(args: AccountArgs = {}): pulumi.Output<AccountTier> {
   return pulumi.output(getTier(args));
 }
+
+export interface TemplateInfo {
+  /** The id ZoneTemplate's `templateId` takes. */
+  id: string;
+  name?: string;
+  description?: string;
+  /** Names of the variables the template needs (ZoneTemplate's `variables`). */
+  variables: string[];
+}
+
+/** The service's Quick Setup templates, with the variables each needs. */
+export async function getTemplates(args: AccountArgs = {}): Promise<TemplateInfo[]> {
+  return camel(await programClient(args.account).listTemplates());
+}
+
+export function getTemplatesOutput(args: AccountArgs = {}): pulumi.Output<TemplateInfo[]> {
+  return pulumi.output(getTemplates(args));
+}

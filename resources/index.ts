@@ -32,6 +32,8 @@ export {
   getBalanceOutput,
   getTier,
   getTierOutput,
+  getTemplates,
+  getTemplatesOutput,
   type AccountArgs,
   type AccountBalance,
   type AccountTier,
@@ -45,6 +47,7 @@ export {
   type Price,
   type PriceQuote,
   type PricingAction,
+  type TemplateInfo,
   type TldInfo,
 } from "./functions";
 export { SECRET_OUTPUTS, typeToken, type AccountOption, type ResellerResourceOptions } from "./register";

@@ -4,11 +4,12 @@
  * old states ask for them. Each export takes the resource kind first and forwards to its handler.
  */
 import { addonKinds } from "./addon-handlers";
-import { configureFrom, inAccount } from "./context";
+import { client, configureFrom, inAccount } from "./context";
 import { domainHandler } from "./domain-handler";
 import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
 import type { Handler, Props } from "./handler";
 import { checkSdkVersion } from "./sdk-version";
+import { templateFailures } from "./template-check";
 import type { CheckResult } from "./validate";
 import type { DiffResult } from "./diff";
 
@@ -41,7 +42,12 @@ export async function configure(_kind: string, req: ConfigureRequest, account = 
 }
 
 export async function check(kind: string, olds: Props, news: Props, account?: string): Promise<CheckResult> {
-  return inAccount(account, () => handler(kind).check(olds, news));
+  return inAccount(account, async () => {
+    const result = handler(kind).check(olds, news);
+    // A template id or variable the service does not have fails at preview, not at apply.
+    if (kind === "ZoneTemplate" && result.failures.length === 0) result.failures.push(...(await templateFailures(result.inputs, client)));
+    return result;
+  });
 }
 
 export async function diff(kind: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
