@@ -47,10 +47,11 @@ const name = cfg.require("domain");
 const domain = new reseller.Domain("shop", {
   domain: name,
   contacts: { registrant: cfg.requireSecretObject<reseller.ContactArgs>("registrant") },
+  nameservers: cfg.requireObject<string[]>("nameservers"), // the service's DNS nameservers
   maxPrice: "25.00", // never buys above this quote
   renewal: { minDaysRemaining: 30, years: 1 }, // expiry-aware, never pays twice
 });
-const zone = new reseller.DnsZone("shop-zone", { domain: domain.domain });
+const zone = new reseller.DnsZone("shop-zone", { domain: domain.domain, waitForDelegation: true });
 const www = new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: \`\${name}.\` });
 
 export const stage = domain.stage;
@@ -72,6 +73,9 @@ const REGISTRANT = {
 
 /** The user's SDK: what `pulumi new typescript` asks for, or another version (`npm run test:matrix` tries the lowest). */
 const USER_SDK = process.env.RESELLER_PACK_SDK ?? "^3";
+
+/** The sandbox's DNS nameservers, which the README's step sets as `nameservers`. */
+const SANDBOX_NAMESERVERS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
 
 const npmEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
 
@@ -231,6 +235,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
     "reseller:apiKey": creds.apiKey,
     "reseller:apiSecret": creds.apiSecret,
     "app:domain": "packed-shop.com",
+    "app:nameservers": JSON.stringify(SANDBOX_NAMESERVERS),
     "app:registrant": JSON.stringify(REGISTRANT),
   };
   const secretKeys = ["reseller:apiSecret", "app:registrant"];
@@ -246,7 +251,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
     "pulumi-nodejs:dynamic/reseller:DnsRecord::www",
   ]);
   expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.packed-shop.com" });
-  expect(outputs.nameservers).toEqual(expect.arrayContaining([expect.stringMatching(/\./)]));
+  expect(outputs.nameservers).toEqual(SANDBOX_NAMESERVERS);
   expect(outputs.renewPrice).toMatch(/^\d+\.\d{2}$/);
   expect(outputs.balance).toMatch(/^\d+\.\d{2}$/);
   for (const c of created) {
@@ -275,6 +280,7 @@ test("the README's install and quick start are the steps this test takes", () =>
     "pulumi config set reseller:baseUrl <the reseller:baseUrl it printed>",
     "pulumi config set --secret reseller:apiSecret ",
     "pulumi config set domain packed-shop.com\n",
+    `pulumi config set nameservers '${JSON.stringify(SANDBOX_NAMESERVERS)}' `,
     `pulumi config set --secret registrant '${JSON.stringify(REGISTRANT)}'\n`,
   ])
     expect(readme).toContain(step);
