@@ -59,6 +59,9 @@ function runCell(scratch, cell) {
   const dir = path.join(scratch, cell.name);
   fs.rmSync(dir, { recursive: true, force: true });
   copySources(dir);
+  // A repository of its own, as a clone is (the packing test lists the files git would ship).
+  sh("git", ["init", "-q"], { cwd: dir });
+  sh("git", ["add", "-A"], { cwd: dir });
   const nodeVersion = sh("node", ["--version"], { cwd: dir, env }).stdout.trim();
   sh("npm", ["ci"], { cwd: dir, env });
   sh("npm", ["install", "--no-save", `@pulumi/pulumi@${cell.sdk}`], { cwd: dir, env });
