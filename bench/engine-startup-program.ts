@@ -30,7 +30,7 @@ export = async function startupProgram(): Promise<void> {
     new Bare("bare", args.url);
     return;
   }
-  const reseller = await import("../resources");
-  const { BENCH_REGISTRANT } = await import("./measure");
+  const reseller = require("../resources") as typeof import("../resources");
+  const { BENCH_REGISTRANT } = require("./measure") as typeof import("./measure");
   new reseller.Domain("startup", { domain: args.domain, contacts: { registrant: BENCH_REGISTRANT } });
 }

@@ -24,9 +24,9 @@ export function engineStartup(opts: EngineStartupOptions = ENGINE_STARTUP_DEFAUL
     name: `engine start-up: up to first API request (${opts.runs} runs each, alternating)`,
     async run(progress) {
       // Loaded here, not at the top: the program process loads this file too and must stay light.
-      const { startSandbox } = await import("../sandbox/index");
-      const { median, round, sandboxEngine, atMs } = await import("./measure");
-      const { DEFAULT_CONTRACT } = await import("../provider/contract");
+      const { startSandbox } = require("../sandbox/index") as typeof import("../sandbox/index");
+      const { median, round, sandboxEngine, atMs } = require("./measure") as typeof import("./measure");
+      const { DEFAULT_CONTRACT } = require("../provider/contract") as typeof import("../provider/contract");
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: 6000 });
       try {
         const once = async (kind: "ours" | "bare", i: number): Promise<number> => {

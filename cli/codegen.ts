@@ -243,7 +243,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
             private: true,
             main: "index.ts",
             dependencies: { "@pulumi/pulumi": "^3.248.0", "reseller-pulumi": opts.dependency },
-            devDependencies: { "@types/node": "^20", typescript: "~5.9.0" },
+            devDependencies: { "@types/node": "^22", typescript: "~5.9.0" },
           },
           null,
           2,

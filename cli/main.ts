@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * `reseller-pulumi import`: reads a live account and writes a Pulumi program that adopts it.
+ * `reseller-pulumi sandbox`: starts the local sandbox (sandbox/cli.ts).
  * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -16,6 +17,10 @@ import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
        reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME]
+       reseller-pulumi sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]
+
+\`sandbox\` starts the local sandbox of the API in the foreground (port 8787; --port 0 picks a free
+one) and prints the reseller:baseUrl, reseller:apiKey and reseller:apiSecret to use with it.
 
 Reads the live account (GET requests only) and writes a TypeScript Pulumi program whose
 resources adopt what exists: the first \`pulumi up\` buys nothing and changes nothing.
@@ -214,7 +219,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === "sandbox") {
+  // Runs until SIGINT/SIGTERM; loaded only here, so `import` never pulls in the server.
+  void (require("../sandbox/cli") as typeof import("../sandbox/cli")).runSandbox(process.argv.slice(3));
+} else if (require.main === module) {
   main(process.argv.slice(2), {
     env: process.env,
     out: (l) => process.stdout.write(l + "\n"),

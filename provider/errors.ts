@@ -132,7 +132,7 @@ export class RateLimitedError extends ResellerApiError {
   override readonly name = "RateLimitedError";
   /** How long the service asked to wait, when it said so. */
   readonly retryAfterMs: number | undefined;
-  static override readonly hint = "The credential's rate limit was exceeded and retries ran out; lower requestsPerMinute, or check whether another process uses the same API key.";
+  static override readonly hint = "The credential's rate limit was exceeded and retries ran out; lower reseller:requestsPerMinute, or check whether another process uses the same API key.";
   constructor(status: number, p: ParsedErrorBody, ctx: RequestContext, body: unknown) {
     super(status, p, ctx, body);
     this.retryAfterMs = ctx.retryAfterMs;
@@ -161,9 +161,21 @@ export class PermissionError extends ResellerApiError {
 export class ValidationError extends ResellerApiError {
   override readonly name = "ValidationError";
   static override nextStep(_s: number, p: ParsedErrorBody): string {
-    return p.field ? `Fix the input field "${p.field}" and retry.` : "Fix the input and retry.";
+    if (!p.field) return "Fix the input and retry.";
+    const input = INPUT_FOR_FIELD[p.field];
+    return input ? `Fix the input ${input} (the service's field ${p.field}) and retry.` : `Fix the input field "${p.field}" and retry.`;
   }
 }
+
+/** The service's request fields whose resource input is spelled otherwise, so hints name what the user wrote. */
+const INPUT_FOR_FIELD: Record<string, string> = {
+  auth_code: "authCode",
+  client_reference: "clientReference",
+  current_expiry: "renewal (current expiry)",
+  conflict_strategy: "conflictStrategy",
+  template_id: "templateId",
+  max_price: "maxPrice",
+};
 
 export class InsufficientCreditError extends ResellerApiError {
   override readonly name = "InsufficientCreditError";
@@ -172,7 +184,8 @@ export class InsufficientCreditError extends ResellerApiError {
 
 export class NotFoundError extends ResellerApiError {
   override readonly name = "NotFoundError";
-  static override readonly hint = "Check the name; if it existed before, it was removed outside this program (refresh to update the state).";
+  static override readonly hint =
+    "Check the name; if it existed before, it was removed outside this program (refresh to update the state). If every call answers 404, reseller:baseUrl is wrong: it is the scheme and host only (the client adds /api/v1).";
 }
 
 const CLASS_BY_CODE: Record<string, ErrorClass> = {
@@ -248,15 +261,21 @@ export class ResellerNetworkError extends Error {
   readonly endpoint: string;
   readonly path: string;
   readonly reason: string;
-  constructor(ctx: RequestContext, reason: string, attempts: number) {
+  /** false when no connection was ever made (refused, unknown host): nothing reached the service. */
+  readonly sent: boolean;
+  constructor(ctx: RequestContext, reason: string, attempts: number, sent = true) {
     super(
-      `${ctx.method} ${ctx.path} failed after ${attempts} attempt(s): ${reason}. ` +
-        "Check the base URL and the network; raise timeoutMs if the service is slow.",
+      sent
+        ? `${ctx.method} ${ctx.path} failed after ${attempts} attempt(s): ${reason}. ` +
+            "Check reseller:baseUrl and the network; raise reseller:timeoutSeconds (the client option timeoutMs) if the service is slow."
+        : `${ctx.method} ${ctx.path}: the request never reached the service after ${attempts} attempt(s) (${reason}), so nothing was changed or charged. ` +
+            "Check reseller:baseUrl (scheme, host and port) and that the service is up.",
     );
     this.method = ctx.method;
     this.endpoint = `${ctx.method} ${ctx.template}`;
     this.path = ctx.path;
     this.reason = reason;
+    this.sent = sent;
   }
 }
 

@@ -156,7 +156,7 @@ export class RequestLoop {
           continue;
         }
         if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, failure.reason);
-        throw new ResellerNetworkError(ctx, failure.reason, attempt);
+        throw new ResellerNetworkError(ctx, failure.reason, attempt, failure.kind !== "not-sent");
       }
 
       s.logger.debug?.(`${label} attempt ${attempt}: ${res.status}`);

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { resourceArgs } from "./register";
+import { resourceArgs, type ResellerResourceOptions } from "./register";
 
 export interface ChildHostArgs {
   /** The parent domain (held by the account). Changing it replaces the host. */
@@ -27,7 +27,7 @@ export class ChildHost extends pulumi.dynamic.Resource {
   /** True when the host was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
-  constructor(name: string, args: ChildHostArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
     super(...resourceArgs("ChildHost", name, { ipv6: [], ...args }, ["domain", "hostname", "ipv4", "ipv6", "adopted"], opts));
   }
 }
@@ -56,7 +56,7 @@ export class PrivacyAddon extends pulumi.dynamic.Resource {
   /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
 
-  constructor(name: string, args: DomainAddonArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
     super(...resourceArgs("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted"], opts));
   }
 }
@@ -76,7 +76,7 @@ export class Protection extends pulumi.dynamic.Resource {
   /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
 
-  constructor(name: string, args: DomainAddonArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
     super(...resourceArgs("Protection", name, args, ["domain", "enabled", "status", "adopted"], opts));
   }
 }
@@ -99,7 +99,7 @@ export class EppCode extends pulumi.dynamic.Resource {
   /** When this code was requested, ISO 8601. */
   declare readonly requestedAt: pulumi.Output<string>;
 
-  constructor(name: string, args: EppCodeArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
     super(...resourceArgs("EppCode", name, args, ["authCode", "requestedAt"], opts));
   }
 }

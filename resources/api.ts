@@ -29,7 +29,7 @@ import type {
   ConflictStrategy,
   PricingAction,
 } from "../provider/views";
-import { resolveContract, type ContractOverrides } from "../provider/contract";
+import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../provider/contract";
 import type { ResellerClientOptions } from "../provider/client";
 
 export interface Keyed {
@@ -109,40 +109,71 @@ function shownSetting(v: string): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
-/** Reads settings; a missing credential is reported by name, never by value. */
-export function readSettings(get: ConfigGet, env: NodeJS.ProcessEnv = process.env): Settings {
-  const baseUrl = get("baseUrl") ?? env.RESELLER_BASE_URL;
-  const apiKey = get("apiKey") ?? env.RESELLER_API_KEY;
-  const apiSecret = get("apiSecret") ?? env.RESELLER_API_SECRET;
+/** The default account: stack config namespace `reseller`, environment prefix `RESELLER_`. */
+export const DEFAULT_ACCOUNT = "reseller";
+
+/** Names a second account's settings: a config namespace such as "reseller-eu" (letters, digits, "-", "_"). */
+export function accountFailure(account: unknown): string | undefined {
+  if (account === undefined) return undefined;
+  if (typeof account !== "string" || !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(account))
+    return `account: ${JSON.stringify(account)} is not a config namespace (letters, digits, "-" and "_", starting with a letter, e.g. "reseller-eu")`;
+  return undefined;
+}
+
+/** The environment prefix of an account's settings: "reseller" -> RESELLER_, "reseller-eu" -> RESELLER_EU_. */
+export const envPrefix = (account: string): string => `${account.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`;
+
+/** Each setting's environment fallback, by setting name (prefix RESELLER_ for the default account). */
+export const ENV_NAMES: Record<Parameters<ConfigGet>[0], string> = {
+  baseUrl: "BASE_URL",
+  apiKey: "API_KEY",
+  apiSecret: "API_SECRET",
+  contract: "CONTRACT",
+  requestsPerMinute: "REQUESTS_PER_MINUTE",
+  timeoutSeconds: "TIMEOUT_SECONDS",
+};
+
+/** Reads settings; a missing credential is reported by name, never by value. Every setting falls back to the environment. */
+export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = process.env, account: string = DEFAULT_ACCOUNT): Settings {
+  const prefix = envPrefix(account);
+  const get: ConfigGet = (key) => configGet(key) ?? env[`${prefix}${ENV_NAMES[key]}`];
+  const name = (key: keyof typeof ENV_NAMES): string => `${account}:${key} (or ${prefix}${ENV_NAMES[key]})`;
+  let baseUrl = get("baseUrl");
+  const apiKey = get("apiKey");
+  const apiSecret = get("apiSecret");
   const missing = [
-    !baseUrl && "reseller:baseUrl (or RESELLER_BASE_URL)",
-    !apiKey && "reseller:apiKey (or RESELLER_API_KEY)",
-    !apiSecret && "reseller:apiSecret (or RESELLER_API_SECRET; set it with `pulumi config set --secret`)",
+    !baseUrl && name("baseUrl"),
+    !apiKey && name("apiKey"),
+    !apiSecret && `${name("apiSecret")}; set it with \`pulumi config set --secret\``,
   ].filter(Boolean);
   if (missing.length) throw new Error(`reseller: missing configuration: ${missing.join(", ")}`);
-  if (!isHttpUrl(baseUrl!)) throw new Error(`reseller:baseUrl: ${shownSetting(baseUrl!)} is not an http(s) URL (e.g. https://api.example.com)`);
+  if (!isHttpUrl(baseUrl!)) throw new Error(`${account}:baseUrl: ${shownSetting(baseUrl!)} is not an http(s) URL (e.g. https://api.example.com)`);
   const contractText = get("contract");
   let contract: ContractOverrides | undefined;
   if (contractText) {
     try {
       contract = JSON.parse(contractText) as ContractOverrides;
     } catch {
-      throw new Error(`reseller:contract: ${shownSetting(contractText)} is not valid JSON (expected an object of contract overrides, see provider/contract.ts)`);
+      throw new Error(`${account}:contract: ${shownSetting(contractText)} is not valid JSON (expected an object of contract overrides, see provider/contract.ts)`);
     }
     try {
       resolveContract(contract); // refuse an unknown or ill-typed entry now, by name, rather than ignore it
     } catch (e) {
-      throw new Error(`reseller:contract: ${(e as Error).message}`);
+      throw new Error(`${account}:contract: ${(e as Error).message}`);
     }
   }
   const rpm = get("requestsPerMinute");
   const requestsPerMinute = rpm === undefined ? undefined : Number(rpm);
   if (requestsPerMinute !== undefined && !(Number.isFinite(requestsPerMinute) && requestsPerMinute > 0))
-    throw new Error(`reseller:requestsPerMinute: "${rpm}" is not a positive number`);
+    throw new Error(`${account}:requestsPerMinute: "${rpm}" is not a positive number`);
   const timeout = get("timeoutSeconds");
   const timeoutSeconds = timeout === undefined ? undefined : Number(timeout);
   if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0))
-    throw new Error(`reseller:timeoutSeconds: "${timeout}" is not a positive number`);
+    throw new Error(`${account}:timeoutSeconds: "${timeout}" is not a positive number`);
+  // A URL copied with the API prefix (the sandbox once printed it so) is taken as meant, never doubled.
+  const apiPrefix = contract ? resolveContract(contract).apiPrefix : DEFAULT_CONTRACT.apiPrefix;
+  const trimmed = baseUrl!.replace(/\/+$/, "");
+  if (apiPrefix && trimmed.endsWith(apiPrefix)) baseUrl = trimmed.slice(0, -apiPrefix.length) || trimmed;
   return { baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, contract, requestsPerMinute, ...(timeoutSeconds ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}) };
 }
 
@@ -174,6 +205,8 @@ export const isOutcomeUnknown = (e: unknown): boolean => (e as { name?: unknown 
 
 /**
  * Whether a request got no answer from the service: outcome unknown, or a network failure after the
- * client's own retries (which, for keyed orders, already re-sent the same Idempotency-Key).
+ * client's own retries (which, for keyed orders, already re-sent the same Idempotency-Key). A request
+ * that never left (connection refused, unknown host) was answered by nothing and charged nothing.
  */
-export const isUnanswered = (e: unknown): boolean => isOutcomeUnknown(e) || (e as { name?: unknown } | null)?.name === "ResellerNetworkError";
+export const isUnanswered = (e: unknown): boolean =>
+  isOutcomeUnknown(e) || ((e as { name?: unknown } | null)?.name === "ResellerNetworkError" && (e as { sent?: unknown }).sent !== false);

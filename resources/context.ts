@@ -3,10 +3,11 @@
  * (the host serves them all from one process): settings from `configure`, one client per
  * credential and the shared-TTL registry (read caches: ./read-cache.ts).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
-import { createClient, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
+import { createClient, DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
 import { MIN_CLI_VERSION, sdkTooOld } from "./sdk-version";
 import { resetReadCaches } from "./read-cache";
 import type { Limits } from "./validate";
@@ -21,8 +22,26 @@ let configured = false;
 let stackHadCredentials = false;
 const clients = new Map<string, ResellerApi>();
 
+/** Settings of accounts other than the default, by config namespace (resource option `account`). */
+const accounts = new Map<string, { settings?: Settings; error?: Error }>();
+/** The account of the provider call being served; unset for the default account. */
+const callAccount = new AsyncLocalStorage<string>();
+
+/** Runs one provider call for an account's shim, so client() and limits() use that account's settings. */
+export function inAccount<T>(account: string | undefined, fn: () => T): T {
+  return account && account !== DEFAULT_ACCOUNT ? callAccount.run(account, fn) : fn();
+}
+
 /** Called from each shim's `configure(req)` with the whole stack config; env fills gaps. */
-export function configureFrom(get: ConfigGet): void {
+export function configureFrom(get: ConfigGet, account: string = DEFAULT_ACCOUNT): void {
+  if (account !== DEFAULT_ACCOUNT) {
+    try {
+      accounts.set(account, { settings: readSettings(get, process.env, account) });
+    } catch (e) {
+      accounts.set(account, { error: e as Error });
+    }
+    return;
+  }
   configured = true;
   stackHadCredentials = (["apiKey", "apiSecret", "baseUrl"] as const).some((k) => get(k) !== undefined);
   try {
@@ -58,6 +77,13 @@ export function useSettings(s: Settings): void {
 }
 
 function currentSettings(): Settings {
+  const account = callAccount.getStore();
+  if (account) {
+    if (!accounts.has(account)) configureFrom(() => undefined, account);
+    const a = accounts.get(account)!;
+    if (a.error) throw a.error;
+    return a.settings!;
+  }
   if (settings) return settings;
   if (configError) throw explained(configError);
   // Never configured (an SDK older than 3.139, or the program's own process): the environment only.
@@ -76,7 +102,9 @@ export function currentContractOverrides(): Settings["contract"] {
 
 /** Validation limits from the (possibly overridden) contract; no credential needed. */
 export function limits(): Limits {
-  const c = settings?.contract ? resolveContract(settings.contract) : DEFAULT_CONTRACT;
+  const account = callAccount.getStore();
+  const s = account ? accounts.get(account)?.settings : settings;
+  const c = s?.contract ? resolveContract(s.contract) : DEFAULT_CONTRACT;
   return { ttl: c.ttl, nameservers: c.nameservers };
 }
 
@@ -240,6 +268,7 @@ export function resetForTests(): void {
   configured = false;
   stackHadCredentials = false;
   configError = undefined;
+  accounts.clear();
   clients.clear();
   resetReadCaches();
   ttlGroups.clear();

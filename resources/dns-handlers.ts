@@ -1,4 +1,5 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
+import { waitProgress } from "./progress";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput, ConflictStrategy } from "../provider/views";
 import { errorCode, hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
 import { isServiceManagedRecord } from "../provider/contract";
@@ -68,8 +69,9 @@ function zoneOutputs(inputs: Props, z: DnsZone, adopted: boolean): Props {
 async function waitForDelegation(api: ResellerApi, domain: string, seconds: number, now = Date.now): Promise<void> {
   const deadline = now() + seconds * 1000;
   let z = await api.checkZone(domain);
-  if (!z.delegated) info(`${domain}: waiting up to ${seconds} s for delegation to ${z.nameservers.join(", ")} (posting the zone check every ${CHECK_INTERVAL_MS / 1000} s)`);
+  const progress = waitProgress(domain, `delegation to ${z.nameservers.join(", ")}`, deadline, info, now);
   while (!z.delegated && now() < deadline) {
+    progress(`zone ${z.status}; posting the zone check every ${CHECK_INTERVAL_MS / 1000} s`);
     await sleep(Math.min(CHECK_INTERVAL_MS, Math.max(0, deadline - now())));
     z = await api.checkZone(domain);
   }

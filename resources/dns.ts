@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { resourceArgs } from "./register";
+import { resourceArgs, type ResellerResourceOptions } from "./register";
 
 export interface DnsZoneArgs {
   /** The domain whose zone the service hosts. Changing it replaces the zone. */
@@ -31,7 +31,7 @@ export class DnsZone extends pulumi.dynamic.Resource {
   /** True when the zone was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
-  constructor(name: string, args: DnsZoneArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DnsZoneArgs, opts?: ResellerResourceOptions) {
     super(...resourceArgs("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "adopted"], opts));
   }
 }
@@ -39,12 +39,20 @@ export class DnsZone extends pulumi.dynamic.Resource {
 /** SRV: weight and port. CAA: flag and tag. */
 export interface RecordExtraArgs {
   /** SRV weight, 0 to 65535. */
-  weight?: number;
+  weight?: pulumi.Input<number>;
   /** SRV port, 0 to 65535. */
-  port?: number;
+  port?: pulumi.Input<number>;
   /** CAA flag, 0 to 255 (128: issuer critical). */
-  flag?: number;
+  flag?: pulumi.Input<number>;
   /** CAA tag: issue, issuewild or iodef. */
+  tag?: pulumi.Input<string>;
+}
+
+/** A record's extra fields as the outputs hold them. */
+export interface RecordExtra {
+  weight?: number;
+  port?: number;
+  flag?: number;
   tag?: string;
 }
 
@@ -94,11 +102,11 @@ export class DnsRecord extends pulumi.dynamic.Resource {
   /** MX and SRV priority; null for other types. */
   declare readonly priority: pulumi.Output<number | null>;
   /** SRV weight and port, CAA flag and tag; null for other types. */
-  declare readonly extra: pulumi.Output<RecordExtraArgs | null>;
+  declare readonly extra: pulumi.Output<RecordExtra | null>;
   /** True when the record was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
-  constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DnsRecordArgs, opts?: ResellerResourceOptions) {
     super(
       ...resourceArgs(
         "DnsRecord",
@@ -138,7 +146,7 @@ export class ZoneTemplate extends pulumi.dynamic.Resource {
   /** "TYPE name" of the records skipped (conflictStrategy skip). */
   declare readonly skipped: pulumi.Output<string[]>;
 
-  constructor(name: string, args: ZoneTemplateArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: ZoneTemplateArgs, opts?: ResellerResourceOptions) {
     super(...resourceArgs("ZoneTemplate", name, args, ["recordIds", "created", "replaced", "skipped", "adopted"], opts));
   }
 }

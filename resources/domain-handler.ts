@@ -3,6 +3,7 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
+import { waitProgress } from "./progress";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
 import { VALUES } from "../provider/contract";
 import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
@@ -49,12 +50,9 @@ async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "r
 async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number, now = Date.now): Promise<DomainInfo> {
   const deadline = now() + seconds * 1000;
   let last = await api.getDomain(domain);
-  let logged = false;
+  const progress = waitProgress(domain, "the registry to finish", deadline, info, now);
   while (PROCESSING.has(last.stage) && now() < deadline) {
-    if (!logged && seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) {
-      info(`${domain}: waiting up to ${seconds} s for the registry to finish (stage ${last.stage})`);
-      logged = true;
-    }
+    if (seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) progress(`stage ${last.stage}`);
     await sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - now())));
     last = await api.getDomain(domain);
   }

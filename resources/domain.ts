@@ -1,8 +1,32 @@
 import * as pulumi from "@pulumi/pulumi";
-import { resourceArgs } from "./register";
+import { resourceArgs, type ResellerResourceOptions } from "./register";
 
 /** A WHOIS contact (spec, Contact). Personal data: always stored as a secret. */
 export interface ContactArgs {
+  /** Full name of the person. */
+  name: pulumi.Input<string>;
+  /** Organisation, if any. */
+  organization?: pulumi.Input<string | null>;
+  /** E-mail address; the registry sends confirmations here. */
+  email: pulumi.Input<string>;
+  /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
+  phone: pulumi.Input<string>;
+  /** First address line. */
+  address_line_1: pulumi.Input<string>;
+  /** Second address line, if any. */
+  address_line_2?: pulumi.Input<string | null>;
+  /** City. */
+  city: pulumi.Input<string>;
+  /** State, province or region. */
+  state?: pulumi.Input<string | null>;
+  /** Postal code. */
+  postal_code?: pulumi.Input<string | null>;
+  /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
+  country: pulumi.Input<string>;
+}
+
+/** A WHOIS contact as the outputs hold it (secret). */
+export interface Contact {
   /** Full name of the person. */
   name: string;
   /** Organisation, if any. */
@@ -37,14 +61,22 @@ export interface DomainContactsArgs {
   billing?: pulumi.Input<ContactArgs | null>;
 }
 
+/** Contacts by type as the outputs hold them (secret). */
+export interface DomainContacts {
+  registrant: Contact;
+  admin?: Contact | null;
+  tech?: Contact | null;
+  billing?: Contact | null;
+}
+
 /** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
 export interface RenewalPolicyArgs {
   /** Default 30. */
-  minDaysRemaining?: number;
+  minDaysRemaining?: pulumi.Input<number>;
   /** "YYYY-MM-DD". */
-  notBefore?: string;
+  notBefore?: pulumi.Input<string>;
   /** Default 1. */
-  years?: number;
+  years?: pulumi.Input<number>;
 }
 
 export interface DomainArgs {
@@ -115,9 +147,9 @@ export class Domain extends pulumi.dynamic.Resource {
   /** "pending" while a contact change awaits the registrant's e-mail confirmation. */
   declare readonly contactsStatus: pulumi.Output<string | undefined>;
   /** Contacts (secret). */
-  declare readonly contacts: pulumi.Output<DomainContactsArgs | undefined>;
+  declare readonly contacts: pulumi.Output<DomainContacts | undefined>;
 
-  constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: DomainArgs, opts?: ResellerResourceOptions) {
     const inputs = {
       ...args,
       contacts: args.contacts === undefined ? undefined : pulumi.secret(args.contacts),

@@ -1,5 +1,13 @@
 /** The public surface of reseller-pulumi: resources, read-only functions and their types. */
-export { Domain, type DomainArgs, type ContactArgs, type DomainContactsArgs, type RenewalPolicyArgs } from "./domain";
+export {
+  Domain,
+  type DomainArgs,
+  type ContactArgs,
+  type Contact,
+  type DomainContactsArgs,
+  type DomainContacts,
+  type RenewalPolicyArgs,
+} from "./domain";
 export {
   DnsZone,
   DnsRecord,
@@ -7,17 +15,39 @@ export {
   type DnsZoneArgs,
   type DnsRecordArgs,
   type RecordExtraArgs,
+  type RecordExtra,
   type ZoneTemplateArgs,
 } from "./dns";
 export { ChildHost, PrivacyAddon, Protection, EppCode, type ChildHostArgs, type DomainAddonArgs, type EppCodeArgs } from "./addons";
 export {
   getAvailability,
+  getAvailabilityOutput,
   checkDomain,
+  checkDomainOutput,
   getPricing,
+  getPricingOutput,
   getTlds,
+  getTldsOutput,
   getBalance,
+  getBalanceOutput,
   getTier,
+  getTierOutput,
+  getTemplates,
+  getTemplatesOutput,
+  type AccountArgs,
+  type AccountBalance,
+  type AccountTier,
+  type AvailabilityResult,
+  type CheckDomainArgs,
+  type CheckDomainOutputArgs,
   type GetAvailabilityArgs,
+  type GetAvailabilityOutputArgs,
   type GetPricingArgs,
+  type GetPricingOutputArgs,
+  type Price,
+  type PriceQuote,
+  type PricingAction,
+  type TemplateInfo,
+  type TldInfo,
 } from "./functions";
-export { SECRET_OUTPUTS, typeToken } from "./register";
+export { SECRET_OUTPUTS, typeToken, type AccountOption, type ResellerResourceOptions } from "./register";

@@ -1,7 +1,21 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as pulumi from "@pulumi/pulumi";
+import { accountFailure } from "./api";
 import { sdkTooOld } from "./sdk-version";
 import { shim, type Kind } from "./shim";
+
+/**
+ * Resource option of every reseller resource: which account it lives in, as the config namespace
+ * holding that account's settings (`<account>:apiKey`, `<account>:apiSecret`, ... or the environment
+ * with prefix RESELLER_EU_ for "reseller-eu"). Default "reseller". Credentials stay in the stack
+ * config (secret); only the namespace's name is in the serialized provider.
+ */
+export interface AccountOption {
+  account?: string;
+}
+
+/** Options of every reseller resource: Pulumi's own, and `account`. */
+export type ResellerResourceOptions = pulumi.CustomResourceOptions & AccountOption;
 
 /** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export const MODULE = "reseller";
@@ -28,11 +42,14 @@ export function resourceArgs(
   name: string,
   args: object,
   outputs: readonly string[],
-  opts: pulumi.CustomResourceOptions | undefined,
+  resourceOpts: (pulumi.CustomResourceOptions & AccountOption) | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
   const tooOld = sdkTooOld();
   if (tooOld) throw new Error(tooOld);
-  const urn = pulumi.createUrn(name, typeToken(kind), parentUrnOf(opts?.parent), pulumi.getProject(), pulumi.getStack());
+  const { account, ...opts } = resourceOpts ?? {};
+  const failure = accountFailure(account);
+  if (failure) throw new Error(`${kind} ${name}: ${failure}`);
+  const urn = pulumi.createUrn(name, typeToken(kind), parentUrnOf(opts.parent), pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
   Object.assign(props, args, { resourceUrn: urn });
   const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
@@ -40,7 +57,7 @@ export function resourceArgs(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
   };
-  return [shim(kind), name, props, options, MODULE, kind];
+  return [shim(kind, account === "reseller" ? undefined : account), name, props, options, MODULE, kind];
 }
 
 /**

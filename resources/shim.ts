@@ -34,7 +34,29 @@ const provider: pulumi.dynamic.ResourceProvider = {
   delete: remove,
 };
 
-/** The provider of a resource kind (the same object for every kind). */
-export function shim(_kind?: Kind): pulumi.dynamic.ResourceProvider {
-  return provider;
+const accountProviders = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+/**
+ * The provider of a resource kind: the same object for every kind of the default account, and one
+ * per other account (resource option `account`), which captures that account's config namespace:
+ * a name, never a credential.
+ */
+export function shim(_kind?: Kind, account?: string): pulumi.dynamic.ResourceProvider {
+  if (!account) return provider;
+  let p = accountProviders.get(account);
+  if (!p) accountProviders.set(account, (p = accountProvider(account)));
+  return p;
+}
+
+function accountProvider(account: string): pulumi.dynamic.ResourceProvider {
+  const dispatchIn = (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").dispatchIn(account, ...a);
+  return {
+    configure: dispatchIn,
+    check: dispatchIn,
+    diff: dispatchIn,
+    create: dispatchIn,
+    read: dispatchIn,
+    update: (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").updateByUrnIn(account, ...a),
+    delete: (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").deleteByUrnIn(account, ...a),
+  };
 }

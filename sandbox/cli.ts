@@ -1,11 +1,11 @@
 /**
- * `npm run sandbox`: start the sandbox in the foreground.
+ * `npx reseller-pulumi sandbox` (or `npm run sandbox` in the repository): start the sandbox in the foreground.
  * Options: --port N (8787) --host H (127.0.0.1) --key K --secret S --data FILE --rate N --delay SECONDS
  */
 import { DEFAULT_CONTRACT } from "../provider/contract";
 import { DEFAULT_CREDENTIALS, startSandbox, type SandboxOptions } from "./index";
 
-const USAGE = "usage: sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]";
+const USAGE = "usage: reseller-pulumi sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]";
 
 export function parseArgs(argv: string[]): SandboxOptions {
   const opts: SandboxOptions = { port: 8787 };
@@ -57,10 +57,11 @@ export function parseArgs(argv: string[]): SandboxOptions {
   return opts;
 }
 
-async function main(): Promise<void> {
+/** Starts the sandbox and prints what to configure; it runs until SIGINT or SIGTERM. */
+export async function runSandbox(argv: string[]): Promise<void> {
   let opts: SandboxOptions;
   try {
-    opts = parseArgs(process.argv.slice(2));
+    opts = parseArgs(argv);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exitCode = 2;
@@ -79,10 +80,13 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     [
-      `sandbox listening: ${sb.url}`,
-      `API base URL:      ${sb.url}${DEFAULT_CONTRACT.apiPrefix}`,
-      `API key:           ${sb.credentials.key}`,
-      `API secret:        ${sb.credentials.secret}`,
+      `sandbox listening: ${sb.url} (API under ${sb.url}${DEFAULT_CONTRACT.apiPrefix})`,
+      `reseller:baseUrl:  ${sb.url}`,
+      `reseller:apiKey:   ${sb.credentials.key}`,
+      `reseller:apiSecret: ${sb.credentials.secret}`,
+      `  pulumi config set reseller:baseUrl ${sb.url}`,
+      `  pulumi config set reseller:apiKey ${sb.credentials.key}`,
+      `  pulumi config set --secret reseller:apiSecret ${sb.credentials.secret}`,
       `operator:          ${sb.url}/_sandbox/ (loopback only; e.g. GET ${sb.url}/_sandbox/ledger)`,
       opts.dataFile ? `state file:        ${opts.dataFile}` : "state:             in memory",
       "Ctrl-C to stop",
@@ -99,4 +103,4 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-if (require.main === module) void main();
+if (require.main === module) void runSandbox(process.argv.slice(2));

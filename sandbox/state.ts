@@ -2,7 +2,6 @@
  * The sandbox's data: plain JSON-serialisable objects (so --data can persist them), the
  * deterministic seed, and small helpers for money and dates. Money is held in integer cents.
  */
-import type { Contact } from "../provider/views";
 
 export interface Settings {
   approval: { orders: boolean; renewals: boolean };
@@ -26,6 +25,21 @@ export interface HostEntry {
   hostname: string;
   ipv4: string[];
   ipv6: string[];
+}
+
+/** A contact as the sandbox stores it (the spec's Contact); plain, so the package's declarations need no zod. */
+export interface Contact {
+  name: string;
+  organization?: string | null;
+  email: string;
+  phone: string;
+  address_line_1: string;
+  address_line_2?: string | null;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+  [field: string]: unknown;
 }
 
 export interface ContactSet {

@@ -4,7 +4,7 @@
  */
 import { isIPv4, isIPv6 } from "node:net";
 import { domainToASCII } from "node:url";
-import type { Contact } from "../provider/views";
+import type { Contact } from "./state";
 import { invalid, missing } from "./errors";
 
 export type Body = Record<string, unknown>;

@@ -42,7 +42,10 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 
 /** Every request the sandbox answered under the API prefix. */
-const apiRequests = () => sandbox.operator.requests().filter((r) => r.path.startsWith("/api/v1"));
+// The one read check may make: ZoneTemplate's id and variables against the template list (a GET,
+// nothing changed or charged), so an unknown template fails at preview rather than at apply.
+const TEMPLATE_LIST_READ = /^\/api\/v1\/dns\/templates(\?|$)/;
+const apiRequests = () => sandbox.operator.requests().filter((r) => r.path.startsWith("/api/v1") && !(r.method === "GET" && TEMPLATE_LIST_READ.test(r.path)));
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -134,7 +137,7 @@ test("every bad resource input is refused at preview, naming field, value and ru
 });
 
 async function call(c: FunctionCase): Promise<unknown> {
-  const reseller = await import("../../resources");
+  const reseller = (require("../../resources") as typeof import("../../resources"));
   const fns: Record<FunctionName, (a: never) => Promise<unknown>> = {
     getAvailability: reseller.getAvailability as never,
     checkDomain: reseller.checkDomain as never,
@@ -172,7 +175,7 @@ test("the catalogue: at least 60 entries, and no request of any reached the API;
   expect(apiRequests()).toEqual([]);
   // Control: one valid call shows up in the same log, so the empty log above is not vacuous.
   pulumi.runtime.setAllConfig(config, ["reseller:apiSecret"]);
-  const reseller = await import("../../resources");
+  const reseller = (require("../../resources") as typeof import("../../resources"));
   expect(await reseller.getBalance()).toMatchObject({ currency: "USD" });
   expect(apiRequests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["GET /api/v1/account/balance 200"]);
 });

@@ -44,7 +44,7 @@ describe("error mapping", () => {
     [fail(409, "zone_exists"), ZoneExistsError, "ZoneExistsError", /adopt it/],
     [fail(403, "requires_portal_verification"), PortalVerificationRequiredError, "PortalVerificationRequiredError", /remove it there|reseller portal/],
     [fail(409, "protection_enabled"), ProtectionEnabledError, "ProtectionEnabledError", /remove protection in the reseller portal/],
-    [fail(429, "rate_limited"), RateLimitedError, "RateLimitedError", /lower requestsPerMinute/],
+    [fail(429, "rate_limited"), RateLimitedError, "RateLimitedError", /lower reseller:requestsPerMinute/],
     [fail(401, "unauthorized"), AuthenticationError, "AuthenticationError", /Check the API key and secret/],
     [fail(401, "invalid_signature"), AuthenticationError, "AuthenticationError", /signature did not match/],
     [fail(401, "nonce_reused"), AuthenticationError, "AuthenticationError", /nonce/],

@@ -46,14 +46,14 @@ async function register(name: string, make: (name: string) => pulumi.Resource): 
 const contacts = { registrant: { name: "P", email: "p@example.net", phone: "+441234567890", address_line_1: "1", city: "c", country: "GB" } };
 
 test("a Domain is retained on delete by default; the registration request says so", async () => {
-  const { Domain } = await import("../../resources");
+  const { Domain } = (require("../../resources") as typeof import("../../resources"));
   const reg = await register("kept", (n) => new Domain(n, { domain: "kept.com", contacts }));
   expect(reg.retainOnDelete).toBe(true);
   expect(reg.additionalSecretOutputs).toEqual(expect.arrayContaining(["contacts", "authCode"]));
 });
 
 test("an explicit retainOnDelete false wins; other options keep the default and the secret outputs", async () => {
-  const { Domain } = await import("../../resources");
+  const { Domain } = (require("../../resources") as typeof import("../../resources"));
   const off = await register("released", (n) => new Domain(n, { domain: "released.com", contacts }, { retainOnDelete: false }));
   expect(off.retainOnDelete).toBe(false);
   const other = await register("other-opts", (n) => new Domain(n, { domain: "other-opts.com", contacts }, { protect: false, additionalSecretOutputs: ["invoice"] }));
@@ -63,7 +63,7 @@ test("an explicit retainOnDelete false wins; other options keep the default and 
 
 test("control: a resource that sets no retainOnDelete leaves the field unset", async () => {
   // Proves the capture distinguishes "unset" from true, so the default above comes from Domain.
-  const { DnsZone } = await import("../../resources");
+  const { DnsZone } = (require("../../resources") as typeof import("../../resources"));
   const zone = await register("zone", (n) => new DnsZone(n, { domain: "kept.com" }));
   expect(zone.retainOnDelete).toBeUndefined();
 });

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine } from "../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { ResellerClient } from "../../provider/client";
 import { ROOT } from "./lifecycle/harness";
 
 const FIXTURE = path.join(__dirname, "fixtures/state-v0");
@@ -60,7 +61,7 @@ test("the old per-kind provider texts refresh and destroy through the provider h
 
   // Out of band: one record's content changed; the refresh with the old texts finds it.
   const www = sb.operator.state().zones["demo-reseller.com"].records.find((r) => r.name === "fixture-www")!;
-  const client = new (await import("../../provider/client")).ResellerClient({ baseUrl: sb.url, apiKey: sb.credentials.key, apiSecret: sb.credentials.secret, rateLimitLogDir: null });
+  const client = new ResellerClient({ baseUrl: sb.url, apiKey: sb.credentials.key, apiSecret: sb.credentials.secret, rateLimitLogDir: null });
   await client.updateRecord("demo-reseller.com", www.id, { content: "192.0.2.77" });
   await client.close();
 

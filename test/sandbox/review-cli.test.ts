@@ -84,7 +84,9 @@ describe("sandbox CLI", () => {
   it("prints the base URL, key, secret and operator URL, serves both interfaces, and exits 0 on SIGINT", async () => {
     const cli = await startCli(["--port", "0", "--key", "cli-key", "--secret", "cli-secret", "--rate", "500", "--delay", "0"]);
     const base = urlOf(cli.stdout);
-    expect(cli.stdout).toContain(`${base}${DEFAULT_CONTRACT.apiPrefix}`);
+    // The value to put in reseller:baseUrl is scheme and host: the client adds the API prefix itself.
+    expect(cli.stdout).toContain(`reseller:baseUrl:  ${base}\n`);
+    expect(cli.stdout).toContain(`(API under ${base}${DEFAULT_CONTRACT.apiPrefix})`);
     expect(cli.stdout).toContain("cli-key");
     expect(cli.stdout).toContain("cli-secret");
     expect(cli.stdout).toContain(`${base}/_sandbox/`);
@@ -127,7 +129,7 @@ describe("sandbox CLI", () => {
     async (_label, args) => {
       const r = await runToExit(args);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain("usage: sandbox");
+      expect(r.stderr).toContain("usage: reseller-pulumi sandbox");
     },
   );
 });

@@ -297,7 +297,7 @@ test("template: refresh follows an out-of-band record delete; conflictStrategy c
   await adopted.destroy();
   expect(env.mutatingSince(mark)).toEqual([]);
   expect(await env.client.listRecords(ZONE)).toEqual(seeded);
-  await expect(new Managed(env, "ZoneTemplate", "nope").up({ zone: ZONE, templateId: "no-such", adopt: true })).rejects.toThrow(/adopt: there is no template no-such/);
+  await expect(new Managed(env, "ZoneTemplate", "nope").up({ zone: ZONE, templateId: "no-such", adopt: true })).rejects.toThrow(/templateId: "no-such" is not a template of the service/);
 
   await z.destroy();
 });

@@ -137,7 +137,7 @@ test("a crash between the charge and the response, then a retry: exactly one cha
   // The whole run crashes before state is written: the host dies, a new one starts, and `up`
   // creates again from scratch with the same inputs. Same URN, same key: a replay, no second charge.
   await env.host.kill();
-  const { startProviderHost } = await import("../../../engine/host");
+  const { startProviderHost } = (require("../../../engine/host") as typeof import("../../../engine/host"));
   const host = await startProviderHost({ cwd: ROOT });
   try {
     await host.configure(env.config);

@@ -1,0 +1,47 @@
+/**
+ * ZoneTemplate inputs against the service's template list, at `check` (so at preview): an unknown
+ * template id or a variable the template needs and the program does not give is refused before
+ * apply. One list read per provider process and credential. When the list cannot be read (no
+ * credentials yet, service down) nothing is refused here: apply still reports it.
+ */
+import type { Template } from "../provider/views";
+import type { ResellerApi } from "./api";
+import type { Props } from "./handler";
+import { isUnknown, type CheckFailure } from "./validate";
+
+const lists = new WeakMap<ResellerApi, Promise<Template[]>>();
+
+function templates(api: ResellerApi): Promise<Template[]> {
+  let list = lists.get(api);
+  if (!list) {
+    list = api.listTemplates();
+    lists.set(api, list);
+    list.catch(() => lists.delete(api)); // a failed read is tried again by the next check
+  }
+  return list;
+}
+
+/** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */
+export async function templateFailures(inputs: Props, api: () => ResellerApi): Promise<CheckFailure[]> {
+  const id = inputs.templateId;
+  if (typeof id !== "string" || isUnknown(id)) return [];
+  let list: Template[];
+  try {
+    list = await templates(api());
+  } catch {
+    return [];
+  }
+  const template = list.find((t) => t.id === id);
+  if (!template) {
+    const known = list.map((t) => t.id).join(", ");
+    return [{ property: "templateId", reason: `templateId: ${JSON.stringify(id)} is not a template of the service (known: ${known || "none"}; see getTemplates)` }];
+  }
+  const vars = inputs.variables;
+  if (isUnknown(vars) || (vars !== undefined && (typeof vars !== "object" || vars === null))) return [];
+  const given = (vars ?? {}) as Props;
+  const missing = template.variables.filter((v) => !(v in given));
+  return missing.map((v) => ({
+    property: `variables.${v}`,
+    reason: `variables.${v}: missing; template ${id} needs ${template.variables.map((n) => JSON.stringify(n)).join(", ")}`,
+  }));
+}

@@ -1,0 +1,289 @@
+/**
+ * The package as a Pulumi user gets it, step for step what the README's install and quick start say:
+ * packed from a copy of the sources without dist/ (as a fresh clone or a git install is), installed
+ * into a new project outside the repository next to that project's own @pulumi/pulumi (from the npm
+ * registry), type-checked with the tsconfig of Pulumi's TypeScript template under TypeScript 5.9 and
+ * the current TypeScript (no skipLibCheck), and run through the SDK's dynamic provider host against
+ * the sandbox started from the installed package (`npx reseller-pulumi sandbox --port 0`).
+ *
+ * Needs the npm registry or a warm npm cache (`--prefer-offline`): the first run downloads, later
+ * runs take what the cache holds. Figures (sizes, seconds) are printed, never asserted.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { startProviderHost, type PropertyMap, type ProviderHost } from "../../engine/host";
+import { signedGet } from "../sandbox/signed-get";
+
+const root = path.resolve(__dirname, "..", "..");
+
+/** Pulumi's TypeScript template (github.com/pulumi/templates, typescript/tsconfig.json), unchanged. */
+const TEMPLATE_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  files: ["index.ts"],
+};
+
+/** The README's quick-start program. */
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as reseller from "reseller-pulumi";
+
+const cfg = new pulumi.Config();
+const name = cfg.require("domain");
+
+const domain = new reseller.Domain("shop", {
+  domain: name,
+  contacts: { registrant: cfg.requireSecretObject<reseller.ContactArgs>("registrant") },
+  nameservers: cfg.requireObject<string[]>("nameservers"), // the service's DNS nameservers
+  maxPrice: "25.00", // never buys above this quote
+  renewal: { minDaysRemaining: 30, years: 1 }, // expiry-aware, never pays twice
+});
+const zone = new reseller.DnsZone("shop-zone", { domain: domain.domain, waitForDelegation: true });
+const www = new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: \`\${name}.\` });
+
+export const stage = domain.stage;
+export const nameservers = zone.nameservers;
+export const wwwFqdn = www.fqdn;
+export const renewPrice = reseller.getPricingOutput({ action: "renew", domain: domain.domain }).amount;
+export const balance = reseller.getBalanceOutput().balance;
+`;
+
+const REGISTRANT = {
+  name: "Pat Packer",
+  email: "pat@packed-shop.example",
+  phone: "+441234567890",
+  address_line_1: "1 Example Street",
+  city: "London",
+  postal_code: "EC1A 1AA",
+  country: "GB",
+};
+
+/** The user's SDK: what `pulumi new typescript` asks for, or another version (`npm run test:matrix` tries the lowest). */
+const USER_SDK = process.env.RESELLER_PACK_SDK ?? "^3";
+
+/** The sandbox's DNS nameservers, which the README's step sets as `nameservers`. */
+const SANDBOX_NAMESERVERS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
+
+const npmEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = npmEnv): string {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${path.basename(cwd)}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** The files git would give a fresh clone (tracked, plus new files not ignored), as they are now. */
+function copySources(to: string): void {
+  const files = run("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], root).split("\0").filter(Boolean);
+  for (const f of files) {
+    const from = path.join(root, f);
+    if (!fs.existsSync(from)) continue; // deleted in the working tree
+    fs.mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
+    fs.copyFileSync(from, path.join(to, f));
+  }
+}
+
+const timings: Record<string, number> = {};
+async function timed<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
+  const t = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings[label] = Math.round((Date.now() - t) / 100) / 10;
+  }
+}
+
+let work: string;
+let sandbox: ChildProcess | undefined;
+let host: ProviderHost | undefined;
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-pack-"));
+});
+
+afterAll(async () => {
+  await host?.close();
+  if (sandbox?.pid && sandbox.exitCode === null) process.kill(-sandbox.pid, "SIGTERM");
+  fs.rmSync(work, { recursive: true, force: true });
+  console.log(`pack test figures (s): ${JSON.stringify(timings)}`);
+});
+
+/** Starts `npx reseller-pulumi sandbox` in the project and reads what it says to configure. */
+function startInstalledSandbox(cwd: string): Promise<{ baseUrl: string; apiKey: string; apiSecret: string }> {
+  // Its own process group: npx runs the command as a child, and both must stop at the end.
+  sandbox = spawn("npx", ["reseller-pulumi", "sandbox", "--port", "0", "--delay", "0"], { cwd, env: npmEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = sandbox;
+  let banner = "";
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before it was ready: ${stderr}`)));
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      banner += line + "\n";
+      if (!line.startsWith("Ctrl-C")) return;
+      const value = (name: string): string => new RegExp(`^reseller:${name}:\\s+(\\S+)$`, "m").exec(banner)![1];
+      resolve({ baseUrl: value("baseUrl"), apiKey: value("apiKey"), apiSecret: value("apiSecret") });
+    });
+  });
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** Secrets as plain values: the engine unwraps them for a provider that does not accept secrets, as the dynamic host says. */
+function unwrapSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unwrapSecrets);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (SECRET_SIG in o) return unwrapSecrets(o.value);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, unwrapSecrets(x)]));
+  }
+  return v;
+}
+
+interface Registered {
+  urn: string;
+  id: string;
+  outputs: PropertyMap;
+  provider: string;
+}
+
+/** Runs the compiled program with the project's own SDK, each registration checked and created by the host. */
+function runProgram(cwd: string, h: ProviderHost, config: Record<string, string>, secretKeys: string[]): Promise<{ outputs: Record<string, unknown>; created: Registered[] }> {
+  const created: Registered[] = [];
+  const child = spawn(process.execPath, ["drive-program.js", "bin/index.js"], {
+    cwd,
+    env: { ...process.env, PULUMI_CONFIG: JSON.stringify(config), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys), DRIVE_PROJECT: "app", DRIVE_STACK: "dev" },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+  child.on("message", (m: { seq: number; type: string; name: string; inputs: PropertyMap }) => {
+    const urn = `urn:pulumi:dev::app::${m.type}::${m.name}`;
+    void (async () => {
+      const checked = await h.check(urn, {}, unwrapSecrets(m.inputs) as PropertyMap);
+      if (checked.failures.length) throw new Error(`${m.name}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+      const { id, outputs } = await h.create(urn, checked.inputs);
+      created.push({ urn, id, outputs, provider: String(m.inputs.__provider) });
+      child.send({ seq: m.seq, id, outputs });
+    })().catch((e: Error) => child.send({ seq: m.seq, error: e.message }));
+  });
+  return new Promise((resolve, reject) => {
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`the program failed (${code}): ${stderr}`));
+      resolve({ outputs: JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>, created });
+    });
+  });
+}
+
+test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, run against the installed sandbox", async () => {
+  // 1. Pack from the sources alone: `prepare` must build dist/ (a fresh clone and a git install have none).
+  const src = path.join(work, "src");
+  copySources(src);
+  expect(fs.existsSync(path.join(src, "dist"))).toBe(false);
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(src, "node_modules"), "dir"); // what `npm ci` would install
+  const packed = await timed("pack", () => JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], src)) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[]);
+  const { filename, files, size, unpackedSize } = packed[0];
+  const shipped = files.map((f) => f.path);
+  console.log(`tarball: ${files.length} files, ${Math.round(size / 1000)} kB packed, ${Math.round(unpackedSize / 1000)} kB unpacked`);
+  for (const needed of ["dist/resources/index.js", "dist/resources/index.d.ts", "dist/resources/runtime.js", "dist/cli/main.js", "dist/sandbox/cli.js", "LICENSE", "CHANGELOG.md", "README.md", "package.json"])
+    expect(shipped).toContain(needed);
+  expect(shipped.filter((f) => /^(test|bench|engine|demo|examples|scripts|\.ci)\/|^dist\/(test|bench|engine|demo|examples)\/|\.map$|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+
+  // 2. A new project as `pulumi new typescript` makes it, then `npm install reseller-pulumi`.
+  const app = path.join(work, "app");
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", main: "index.ts", devDependencies: { "@types/node": "^22", typescript: "~5.9.0" }, dependencies: { "@pulumi/pulumi": USER_SDK } }, null, 2));
+  fs.writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4));
+  fs.writeFileSync(path.join(app, "index.ts"), PROGRAM);
+  await timed("install", () => run("npm", ["install", "--prefer-offline", path.join(work, filename)], app));
+  const installed = fs.realpathSync(path.join(app, "node_modules", "reseller-pulumi"));
+  expect(installed.startsWith(fs.realpathSync(app))).toBe(true); // a copy in the project, not a link to the repository
+  // The path every serialized provider requires (older states too) resolves through `exports`.
+  const resolveFromApp = (id: string): string => require.resolve(id, { paths: [app] });
+  expect(resolveFromApp("reseller-pulumi/dist/resources/runtime")).toBe(path.join(installed, "dist", "resources", "runtime.js"));
+  expect(resolveFromApp("reseller-pulumi/sandbox")).toBe(path.join(installed, "dist", "sandbox", "index.js"));
+
+  // 3. Type-check with the template's tsconfig (no skipLibCheck): TypeScript 5.9 (emits bin/), then the current TypeScript.
+  const tsVersion = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "typescript", "package.json"), "utf8")) as { version: string }).version;
+  await timed("tsc 5.9", () => run(process.execPath, [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", "."], app));
+  expect(tsVersion(app)).toMatch(/^5\.9\./);
+  const current = path.join(work, "ts-current");
+  fs.mkdirSync(current);
+  fs.writeFileSync(path.join(current, "package.json"), JSON.stringify({ name: "ts-current", private: true }));
+  await timed("install current typescript", () => run("npm", ["install", "--prefer-offline", "typescript@latest"], current));
+  await timed(`tsc ${tsVersion(current)}`, () => run(process.execPath, [path.join(current, "node_modules", "typescript", "bin", "tsc"), "-p", ".", "--noEmit"], app));
+
+  // 4. The sandbox from the installed package; its printed baseUrl goes into the stack config as is.
+  const creds = await timed("sandbox start", () => startInstalledSandbox(app));
+  const config = {
+    "reseller:baseUrl": creds.baseUrl,
+    "reseller:apiKey": creds.apiKey,
+    "reseller:apiSecret": creds.apiSecret,
+    "app:domain": "packed-shop.com",
+    "app:nameservers": JSON.stringify(SANDBOX_NAMESERVERS),
+    "app:registrant": JSON.stringify(REGISTRANT),
+  };
+  const secretKeys = ["reseller:apiSecret", "app:registrant"];
+
+  // 5. The program through the SDK's dynamic provider host, which loads the installed package from the project.
+  fs.copyFileSync(path.join(__dirname, "drive-program.js"), path.join(app, "drive-program.js"));
+  host = await startProviderHost({ cwd: app });
+  await host.configure(config);
+  const { outputs, created } = await timed("up", () => runProgram(app, host!, config, secretKeys));
+  expect(created.map((c) => c.urn.split("::").slice(-2).join("::"))).toEqual([
+    "pulumi-nodejs:dynamic/reseller:Domain::shop",
+    "pulumi-nodejs:dynamic/reseller:DnsZone::shop-zone",
+    "pulumi-nodejs:dynamic/reseller:DnsRecord::www",
+  ]);
+  expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.packed-shop.com" });
+  expect(outputs.nameservers).toEqual(SANDBOX_NAMESERVERS);
+  expect(outputs.renewPrice).toMatch(/^\d+\.\d{2}$/);
+  expect(outputs.balance).toMatch(/^\d+\.\d{2}$/);
+  for (const c of created) {
+    expect(c.provider).toContain('require("reseller-pulumi/dist/resources/runtime")');
+    expect(c.provider).not.toContain(creds.apiSecret);
+    expect(c.provider).not.toContain(work); // no path of this machine in what the state keeps
+  }
+
+  // One register charge in the sandbox's ledger: bought once, through the installed package.
+  const ledger = (await (await fetch(`${creds.baseUrl}/_sandbox/ledger`)).json()) as { data: { entries: { domain: string; action: string }[] } };
+  expect(ledger.data.entries.filter((e) => e.domain === "packed-shop.com")).toEqual([expect.objectContaining({ action: "register" })]);
+
+  // Destroy what a destroy deletes (the Domain is retainOnDelete), newest first, with the outputs as state.
+  for (const c of created.filter((r) => !r.urn.endsWith("::shop")).reverse()) await host.delete(c.id, c.urn, c.outputs);
+  expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/dns/zones/packed-shop.com")).status).toBe(404);
+  expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/domains/packed-shop.com")).body.data).toMatchObject({ stage: "active" });
+}, 600_000);
+
+test("the README's install and quick start are the steps this test takes", () => {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  expect(readme).toContain("```ts\n" + PROGRAM + "```");
+  for (const step of [
+    "pulumi new typescript ",
+    "npm install reseller-pulumi\n",
+    "npx reseller-pulumi sandbox --port 0 --delay 0 ",
+    "pulumi config set reseller:baseUrl <the reseller:baseUrl it printed>",
+    "pulumi config set --secret reseller:apiSecret ",
+    "pulumi config set domain packed-shop.com\n",
+    `pulumi config set nameservers '${JSON.stringify(SANDBOX_NAMESERVERS)}' `,
+    `pulumi config set --secret registrant '${JSON.stringify(REGISTRANT)}'\n`,
+  ])
+    expect(readme).toContain(step);
+  // The template's project: @pulumi/pulumi ^3 (what `pulumi new typescript` pins) and its tsconfig.
+  expect(TEMPLATE_TSCONFIG.compilerOptions).not.toHaveProperty("skipLibCheck");
+});

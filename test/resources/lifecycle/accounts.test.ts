@@ -1,0 +1,78 @@
+/**
+ * Two accounts in one program: resources with the option `account: "reseller-eu"` are served, in the
+ * same provider host, with the settings of the config namespace reseller-eu (here from the
+ * environment, RESELLER_EU_*), the others with reseller:*. Each sandbox sees only its own account's
+ * changes, and the serialized provider names the namespace, never a credential.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { startProviderHost, type ProviderHost } from "../../../engine/host";
+import { shim } from "../../../resources/shim";
+import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
+import { signedGet } from "../../sandbox/signed-get";
+import { ROOT } from "./harness";
+
+const ZONE = "demo-reseller.com";
+let home: SandboxHandle;
+let eu: SandboxHandle;
+let host: ProviderHost;
+
+beforeAll(async () => {
+  home = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
+  eu = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0, credentials: [{ key: "eu-key", secret: "eu-secret-value" }] });
+  host = await startProviderHost({
+    cwd: ROOT,
+    env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined, RESELLER_EU_BASE_URL: `${eu.url}/api/v1`, RESELLER_EU_API_KEY: "eu-key", RESELLER_EU_API_SECRET: "eu-secret-value", RESELLER_EU_REQUESTS_PER_MINUTE: "100000" },
+  });
+  await host.configure({ "reseller:baseUrl": home.url, "reseller:apiKey": home.credentials.key, "reseller:apiSecret": home.credentials.secret, "reseller:requestsPerMinute": "100000" });
+});
+afterAll(async () => {
+  await host?.close();
+  await home?.close();
+  await eu?.close();
+});
+
+/** The `__provider` text a resource constructor produces (the SDK serializes the provider object). */
+async function text(account?: string): Promise<string> {
+  const provider = shim("DnsRecord", account);
+  return (await pulumi.runtime.serializeFunction(() => provider)).text;
+}
+
+async function createRecord(name: string, account?: string): Promise<string> {
+  const urn = `urn:pulumi:test::accounts::pulumi-nodejs:dynamic/reseller:DnsRecord::${name}`;
+  const news = { zone: ZONE, type: "TXT", name, content: `made by ${account ?? "reseller"}`, ttl: 300, resourceUrn: urn, __provider: await text(account) };
+  const checked = await host.check(urn, {}, news);
+  expect(checked.failures).toEqual([]);
+  return (await host.create(urn, checked.inputs)).id;
+}
+
+const mutating = (s: SandboxHandle) => s.operator.requests().filter((r) => r.mutating).map((r) => `${r.method} ${r.path} ${r.key}`);
+
+test("resources of the account reseller-eu go to its service with its credentials; the others to reseller:*", async () => {
+  await createRecord("acct-home");
+  await createRecord("acct-eu", "reseller-eu");
+  expect(mutating(home)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records ${home.credentials.key}`]);
+  expect(mutating(eu)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records eu-key`]);
+  const records = async (s: SandboxHandle, key: string, secret: string) => JSON.stringify((await signedGet(s.url, key, secret, `/dns/zones/${ZONE}/records`)).body.data);
+  const euRecords = await records(eu, "eu-key", "eu-secret-value");
+  const homeRecords = await records(home, home.credentials.key, home.credentials.secret);
+  expect(euRecords).toContain("made by reseller-eu");
+  expect(euRecords).not.toContain("made by reseller\"");
+  expect(homeRecords).toContain("made by reseller\"");
+  expect(homeRecords).not.toContain("made by reseller-eu");
+});
+
+test("the account's shim names the namespace and no credential; the default shim is the one older states hold", async () => {
+  const euText = await text("reseller-eu");
+  expect(euText).toContain('"reseller-eu"');
+  expect(euText).not.toContain("eu-secret-value");
+  expect(euText).not.toContain("eu-key");
+  expect(await text()).not.toContain("reseller-eu");
+  expect(await text()).toBe(await text(undefined));
+});
+
+test("an account that is not a config namespace is refused by name when the resource is declared", () => {
+  const { resourceArgs } = require("../../../resources/register") as typeof import("../../../resources/register");
+  expect(() => resourceArgs("DnsRecord", "bad", {}, [], { account: "eu accounts" })).toThrow(
+    'DnsRecord bad: account: "eu accounts" is not a config namespace (letters, digits, "-" and "_", starting with a letter, e.g. "reseller-eu")',
+  );
+});
