@@ -158,14 +158,18 @@ export async function deleteOne(ctx: DeleteContext, r: ResourceState, replacing:
   return true;
 }
 
+/** DependingOn's edges (graph/dependency_graph.go, children left out): dependencies, property dependencies, deletedWith. */
+function dependsOnAny(d: ResourceState, urns: ReadonlySet<string>): boolean {
+  return (
+    (d.deletedWith !== undefined && urns.has(d.deletedWith)) ||
+    d.dependencies.some((u) => urns.has(u)) ||
+    Object.values(d.propertyDependencies ?? {}).some((deps) => deps.some((u) => urns.has(u)))
+  );
+}
+
 /** Whether `d` must be deleted before `r`: it depends on r, is r's child, or is deleted with r. */
 function dependsOn(d: ResourceState, urn: string): boolean {
-  return (
-    d.parent === urn ||
-    d.deletedWith === urn ||
-    d.dependencies.includes(urn) ||
-    Object.values(d.propertyDependencies ?? {}).some((deps) => deps.includes(urn))
-  );
+  return d.parent === urn || dependsOnAny(d, new Set([urn]));
 }
 
 /**
@@ -217,6 +221,8 @@ export interface DeploymentOptions {
 
 export class Deployment implements MonitorHandler {
   readonly errors: string[] = [];
+  /** Errors that do not stop the run (the step generator's sawError): the run fails when it is done. */
+  readonly reportedErrors: string[] = [];
   /** The root stack resource's outputs, as the program registered them. */
   stackOutputs: PropertyMap = {};
   private rootUrn = "";
@@ -232,6 +238,12 @@ export class Deployment implements MonitorHandler {
   private readonly aliased = new Map<string, string>();
   private readonly aliases = new Map<string, string>();
   private readonly replaced = new Set<string>();
+  /** sg.deletes: URNs a delete-before-replace deleted in this run; a dependent among them that registers is recreated. */
+  private readonly deletes = new Set<string>();
+  /** sg.pendingDeletes: the states those deletes were for. */
+  private readonly pendingDeletes = new Set<ResourceState>();
+  /** sg.dependentReplaceKeys: why each dependent is replaced, shown when it is recreated. */
+  private readonly dependentReplaceKeys = new Map<string, string[]>();
   private readonly gate: Gate;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
@@ -248,6 +260,11 @@ export class Deployment implements MonitorHandler {
 
   get hasFailed(): boolean {
     return this.errors.length > 0;
+  }
+
+  /** Reports an error and lets the run go on; it fails when it is done (the step generator's sawError). */
+  reportError(message: string): void {
+    if (!this.reportedErrors.includes(message)) this.reportedErrors.push(message);
   }
 
   fail(message: string): void {
@@ -440,7 +457,10 @@ export class Deployment implements MonitorHandler {
       if (res.failures.length > 0) return failStep(new Error(res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")));
       return res.inputs;
     };
-    let checked = await check(old?.inputs ?? {});
+    // Recreating a dependent deleted earlier in this run by a delete-before-replace: its old inputs
+    // are gone, so Check gets no olds (step_generator.go generateResourceSteps, `recreating`).
+    const recreating = old !== undefined && this.deletes.has(urn);
+    let checked = await check(recreating ? {} : (old?.inputs ?? {}));
     const entry = (id: string, outputs: PropertyMap, initErrors?: string[]): ResourceState => ({
       ...this.entry(urn, reg, id, checked, outputs, secretKeys),
       ...(initErrors && initErrors.length ? { initErrors } : {}),
@@ -454,9 +474,18 @@ export class Deployment implements MonitorHandler {
       return this.create(step, started, undefined, checked, entry, reply);
     }
 
-    // Diff (generateStepsFromDiff, diffResource, applyReplaceOnChanges).
     step.id = old.id;
     step.diffs = inputDiffs(old.inputs, checked);
+    if (recreating) {
+      // Case 1 of generateResourceSteps: a replacement, without a Diff, for the reason it was deleted.
+      this.deletes.delete(urn);
+      this.replaced.add(urn);
+      step.op = "replace";
+      step.replaces = this.dependentReplaceKeys.get(urn) ?? [];
+      return this.createReplacement(step, started, old, checked, entry, reply);
+    }
+
+    // Diff (generateStepsFromDiff, diffResource, applyReplaceOnChanges).
     let changes = false;
     let replaces: string[] = [];
     let providerDbr = false;
@@ -481,23 +510,31 @@ export class Deployment implements MonitorHandler {
 
     if ((changes && replaces.length > 0) || old.pendingReplacement) {
       if (reg.protect && old.protect) {
-        return failStep(
-          new Error(`unable to replace resource "${urn}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``),
-        );
+        const message = `unable to replace resource "${urn}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``;
+        // An update stops here; a preview reports the error and goes on, so the whole plan is shown,
+        // and fails when it is done (generateStepsFromDiff, sawError).
+        if (!preview) return failStep(new Error(message));
+        this.reportError(`${urn}: ${message}`);
       }
       step.op = "replace";
       step.replaces = replaces;
       this.replaced.add(urn);
       // A replacement is checked again without olds: the old defaults no longer apply.
       checked = await check({});
+      const deleteFirst = reg.deleteBeforeReplace ?? providerDbr;
+      if (deleteFirst || old.pendingReplacement) {
+        try {
+          await this.deleteBeforeReplace(old, deleteFirst);
+        } catch (e) {
+          return failStep(e);
+        }
+        return this.createReplacement(step, started, old, checked, entry, reply);
+      }
       if (preview) {
         this.opts.record(step, started);
         return reply("", checked);
       }
-      const deleteFirst = reg.deleteBeforeReplace ?? providerDbr;
-      return deleteFirst || old.pendingReplacement
-        ? this.replaceDeleteFirst(step, started, old, checked, entry, reply)
-        : this.create(step, started, old, checked, entry, reply);
+      return this.create(step, started, old, checked, entry, reply);
     }
 
     if (!changes && !hasInitErrors) {
@@ -558,8 +595,100 @@ export class Deployment implements MonitorHandler {
     }
   }
 
-  /** Delete-before-replace: the old is deleted now and kept as pendingReplacement until its replacement exists. */
-  private async replaceDeleteFirst(
+  /**
+   * Delete-before-replace (generateStepsFromDiff): the dependents that would be replaced by the old's
+   * deletion are deleted first, dependents of dependents before them, then the old; each is kept as
+   * `pendingReplacement` until it is recreated. Throws, having deleted nothing more, when one of them
+   * is protected or could not be deleted.
+   */
+  private async deleteBeforeReplace(old: ResourceState, withDependents: boolean): Promise<void> {
+    const dependents = withDependents ? [...(await this.dependentReplacements(old)), ...this.cascadeReplacements(old.urn)] : [];
+    const chain: { r: ResourceState; replacing: boolean }[] = [];
+    for (const { r, keys } of dependents.reverse()) {
+      if (this.pendingDeletes.has(r)) continue;
+      this.dependentReplaceKeys.set(r.urn, keys);
+      if (!r.delete && r.protect) {
+        throw new Error(
+          `unable to replace resource "${r.urn}" as part of replacing "${old.urn}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\`, or use the command: \`pulumi state unprotect '${r.urn}'\``,
+        );
+      }
+      // One already waiting for its delete (`delete: true`) gets a plain delete.
+      chain.push({ r, replacing: !r.delete });
+      this.deletes.add(r.urn);
+      this.pendingDeletes.add(r);
+    }
+    if (!old.pendingReplacement) {
+      // Marked before any delete runs, so what is deletedWith the old makes no provider call.
+      this.deletes.add(old.urn);
+      chain.push({ r: old, replacing: true });
+    }
+    // One chain, run in order, as the step executor runs a resource's steps (ExecuteSerial).
+    const ctx = this.deleteContext(this.deletes);
+    for (const { r, replacing } of chain) {
+      const deleted = await deleteOne(ctx, r, replacing);
+      if (this.opts.preview) continue;
+      if (!deleted) {
+        // Still live: the next run diffs it again (and replaces it again) rather than deleting it.
+        if (replacing) delete r.delete;
+        this.checkpoint();
+        throw new Error(r === old ? "the resource it replaces could not be deleted" : `${r.urn}, deleted before it, could not be deleted`);
+      }
+      if (replacing) r.pendingReplacement = true;
+      else this.gone.add(r);
+      this.checkpoint();
+    }
+  }
+
+  /**
+   * calculateDependentReplacements (step_generator.go): the old resources that depend on `root`
+   * (DependingOn: dependencies, property dependencies, deletedWith; not children), in state order,
+   * that a replacement of `root` would replace: one deletedWith a replaced resource always; one with
+   * an input that came from a replaced resource when its provider's Diff, that input made unknown,
+   * asks for a replace. Resources this run has already registered or deleted are left out.
+   */
+  private async dependentReplacements(root: ResourceState): Promise<{ r: ResourceState; keys: string[] }[]> {
+    const at = this.olds.indexOf(root);
+    // An import in a preview is not in the old state: it has no dependents there.
+    if (at < 0) return [];
+    const dependentSet = new Set([root.urn]);
+    const replaceSet = new Set([root.urn]);
+    const out: { r: ResourceState; keys: string[] }[] = [];
+    for (const d of this.olds.slice(at + 1)) {
+      if (this.urns.has(d.urn) || this.deletes.has(d.urn) || !dependsOnAny(d, dependentSet)) continue;
+      dependentSet.add(d.urn);
+      const keys = await this.requiresReplacement(d, replaceSet);
+      if (keys) {
+        out.push({ r: d, keys });
+        replaceSet.add(d.urn);
+      }
+    }
+    return out;
+  }
+
+  /** requiresReplacement in calculateDependentReplacements: the replace keys, or undefined. */
+  private async requiresReplacement(d: ResourceState, replaceSet: Set<string>): Promise<string[] | undefined> {
+    if (!d.custom || d.external) return undefined;
+    if (d.deletedWith !== undefined && replaceSet.has(d.deletedWith)) return [];
+    const affected = (k: string): boolean => (d.propertyDependencies?.[k] ?? []).some((u) => replaceSet.has(u));
+    if (!Object.keys(d.inputs).some(affected)) return undefined;
+    const news = Object.fromEntries(Object.entries(d.inputs).map(([k, v]) => [k, affected(k) ? UNKNOWN : v]));
+    const diff = await this.opts.host.diff(d.id, d.urn, d.outputs, news);
+    // diffResource: a DiffUnknown answer gets the engine's own diff, ignoreChanges applied first.
+    const { changedKeys } = classify(diff, d.inputs, applyIgnoreChanges(news, d.inputs, d.ignoreChanges ?? []));
+    const replaces = replaceKeysWith(diff.replaces, changedKeys, d.replaceOnChanges ?? []);
+    return replaces.length > 0 ? replaces : undefined;
+  }
+
+  /**
+   * findDependentCascadeReplacements (step_generator.go): what is deletedWith `urn` goes too. Only
+   * olds: a new resource deletedWith it registers after its registration is answered.
+   */
+  private cascadeReplacements(urn: string): { r: ResourceState; keys: string[] }[] {
+    return [...this.live.values()].filter((o) => o.deletedWith === urn).map((r) => ({ r, keys: [] }));
+  }
+
+  /** CreateReplacementStep (step.go) after a delete-before-replace: the old leaves the state once its replacement exists. */
+  private async createReplacement(
     step: Step,
     started: number,
     old: ResourceState,
@@ -567,18 +696,9 @@ export class Deployment implements MonitorHandler {
     entry: (id: string, outputs: PropertyMap, initErrors?: string[]) => ResourceState,
     reply: (id: string, outputs: PropertyMap) => { urn: string; id: string; object: PropertyMap },
   ): Promise<{ urn: string; id: string; object: PropertyMap }> {
-    if (!old.pendingReplacement) {
-      const deleted = await deleteOne(this.deleteContext(), old, true);
-      if (!deleted) {
-        // Still the live resource: the next run diffs it again (and replaces it again) rather than deleting it.
-        delete old.delete;
-        this.checkpoint();
-        step.error = `the resource it replaces could not be deleted`;
-        this.opts.record(step, started);
-        throw new Error(step.error);
-      }
-      old.pendingReplacement = true;
-      this.checkpoint();
+    if (this.opts.preview) {
+      this.opts.record(step, started);
+      return reply("", checked);
     }
     const dropOld = (): void => {
       this.gone.add(old);
@@ -611,11 +731,16 @@ export class Deployment implements MonitorHandler {
    * an earlier run. Returns false when one failed.
    */
   async performDeletes(): Promise<boolean> {
+    // What a delete-before-replace already deleted stays in state as pendingReplacement when the
+    // program did not register it again, until the next run (isOperatedOn, pendingDeletes).
+    const deletedBefore = (o: ResourceState): boolean => (o.delete ? this.pendingDeletes.has(o) : this.deletes.has(o.urn));
     const items = [
-      ...this.olds.filter((o) => !this.matched.has(o) && !this.consumed.has(o) && !this.gone.has(o)).map((r) => ({ r, replacing: !!r.delete })),
+      ...this.olds
+        .filter((o) => !this.matched.has(o) && !this.consumed.has(o) && !this.gone.has(o) && !deletedBefore(o))
+        .map((r) => ({ r, replacing: !!r.delete })),
       ...this.condemned.filter((c) => !this.gone.has(c)).map((r) => ({ r, replacing: true })),
     ];
-    const deletions = new Set(items.map((it) => it.r.urn));
+    const deletions = new Set([...this.deletes, ...items.map((it) => it.r.urn)]);
     const ok = await scheduleDeletes(items, this.deleteContext(deletions), this.opts.parallel, (r) => {
       this.gone.add(r);
       this.checkpoint();

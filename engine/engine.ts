@@ -334,6 +334,7 @@ export class Engine {
       await this.runProgramProcess(ctx, program, dep, preview);
       if (ctx.errors.length === 0) await dep.performDeletes();
       dep.checkpoint();
+      for (const e of dep.reportedErrors) if (!ctx.errors.includes(e)) ctx.errors.push(e);
       return ctx.errors.length === 0 ? reportedOutputs(dep.stackOutputs) : {};
     });
   }

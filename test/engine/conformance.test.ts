@@ -234,6 +234,93 @@ describe("engine conformance", () => {
     expect(mutating()).toEqual(["delete c", "create c2"]);
   });
 
+  // Read in pulumi/pulumi at 1b5949891b3c: step_generator.go calculateDependentReplacements,
+  // findDependentCascadeReplacements, generateStepsFromDiff (deleteBeforeReplace), generateResourceSteps
+  // (`recreating`); graph/dependency_graph.go DependingOn.
+  test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register (step_generator.go calculateDependentReplacements, generateResourceSteps recreating; 1b5949891b3c)", async () => {
+    // b, f: their name (which replaces) comes from a, and from b; c: its body (updated in place) from a;
+    // d: dependsOn only; e: deletedWith a; p: a's child. Only b, e and f go with a.
+    const spec = (aFile: string): ProgramSpec => ({
+      things: [
+        { name: "a", file: aFile, body: "1", kind: "delete-first" },
+        { name: "b", body: "1", nameFrom: "a" },
+        { name: "c", body: "1", bodyFrom: "a" },
+        { name: "d", body: "1", dependsOn: ["a"] },
+        { name: "e", body: "1", deletedWith: "a" },
+        { name: "f", body: "1", nameFrom: "b" },
+        { name: "p", body: "1", parent: "a" },
+      ],
+    });
+    const e = engine();
+    await e.up(run(spec("a")));
+    const ops = (r: RunResult): Record<string, string> => Object.fromEntries(r.steps.filter((s) => !s.replacing).map((s) => [s.name, s.op]));
+    const expected = { a: "replace", b: "replace", c: "same", d: "same", e: "replace", f: "replace", p: "same" };
+    for (const operation of ["preview", "up"] as const) {
+      resetCalls();
+      const r = await e[operation](run(spec("a2")));
+      expect(ops(r)).toEqual(expected);
+      expect(r.summary).toMatchObject({ replace: 4, same: 3, create: 0, delete: 0 });
+      expect(r.steps.find((s) => s.name === "b" && !s.replacing)?.replaces).toEqual(["name"]);
+      // The provider's Diff decided, with the input that came from a replaced resource made unknown.
+      const diffs = calls().filter((c) => c.startsWith("diff "));
+      expect(diffs.filter((c) => c.includes("unknown=")).sort()).toEqual(["diff b unknown=name", "diff c unknown=body", "diff f unknown=name"]);
+      // A recreated dependent is checked without olds and not diffed again.
+      expect(calls()).toContain("check b olds=none");
+      expect(diffs.filter((c) => c.startsWith("diff b"))).toHaveLength(1);
+      if (operation === "preview") expect(mutating()).toEqual([]);
+    }
+    const m = mutating();
+    // e is deletedWith a, which is deleted in the same chain: no Delete of its own.
+    expect(m.slice(0, 4)).toEqual(["delete f", "delete b", "delete a", "create a2"]);
+    expect(m.slice(4).sort()).toEqual(["create b", "create e", "create f"]);
+    expect(m.indexOf("create f")).toBeGreaterThan(m.indexOf("create b"));
+    expect(e.resources().filter((r) => r.pendingReplacement)).toEqual([]);
+    expect(e.resources().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "e", "f", "p"]);
+  });
+
+  test("a protected dependent stops a delete-before-replace before anything is deleted, in preview too (step_generator.go generateStepsFromDiff; 1b5949891b3c)", async () => {
+    const e = engine();
+    const spec = (aFile: string): ProgramSpec => ({
+      things: [
+        { name: "a", file: aFile, body: "1", kind: "delete-first" },
+        { name: "q", body: "1", nameFrom: "a", protect: true },
+      ],
+    });
+    await e.up(run(spec("a")));
+    resetCalls();
+    for (const p of [e.preview(run(spec("a2"))), e.up(run(spec("a2")))]) {
+      const err = await failure(p);
+      expect(err.message).toContain(`unable to replace resource "${urn(THING, "q")}" as part of replacing "${urn(THING, "a")}"`);
+    }
+    expect(mutating()).toEqual([]);
+    expect(e.resources().map((r) => r.id).sort()).toEqual(["a", "q"]);
+  });
+
+  test("a dependent deleted by a delete-before-replace that the program no longer registers stays pendingReplacement until the next run (step_generator.go GenerateDeletes isOperatedOn; 1b5949891b3c)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "a", body: "1", kind: "delete-first" }, { name: "b", body: "1", nameFrom: "a" }] }));
+    resetCalls();
+    const only = run({ things: [{ name: "a", file: "a2", body: "1", kind: "delete-first" }] });
+    await e.up(only);
+    expect(mutating()).toEqual(["delete b", "delete a", "create a2"]);
+    expect(e.resources().find((r) => r.name === "b")).toMatchObject({ id: "b", pendingReplacement: true });
+    resetCalls();
+    await e.up(only);
+    expect(mutating()).toEqual([]);
+    expect(e.resources().map((r) => r.name)).toEqual(["a"]);
+  });
+
+  test("a protected replace in preview reports the error, shows the rest of the plan and fails at the end (step_generator.go generateStepsFromDiff sawError; deployment_executor.go Execute; 1b5949891b3c)", async () => {
+    const e = engine();
+    await e.up(run({ things: [{ name: "p", body: "1", protect: true }, { name: "y", body: "1" }] }));
+    resetCalls();
+    const err = await failure(e.preview(run({ things: [{ name: "p", file: "p2", body: "1", protect: true }, { name: "x", body: "1" }] })));
+    expect(err.message).toContain(`unable to replace resource "${urn(THING, "p")}"`);
+    expect(err.result.summary).toMatchObject({ replace: 1, create: 1, delete: 1 });
+    expect(err.result.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["create x", "delete y", "replace p"]);
+    expect(mutating()).toEqual([]);
+  });
+
   test("a partial failure keeps init errors and exactly what the error carried; the next preview and up run an update (step.go CreateStep.Apply; step_generator.go hasInitErrors)", async () => {
     const e = engine();
     const spec = run({ things: [{ name: "p", body: "partial" }] });
