@@ -5,10 +5,10 @@
  * the API listed things in.
  */
 import { createHash } from "node:crypto";
+import { isGoneStage } from "../provider/contract";
 import type { Estate, EstateDomain, EstateHost, EstateRecord, EstateZone } from "./estate";
 
 /** Stages in which a domain no longer belongs to the account: nothing to adopt. */
-export const GONE_STAGES = new Set(["cancelled", "failed", "transferred_away"]);
 
 export interface GeneratedFile {
   path: string;
@@ -173,7 +173,7 @@ function zoneBlock(z: EstateZone, base: string, create = false): string {
 
 /** Domains the program declares: those the account still holds, sorted by name. */
 function heldDomains(estate: Estate): EstateDomain[] {
-  return estate.domains.filter((d) => !GONE_STAGES.has(d.stage)).sort(byKey((d: EstateDomain) => d.domain));
+  return estate.domains.filter((d) => !isGoneStage(d.stage)).sort(byKey((d: EstateDomain) => d.domain));
 }
 
 /** The program's index.ts. */
@@ -222,6 +222,28 @@ function migrationComment(m: Migration): string {
 }
 
 /** Every file of the generated project. */
+/**
+ * Pulumi's TypeScript template's tsconfig (github.com/pulumi/templates, typescript/tsconfig.json),
+ * unchanged: module resolution that honours package `exports`, and no skipLibCheck (the package's
+ * declarations type-check as they are).
+ */
+export const PULUMI_TEMPLATE_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  files: ["index.ts"],
+};
+
 export function generateProject(estate: Estate, opts: ProjectOptions): GeneratedFile[] {
   const name = slug(opts.name);
   const contacts = heldDomains(estate).length ? (opts.contacts ?? "omit") : "omit";
@@ -251,22 +273,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
     },
     {
       path: "tsconfig.json",
-      content:
-        JSON.stringify(
-          {
-            compilerOptions: {
-              strict: true,
-              target: "ES2022",
-              module: "commonjs",
-              moduleResolution: "node",
-              esModuleInterop: true,
-              skipLibCheck: true,
-            },
-            files: ["index.ts"],
-          },
-          null,
-          2,
-        ) + "\n",
+      content: JSON.stringify(PULUMI_TEMPLATE_TSCONFIG, null, 4) + "\n",
     },
     { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration) : projectReadme(name, estate, contacts) },
   ];

@@ -15,27 +15,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { startProviderHost, type PropertyMap, type ProviderHost } from "../../engine/host";
+import { PULUMI_TEMPLATE_TSCONFIG } from "../../cli/codegen";
 import { signedGet } from "../sandbox/signed-get";
 
 const root = path.resolve(__dirname, "..", "..");
 
-/** Pulumi's TypeScript template (github.com/pulumi/templates, typescript/tsconfig.json), unchanged. */
-const TEMPLATE_TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: true,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  files: ["index.ts"],
-};
 
 /** The README's quick-start program. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
@@ -208,7 +192,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   const app = path.join(work, "app");
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", main: "index.ts", devDependencies: { "@types/node": "^22", typescript: "~5.9.0" }, dependencies: { "@pulumi/pulumi": USER_SDK } }, null, 2));
-  fs.writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4));
+  fs.writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify(PULUMI_TEMPLATE_TSCONFIG, null, 4));
   fs.writeFileSync(path.join(app, "index.ts"), PROGRAM);
   await timed("install", () => run("npm", ["install", "--prefer-offline", path.join(work, filename)], app));
   const installed = fs.realpathSync(path.join(app, "node_modules", "reseller-pulumi"));
@@ -285,5 +269,5 @@ test("the README's install and quick start are the steps this test takes", () =>
   ])
     expect(readme).toContain(step);
   // The template's project: @pulumi/pulumi ^3 (what `pulumi new typescript` pins) and its tsconfig.
-  expect(TEMPLATE_TSCONFIG.compilerOptions).not.toHaveProperty("skipLibCheck");
+  expect(PULUMI_TEMPLATE_TSCONFIG.compilerOptions).not.toHaveProperty("skipLibCheck");
 });
