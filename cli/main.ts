@@ -8,11 +8,11 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
-import { DEFAULT_CONTRACT } from "../provider/contract";
+import { DEFAULT_CONTRACT, isGoneStage } from "../provider/contract";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/normalize";
 import { canonicalEstate } from "./canonical";
-import { GONE_STAGES, generateProject, nextSteps, type Migration } from "./codegen";
+import { generateProject, nextSteps, type Migration } from "./codegen";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
@@ -143,7 +143,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const makeClient = io.client ?? defaultClient;
   const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
   const estate = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
-  const gone = estate.domains.filter((d) => GONE_STAGES.has(d.stage));
+  const gone = estate.domains.filter((d) => isGoneStage(d.stage));
   if (scope.kind === "domain" && gone.length)
     throw new Error(`${scope.domain} is in stage ${gone[0].stage}: it no longer belongs to this account, so there is nothing to adopt`);
   const outDir = resolve(io.cwd, values.out ?? "imported");
@@ -154,7 +154,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   for (const file of generateProject(estate, { name, dependency, contacts })) writeAtomic(join(outDir, file.path), file.content);
 
-  const held = estate.domains.filter((d) => !GONE_STAGES.has(d.stage)).length;
+  const held = estate.domains.filter((d) => !isGoneStage(d.stage)).length;
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
   const shownDir = values.out ?? "imported";
   if (gone.length)

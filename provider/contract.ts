@@ -323,7 +323,18 @@ export const VALUES = {
   ] as const,
   /** Stages in which a domain waits on someone else; a caller treats them as states, not errors. */
   waitingStages: ["pending", "pending_approval", "pending_kyc", "pending_transfer"] as const,
+  /**
+   * Stages after which the name is no longer held by the account: an order that ended (cancelled,
+   * failed at the registry) or a transfer out. Not shown in the spec; our reading: a read treats the
+   * domain as gone, import skips it, and the name can be ordered again (a new order, a new key).
+   */
+  goneStages: ["cancelled", "failed", "transferred_away"] as const,
 } as const;
+
+/** Whether a domain in this stage is no longer the account's (VALUES.goneStages). */
+export function isGoneStage(stage: string): boolean {
+  return (VALUES.goneStages as readonly string[]).includes(stage);
+}
 
 /**
  * Which records of a zone the service manages itself. Spec, DNS hosting: "NS records are managed by

@@ -5,7 +5,7 @@
  */
 import { waitProgress } from "./progress";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
-import { VALUES } from "../provider/contract";
+import { isGoneStage, VALUES } from "../provider/contract";
 import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
 import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS, movedAway, objectKey, resourceName } from "./context";
 import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
@@ -26,10 +26,11 @@ import { checkDomainInputs } from "./validate";
 const WAITING = new Set<string>(VALUES.waitingStages);
 /** Stages the poll waits through: the service is still working on its own. */
 const PROCESSING = new Set(["pending"]);
-/** Stages in which the domain is no longer the account's: refresh drops it. */
-const GONE_STAGES = new Set(["transferred_away", "cancelled"]);
 
 export const DEFAULT_WAIT_SECONDS = 120;
+
+/** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
+const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
 const POLL_INTERVAL_MS = 2000;
 
 /** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
@@ -180,7 +181,7 @@ export const domainHandler: Handler = {
     // An earlier order that ended (cancelled, failed) makes this a new order: its key must not replay
     // that one's answer within the service's retention, so it names the earlier order (derived, stable).
     let after = "";
-    if (owned && (GONE_STAGES.has(owned.stage) || owned.stage === "failed")) {
+    if (owned && isGoneStage(owned.stage)) {
       if (inputs.adopt) throw new Error(`adopt: ${domain} is in stage ${owned.stage}; it no longer belongs to this account, and adopt never buys; nothing was charged`);
       after = `@after:${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
       owned = undefined;
@@ -228,7 +229,7 @@ export const domainHandler: Handler = {
       // Bought but not readable: keep it in state so a refresh can follow it.
       throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${(e as Error).message}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
     }
-    if (live.stage === "failed") throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed)`, domain, outputs(inputs, live, extra));
+    if (live.stage === "failed") throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
     if (WAITING.has(live.stage)) info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
     else if (live.stage === "active" && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
       try {
@@ -251,7 +252,7 @@ export const domainHandler: Handler = {
       if (isNotFound(e)) return GONE;
       throw e;
     }
-    if (GONE_STAGES.has(live.stage)) return GONE;
+    if (isGoneStage(live.stage)) return GONE;
     const contacts = props.contacts ? contactsOutput(props.contacts, liveContacts(await api.getContacts(id))) : undefined;
     return { id, props: outputs(props, live, { contacts }) };
   },
@@ -261,6 +262,8 @@ export const domainHandler: Handler = {
     const domain = id;
     const urn = (news.resourceUrn ?? olds.resourceUrn) as string;
     let live = await api.getDomain(domain);
+    // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
+    if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
     const extra: Props = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
     const managed: string[] = [];
     const wantNs = news.nameservers as string[] | undefined;

@@ -2,6 +2,7 @@
  * The sandbox's business logic shared by the routes and the operator: clocks, lazy stage
  * evaluation, charging with a ledger, and the views the API returns.
  */
+import { isGoneStage } from "../provider/contract";
 import { ApiError, notFound } from "./errors";
 import {
   DAY_MS,
@@ -108,7 +109,7 @@ export class SandboxCore {
 
   isAvailable(name: string): boolean {
     const d = this.state.domains[name];
-    if (d && d.stage !== "cancelled" && d.stage !== "failed" && d.stage !== "transferred_away") return false;
+    if (d && !isGoneStage(d.stage)) return false;
     return !this.isTakenElsewhere(name);
   }
 

@@ -64,6 +64,10 @@ export class SandboxOperator {
   reject(domain: string): Promise<Record<string, unknown>> {
     return this.call("POST", `orders/${this.d(domain)}/reject`);
   }
+
+  fail(domain: string): Promise<Record<string, unknown>> {
+    return this.call("POST", `orders/${this.d(domain)}/fail`);
+  }
   confirmPrivacy(domain: string): Promise<Record<string, unknown>> {
     return this.call("POST", `domains/${this.d(domain)}/confirm-privacy`);
   }

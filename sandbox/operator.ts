@@ -106,6 +106,22 @@ export class LocalOperator {
     return this.commit(this.core.domainInfo(d));
   }
 
+  /**
+   * The registry refuses an order (not shown in the spec; our reading of the stage `failed`): an
+   * order held for review or still processing becomes `failed` and its charge is refunded, as a
+   * rejection is. The name can then be ordered again.
+   */
+  fail(name: string): Record<string, unknown> {
+    const d = this.domain(name);
+    if (d.stage !== "pending_approval" && d.stage !== "pending" && d.stage !== "pending_transfer") {
+      throw new ApiError("domain_not_active", `domain ${d.domain} has no order awaiting review or processing (stage ${d.stage})`);
+    }
+    d.stage = "failed";
+    d.readyAt = null;
+    if (d.orderAmount > 0) this.core.charge(d.domain, "refund", null, -d.orderAmount, d.orderInvoice ?? this.core.newInvoice(), null);
+    return this.commit(this.core.domainInfo(d));
+  }
+
   confirmPrivacy(name: string): Record<string, unknown> {
     const d = this.domain(name);
     if (d.privacy.status !== "awaiting_verification") {
@@ -313,6 +329,8 @@ export async function handleOperator(op: LocalOperator, req: IncomingMessage, re
           return op.approve(d);
         case "POST orders/:d/reject":
           return op.reject(d);
+        case "POST orders/:d/fail":
+          return op.fail(d);
         case "POST domains/:d/confirm-privacy":
           return op.confirmPrivacy(d);
         case "POST domains/:d/confirm-contacts":

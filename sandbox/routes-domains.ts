@@ -1,5 +1,5 @@
 /** Register, transfer, renew and domain management endpoints. */
-import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { isGoneStage, VALUES, VIEW_FIELDS } from "../provider/contract";
 import type { Contact } from "../provider/views";
 import { hostView } from "./core";
 import { ApiError, describe, invalid, missing, notFound } from "./errors";
@@ -63,7 +63,7 @@ function order(c: Ctx, kind: "register" | "transfer") {
     throw new ApiError("domain_unavailable", `domain ${name} is already registered; choose another name or transfer it`, "domain");
   }
   const existing = core.state.domains[name];
-  if (existing && !["cancelled", "failed", "transferred_away"].includes(existing.stage)) {
+  if (existing && !isGoneStage(existing.stage)) {
     throw new ApiError("domain_unavailable", `domain ${name} is already in this account (stage ${existing.stage})`, "domain");
   }
   const privacy = wanted.includes(VALUES.privacyAddon);

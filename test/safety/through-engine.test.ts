@@ -248,6 +248,33 @@ describe("Domain partial failures, then the next up: no second charge, no unplan
     await expectNoChangeNext(spec("in-review.com"));
     expect(charges("in-review.com")).toEqual(["register"]);
   });
+
+  test("order refused by the registry (failed) while the create waits: the next up changes and charges nothing and says what to do; refresh drops it; the up after orders again, once", async () => {
+    sandbox.operator.settings({ processingDelaySeconds: 3600 });
+    const failing = engine().up(program(spec("refused.com", { waitTimeoutSeconds: 120 })));
+    // The create is polling the pending order; the registry refuses it then.
+    while (sandbox.operator.state().domains["refused.com"]?.stage !== "pending") await new Promise((r) => setTimeout(r, 100));
+    sandbox.operator.fail("refused.com");
+    await expect(failing).rejects.toThrow(/refused\.com: the register failed at the registry \(stage failed\)\. `pulumi refresh` drops it/);
+    // Kept with its init error: the real engine runs an update next (step_generator.go, hasInitErrors).
+    expect(engine().resources().map((r) => [r.name, r.outputs.stage])).toEqual([["d", "failed"]]);
+    expect(charges("refused.com")).toEqual(["register", "refund"]);
+
+    const before = mark();
+    await expect(engine().up(program(spec("refused.com")))).rejects.toThrow(/refused\.com: is in stage failed, no longer this account's; nothing was changed or charged/);
+    expect(mutating(before)).toEqual([]);
+    expect(charges("refused.com")).toEqual(["register", "refund"]);
+
+    sandbox.operator.settings({ processingDelaySeconds: 0 });
+    const refreshed = await engine().refresh();
+    expect(refreshed.summary).toMatchObject({ delete: 1 });
+    expect(engine().resources()).toEqual([]);
+    const again = await engine().up(program(spec("refused.com")));
+    expect(again.summary).toMatchObject({ create: 1 });
+    expect((await client.getDomain("refused.com")).stage).toBe("active");
+    expect(charges("refused.com")).toEqual(["register", "refund", "register"]);
+    await expectNoChangeNext(spec("refused.com"));
+  });
 });
 
 test("secret rotated: refresh with the config saved at the last up fails; after `config set` and `up`, refresh and destroy succeed", async () => {

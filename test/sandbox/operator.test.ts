@@ -174,6 +174,15 @@ describe("operator over HTTP", () => {
       expect(balance(await api("GET", "/account/balance"))).toBe(before);
       expect((await op.ledger()).filter((e) => e.domain === "reject-over-http.com").map((e) => e.amount)).toEqual(["12.00", "-12.00"]);
       await expect(op.reject("reject-over-http.com")).rejects.toMatchObject({ status: 409 });
+
+      // The registry refuses an order: failed and refunded; the name can be ordered again.
+      expect((await api("POST", "/domains/register", order("fail-over-http.com"), { idempotencyKey: "fail-1" })).body.data.stage).toBe("pending_approval");
+      expect((await op.fail("fail-over-http.com")).stage).toBe("failed");
+      expect(await stage("fail-over-http.com")).toBe("failed");
+      expect(balance(await api("GET", "/account/balance"))).toBe(before);
+      expect((await op.ledger()).filter((e) => e.domain === "fail-over-http.com").map((e) => e.amount)).toEqual(["12.00", "-12.00"]);
+      await expect(op.fail("fail-over-http.com")).rejects.toMatchObject({ status: 409, code: "domain_not_active" });
+      expect((await api("POST", "/domains/register", order("fail-over-http.com"), { idempotencyKey: "fail-2" })).body.data.stage).toBe("pending_approval");
       await expect(op.completeKyc("nobody.de")).rejects.toMatchObject({ status: 404 });
     } finally {
       await sb.close();
@@ -192,7 +201,7 @@ describe("operator over HTTP", () => {
         expect([`${method} ${path}`, text]).not.toEqual([`${method} ${path}`, expect.stringContaining("operator endpoint")]);
         routes.add(`${method} ${path.replace(/^(orders|domains)\/[^/]+/, "$1/:d")}`);
       }
-      expect(routes.size).toBe(18);
+      expect(routes.size).toBe(19);
     } finally {
       await sb.close();
     }
