@@ -185,7 +185,7 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(edited.summary).toMatchObject({ create: 0, update: 1, replace: 0, delete: 0 });
     expect(mutatingCalls().map((r) => r.method)).toEqual(["PUT"]);
     expect(charges()).toBe(0);
-  }, 180_000);
+  }, 360_000);
 
   test("the package's bin (dist/cli/main.js) runs as a process: 0 with next steps; a wrong secret exits 1 without echoing it", async () => {
     const bin = path.join(root, "dist", "cli", "main.js");
@@ -279,7 +279,7 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
     expect(e.serializedState()).not.toContain(email);
-  }, 240_000);
+  }, 360_000);
 
   test("--domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge", async () => {
     const { zone } = await seeded();
@@ -312,5 +312,5 @@ describe("import against the sandbox, then up through the engine", () => {
 
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
-  }, 240_000);
+  }, 420_000);
 });
