@@ -1,5 +1,5 @@
 /**
- * Rules found missing in a review of the sandbox against the issue: a wrong transfer code is
+ * Rules at the sandbox's edges: a wrong transfer code is
  * refused, DELETE of protection is 403 even for an unknown name, fault paths take /regex/,
  * a failure inside a handler leaves no charge and no change, and IP allowlists take IPv6 entries.
  */
@@ -12,7 +12,7 @@ import { signedGet } from "./signed-get";
 
 const code = (r: { body: unknown }) => V.ErrorBody.parse(r.body).error.code;
 let keyNo = 0;
-const ik = () => `review-key-${++keyNo}`;
+const ik = () => `edge-key-${++keyNo}`;
 const order = (domain: string, extra: Record<string, unknown> = {}) => ({ domain, years: 1, contacts: { registrant: CONTACT }, ...extra });
 
 async function boot(opts: SandboxOptions = {}): Promise<{ sb: SandboxHandle; api: Api }> {
