@@ -158,14 +158,25 @@ export async function deleteOne(ctx: DeleteContext, r: ResourceState, replacing:
   return true;
 }
 
-/** Whether `d` must be deleted before `r`: it depends on r, is r's child, or is deleted with r. */
-function dependsOn(d: ResourceState, urn: string): boolean {
-  return (
-    d.parent === urn ||
-    d.deletedWith === urn ||
-    d.dependencies.includes(urn) ||
-    Object.values(d.propertyDependencies ?? {}).some((deps) => deps.includes(urn))
-  );
+/** What `d` must be deleted before: its parent, what it depends on, what it is deleted with. */
+function dependedOnBy(d: ResourceState): string[] {
+  return [
+    ...(d.parent ? [d.parent] : []),
+    ...(d.deletedWith ? [d.deletedWith] : []),
+    ...d.dependencies,
+    ...Object.values(d.propertyDependencies ?? {}).flat(),
+  ];
+}
+
+/**
+ * URNs that some item still waiting depends on, leaving out an item's own URN (the old and new
+ * halves of a replace share one). One pass, so a layer costs O(N), not O(N²): 10,000 resources
+ * made 10^8 pair checks per destroy.
+ */
+function blockedUrns(items: { r: ResourceState }[]): Set<string> {
+  const out = new Set<string>();
+  for (const { r } of items) for (const urn of dependedOnBy(r)) if (urn !== r.urn) out.add(urn);
+  return out;
 }
 
 /**
@@ -182,9 +193,11 @@ export async function scheduleDeletes(
   let remaining = [...items];
   let ok = true;
   while (remaining.length > 0 && ok) {
-    let layer = remaining.filter((it) => !remaining.some((o) => o !== it && o.r.urn !== it.r.urn && dependsOn(o.r, it.r.urn)));
+    const blocked = blockedUrns(remaining);
+    let layer = remaining.filter((it) => !blocked.has(it.r.urn));
     if (layer.length === 0) layer = remaining; // a cycle cannot be recorded by the SDK; never stall on one
-    remaining = remaining.filter((it) => !layer.includes(it));
+    const inLayer = new Set(layer);
+    remaining = remaining.filter((it) => !inLayer.has(it));
     const results = await Promise.all(
       layer.map((it) =>
         gate.run(async () => {
