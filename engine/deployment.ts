@@ -223,8 +223,8 @@ export interface DeploymentOptions {
   stack: string;
   parallel: number;
   record(step: Step, started: number): void;
-  /** Writes the state (not called in a preview). */
-  save(resources: ResourceState[]): void;
+  /** Takes a step's checkpoint (not called in a preview); `snapshot` builds the state, O(N). */
+  save(snapshot: () => ResourceState[]): void;
   log(line: string): void;
 }
 
@@ -294,7 +294,7 @@ export class Deployment implements MonitorHandler {
   }
 
   checkpoint(): void {
-    if (!this.opts.preview && !this.opts.readOnly) this.opts.save(this.snapshot());
+    if (!this.opts.preview && !this.opts.readOnly) this.opts.save(() => this.snapshot());
   }
 
   // ---- aliases: step_generator.go generateAliases, collapseAliasToUrn, inheritedChildAlias ----
