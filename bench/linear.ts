@@ -27,8 +27,12 @@ export interface LinearOptions {
 
 /** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
 export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
-  const picked = env.BENCH_LINEAR_SIZES?.split(",").map(Number);
-  if (picked && picked.every((n) => Number.isInteger(n) && n > 0)) return picked;
+  const raw = env.BENCH_LINEAR_SIZES;
+  if (raw !== undefined && raw !== "") {
+    const picked = raw.split(",").map(Number);
+    if (!picked.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_LINEAR_SIZES: "${raw}" is not a list of record counts, e.g. 1000,10000`);
+    return picked;
+  }
   return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
 }
 

@@ -3,7 +3,15 @@
  * against a real sandbox and the real provider host (needs `npm run build`: the preload and the
  * programs run from dist/), and every process's CPU file is found. No figure is judged here.
  */
-import { linear } from "../../bench/linear";
+import { linear, linearSizes } from "../../bench/linear";
+
+test("sizes: 1,000 and 3,000; 10,000 too with BENCH_LARGE=1; any list with BENCH_LINEAR_SIZES", () => {
+  expect(linearSizes({})).toEqual([1000, 3000]);
+  expect(linearSizes({ BENCH_LARGE: "1" })).toEqual([1000, 3000, 10_000]);
+  expect(linearSizes({ BENCH_LINEAR_SIZES: "1000,10000", BENCH_LARGE: "1" })).toEqual([1000, 10_000]);
+  expect(() => linearSizes({ BENCH_LINEAR_SIZES: "1000,ten" })).toThrow(/BENCH_LINEAR_SIZES: "1000,ten" is not a list of record counts/);
+});
+
 
 test("linear: CPU per record of the program and the host, ours and bare, for every operation", async () => {
   const lines: string[] = [];
