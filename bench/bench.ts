@@ -11,6 +11,7 @@ import { pacing } from "./pacing";
 import { sandboxScale } from "./sandbox-scale";
 import { stateSize } from "./state-size";
 import { estate } from "./estate";
+import { linear } from "./linear";
 import { sharedCredential } from "./shared-credential";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
@@ -29,7 +30,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup(), linear()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

@@ -20,7 +20,8 @@ export const atMs = (e: Pick<RequestLogEntry, "at">): number => Date.parse(e.at)
 
 /**
  * An engine against a sandbox, quiet, with the sandbox's credential as stack config (the secret
- * marked secret) and the given client rate limit; RESELLER_* of this shell are not passed on.
+ * marked secret) and the given client rate limit; RESELLER_* of this shell are not passed on
+ * (`extra.host.env` is added to the environment of the host and the program).
  */
 export function sandboxEngine(sandbox: SandboxHandle, limitPerMinute: number, extra: Partial<EngineOptions> = {}): Engine {
   return new Engine({
@@ -33,8 +34,8 @@ export function sandboxEngine(sandbox: SandboxHandle, limitPerMinute: number, ex
     secretConfigKeys: ["reseller:apiSecret"],
     passphrase: "bench",
     log: () => undefined,
-    host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
     ...extra,
+    host: { ...extra.host, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined, ...extra.host?.env } },
   });
 }
 

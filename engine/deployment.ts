@@ -167,9 +167,25 @@ function dependsOnAny(d: ResourceState, urns: ReadonlySet<string>): boolean {
   );
 }
 
-/** Whether `d` must be deleted before `r`: it depends on r, is r's child, or is deleted with r. */
-function dependsOn(d: ResourceState, urn: string): boolean {
-  return d.parent === urn || dependsOnAny(d, new Set([urn]));
+/** What `d` must be deleted before: its parent, what it depends on, what it is deleted with. */
+function dependedOnBy(d: ResourceState): string[] {
+  return [
+    ...(d.parent ? [d.parent] : []),
+    ...(d.deletedWith ? [d.deletedWith] : []),
+    ...d.dependencies,
+    ...Object.values(d.propertyDependencies ?? {}).flat(),
+  ];
+}
+
+/**
+ * URNs that some item still waiting depends on, leaving out an item's own URN (the old and new
+ * halves of a replace share one). One pass, so a layer costs O(N), not O(N²): 10,000 resources
+ * made 10^8 pair checks per destroy.
+ */
+function blockedUrns(items: { r: ResourceState }[]): Set<string> {
+  const out = new Set<string>();
+  for (const { r } of items) for (const urn of dependedOnBy(r)) if (urn !== r.urn) out.add(urn);
+  return out;
 }
 
 /**
@@ -186,9 +202,11 @@ export async function scheduleDeletes(
   let remaining = [...items];
   let ok = true;
   while (remaining.length > 0 && ok) {
-    let layer = remaining.filter((it) => !remaining.some((o) => o !== it && o.r.urn !== it.r.urn && dependsOn(o.r, it.r.urn)));
+    const blocked = blockedUrns(remaining);
+    let layer = remaining.filter((it) => !blocked.has(it.r.urn));
     if (layer.length === 0) layer = remaining; // a cycle cannot be recorded by the SDK; never stall on one
-    remaining = remaining.filter((it) => !layer.includes(it));
+    const inLayer = new Set(layer);
+    remaining = remaining.filter((it) => !inLayer.has(it));
     const results = await Promise.all(
       layer.map((it) =>
         gate.run(async () => {
@@ -214,8 +232,8 @@ export interface DeploymentOptions {
   stack: string;
   parallel: number;
   record(step: Step, started: number): void;
-  /** Writes the state (not called in a preview). */
-  save(resources: ResourceState[]): void;
+  /** Takes a step's checkpoint (not called in a preview); `snapshot` builds the state, O(N). */
+  save(snapshot: () => ResourceState[]): void;
   log(line: string): void;
 }
 
@@ -298,7 +316,7 @@ export class Deployment implements MonitorHandler {
   }
 
   checkpoint(): void {
-    if (!this.opts.preview && !this.opts.readOnly) this.opts.save(this.snapshot());
+    if (!this.opts.preview && !this.opts.readOnly) this.opts.save(() => this.snapshot());
   }
 
   // ---- aliases: step_generator.go generateAliases, collapseAliasToUrn, inheritedChildAlias ----

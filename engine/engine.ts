@@ -308,10 +308,7 @@ export class Engine {
       stack: this.opts.stack,
       parallel: this.opts.parallel,
       record: (step, started) => this.record(ctx, step, started),
-      save: (resources) => {
-        this.state.resources = resources;
-        this.state.save();
-      },
+      save: (snapshot) => this.state.checkpoint(snapshot),
       log: (line) => this.log(line),
     });
   }

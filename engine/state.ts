@@ -67,13 +67,43 @@ function upgrade(r: LegacyEntry): ResourceState {
 }
 
 export class StateStore {
+  /** A checkpoint not built yet: kept in memory only, it is built when read (see `checkpoint`). */
+  private pending: (() => ResourceState[]) | undefined;
+
   private constructor(
     private readonly file: string | undefined,
     private readonly cipher: SecretsCipher,
-    public resources: ResourceState[],
+    private current: ResourceState[],
     public config: Record<string, string> | undefined,
     public secretConfigKeys: string[],
   ) {}
+
+  get resources(): ResourceState[] {
+    if (this.pending) {
+      this.current = this.pending();
+      this.pending = undefined;
+    }
+    return this.current;
+  }
+
+  set resources(resources: ResourceState[]) {
+    this.current = resources;
+    this.pending = undefined;
+  }
+
+  /**
+   * A step's checkpoint. Building one costs O(N), so one per step is O(N²) for a run: with a state
+   * file it is built and written at once (as the CLI writes each checkpoint); in memory only it is
+   * built when something reads the resources, so a run nobody watches builds it once.
+   */
+  checkpoint(snapshot: () => ResourceState[]): void {
+    if (!this.file) {
+      this.pending = snapshot;
+      return;
+    }
+    this.resources = snapshot();
+    this.save();
+  }
 
   /** Loads the state file (or starts empty), opening secrets with the passphrase. */
   static load(file: string | undefined, passphrase: string): StateStore {

@@ -1,0 +1,38 @@
+/**
+ * Preloaded (`NODE_OPTIONS=--require`) into the processes the engine starts, so the bench can read
+ * each one's own CPU: when BENCH_CPU_DIR is set, the process writes `process.cpuUsage()` there at
+ * exit as `<role>-<pid>.json`, role "host" for the SDK's dynamic provider host and "program" for
+ * the program's runner. The host is stopped with SIGTERM, which ends a process without its "exit"
+ * event, so the file is written then and the signal raised again: the process still dies of it.
+ * Tiny and dependency-free: it runs before anything else in those processes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export const CPU_DIR_ENV = "BENCH_CPU_DIR";
+
+export interface CpuRecord {
+  role: "host" | "program";
+  pid: number;
+  /** Microseconds, as process.cpuUsage() gives them. */
+  user: number;
+  system: number;
+}
+
+const dir = process.env[CPU_DIR_ENV];
+if (dir) {
+  const role: CpuRecord["role"] = /dynamic-provider/.test(process.argv[1] ?? "") ? "host" : "program";
+  let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    const { user, system } = process.cpuUsage();
+    const record: CpuRecord = { role, pid: process.pid, user, system };
+    fs.writeFileSync(path.join(dir, `${role}-${process.pid}.json`), JSON.stringify(record));
+  };
+  process.on("exit", write);
+  process.once("SIGTERM", () => {
+    write();
+    process.kill(process.pid, "SIGTERM");
+  });
+}

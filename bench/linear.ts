@@ -1,0 +1,172 @@
+/**
+ * Bench section: is the cost per record flat as a stack grows? For each size N, N DnsRecords in
+ * one zone ("ours") and N bare dynamic resources that make one request to the same sandbox per
+ * create, read and delete ("bare") go through the same engine: up, no-op up, refresh, destroy.
+ * The CPU (user + system) of the program's process and of the provider host is read from each
+ * process itself (bench/cpu-preload.ts, loaded through NODE_OPTIONS) and divided by N. Sizes 1,000
+ * and 3,000; 10,000 too with BENCH_LARGE=1 (`linearSizes`). Figures and goals: bench/README.md,
+ * "Estates of thousands".
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Engine, Program, RunResult } from "../engine/engine";
+import { DEFAULT_CONTRACT } from "../provider/contract";
+import { startSandbox, type SandboxHandle } from "../sandbox/index";
+import type { Measurement, Metrics } from "./bench";
+import { CPU_DIR_ENV, type CpuRecord } from "./cpu-preload";
+import { atMs, round, sandboxEngine } from "./measure";
+import { compiledProgram } from "./program-file";
+import { prefixedRecords } from "./programs/prefixed-records";
+
+export interface LinearOptions {
+  sizes: number[];
+  /** Registrations the engine processes at once (the CLI's `--parallel`). */
+  parallel: number;
+}
+
+/** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
+export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
+  const raw = env.BENCH_LINEAR_SIZES;
+  if (raw !== undefined && raw !== "") {
+    const picked = raw.split(",").map(Number);
+    if (!picked.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_LINEAR_SIZES: "${raw}" is not a list of record counts, e.g. 1000,10000`);
+    return picked;
+  }
+  return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
+}
+
+export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16 };
+
+/** High enough that neither the provider's pacing nor the sandbox's limit is what is measured. */
+const UNPACED_PER_MINUTE = 10_000_000;
+
+type Kind = "Ours" | "Bare";
+type Op = "Up" | "Noop" | "Refresh" | "Destroy";
+type Role = CpuRecord["role"];
+
+/** What one operation cost: CPU ms of each process that ran, and when the first API request came. */
+interface OpCost {
+  cpuMs: Partial<Record<Role, number>>;
+  firstRequestSeconds?: number;
+}
+
+const ROLE_NAME: Record<Role, string> = { program: "Program", host: "Host" };
+
+/** The CPU files the preload wrote since the last call, summed per role; the directory is emptied. */
+function takeCpu(dir: string): Partial<Record<Role, number>> {
+  const out: Partial<Record<Role, number>> = {};
+  for (const f of fs.readdirSync(dir)) {
+    const r = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as CpuRecord;
+    out[r.role] = (out[r.role] ?? 0) + (r.user + r.system) / 1000;
+    fs.rmSync(path.join(dir, f));
+  }
+  return out;
+}
+
+/** NODE_OPTIONS that preload the CPU recorder, after any this shell already sets. */
+function preloadOptions(): string {
+  const preload = compiledProgram("bench/cpu-preload.ts");
+  return [process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(" ");
+}
+
+/** Up, no-op up, refresh and destroy of `program`'s N resources; each checked by its summary. */
+async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program, n: number, cpuDir: string): Promise<Record<Op, OpCost>> {
+  const expect = (r: RunResult, op: Op, want: Partial<RunResult["summary"]>): void => {
+    for (const [k, v] of Object.entries(want)) {
+      if (r.summary[k as keyof RunResult["summary"]] !== v) throw new Error(`linear ${op} of ${n}: expected ${k} ${v}, got ${JSON.stringify(r.summary)}`);
+    }
+  };
+  const run = async (op: Op, call: () => Promise<RunResult>, want: Partial<RunResult["summary"]>): Promise<OpCost> => {
+    takeCpu(cpuDir);
+    sandbox.operator.clearRequests();
+    const startedAt = Date.now();
+    expect(await call(), op, want);
+    const first = sandbox.operator.requests()[0];
+    return { cpuMs: takeCpu(cpuDir), firstRequestSeconds: first ? (atMs(first) - startedAt) / 1000 : undefined };
+  };
+  return {
+    Up: await run("Up", () => engine.up(program), { create: n }),
+    Noop: await run("Noop", () => engine.up(program), { same: n, create: 0, update: 0 }),
+    Refresh: await run("Refresh", () => engine.refresh(), { read: n, update: 0, delete: 0 }),
+    Destroy: await run("Destroy", () => engine.destroy(), { delete: n }),
+  };
+}
+
+/** One kind at one size, against its own sandbox (the zone's record limit raised above N). */
+async function measureKind(kind: Kind, n: number, parallel: number): Promise<Record<Op, OpCost>> {
+  const sandbox = await startSandbox({
+    port: 0,
+    requestsPerMinute: UNPACED_PER_MINUTE,
+    processingDelaySeconds: 0,
+    contract: { maxRecordsPerZone: n + 100 },
+  });
+  const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-linear-cpu-"));
+  try {
+    // The engine passes the host's extra environment to the program's process too.
+    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir };
+    const engine = sandboxEngine(sandbox, UNPACED_PER_MINUTE, { parallel, host: { env } });
+    const program: Program =
+      kind === "Ours"
+        ? prefixedRecords("linear", n)
+        : { file: compiledProgram("bench/programs/bare-records-program.ts"), args: { records: n, url: `${sandbox.url}${DEFAULT_CONTRACT.apiPrefix}/bare` } };
+    return await fourOps(sandbox, engine, program, n, cpuDir);
+  } finally {
+    fs.rmSync(cpuDir, { recursive: true, force: true });
+    await sandbox.close();
+  }
+}
+
+const OPS: Op[] = ["Up", "Noop", "Refresh", "Destroy"];
+const ROLES: Role[] = ["program", "host"];
+
+/** `linearOursProgramUpMsPerRecordAt1000`: CPU ms per record of one process in one operation. */
+const key = (kind: Kind, role: Role, op: Op, n: number): string => `linear${kind}${ROLE_NAME[role]}${op}MsPerRecordAt${n}`;
+
+export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
+  return {
+    id: "linear",
+    name: `CPU per record, ours and bare (${opts.sizes.join(", ")} resources; up, no-op up, refresh, destroy)`,
+    async run(progress) {
+      const out: Metrics = {};
+      const perRecord: Record<string, number> = {};
+      for (const n of opts.sizes) {
+        for (const kind of ["Ours", "Bare"] as Kind[]) {
+          const started = performance.now();
+          const costs = await measureKind(kind, n, opts.parallel);
+          let total = 0;
+          for (const op of OPS) {
+            // Refresh and destroy run no program (the engine uses the state and the config of the last up).
+            for (const role of ROLES) {
+              const ms = costs[op].cpuMs[role];
+              if (ms === undefined) continue;
+              perRecord[key(kind, role, op, n)] = ms / n;
+              total += ms;
+            }
+          }
+          perRecord[`linear${kind}MsPerRecordAt${n}`] = total / n;
+          out[`linear${kind}FirstRequestSecondsAt${n}`] = round(costs.Up.firstRequestSeconds ?? NaN, 2);
+          progress(`${kind.toLowerCase()} ${n}: ${round(total / 1000, 1)} s CPU (program and host), ${round((performance.now() - started) / 1000, 1)} s wall`);
+        }
+      }
+      for (const [k, v] of Object.entries(perRecord)) out[k] = round(v, 3);
+      const small = opts.sizes[0];
+      const large = opts.sizes[opts.sizes.length - 1];
+      const ratio = (a: string, b: string): number => round(perRecord[a] / perRecord[b], 3);
+      // Growth: per record at the largest size over the smallest. Ours over bare: at each size.
+      out.linearOursGrowth = ratio(`linearOursMsPerRecordAt${large}`, `linearOursMsPerRecordAt${small}`);
+      out.linearBareGrowth = ratio(`linearBareMsPerRecordAt${large}`, `linearBareMsPerRecordAt${small}`);
+      for (const n of opts.sizes) out[`linearOursOverBareAt${n}`] = ratio(`linearOursMsPerRecordAt${n}`, `linearBareMsPerRecordAt${n}`);
+      for (const op of OPS) {
+        for (const role of ROLES) {
+          const name = `${ROLE_NAME[role]}${op}`;
+          if (perRecord[key("Ours", role, op, small)] === undefined) continue;
+          out[`linearOurs${name}Growth`] = ratio(key("Ours", role, op, large), key("Ours", role, op, small));
+          out[`linearBare${name}Growth`] = ratio(key("Bare", role, op, large), key("Bare", role, op, small));
+          out[`linear${name}OursOverBareAt${large}`] = ratio(key("Ours", role, op, large), key("Bare", role, op, large));
+        }
+      }
+      return out;
+    },
+  };
+}

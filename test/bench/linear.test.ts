@@ -1,0 +1,34 @@
+/**
+ * The linear-cost section at a tiny size: both kinds go through up, no-op up, refresh and destroy
+ * against a real sandbox and the real provider host (needs `npm run build`: the preload and the
+ * programs run from dist/), and every process's CPU file is found. No figure is judged here.
+ */
+import { linear, linearSizes } from "../../bench/linear";
+
+test("sizes: 1,000 and 3,000; 10,000 too with BENCH_LARGE=1; any list with BENCH_LINEAR_SIZES", () => {
+  expect(linearSizes({})).toEqual([1000, 3000]);
+  expect(linearSizes({ BENCH_LARGE: "1" })).toEqual([1000, 3000, 10_000]);
+  expect(linearSizes({ BENCH_LINEAR_SIZES: "1000,10000", BENCH_LARGE: "1" })).toEqual([1000, 10_000]);
+  expect(() => linearSizes({ BENCH_LINEAR_SIZES: "1000,ten" })).toThrow(/BENCH_LINEAR_SIZES: "1000,ten" is not a list of record counts/);
+});
+
+
+test("linear: CPU per record of the program and the host, ours and bare, for every operation", async () => {
+  const lines: string[] = [];
+  const m = await linear({ sizes: [3], parallel: 4 }).run((l) => lines.push(l));
+  for (const kind of ["Ours", "Bare"]) {
+    for (const figure of ["ProgramUp", "ProgramNoop", "HostUp", "HostNoop", "HostRefresh", "HostDestroy"]) {
+      expect(m[`linear${kind}${figure}MsPerRecordAt3`]).toBeGreaterThan(0);
+    }
+    // Refresh and destroy run no program.
+    expect(m).not.toHaveProperty(`linear${kind}ProgramRefreshMsPerRecordAt3`);
+    expect(m[`linear${kind}FirstRequestSecondsAt3`]).toBeGreaterThan(0);
+  }
+  // One size: every growth is 1 by definition; ours over bare is a ratio of the two totals.
+  expect(m.linearOursGrowth).toBe(1);
+  expect(m.linearOursOverBareAt3).toBeCloseTo((m.linearOursMsPerRecordAt3 as number) / (m.linearBareMsPerRecordAt3 as number), 1);
+  expect(lines.map((l) => l.replace(/[\d.]+ s/g, "# s"))).toEqual([
+    "ours 3: # s CPU (program and host), # s wall",
+    "bare 3: # s CPU (program and host), # s wall",
+  ]);
+}, 300_000);
