@@ -165,6 +165,10 @@ const SEVERITY: Record<number, "debug" | "info" | "warning" | "error"> = {
   [engineproto.LogSeverity.ERROR]: "error",
 };
 
+// Engine.RequirePulumiVersion is newer than the lowest supported SDK (3.139's engine.proto has no
+// such method, so its programs never call it); answered only when the installed protos define it.
+const RequirePulumiVersionResponse = (engineproto as unknown as Record<string, (new () => unknown) | undefined>)["RequirePulumiVersionResponse"];
+
 /** Serves the ResourceMonitor and Engine services on one 127.0.0.1 port. */
 export async function startMonitor(handler: MonitorHandler): Promise<MonitorServer> {
   const server = new grpc.Server();
@@ -235,9 +239,11 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
       callback(null, new engineproto.SetRootResourceResponse());
     },
     startDebugging: unimplemented,
-    requirePulumiVersion(_call: unknown, callback: grpc.sendUnaryData<engineproto.RequirePulumiVersionResponse>) {
-      callback(null, new engineproto.RequirePulumiVersionResponse());
-    },
+    ...(RequirePulumiVersionResponse && {
+      requirePulumiVersion(_call: unknown, callback: grpc.sendUnaryData<unknown>) {
+        callback(null, new RequirePulumiVersionResponse());
+      },
+    }),
   } as unknown as grpc.UntypedServiceImplementation);
 
   const port = await new Promise<number>((resolve, reject) =>

@@ -4,7 +4,9 @@
 // package) with the newest @pulumi/pulumi, and Node 22 with the lowest supported one (3.139.0).
 // Per cell: `npm ci`, `npm install --no-save @pulumi/pulumi@<version>` (an `npm install` in the
 // repository, after which the package must still resolve itself by name), then `npm test`.
-// Prints one line per cell: versions, suites and tests passed/failed, minutes. Exit 1 if any failed.
+// Prints one line per cell: versions, suites and tests passed/failed, minutes, the machine's load
+// average over the last 15 minutes when the cell ended. Exit 1 if any failed. Each run works in a
+// scratch folder of its own (printed), so runs from two checkouts on one machine never share one.
 //
 //   npm run test:matrix                   all cells
 //   npm run test:matrix -- node24-newest  only the named cells
@@ -82,6 +84,7 @@ function runCell(scratch, cell) {
     tests: r ? `${r.numPassedTests}/${r.numTotalTests}` : "?",
     failed: failedNames,
     minutes: Math.round((Date.now() - started) / 6000) / 10,
+    load15: Math.round(os.loadavg()[2] * 10) / 10,
     tail: test.status === 0 ? undefined : (test.stdout + test.stderr).slice(-3000),
   };
 }
@@ -90,8 +93,8 @@ function main() {
   const only = process.argv.slice(2);
   const cells = only.length ? CELLS.filter((c) => only.includes(c.name)) : CELLS;
   if (!cells.length) throw new Error(`no such cell; cells: ${CELLS.map((c) => c.name).join(", ")}`);
-  const scratch = path.join(os.tmpdir(), "reseller-test-matrix");
-  fs.mkdirSync(scratch, { recursive: true });
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-test-matrix-"));
+  console.log(`test:matrix: scratch copies in ${scratch}`);
   let failed = 0;
   for (const cell of cells) {
     let line;
@@ -104,6 +107,8 @@ function main() {
     console.log(JSON.stringify(line));
   }
   console.log(failed ? `test:matrix: ${failed} of ${cells.length} cell(s) failed` : `test:matrix: all ${cells.length} cell(s) passed`);
+  // A failed cell's copy stays for a look; a clean run leaves nothing behind.
+  if (!failed) fs.rmSync(scratch, { recursive: true, force: true });
   process.exit(failed ? 1 : 0);
 }
 

@@ -88,7 +88,11 @@ describe.each([
     const byName = Object.fromEntries(engine.resources().map((r) => [r.name, r]));
     expect(byName[name(7)].outputs.locked).toBe(false);
     expect(byName[`${name(42)}-host1`].outputs.content).toBe("203.0.113.9");
-  }, 180_000);
+    // Slow by design: an up that adopts 700 resources and a refresh of all of them, each a call
+    // through a program process and the SDK's provider host. What is tested is the call count, not
+    // the time (`npm run bench` measures that); on the shared 2-core machine at load 12-15 one run
+    // took from 110 s to over 180 s, so the bound leaves room for load rather than for a regression.
+  }, 600_000);
 });
 
 test("with list entries that lack what a read needs (contract: summary), reads fall back to one call per object", async () => {

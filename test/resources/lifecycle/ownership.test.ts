@@ -10,6 +10,11 @@ import { startProviderHost, UNKNOWN } from "../../../engine/host";
 import { contact, Managed, ROOT, startEnv, urnOf, type Env } from "./harness";
 import type { Kind } from "../../../resources/shim";
 
+// Each test drives a resource through several steps (up, rename, preview, refresh, up), each one
+// or more calls through the SDK's provider host against the sandbox: 62 s for the whole suite at load 3.5 on 2 cores, up to 47 s for one
+// test at load 13, past the 60 s default at load 10 on SDK 3.139. A bound for load, not for speed.
+jest.setTimeout(180_000);
+
 let env: Env;
 beforeAll(async () => {
   env = await startEnv();
