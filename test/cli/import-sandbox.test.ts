@@ -9,10 +9,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { main, type CliIo } from "../../cli/main";
-import { Engine, type Program } from "../../engine/engine";
+import { Engine } from "../../engine/engine";
 import { packageRoot } from "../../engine/host";
 import { ResellerClient } from "../../provider/client";
 import { startSandbox } from "../../sandbox/index";
+import { generatedProgram } from "../support/generated-program";
 
 const root = packageRoot();
 /** The sandbox below allows it; the default client-side limit (60 a minute) would only slow the test down. */
@@ -41,20 +42,6 @@ function typeCheck(dir: string): string[] {
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file === undefined || path.resolve(d.file.fileName) === file)
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-}
-
-/**
- * The generated project as a program module: index.ts compiled beside it, and its node_modules the
- * checkout's (what `npm install` gives a user), so `reseller-pulumi` is this package and
- * `@pulumi/pulumi` the one copy the package and the engine's program runner use.
- */
-function programOf(dir: string): Program {
-  const source = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
-  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  fs.writeFileSync(path.join(dir, "index.js"), js);
-  const modules = path.join(dir, "node_modules");
-  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(root, "node_modules"), modules, "dir");
-  return { file: path.join(dir, "index.js") };
 }
 
 describe("import against the sandbox, then up through the engine", () => {
@@ -157,9 +144,9 @@ describe("import against the sandbox, then up through the engine", () => {
 
     const declared = (source.match(/new reseller\.\w+\(/g) ?? []).length;
     const e = engine();
-    const plan = await e.preview(programOf(project));
+    const plan = await e.preview(generatedProgram(project));
     expect(plan.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
-    const first = await e.up(programOf(project));
+    const first = await e.up(generatedProgram(project));
     expect(first.errors).toEqual([]);
     expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
     // The adoptions did reach the service (reads of the zone), and none of them wrote.
@@ -168,7 +155,7 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
 
-    const second = await e.up(programOf(project));
+    const second = await e.up(generatedProgram(project));
     expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
@@ -181,7 +168,7 @@ describe("import against the sandbox, then up through the engine", () => {
     const a = /content: "(192\.0\.2\.\d+)"/.exec(source);
     expect(a).not.toBeNull();
     fs.writeFileSync(path.join(project, "index.ts"), source.replace(a![0], 'content: "198.51.100.7"'));
-    const edited = await e.up(programOf(project));
+    const edited = await e.up(generatedProgram(project));
     expect(edited.summary).toMatchObject({ create: 0, update: 1, replace: 0, delete: 0 });
     expect(mutatingCalls().map((r) => r.method)).toEqual(["PUT"]);
     expect(charges()).toBe(0);
@@ -271,10 +258,10 @@ describe("import against the sandbox, then up through the engine", () => {
     // What the generated README tells the user to do: the contacts as the registry holds them, as a secret object.
     const e = engine("contacts", { config: { "imported:contacts": JSON.stringify(roles) }, secretConfigKeys: ["imported:contacts"] });
     const declared = (fs.readFileSync(path.join(project, "index.ts"), "utf8").match(/new reseller\.\w+\(/g) ?? []).length;
-    const first = await e.up(programOf(project));
+    const first = await e.up(generatedProgram(project));
     expect(first.errors).toEqual([]);
     expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
-    const second = await e.up(programOf(project));
+    const second = await e.up(generatedProgram(project));
     expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
@@ -290,11 +277,11 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(typeCheck(path.join(dir, "domain"))).toEqual([]);
 
     const e = engine();
-    const first = await e.up(programOf(path.join(dir, "domain")));
+    const first = await e.up(generatedProgram(path.join(dir, "domain")));
     expect(first.errors).toEqual([]);
     expect(first.summary).toMatchObject({ update: 0, replace: 0, delete: 0 });
     expect(first.summary.create).toBe((domainSource.match(/new reseller\.\w+\(/g) ?? []).length);
-    const second = await e.up(programOf(path.join(dir, "domain")));
+    const second = await e.up(generatedProgram(path.join(dir, "domain")));
     expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
 
     // Contacts from secret config: the program still type-checks against the package.
@@ -305,10 +292,10 @@ describe("import against the sandbox, then up through the engine", () => {
     const allSource = fs.readFileSync(path.join(dir, "all", "index.ts"), "utf8");
     expect(typeCheck(path.join(dir, "all"))).toEqual([]);
     const whole = engine("all");
-    const all = await whole.up(programOf(path.join(dir, "all")));
+    const all = await whole.up(generatedProgram(path.join(dir, "all")));
     expect(all.errors).toEqual([]);
     expect(all.summary).toMatchObject({ create: (allSource.match(/new reseller\.\w+\(/g) ?? []).length, update: 0, replace: 0 });
-    expect((await whole.up(programOf(path.join(dir, "all")))).summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
+    expect((await whole.up(generatedProgram(path.join(dir, "all")))).summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
 
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);

@@ -10,16 +10,15 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as ts from "typescript";
 import { main, type CliIo } from "../../cli/main";
-import { Engine, type Program } from "../../engine/engine";
+import { Engine } from "../../engine/engine";
 import { ResellerClient } from "../../provider/client";
 import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { DNS_SERVICE_NAMESERVERS } from "../../sandbox/state";
+import { generatedProgram } from "../support/generated-program";
 
-const ROOT = path.resolve(__dirname, "../..");
 const ZONE = "example.org";
 const ZONE_FILE = path.join(__dirname, "example.org.zone");
 const RPM = "100000";
@@ -72,20 +71,6 @@ const engine = (): Engine =>
     log: () => undefined,
   });
 
-/**
- * The generated project as a program module, run in its own process by the engine as `pulumi up`
- * runs it: index.ts compiled beside it, and its node_modules the checkout's (what `npm install`
- * gives a user), so `reseller-pulumi` is this package.
- */
-function programOf(project: string): Program {
-  const source = fs.readFileSync(path.join(project, "index.ts"), "utf8");
-  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  fs.writeFileSync(path.join(project, "index.js"), js);
-  const modules = path.join(project, "node_modules");
-  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(ROOT, "node_modules"), modules, "dir");
-  return { file: path.join(project, "index.js") };
-}
-
 const mutating = (from: number) => sandbox.operator.requests().slice(from).filter((r) => r.mutating);
 const recordKey = (r: { type: string; name: string; content: string; priority?: number | null; extra?: unknown; ttl: number }) =>
   JSON.stringify([r.type, r.name, r.content, r.priority ?? null, r.extra ? Object.entries(r.extra).sort() : null, r.ttl]);
@@ -133,7 +118,7 @@ test("loaded through the API, imported, then up: every record adopted with no wr
 
   const e = engine();
   mark = sandbox.operator.requests().length;
-  const first = await e.up(programOf(project));
+  const first = await e.up(generatedProgram(project));
   expect(first.errors).toEqual([]);
   expect(first.summary).toMatchObject({ create: read.records.length + 1, update: 0, replace: 0, delete: 0 });
   expect(mutating(mark)).toEqual([]);
@@ -143,7 +128,7 @@ test("loaded through the API, imported, then up: every record adopted with no wr
   expect(e.resources().filter((r) => r.type.endsWith(":DnsRecord")).map((r) => r.id).filter((id) => ids.has(id)).length).toBe(read.records.length);
   expect((await liveRecords()).map(recordKey).sort()).toEqual(live.map(recordKey).sort());
 
-  const second = await e.up(programOf(project));
+  const second = await e.up(generatedProgram(project));
   expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: read.records.length + 1 });
   const before = recordOutputs(e);
   const refreshed = await e.refresh();
@@ -169,7 +154,7 @@ test("--zone-file: the program creates the zone and every record it can hold, li
 
   const e = engine();
   mark = sandbox.operator.requests().length;
-  const first = await e.up(programOf(project));
+  const first = await e.up(generatedProgram(project));
   expect(first.errors).toEqual([]);
   expect(first.summary).toMatchObject({ create: read.records.length + 1, update: 0, replace: 0, delete: 0 });
   const writes = mutating(mark);
@@ -179,7 +164,7 @@ test("--zone-file: the program creates the zone and every record it can hold, li
   expect((await liveRecords()).map(recordKey).sort()).toEqual(read.records.map(recordKey).sort());
 
   mark = sandbox.operator.requests().length;
-  const second = await e.up(programOf(project));
+  const second = await e.up(generatedProgram(project));
   expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: read.records.length + 1 });
   const before = recordOutputs(e);
   await e.refresh();

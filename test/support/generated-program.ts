@@ -1,0 +1,20 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+import type { Program } from "../../engine/engine";
+import { packageRoot } from "../../engine/host";
+
+/**
+ * A project `reseller-pulumi import` wrote, as a program module the engine runs in its own process
+ * as `pulumi up` runs it: index.ts compiled beside it, and its node_modules the checkout's (what
+ * `npm install` gives a user), so `reseller-pulumi` is this package and `@pulumi/pulumi` the one
+ * copy the package and the engine's program runner use.
+ */
+export function generatedProgram(project: string): Program {
+  const source = fs.readFileSync(path.join(project, "index.ts"), "utf8");
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  fs.writeFileSync(path.join(project, "index.js"), js);
+  const modules = path.join(project, "node_modules");
+  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(packageRoot(), "node_modules"), modules, "dir");
+  return { file: path.join(project, "index.js") };
+}
