@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { normalizeAddress } from "./auth";
 import { ApiError, invalid, notFound } from "./errors";
 import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";
-import { addYears, cents, parseCents, type LedgerEntry, type SandboxState, type Settings } from "./state";
+import { addYears, cents, parseCents, type DomainEntry, type LedgerEntry, type SandboxState, type Settings } from "./state";
 import { canonicalHost } from "./validate";
 
 export interface SettingsPatch {
@@ -94,8 +94,7 @@ export class LocalOperator {
   reject(name: string): Record<string, unknown> {
     const d = this.domain(name);
     if (d.stage === "pending_approval") {
-      d.stage = "cancelled";
-      if (d.orderAmount > 0) this.core.charge(d.domain, "refund", null, -d.orderAmount, d.orderInvoice ?? this.core.newInvoice(), null);
+      this.endOrder(d, "cancelled");
     } else if (d.pendingRenewal) {
       this.core.charge(d.domain, "refund", d.pendingRenewal.years, -d.pendingRenewal.amount, d.pendingRenewal.invoice, null);
       d.pendingRenewal = null;
@@ -116,10 +115,15 @@ export class LocalOperator {
     if (d.stage !== "pending_approval" && d.stage !== "pending" && d.stage !== "pending_transfer") {
       throw new ApiError("domain_not_active", `domain ${d.domain} has no order awaiting review or processing (stage ${d.stage})`);
     }
-    d.stage = "failed";
+    this.endOrder(d, "failed");
+    return this.commit(this.core.domainInfo(d));
+  }
+
+  /** An order that ends without the name: the stage it ends in, and its charge refunded on its invoice. */
+  private endOrder(d: DomainEntry, stage: "cancelled" | "failed"): void {
+    d.stage = stage;
     d.readyAt = null;
     if (d.orderAmount > 0) this.core.charge(d.domain, "refund", null, -d.orderAmount, d.orderInvoice ?? this.core.newInvoice(), null);
-    return this.commit(this.core.domainInfo(d));
   }
 
   confirmPrivacy(name: string): Record<string, unknown> {
