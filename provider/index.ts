@@ -32,6 +32,7 @@ export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverride
 export {
   STAGE,
   STAGE_GROUPS,
+  isStage,
   isProcessingStage,
   isActiveStage,
   isRenewableStage,

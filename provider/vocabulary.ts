@@ -39,6 +39,8 @@ const member =
 
 export type Stage = (typeof VALUES.stages)[number];
 export const STAGE = wordsOf(VALUES.stages);
+/** One of the stated stage values (a service may add others; callers keep those open). */
+export const isStage = (word: string | null | undefined): word is Stage => member(VALUES.stages)(word);
 
 /**
  * Stages grouped by what a caller does with them. processing: an order waits on someone else
@@ -100,7 +102,7 @@ export const protectionStatus = (p: { enabled: boolean; status?: string | null }
 // Registration term (spec, Limits: "the permitted range of years: not shown"; per TLD from GET /tlds).
 
 /** Years a register, transfer or renewal may ask for when the TLD entry states no limits. */
-export const YEARS = Object.freeze({ min: VALUES.defaultMinYears, max: VALUES.defaultMaxYears });
+export const YEARS: Readonly<{ min: number; max: number }> = Object.freeze({ min: VALUES.defaultMinYears, max: VALUES.defaultMaxYears });
 /** The range for a TLD entry (its min_years / max_years when given, else YEARS). */
 export const yearsRange = (tld?: { min_years?: number; max_years?: number } | null): { min: number; max: number } => ({
   min: tld?.min_years ?? YEARS.min,
