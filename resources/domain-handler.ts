@@ -3,11 +3,12 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
-import { waitProgress } from "./progress";
+import { systemClock } from "../provider/clock";
+import { waitForRegistry } from "../provider/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
 import { isGoneStage, VALUES } from "../provider/contract";
 import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
-import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS, movedAway, objectKey, resourceName } from "./context";
+import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, warn, limits, movedAway, objectKey, resourceName } from "./context";
 import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
 import { listedDomain } from "./read-cache";
@@ -24,14 +25,11 @@ import { checkDomainInputs } from "./validate";
 
 /** Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review). */
 const WAITING = new Set<string>(VALUES.waitingStages);
-/** Stages the poll waits through: the service is still working on its own. */
-const PROCESSING = new Set(["pending"]);
 
 export const DEFAULT_WAIT_SECONDS = 120;
 
 /** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
 const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
-const POLL_INTERVAL_MS = 2000;
 
 /** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
 export function cents(amount: string): bigint {
@@ -47,18 +45,9 @@ async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "r
     throw new Error(`${domain}: ${action} for ${years} year(s) costs ${q.amount} ${q.currency}, above maxPrice ${maxPrice}; nothing was charged. Raise maxPrice to proceed.`);
 }
 
-/** Polls until the domain leaves the service's own processing stages, or the deadline; logs what it waits for. */
-async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number, now = Date.now): Promise<DomainInfo> {
-  const deadline = now() + seconds * 1000;
-  let last = await api.getDomain(domain);
-  const progress = waitProgress(domain, "the registry to finish", deadline, info, now);
-  while (PROCESSING.has(last.stage) && now() < deadline) {
-    if (seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) progress(`stage ${last.stage}`);
-    await sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - now())));
-    last = await api.getDomain(domain);
-  }
-  if (PROCESSING.has(last.stage)) warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
-  return last;
+/** The registration wait (provider/waits.ts): bounded, logged, on a clock. */
+async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
+  return (await waitForRegistry(api, domain, seconds, { clock: systemClock, log: { info, warn } })).value;
 }
 
 /**
