@@ -1,6 +1,7 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { hasCode, isNotFound, isOutcomeUnknown, isUnanswered, type ResellerApi } from "./api";
+import { hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
+import { sendPaidOrder } from "./unanswered-order";
 import { claim, claimedByOther, client, defined, idempotencyKey, info, movedAway, objectKey, release, resourceName, warn } from "./context";
 import { diffChildHost, diffDomainAddon, diffEppCode } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
@@ -18,29 +19,26 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** Sends a keyed purchase; with no answer, sends it once more with the same key (a replay, never a second charge). */
-async function keyed<T>(what: string, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    if (!isUnanswered(e)) throw e;
-    warn(`${what}: no answer (it may have been applied); sending it again with the same Idempotency-Key`);
-    return send();
-  }
+/** A keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts): read back, never sent again. */
+async function keyed<T>(what: string, send: () => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
+  const outcome = await sendPaidOrder(what, send, readOn);
+  if ("answered" in outcome) return outcome.answered;
+  warn(`${what}: no answer, but the service shows it on now; taking it`);
+  return outcome.unanswered;
 }
 
 /**
  * Buys (or enables) an add-on under the resource's key. That key is stable, so a create after the
  * add-on was turned off (out of band, or in the portal) within the service's retention gets the first
  * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
- * again is a new operation, sent under a key of its own (its retries inside `keyed` share it).
+ * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
-async function buy<T>(what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, isOn: () => Promise<boolean>): Promise<T> {
-  const first = await keyed(what, () => send(idempotencyKey(urn, operation, domain)));
-  if (await isOn().catch(() => true)) return first;
+async function buy<T>(what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
+  const first = await keyed(what, () => send(idempotencyKey(urn, operation, domain)), readOn);
+  if ((await readOn().catch(() => first)) !== undefined) return first;
   warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
   const again = idempotencyKey(urn, operation, `${domain}@${new Date().toISOString()}`);
-  return keyed(what, () => send(again));
+  return keyed(what, () => send(again), readOn);
 }
 
 /** A diff that keeps the object with this resource unless it is replaced (see context.ts, ownership). */
@@ -174,7 +172,10 @@ export const privacyHandler: Handler = {
       "privacy",
       domain,
       (key) => api.enablePrivacy(domain, { idempotencyKey: key }),
-      async () => privacyOn(await api.getPrivacy(domain)),
+      async () => {
+        const p = await api.getPrivacy(domain);
+        return privacyOn(p) ? p : undefined;
+      },
     );
     if (p.status === "awaiting_verification") info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
     return { id: domain, outs: privacyOutputs(inputs, p, false) };
@@ -231,7 +232,10 @@ export const protectionHandler: Handler = {
       "protection",
       domain,
       (key) => api.enableProtection(domain, { idempotencyKey: key }),
-      async () => (await api.getProtection(domain)).enabled,
+      async () => {
+        const p = await api.getProtection(domain);
+        return p.enabled ? p : undefined;
+      },
     );
     return { id: domain, outs: protectionOutputs(inputs, p, false) };
   },

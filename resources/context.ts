@@ -145,10 +145,6 @@ export function warn(msg: string): void {
   void pulumi.log.warn(`reseller: ${clean(msg)}`);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 // ---- Read caches (zone record lists, account lists): resources/read-cache.ts ----
 
 export { RECORD_CACHE_MS, invalidateZone, primeZoneRecords, zoneRecords } from "./read-cache";

@@ -1,5 +1,7 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
-import { waitProgress } from "./progress";
+import { systemClock, type Clock } from "../provider/clock";
+import { every, waitUntil } from "../provider/wait";
+import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput, ConflictStrategy } from "../provider/views";
 import { errorCode, hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
 import { isServiceManagedRecord } from "../provider/contract";
@@ -18,7 +20,6 @@ import {
   registerTtl,
   release,
   resourceName,
-  sleep,
   trackRecordDelete,
   unregisterTtl,
   warn,
@@ -31,7 +32,6 @@ import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normali
 import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown } from "./validate";
 
 export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
-const CHECK_INTERVAL_MS = 5000;
 
 /**
  * A zone delete that finds records left waits while this command is still deleting records of that
@@ -65,17 +65,9 @@ function zoneOutputs(inputs: Props, z: DnsZone, adopted: boolean): Props {
   });
 }
 
-/** Posts the delegation check until the zone is delegated or the deadline passes (bounded; logged). */
-async function waitForDelegation(api: ResellerApi, domain: string, seconds: number, now = Date.now): Promise<void> {
-  const deadline = now() + seconds * 1000;
-  let z = await api.checkZone(domain);
-  const progress = waitProgress(domain, `delegation to ${z.nameservers.join(", ")}`, deadline, info, now);
-  while (!z.delegated && now() < deadline) {
-    progress(`zone ${z.status}; posting the zone check every ${CHECK_INTERVAL_MS / 1000} s`);
-    await sleep(Math.min(CHECK_INTERVAL_MS, Math.max(0, deadline - now())));
-    z = await api.checkZone(domain);
-  }
-  if (!z.delegated) warn(`${domain}: not delegated after ${seconds} s (status ${z.status}); point the domain's nameservers at ${z.nameservers.join(", ")}. Records cannot be changed until the zone is active.`);
+/** The delegation wait (provider/waits.ts): bounded, logged, on a clock. */
+async function waitForDelegation(api: ResellerApi, domain: string, seconds: number): Promise<void> {
+  await waitForZoneDelegation(api, domain, seconds, { clock: systemClock, log: { info, warn } });
 }
 
 export const zoneHandler: Handler = {
@@ -162,32 +154,37 @@ export const zoneHandler: Handler = {
  * record deletes in the zone have settled (see ZONE_DELETE_QUIET_MS); undefined when the zone is gone.
  * With forceDestroy nothing is waited for: the zone goes with whatever it holds.
  */
-async function userRecordsOnceSettled(api: ResellerApi, zone: string, force: boolean, now: () => number = Date.now): Promise<DnsRecord[] | undefined> {
+async function userRecordsOnceSettled(api: ResellerApi, zone: string, force: boolean, clock: Clock = systemClock): Promise<DnsRecord[] | undefined> {
   const userRecords = async (): Promise<DnsRecord[] | undefined> => {
     invalidateZone(zone);
     const z = await getZoneOrUndefined(api, zone);
     return z ? (z.records ?? []).filter((r) => !isServiceManagedRecord(zone, r)) : undefined;
   };
-  const start = now();
+  const start = clock.now();
   let others = await userRecords();
+  if (!others?.length || force) return others;
   let readAfter = recordDeleteActivity(zone).last;
-  let logged = false;
-  while (others?.length && !force) {
-    const a = recordDeleteActivity(zone);
-    // Read again only when record deletes ended since the last read; none in flight and quiet: settled.
-    if (a.inFlight === 0 && a.last !== readAfter) {
-      others = await userRecords();
-      readAfter = a.last;
-      continue;
-    }
-    if ((a.inFlight === 0 && now() - Math.max(start, a.last) >= ZONE_DELETE_QUIET_MS) || now() - start >= ZONE_DELETE_MAX_WAIT_MS) break;
-    if (!logged && a.inFlight > 0) {
-      info(`${zone}: waiting for this run's record deletes in the zone before deleting it (${others.length} record(s) left)`);
-      logged = true;
-    }
-    await sleep(ZONE_DELETE_POLL_MS);
-  }
-  return others;
+  // Reads the zone again only when record deletes ended since the last read; settled once none is in flight and it is quiet.
+  const r = await waitUntil({
+    subject: zone,
+    awaited: "this run's record deletes in the zone before deleting it",
+    probe: async () => {
+      const a = recordDeleteActivity(zone);
+      if (a.inFlight === 0 && a.last !== readAfter) {
+        others = await userRecords();
+        readAfter = a.last;
+      }
+      return { others, inFlight: a.inFlight, quiet: a.inFlight === 0 && a.last === readAfter && clock.now() - Math.max(start, a.last) >= ZONE_DELETE_QUIET_MS };
+    },
+    done: (v) => !v.others?.length || v.quiet,
+    describe: (v) => `${v.others?.length ?? 0} record(s) left`,
+    announce: (v) => v.inFlight > 0,
+    timeoutMs: ZONE_DELETE_MAX_WAIT_MS,
+    schedule: every(ZONE_DELETE_POLL_MS),
+    clock,
+    log: { info },
+  });
+  return r.value.others;
 }
 
 /** The record in canonical form, as outputs carry it. */

@@ -3,11 +3,13 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
-import { waitProgress } from "./progress";
+import { systemClock } from "../provider/clock";
+import { waitForRegistry } from "../provider/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
 import { isGoneStage, VALUES } from "../provider/contract";
-import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
-import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, sleep, warn, limits, LOG_WAITS_LONGER_THAN_MS, movedAway, objectKey, resourceName } from "./context";
+import { hasCode, isNotFound, type ResellerApi } from "./api";
+import { RUN_AGAIN, sendPaidOrder } from "./unanswered-order";
+import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, warn, limits, movedAway, objectKey, resourceName } from "./context";
 import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
 import { listedDomain } from "./read-cache";
@@ -24,14 +26,11 @@ import { checkDomainInputs } from "./validate";
 
 /** Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review). */
 const WAITING = new Set<string>(VALUES.waitingStages);
-/** Stages the poll waits through: the service is still working on its own. */
-const PROCESSING = new Set(["pending"]);
 
 export const DEFAULT_WAIT_SECONDS = 120;
 
 /** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
 const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
-const POLL_INTERVAL_MS = 2000;
 
 /** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
 export function cents(amount: string): bigint {
@@ -47,18 +46,9 @@ async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "r
     throw new Error(`${domain}: ${action} for ${years} year(s) costs ${q.amount} ${q.currency}, above maxPrice ${maxPrice}; nothing was charged. Raise maxPrice to proceed.`);
 }
 
-/** Polls until the domain leaves the service's own processing stages, or the deadline; logs what it waits for. */
-async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number, now = Date.now): Promise<DomainInfo> {
-  const deadline = now() + seconds * 1000;
-  let last = await api.getDomain(domain);
-  const progress = waitProgress(domain, "the registry to finish", deadline, info, now);
-  while (PROCESSING.has(last.stage) && now() < deadline) {
-    if (seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) progress(`stage ${last.stage}`);
-    await sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - now())));
-    last = await api.getDomain(domain);
-  }
-  if (PROCESSING.has(last.stage)) warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
-  return last;
+/** The registration wait (provider/waits.ts): bounded, logged, on a clock. */
+async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
+  return (await waitForRegistry(api, domain, seconds, { clock: systemClock, log: { info, warn } })).value;
 }
 
 /**
@@ -123,7 +113,17 @@ async function renew(api: ResellerApi, urn: string, domain: string, live: Domain
   await priceGuard(api, "renew", domain, years, maxPrice);
   const key = idempotencyKey(urn, "renew", `${expiry}:${years}`);
   try {
-    const order = await api.renew(domain, { years, current_expiry: expiry }, { idempotencyKey: key });
+    // Applied without an answer: the expiry has moved on.
+    const outcome = await sendPaidOrder(
+      `${domain}: the renewal from ${expiry}`,
+      () => api.renew(domain, { years, current_expiry: expiry }, { idempotencyKey: key }),
+      async () => ((await api.getDomain(domain)).expiry_date !== expiry ? {} : undefined),
+    );
+    if ("unanswered" in outcome) {
+      info(`${domain}: the renewal from ${expiry} got no answer, but the expiry has moved on: it was applied`);
+      return {};
+    }
+    const order = outcome.answered;
     info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
     return orderFields(order);
   } catch (e) {
@@ -134,24 +134,13 @@ async function renew(api: ResellerApi, urn: string, domain: string, live: Domain
 }
 
 /**
- * An order went unanswered (after the client's retries under the same key): read back. A domain now in the account is kept in state
- * (partial failure) so the next run reconciles it instead of ordering again.
+ * What an unanswered register/transfer finds applied (resources/unanswered-order.ts): the domain in
+ * the account. Kept in state (partial failure) so the next run reconciles it instead of ordering again.
  */
-async function unanswered(api: ResellerApi, domain: string, action: string, inputs: Props): Promise<Error> {
-  const hint = `Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.`;
-  let live: DomainInfo | undefined;
-  try {
-    live = await api.getDomain(domain);
-  } catch {
-    live = undefined;
-  }
-  if (!live) return new Error(`${domain}: the ${action} request may have been applied but no answer came back. ${hint}`);
-  return new PartialFailure(
-    `${domain}: the ${action} request got no answer, but the domain is now in the account (stage ${live.stage}); it is kept in state. ${hint}`,
-    domain,
-    outputs(inputs, live, { adopted: false }),
-  );
-}
+const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo | undefined> => {
+  const live = await api.getDomain(domain);
+  return isGoneStage(live.stage) ? undefined : live;
+};
 
 export const domainHandler: Handler = {
   check: (_olds, news) => checkDomainInputs(news, limits()),
@@ -213,14 +202,15 @@ export const domainHandler: Handler = {
       action === "register"
         ? api.register(body, { idempotencyKey: key })
         : api.transfer({ ...body, auth_code: inputs.authCode as string }, { idempotencyKey: key });
-    let order: DomainOrder;
-    try {
-      // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
-      order = await send();
-    } catch (e) {
-      if (!isUnanswered(e)) throw e;
-      throw await unanswered(api, domain, action, inputs);
-    }
+    // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
+    const outcome = await sendPaidOrder(`${domain}: the ${action} request`, send, () => liveOrder(api, domain));
+    if ("unanswered" in outcome)
+      throw new PartialFailure(
+        `${domain}: the ${action} request got no answer, but the domain is now in the account (stage ${outcome.unanswered.stage}); it is kept in state. ${RUN_AGAIN}`,
+        domain,
+        outputs(inputs, outcome.unanswered, { adopted: false }),
+      );
+    const order = outcome.answered;
     const extra = { ...orderFields(order), adopted: false };
     let live: DomainInfo;
     try {
