@@ -1,7 +1,7 @@
 /**
- * The pure rules behind issue 16: which records the service manages (one predicate, shared by
- * validation, the zone-delete guard, import and the sandbox), when a record replace must delete
- * first, and the Pulumi version floor.
+ * Record rules, offline: which records the service manages (one predicate, shared by validation,
+ * the zone-delete guard, import and the sandbox), and when a record replace must delete first.
+ * (Also, until they move: the Pulumi version floor and the import's text.)
  */
 import { isServiceManagedRecord } from "../../provider/contract";
 import { diffRecord } from "../../resources/diff";

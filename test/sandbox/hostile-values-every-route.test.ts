@@ -1,6 +1,6 @@
 /**
- * A sweep over every endpoint that reads a body: each field of a valid body is replaced in turn
- * by hostile values (wrong types, empty, huge, traversal, NUL, prototype keys). Two invariants
+ * Hostile values in every field of every endpoint that reads a body: each field of a valid body is
+ * replaced in turn by hostile values (wrong types, empty, huge, traversal, NUL, prototype keys). Two invariants
  * are checked after every single request: the server never answers 5xx, and a refused request
  * (4xx) leaves the whole state exactly as it was (no charge, no ledger entry, no change).
  * The same holds for hostile path segments in every parameter of every route.
