@@ -1,16 +1,10 @@
 /**
  * Record rules, offline: which records the service manages (one predicate, shared by validation,
  * the zone-delete guard, import and the sandbox), and when a record replace must delete first.
- * (Also, until they move: the Pulumi version floor and the import's text.)
  */
 import { isServiceManagedRecord } from "../../provider/contract";
 import { diffRecord } from "../../resources/diff";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { compareVersions, installedSdkVersion, MIN_SDK_VERSION, sdkTooOld } from "../../resources/sdk-version";
 import { checkRecordInputs } from "../../resources/validate";
-import { generateProgram } from "../../cli/codegen";
 
 test("service-managed records: SOA anywhere and NS at the apex in every spelling; NS below the apex is the user's", () => {
   const z = "example.com";
@@ -52,36 +46,4 @@ test("record replace deletes first exactly for a type change to or from CNAME on
     [olds, { ...olds, content: "192.0.2.2" }, false],
   ];
   expect(cases.map(([o, n]) => diffRecord(o, n).deleteBeforeReplace)).toEqual(cases.map(([, , want]) => want));
-});
-
-test("SDK floor: 3.139.0 and later pass, older versions are refused naming the version and the fix", () => {
-  expect(MIN_SDK_VERSION).toBe("3.139.0");
-  expect(compareVersions("3.139.0", "3.139.0")).toBe(0);
-  expect(compareVersions("3.138.9", "3.139.0")).toBeLessThan(0);
-  expect(compareVersions("3.140.0-alpha.1", "3.139.0")).toBeGreaterThan(0);
-  expect(compareVersions("4.0.0", "3.139.0")).toBeGreaterThan(0);
-  expect(sdkTooOld("3.139.0")).toBeUndefined();
-  expect(sdkTooOld("3.248.0")).toBeUndefined();
-  expect(sdkTooOld("3.138.0")).toMatch(/@pulumi\/pulumi 3\.138\.0 is older than 3\.139\.0, the first whose dynamic provider host passes the stack config .* Upgrade @pulumi\/pulumi to 3\.139\.0 or later .* Pulumi CLI to 3\.139\.0 or later/);
-  // The installed SDK (what this repository runs) is new enough.
-  expect(sdkTooOld()).toBeUndefined();
-});
-
-test("in the provider host the version read is the host's own SDK, not the copy this package resolves", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "old-sdk-"));
-  const sdk = path.join(dir, "node_modules", "@pulumi", "pulumi");
-  fs.mkdirSync(path.join(sdk, "cmd", "dynamic-provider"), { recursive: true });
-  fs.writeFileSync(path.join(sdk, "package.json"), JSON.stringify({ name: "@pulumi/pulumi", version: "3.138.0" }));
-  const main = path.join(sdk, "cmd", "dynamic-provider", "index.js");
-  expect(installedSdkVersion(main)).toBe("3.138.0");
-  expect(sdkTooOld(installedSdkVersion(main))).toMatch(/@pulumi\/pulumi 3\.138\.0 is older than 3\.139\.0/);
-  // Any other main module: the copy this package resolves.
-  expect(installedSdkVersion(path.join(dir, "index.js"))).toBe(installedSdkVersion(undefined));
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-test("import writes a program whose adopt: true stays correct after edits, and says how to rename", () => {
-  const text = generateProgram({ domains: [], zones: [{ domain: "example.com", status: "active", records: [] }] } as never);
-  expect(text).toMatch(/`adopt: true` may stay:\n\/\/ a record, zone or child host changed into a new one is created when there is nothing\n\/\/ identical to take; a Domain, PrivacyAddon or Protection is never bought while it is set\./);
-  expect(text).toMatch(/add its old name with `aliases`/);
 });
