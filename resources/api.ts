@@ -29,6 +29,7 @@ import type {
   ConflictStrategy,
   PricingAction,
 } from "../provider/views";
+import type { Contact, ContactType } from "../provider/shapes";
 import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../provider/contract";
 import type { ResellerClientOptions } from "../provider/client";
 
@@ -52,7 +53,7 @@ export interface ResellerApi {
   listZones(): Promise<DnsZone[]>;
   setNameservers(domain: string, nameservers: string[]): Promise<unknown>;
   getContacts(domain: string): Promise<Contacts>;
-  updateContacts(domain: string, contacts: Partial<Contacts>): Promise<ContactsUpdate>;
+  updateContacts(domain: string, contacts: Partial<Record<ContactType, Contact>>): Promise<ContactsUpdate>;
   setLock(domain: string, locked: boolean): Promise<unknown>;
   requestEppCode(domain: string): Promise<{ auth_code: string }>;
   listHosts(domain: string): Promise<Host[]>;
