@@ -5,7 +5,7 @@
  * the API listed things in.
  */
 import { createHash } from "node:crypto";
-import { isGoneStage } from "../provider/contract";
+import { isGoneStage } from "../provider/vocabulary";
 import type { Estate, EstateDomain, EstateHost, EstateRecord, EstateZone } from "./estate";
 
 /** Stages in which a domain no longer belongs to the account: nothing to adopt. */

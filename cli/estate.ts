@@ -6,7 +6,7 @@
  * enters the estate, so nothing of the kind can reach the generated program.
  */
 import type { DnsRecord, DnsZone, DomainInfo, DomainListEntry, Host } from "../provider/views";
-import { isServiceManagedRecord } from "../provider/contract";
+import { isPrivacyOn, isProtectionOn, isServiceManagedRecord } from "../provider/vocabulary";
 
 export interface EstateRecord {
   type: string;
@@ -85,8 +85,8 @@ async function readDomain(client: EstateReader, domain: string): Promise<EstateD
     stage: info.stage,
     nameservers: [...(info.nameservers ?? [])],
     locked: info.locked ?? null,
-    privacy: info.privacy?.enabled ?? false,
-    protection: info.protection?.enabled ?? false,
+    privacy: info.privacy ? isPrivacyOn(info.privacy) : false,
+    protection: info.protection ? isProtectionOn(info.protection) : false,
     hosts: hosts.map((h) => ({ hostname: h.hostname, ipv4: [...h.ipv4], ipv6: [...(h.ipv6 ?? [])] })),
   };
 }

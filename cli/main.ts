@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
-import { DEFAULT_CONTRACT, isGoneStage } from "../provider/contract";
+import { DEFAULT_CONTRACT } from "../provider/contract";
+import { isGoneStage, isNotFound } from "../provider/vocabulary";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/normalize";
 import { canonicalEstate } from "./canonical";
@@ -88,7 +89,7 @@ function scopeFrom(values: { zone?: string; domain?: string; all?: boolean }): I
 
 /** A 404 while importing one name means the name is wrong (or not this account's): say that first. */
 function explain(e: unknown, scope: ImportScope): unknown {
-  if ((e as { status?: unknown } | null)?.status !== 404 || scope.kind === "all") return e;
+  if (!isNotFound(e) || scope.kind === "all") return e;
   const what = scope.kind === "zone" ? `no DNS zone ${scope.domain} is hosted` : `there is no domain ${scope.domain}`;
   const hint = scope.kind === "zone" ? " (--domain imports a domain without a hosted zone)" : "";
   return new Error(`${what} in this account${hint}. Check the name; --all imports everything the account has.`);

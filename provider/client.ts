@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { resolveContract, VIEW_FIELDS, type Contract, type ContractOverrides } from "./contract";
+import { PRIVACY_STATUSES, resolveContract, VIEW_FIELDS, type Contract, type ContractOverrides } from "./contract";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
-import { parseView, readPage, renameFields, renameIn, renamesFrom } from "./envelope";
+import { parseView, readPage, renameFields, renameIn, renamesFrom, renameWord } from "./envelope";
 import { ResponseShapeError } from "./errors";
 import type { Contact, ContactType } from "./shapes";
 import { windowFor } from "./rate-limiter";
@@ -59,8 +59,10 @@ const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r
 type Prepare = (data: unknown) => unknown;
 
 /**
- * For each view schema, how an answer's fields are renamed to ours before parsing (contract: views);
- * empty when the contract renames nothing. Nested views (a zone's records, a template's results) too.
+ * For each view schema, how an answer's fields are renamed to ours before parsing (contract: views),
+ * and the privacy status word too (contract: privacyStatuses), so provider/vocabulary compares with
+ * one set of words; empty when the contract renames nothing. Nested views (a zone's records, a
+ * template's results, a domain's privacy) too.
  */
 function viewRenames(contract: Contract): Map<z.ZodType, Prepare> {
   const out = new Map<z.ZodType, Prepare>();
@@ -80,6 +82,17 @@ function viewRenames(contract: Contract): Map<z.ZodType, Prepare> {
   for (const [schema, view] of flat) {
     const m = map(view);
     if (Object.keys(m).length) out.set(schema, (d) => renameFields(d, m));
+  }
+  const words = renamesFrom(PRIVACY_STATUSES, contract.privacyStatuses);
+  if (Object.keys(words).length) {
+    const privacy = (d: unknown) => renameWord(d, "status", words);
+    const info = out.get(V.DomainInfo) ?? ((d: unknown) => d);
+    const inInfo = (d: unknown) => {
+      const i = info(d) as Record<string, unknown> | undefined;
+      return i && typeof i === "object" && "privacy" in i ? { ...i, privacy: privacy(i.privacy) } : i;
+    };
+    out.set(V.PrivacyView, privacy);
+    out.set(V.DomainInfo, inInfo);
   }
   const rec = map("record");
   if (Object.keys(rec).length) {

@@ -8,12 +8,14 @@
  * any entry of `Contract` (DEFAULT_CONTRACT below) through the client's `contract`
  * option (or the `reseller:contract` stack config), and the sandbox through
  * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
- * exist. The sandbox follows every entry but `views` and `errors.codes`: it
- * always answers in the default field names and codes. The constants and
- * functions outside `Contract` (VALUES, SCOPES, requiredScope, requiresSignature,
- * requiresIdempotencyKey) are not overridable: they are the sandbox's rules for
- * scopes, signatures and keys (the client consults requiresSignature only under
- * `signing.clientSigns: "required-only"`) and the state names resources compare with.
+ * exist. The sandbox follows every entry but `views`, `errors.codes` and
+ * `privacyStatuses`: it always answers in the default field names, codes and words.
+ * The constants and functions outside `Contract` (VALUES, requiresSignature) are not
+ * overridable: VALUES holds the stated state names, and the groupings we read into
+ * them, that provider/vocabulary.ts turns into predicates; the client consults
+ * requiresSignature only under `signing.clientSigns: "required-only"`. Rules only the
+ * sandbox applies (scopes, which requests need a key, the status of each code) are in
+ * sandbox/rules.ts.
  *
  * This module has no dependencies and no side effects.
  */
@@ -156,37 +158,6 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-/** HTTP status the sandbox uses for each assumed code (the client maps by code first, status second). */
-export const ERROR_STATUS: Record<ErrorCode, number> = {
-  expiry_mismatch: 409,
-  zone_exists: 409,
-  requires_portal_verification: 403,
-  unauthorized: 401,
-  invalid_signature: 401,
-  timestamp_out_of_range: 401,
-  nonce_reused: 401,
-  insufficient_scope: 403,
-  ip_not_allowed: 403,
-  rate_limited: 429,
-  validation_error: 422,
-  bad_request: 400,
-  payload_too_large: 413,
-  idempotency_key_required: 400,
-  idempotency_key_reused: 422,
-  insufficient_credit: 402,
-  not_found: 404,
-  domain_unavailable: 409,
-  domain_not_active: 409,
-  dns_addon_required: 409,
-  zone_not_active: 409,
-  ttl_conflict: 409,
-  template_conflict: 409,
-  protection_enabled: 409,
-  already_enabled: 409,
-  method_not_allowed: 405,
-  internal_error: 500,
-};
-
 /** Lists. Spec, Endpoints: "query parameters and paging: not shown"; Limits: "Page size of lists ... not shown". */
 export interface PagingContract {
   /** Query parameter for the 1-based page number. */
@@ -296,9 +267,7 @@ export type ViewFields = { [V in keyof typeof VIEW_FIELDS]: { [F in keyof (typeo
 export const VALUES = {
   /** Spec: "Full set of zone statuses ... not shown". We know pending_nameserver (stated) and active (stated as the result of a check). */
   zoneStatuses: ["pending_nameserver", "active"] as const,
-  /** Spec: "the name of the privacy state after confirmation: not shown". */
-  privacyStatuses: ["disabled", "awaiting_verification", "active"] as const,
-  /** Protection view status values. */
+  /** Protection view status values (spec, States: "protection on"; the view's words: not shown). The view's `enabled` decides; the word is shown. */
   protectionStatuses: ["off", "on"] as const,
   /** Stated: addon value for WHOIS privacy. */
   privacyAddon: "whois_privacy",
@@ -329,19 +298,37 @@ export const VALUES = {
    * domain as gone, import skips it, and the name can be ordered again (a new order, a new key).
    */
   goneStages: ["cancelled", "failed", "transferred_away"] as const,
+  /**
+   * Stages from which a renewal is accepted. Not shown (the spec states only the expiry_mismatch
+   * refusal); our reading: an active domain, or an expired one still in its grace. A domain in
+   * redemption needs a restore (the pricing endpoint quotes "restore"), not a renewal.
+   */
+  renewableStages: ["active", "expired"] as const,
 } as const;
 
-/** Whether a domain in this stage is no longer the account's (VALUES.goneStages). */
-export function isGoneStage(stage: string): boolean {
-  return (VALUES.goneStages as readonly string[]).includes(stage);
-}
+/**
+ * Words of the WHOIS Privacy view's `status`, by our name. Spec, States: POST privacy leaves the
+ * status "awaiting_verification until the registrant e-mail confirms" (stated) and privacy "goes live
+ * after confirmation"; "the name of the privacy state after confirmation: not shown", and the word
+ * for privacy that is off is not given at all. We assume "active" (live) and "disabled" (off).
+ * Overridable (contract entry `privacyStatuses`, given as our name -> the service's word): the client
+ * reads the service's word as ours, so resources compare with these defaults only.
+ */
+export const PRIVACY_STATUSES = {
+  off: "disabled",
+  awaitingVerification: "awaiting_verification",
+  live: "active",
+} as const;
+
+/** @deprecated Import isGoneStage from provider/vocabulary (stage groups); kept until resources/ have switched. */
+export const isGoneStage = (stage: string): boolean => (VALUES.goneStages as readonly string[]).includes(stage);
 
 /**
  * Which records of a zone the service manages itself. Spec, DNS hosting: "NS records are managed by
  * the service" (not shown: which ones). We read it as the zone's own NS set at the apex, plus SOA;
  * an NS record below the apex (`NS dev`) is a delegation the user made and is the user's record.
- * The one predicate used by validation, the zone-delete guard, import and the sandbox. `name` may
- * be relative ("@", "", "dev") or absolute, with or without the trailing dot.
+ * The one predicate used by validation, the zone-delete guard, import and the sandbox (callers read
+ * it through provider/vocabulary). `name` may be relative ("@", "", "dev") or absolute, with or without the trailing dot.
  */
 export function isServiceManagedRecord(zone: string, r: { type: string; name: string }): boolean {
   const type = r.type.trim().toUpperCase();
@@ -353,25 +340,6 @@ export function isServiceManagedRecord(zone: string, r: { type: string; name: st
 }
 
 /**
- * Scopes (spec, Authentication 4: "Scope names and which endpoint needs which scope: not shown").
- * We assume four: read (every GET and the read-only POSTs), domains (management),
- * dns (zones, records, templates) and purchase (anything that charges credit).
- */
-export const SCOPES = ["read", "domains", "dns", "purchase"] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** The scope a request needs. Paths are relative to the API prefix, e.g. "/domains/register". */
-export function requiredScope(method: string, path: string): Scope {
-  const m = method.toUpperCase();
-  if (m === "GET") return "read";
-  if (/^\/domains\/(availability|check)$/.test(path) || path === "/pricing") return "read";
-  if (/^\/domains\/(register|transfer)$/.test(path) || /^\/domains\/[^/]+\/renew$/.test(path)) return "purchase";
-  if (/^\/domains\/[^/]+\/(privacy|protection)$/.test(path) && m === "POST") return "purchase";
-  if (path.startsWith("/dns/")) return "dns";
-  return "domains";
-}
-
-/**
  * Whether the server requires a signature (spec, Authentication 3: "Registration and
  * management endpoints require signed requests"). We read that as: every request that is not a
  * plain catalogue or account read. The client signs all requests by default anyway.
@@ -380,18 +348,6 @@ export function requiresSignature(method: string, path: string): boolean {
   if (method.toUpperCase() === "GET" && (path === "/ping" || path === "/tlds" || path.startsWith("/account/"))) return false;
   if (/^\/domains\/(availability|check)$/.test(path) || path === "/pricing") return false;
   return true;
-}
-
-/**
- * Endpoints that require an Idempotency-Key (stated, Authentication 7: "register, transfer,
- * renew, privacy enable and protection enable").
- */
-export function requiresIdempotencyKey(method: string, path: string): boolean {
-  if (method.toUpperCase() !== "POST") return false;
-  return (
-    /^\/domains\/(register|transfer)$/.test(path) ||
-    /^\/domains\/[^/]+\/(renew|privacy|protection)$/.test(path)
-  );
 }
 
 /**
@@ -439,6 +395,8 @@ export interface Contract {
    * refused with 409 ttl_conflict, and a TTL change by PUT applies to every sibling.
    */
   sharedTtl: "reject-create-propagate-update";
+  /** Words of the privacy view's status (PRIVACY_STATUSES): our name -> the service's word. The sandbox always answers in the defaults. */
+  privacyStatuses: { [K in keyof typeof PRIVACY_STATUSES]: string };
 }
 
 export const DEFAULT_CONTRACT: Contract = {
@@ -490,6 +448,7 @@ export const DEFAULT_CONTRACT: Contract = {
   nameservers: { min: 2, max: 5 },
   ttl: { min: 60, max: 86400 },
   sharedTtl: "reject-create-propagate-update",
+  privacyStatuses: PRIVACY_STATUSES,
 };
 
 type Section<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Section<T[K]> } : T;

@@ -1,7 +1,7 @@
 /**
  * Reading answers: the envelope {success: true, data}, a view parsed with its zod schema, one page
- * of a list, and the renames by which a contract override maps the service's field and error-code
- * names to ours. Every mismatch becomes a ResponseShapeError naming endpoint and field.
+ * of a list, and the renames by which a contract override maps the service's field names, error
+ * codes and privacy status words to ours. Every mismatch becomes a ResponseShapeError naming endpoint and field.
  */
 import type { z } from "zod";
 import type { PagingContract } from "./contract";
@@ -85,6 +85,13 @@ export function renameFields(data: unknown, map: Readonly<Record<string, string>
 export function renameIn(data: unknown, field: string, map: Readonly<Record<string, string>>): unknown {
   if (!isPlainObject(data) || !Array.isArray(data[field]) || Object.keys(map).length === 0) return data;
   return { ...data, [field]: (data[field] as unknown[]).map((x) => renameFields(x, map)) };
+}
+
+/** `data` with the word in `data[field]` replaced by ours (`map`: the service's word -> ours; contract: privacyStatuses). */
+export function renameWord(data: unknown, field: string, map: Readonly<Record<string, string>>): unknown {
+  if (!isPlainObject(data) || Object.keys(map).length === 0) return data;
+  const w = data[field];
+  return typeof w === "string" && Object.prototype.hasOwnProperty.call(map, w) ? { ...data, [field]: map[w] } : data;
 }
 
 /**

@@ -279,8 +279,36 @@ export class ResellerNetworkError extends Error {
   }
 }
 
-export const isResellerApiError = (e: unknown): e is ResellerApiError => e instanceof ResellerApiError;
-export const isOutcomeUnknownError = (e: unknown): e is OutcomeUnknownError => e instanceof OutcomeUnknownError;
+/** The literal `name` of ResellerApiError and of each subclass (test/provider/vocabulary.test.ts checks the list is whole). */
+export const API_ERROR_NAMES: ReadonlySet<string> = new Set([
+  "ResellerApiError",
+  "ExpiryMismatchError",
+  "ZoneExistsError",
+  "PortalVerificationRequiredError",
+  "ProtectionEnabledError",
+  "RateLimitedError",
+  "AuthenticationError",
+  "PermissionError",
+  "ValidationError",
+  "InsufficientCreditError",
+  "NotFoundError",
+]);
+
+/** No `instanceof Error`: an error from another realm (a vm context, a worker) fails that too. */
+const named = (e: unknown, ...names: string[]): e is Error =>
+  typeof e === "object" && e !== null && names.includes((e as { name?: unknown }).name as string);
+
+// ky's style: the class, or its literal `name`, so an error from a second copy of this module (the
+// package loaded from dist/ and from source in one process, or two installed versions) still counts.
+// A name alone is not enough: the fields the caller then reads must be there too.
+
+export const isResellerApiError = (e: unknown): e is ResellerApiError =>
+  e instanceof ResellerApiError ||
+  (named(e, ...API_ERROR_NAMES) && typeof (e as { status?: unknown }).status === "number" && typeof (e as { code?: unknown }).code === "string");
+export const isOutcomeUnknownError = (e: unknown): e is OutcomeUnknownError =>
+  e instanceof OutcomeUnknownError || named(e, "OutcomeUnknownError");
+export const isResellerNetworkError = (e: unknown): e is ResellerNetworkError =>
+  e instanceof ResellerNetworkError || (named(e, "ResellerNetworkError") && typeof (e as { sent?: unknown }).sent === "boolean");
 export const isResponseShapeError = (e: unknown): e is ResponseShapeError => e instanceof ResponseShapeError;
 /** Whether `e` is an API answer with this machine code (works across class boundaries, reads `code`). */
 export const hasErrorCode = (e: unknown, code: string): boolean => (e as { code?: unknown } | null)?.code === code;

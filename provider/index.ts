@@ -18,6 +18,7 @@ export {
   ResellerNetworkError,
   isResellerApiError,
   isOutcomeUnknownError,
+  isResellerNetworkError,
   isResponseShapeError,
   hasErrorCode,
 } from "./errors";
@@ -27,5 +28,42 @@ export { pollDomain, pollDelay, type PollOptions, type PollResult } from "./poll
 export { shouldRetry, outcomeUnknown, retryDelay, parseRetryAfter, type AttemptFailure, type RequestSafety } from "./retry";
 export { SendWindow, windowFor } from "./rate-limiter";
 export { ENDPOINTS, type Endpoint, type EndpointName } from "./endpoints";
-export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverrides } from "./contract";
+export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverrides, type ErrorCode } from "./contract";
+export {
+  STAGE,
+  STAGE_GROUPS,
+  isStage,
+  isProcessingStage,
+  isActiveStage,
+  isRenewableStage,
+  isGoneStage,
+  ZONE_STATUS,
+  isZoneActive,
+  PRIVACY_STATUS,
+  isPrivacyOn,
+  isPrivacyAwaitingVerification,
+  isPrivacyLive,
+  PROTECTION_STATUS,
+  isProtectionOn,
+  protectionStatus,
+  YEARS,
+  yearsRange,
+  isServiceManagedRecord,
+  isApiError,
+  isExpiryMismatch,
+  isZoneExists,
+  isProtectionEnabled,
+  isTemplateConflict,
+  isTtlConflict,
+  isZoneNotActive,
+  isNotFound,
+  isRefusedAsInvalid,
+  isOutcomeUnknown,
+  isUnanswered,
+  type Stage,
+  type ZoneStatus,
+  type PrivacyStatus,
+  type PrivacyState,
+  type ProtectionStatus,
+} from "./vocabulary";
 export * from "./views";

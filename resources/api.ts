@@ -1,85 +1,56 @@
 /**
- * What resources/ needs from provider/: the client's methods (as an interface, so handlers depend
- * on a shape, not a construction), and small readers of its errors by status and code. Errors are
- * read by their `status`/`code` fields rather than by class, so a wrapped or re-thrown error from
- * the client is still understood.
+ * What resources/ needs from provider/: the client's methods (as a type picked from the client, so
+ * handlers depend on a shape, not a construction, and the shape cannot drift from the client), and
+ * readers of its errors. The readers delegate to provider/vocabulary's guards, which know the
+ * client's errors by class or literal `name`; import those guards directly in new code.
  */
-import type {
-  Availability,
-  Balance,
-  Contacts,
-  ContactsUpdate,
-  DnsRecord,
-  DnsZone,
-  DnsZoneWithRecords,
-  DomainInfo,
-  DomainOrder,
-  Host,
-  PrivacyView,
-  ProtectionView,
-  Quote,
-  RecordInput,
-  RegisterRequest,
-  RenewRequest,
-  Template,
-  TemplateApplied,
-  Tier,
-  Tld,
-  TransferRequest,
-  ConflictStrategy,
-  PricingAction,
-} from "../provider/views";
-import type { Contact, ContactType } from "../provider/shapes";
-import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../provider/contract";
-import type { ResellerClientOptions } from "../provider/client";
+import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../provider/contract";
+import type { ResellerClient, ResellerClientOptions } from "../provider/client";
+import { isApiError, isNotFound as isNotFoundError, isOutcomeUnknown as isOutcomeUnknownError, isUnanswered as isUnansweredError } from "../provider/vocabulary";
 
-export interface Keyed {
-  idempotencyKey: string;
-}
+/** The Idempotency-Key option of the keyed orders (register, transfer, renew, privacy and protection enable). */
+export type Keyed = Parameters<ResellerClient["register"]>[1];
 
-/** The subset of provider/client.ts ResellerClient that resources use. */
-export interface ResellerApi {
-  listTlds(): Promise<Tld[]>;
-  checkAvailability(domains: string[], years?: number): Promise<Availability[]>;
-  checkDomain(domain: string): Promise<Availability>;
-  quote(req: { action: PricingAction; domain: string; years: number }): Promise<Quote>;
-  getBalance(): Promise<Balance>;
-  getTier(): Promise<Tier>;
-  register(req: RegisterRequest, opts: Keyed): Promise<DomainOrder>;
-  transfer(req: TransferRequest, opts: Keyed): Promise<DomainOrder>;
-  renew(domain: string, body: RenewRequest, opts: Keyed): Promise<DomainOrder>;
-  getDomain(domain: string): Promise<DomainInfo>;
-  listDomainInfos(): Promise<DomainInfo[]>;
-  listZones(): Promise<DnsZone[]>;
-  setNameservers(domain: string, nameservers: string[]): Promise<unknown>;
-  getContacts(domain: string): Promise<Contacts>;
-  updateContacts(domain: string, contacts: Partial<Record<ContactType, Contact>>): Promise<ContactsUpdate>;
-  setLock(domain: string, locked: boolean): Promise<unknown>;
-  requestEppCode(domain: string): Promise<{ auth_code: string }>;
-  listHosts(domain: string): Promise<Host[]>;
-  createHost(domain: string, host: Host): Promise<Host>;
-  updateHost(domain: string, hostname: string, addresses: { ipv4: string[]; ipv6: string[] }): Promise<Host>;
-  deleteHost(domain: string, hostname: string): Promise<unknown>;
-  getPrivacy(domain: string): Promise<PrivacyView>;
-  enablePrivacy(domain: string, opts: Keyed): Promise<PrivacyView>;
-  disablePrivacy(domain: string): Promise<unknown>;
-  getProtection(domain: string): Promise<ProtectionView>;
-  enableProtection(domain: string, opts: Keyed): Promise<ProtectionView>;
-  createZone(domain: string): Promise<DnsZone>;
-  getZone(domain: string): Promise<DnsZoneWithRecords>;
-  checkZone(domain: string): Promise<DnsZone>;
-  deleteZone(domain: string): Promise<unknown>;
-  listRecords(domain: string, filter?: { type?: string }): Promise<DnsRecord[]>;
-  createRecord(domain: string, record: RecordInput): Promise<DnsRecord>;
-  updateRecord(domain: string, id: string, patch: Partial<RecordInput>): Promise<DnsRecord>;
-  deleteRecord(domain: string, id: string): Promise<unknown>;
-  listTemplates(): Promise<Template[]>;
-  applyTemplate(
-    domain: string,
-    id: string,
-    body: { variables: Record<string, string>; conflict_strategy: ConflictStrategy },
-  ): Promise<TemplateApplied>;
-}
+/** The methods of provider/client.ts ResellerClient that resources use. */
+export type ResellerApi = Pick<
+  ResellerClient,
+  | "listTlds"
+  | "checkAvailability"
+  | "checkDomain"
+  | "quote"
+  | "getBalance"
+  | "getTier"
+  | "register"
+  | "transfer"
+  | "renew"
+  | "getDomain"
+  | "listDomainInfos"
+  | "listZones"
+  | "setNameservers"
+  | "getContacts"
+  | "updateContacts"
+  | "setLock"
+  | "requestEppCode"
+  | "listHosts"
+  | "createHost"
+  | "updateHost"
+  | "deleteHost"
+  | "getPrivacy"
+  | "enablePrivacy"
+  | "disablePrivacy"
+  | "getProtection"
+  | "enableProtection"
+  | "createZone"
+  | "getZone"
+  | "checkZone"
+  | "deleteZone"
+  | "listRecords"
+  | "createRecord"
+  | "updateRecord"
+  | "deleteRecord"
+  | "listTemplates"
+  | "applyTemplate"
+>;
 
 /** Settings a client is made from: stack config (reseller:*) with environment fallback. */
 export interface Settings {
@@ -182,32 +153,30 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
 export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait"> = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ResellerClient } = require("../provider/client") as typeof import("../provider/client");
-  // Typed assignment: the compiler checks that the real client has the shape resources rely on.
-  const api: ResellerApi = new ResellerClient({ ...settings, ...hooks });
-  return api;
+  return new ResellerClient({ ...settings, ...hooks });
 }
 
-/** The machine code of an API error, or undefined. */
+/** The machine code of an API error (ours, after the contract's renames), or undefined. For messages; decide with the guards. */
 export function errorCode(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof c === "string" ? c : undefined;
+  return isApiError(e) ? e.code : undefined;
 }
 
 export function errorStatus(e: unknown): number | undefined {
-  const s = (e as { status?: unknown } | null)?.status;
-  return typeof s === "number" ? s : undefined;
+  return isApiError(e) ? e.status : undefined;
 }
 
-export const isNotFound = (e: unknown): boolean => errorCode(e) === "not_found" || errorStatus(e) === 404;
-export const hasCode = (e: unknown, code: string): boolean => errorCode(e) === code;
-
-/** Whether the client says a creating request may have been applied (OutcomeUnknownError). */
-export const isOutcomeUnknown = (e: unknown): boolean => (e as { name?: unknown } | null)?.name === "OutcomeUnknownError";
+/** An API error saying the object does not exist (provider/vocabulary isNotFound). */
+export const isNotFound = (e: unknown): boolean => isNotFoundError(e);
 
 /**
- * Whether a request got no answer from the service: outcome unknown, or a network failure after the
- * client's own retries (which, for keyed orders, already re-sent the same Idempotency-Key). A request
- * that never left (connection refused, unknown host) was answered by nothing and charged nothing.
+ * @deprecated Compare with a guard of provider/vocabulary instead (isExpiryMismatch, isZoneExists,
+ * isProtectionEnabled, isTemplateConflict, isTtlConflict, isZoneNotActive, isRefusedAsInvalid, or
+ * isApiError(e, code) typed by the contract's ErrorCode); a string code here is not checked.
  */
-export const isUnanswered = (e: unknown): boolean =>
-  isOutcomeUnknown(e) || ((e as { name?: unknown } | null)?.name === "ResellerNetworkError" && (e as { sent?: unknown }).sent !== false);
+export const hasCode = (e: unknown, code: string): boolean => errorCode(e) === code;
+
+/** Whether the client says a creating request may have been applied (provider/vocabulary isOutcomeUnknown). */
+export const isOutcomeUnknown = (e: unknown): boolean => isOutcomeUnknownError(e);
+
+/** Whether a request got no answer from the service (provider/vocabulary isUnanswered). */
+export const isUnanswered = (e: unknown): boolean => isUnansweredError(e);

@@ -2,7 +2,8 @@
  * The sandbox's business logic shared by the routes and the operator: clocks, lazy stage
  * evaluation, charging with a ledger, and the views the API returns.
  */
-import { isGoneStage } from "../provider/contract";
+import { VALUES } from "../provider/contract";
+import { STAGE, ZONE_STATUS, isActiveStage, isGoneStage, isProcessingStage, protectionStatus } from "../provider/vocabulary";
 import { ApiError, notFound } from "./errors";
 import {
   DAY_MS,
@@ -52,18 +53,18 @@ export class SandboxCore {
   settle(d: DomainEntry): boolean {
     const now = this.bnow();
     let changed = false;
-    if ((d.stage === "pending" || d.stage === "pending_transfer") && d.readyAt !== null && d.readyAt <= now) {
+    if ((d.stage === STAGE.pending || d.stage === STAGE.pending_transfer) && d.readyAt !== null && d.readyAt <= now) {
       d.readyAt = null;
-      d.stage = this.needsKyc(d) ? "pending_kyc" : "active";
+      d.stage = this.needsKyc(d) ? STAGE.pending_kyc : STAGE.active;
       changed = true;
     }
-    if (d.stage === "active" && d.expiresAt <= now) {
-      d.stage = "expired";
+    if (isActiveStage(d.stage) && d.expiresAt <= now) {
+      d.stage = STAGE.expired;
       changed = true;
     }
     // A renewal accepted during the grace period and held for review keeps the domain renewable.
-    if (d.stage === "expired" && !d.pendingRenewal && this.redemptionAt(d) <= now) {
-      d.stage = "redemption";
+    if (d.stage === STAGE.expired && !d.pendingRenewal && this.redemptionAt(d) <= now) {
+      d.stage = STAGE.redemption;
       changed = true;
     }
     return changed;
@@ -86,7 +87,7 @@ export class SandboxCore {
 
   /** Move an order into processing: pending until the delay passes (then settled). */
   startProcessing(d: DomainEntry): void {
-    d.stage = d.orderKind === "transfer" ? "pending_transfer" : "pending";
+    d.stage = d.orderKind === "transfer" ? STAGE.pending_transfer : STAGE.pending;
     d.readyAt = this.bnow() + this.settings.processingDelaySeconds * 1000;
     this.settle(d);
   }
@@ -119,7 +120,7 @@ export class SandboxCore {
   }
 
   requireActive(d: DomainEntry, action: string): void {
-    if (d.stage !== "active") {
+    if (!isActiveStage(d.stage)) {
       throw new ApiError("domain_not_active", `${action} needs domain ${d.domain} to be active; its stage is ${d.stage}`, "domain", {
         stage: d.stage,
       });
@@ -179,7 +180,7 @@ export class SandboxCore {
   }
 
   activeDomainCount(): number {
-    return Object.values(this.state.domains).filter((d) => d.stage === "active").length;
+    return Object.values(this.state.domains).filter((d) => isActiveStage(d.stage)).length;
   }
 
   tierView(): { tier: string; next_tier: string | null; domains_to_next_tier: number | null } {
@@ -196,9 +197,9 @@ export class SandboxCore {
   // ---- views ----
 
   status(d: DomainEntry): string {
-    if (d.stage === "active") return "active";
-    if (d.stage.startsWith("pending")) return "pending";
-    if (d.stage === "expired" || d.stage === "redemption") return "expired";
+    if (isActiveStage(d.stage)) return "active";
+    if (isProcessingStage(d.stage)) return "pending";
+    if (d.stage === STAGE.expired || d.stage === STAGE.redemption) return "expired";
     return "inactive";
   }
 
@@ -207,8 +208,8 @@ export class SandboxCore {
     const registry: string[] = [];
     if (d.locked) registry.push("clientTransferProhibited");
     if (d.protection) registry.push("clientDeleteProhibited", "clientUpdateProhibited");
-    if (d.stage.startsWith("pending")) registry.push("pendingCreate");
-    if (d.stage === "redemption") registry.push("redemptionPeriod");
+    if (isProcessingStage(d.stage)) registry.push("pendingCreate");
+    if (d.stage === STAGE.redemption) registry.push("redemptionPeriod");
     if (registry.length === 0) registry.push("ok");
     return {
       ...this.listEntry(d),
@@ -216,10 +217,10 @@ export class SandboxCore {
       nameservers: [...d.nameservers],
       registry_statuses: registry,
       privacy: this.privacyView(d),
-      protection: { enabled: d.protection, status: d.protection ? "on" : "off" },
+      protection: this.protectionView(d),
       dns: { hosted: Boolean(z), zone_status: z ? z.status : null },
       addons: [...d.addons],
-      pending_renewal: d.pendingRenewal ? { years: d.pendingRenewal.years, stage: "pending_approval" } : null,
+      pending_renewal: d.pendingRenewal ? { years: d.pendingRenewal.years, stage: STAGE.pending_approval } : null,
     };
   }
 
@@ -239,9 +240,13 @@ export class SandboxCore {
     return {
       enabled: d.privacy.enabled,
       status: d.privacy.status,
-      purchased: d.addons.includes("whois_privacy"),
-      expires_at: d.addons.includes("whois_privacy") ? isoTime(d.expiresAt) : null,
+      purchased: d.addons.includes(VALUES.privacyAddon),
+      expires_at: d.addons.includes(VALUES.privacyAddon) ? isoTime(d.expiresAt) : null,
     };
+  }
+
+  protectionView(d: DomainEntry): { enabled: boolean; status: string } {
+    return { enabled: d.protection, status: protectionStatus({ enabled: d.protection }) };
   }
 
   orderView(d: DomainEntry, charged: number, invoice: string, stage = d.stage): Record<string, unknown> {
@@ -264,7 +269,7 @@ export class SandboxCore {
       domain: z.domain,
       status: z.status,
       nameservers: [...DNS_SERVICE_NAMESERVERS],
-      delegated: z.status === "active" && this.zoneDelegated(z),
+      delegated: z.status === ZONE_STATUS.active && this.zoneDelegated(z),
       records_count: z.records.length,
     };
     if (withRecords) v.records = z.records.map(recordView);

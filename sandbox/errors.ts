@@ -1,8 +1,9 @@
 /**
- * The sandbox's one error type. Codes and statuses come from the contract (ERROR_CODES /
- * ERROR_STATUS), so the client and the sandbox agree by construction.
+ * The sandbox's one error type. Codes come from the contract (ERROR_CODES), so the client and the
+ * sandbox agree by construction; statuses from the sandbox's rules (ERROR_STATUS).
  */
-import { ERROR_STATUS, type ErrorCode } from "../provider/contract";
+import type { ErrorCode } from "../provider/contract";
+import { ERROR_STATUS } from "./rules";
 
 export class ApiError extends Error {
   override readonly name = "ApiError";

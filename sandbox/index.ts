@@ -2,10 +2,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DEFAULT_CONTRACT, SCOPES, resolveContract, type ContractOverrides } from "../provider/contract";
+import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../provider/contract";
 import { parseAllowList } from "./auth";
 import { LocalOperator, handleOperator } from "./operator";
 import type { Credential } from "./routing";
+import { SCOPES } from "./rules";
 import { Sandbox, defaultRandom } from "./server";
 import { defaultSettings, type SandboxState } from "./state";
 

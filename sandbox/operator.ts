@@ -4,6 +4,7 @@
  * over HTTP under /_sandbox/ for loopback callers, without API authentication.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { PRIVACY_STATUS, STAGE, isPrivacyAwaitingVerification } from "../provider/vocabulary";
 import { normalizeAddress } from "./auth";
 import { ApiError, invalid, notFound } from "./errors";
 import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";
@@ -77,12 +78,12 @@ export class LocalOperator {
   /** Approve the order (pending_approval) or the renewal awaiting review for a domain. */
   approve(name: string): Record<string, unknown> {
     const d = this.domain(name);
-    if (d.stage === "pending_approval") {
+    if (d.stage === STAGE.pending_approval) {
       this.core.startProcessing(d);
     } else if (d.pendingRenewal) {
       d.expiresAt = new Date(d.expiresAt).setUTCFullYear(new Date(d.expiresAt).getUTCFullYear() + d.pendingRenewal.years);
       d.pendingRenewal = null;
-      if (d.stage === "expired" && d.expiresAt > this.core.bnow()) d.stage = "active";
+      if (d.stage === STAGE.expired && d.expiresAt > this.core.bnow()) d.stage = STAGE.active;
       this.core.settle(d); // a renewal that still ends in the past leaves the grace period as usual
     } else {
       throw new ApiError("domain_not_active", `domain ${d.domain} has no order or renewal awaiting approval (stage ${d.stage})`);
@@ -93,8 +94,8 @@ export class LocalOperator {
   /** Reject: an order becomes cancelled and its charge is refunded; a renewal is refunded and dropped. */
   reject(name: string): Record<string, unknown> {
     const d = this.domain(name);
-    if (d.stage === "pending_approval") {
-      this.endOrder(d, "cancelled");
+    if (d.stage === STAGE.pending_approval) {
+      this.endOrder(d, STAGE.cancelled);
     } else if (d.pendingRenewal) {
       this.core.charge(d.domain, "refund", d.pendingRenewal.years, -d.pendingRenewal.amount, d.pendingRenewal.invoice, null);
       d.pendingRenewal = null;
@@ -112,15 +113,15 @@ export class LocalOperator {
    */
   fail(name: string): Record<string, unknown> {
     const d = this.domain(name);
-    if (d.stage !== "pending_approval" && d.stage !== "pending" && d.stage !== "pending_transfer") {
+    if (d.stage !== STAGE.pending_approval && d.stage !== STAGE.pending && d.stage !== STAGE.pending_transfer) {
       throw new ApiError("domain_not_active", `domain ${d.domain} has no order awaiting review or processing (stage ${d.stage})`);
     }
-    this.endOrder(d, "failed");
+    this.endOrder(d, STAGE.failed);
     return this.commit(this.core.domainInfo(d));
   }
 
   /** An order that ends without the name: the stage it ends in, and its charge refunded on its invoice. */
-  private endOrder(d: DomainEntry, stage: "cancelled" | "failed"): void {
+  private endOrder(d: DomainEntry, stage: typeof STAGE.cancelled | typeof STAGE.failed): void {
     d.stage = stage;
     d.readyAt = null;
     if (d.orderAmount > 0) this.core.charge(d.domain, "refund", null, -d.orderAmount, d.orderInvoice ?? this.core.newInvoice(), null);
@@ -128,10 +129,10 @@ export class LocalOperator {
 
   confirmPrivacy(name: string): Record<string, unknown> {
     const d = this.domain(name);
-    if (d.privacy.status !== "awaiting_verification") {
-      throw new ApiError("domain_not_active", `WHOIS Privacy of ${d.domain} is ${d.privacy.status}, not awaiting_verification`);
+    if (!isPrivacyAwaitingVerification(d.privacy)) {
+      throw new ApiError("domain_not_active", `WHOIS Privacy of ${d.domain} is ${d.privacy.status}, not ${PRIVACY_STATUS.awaitingVerification}`);
     }
-    d.privacy = { enabled: true, status: "active", verified: true };
+    d.privacy = { enabled: true, status: PRIVACY_STATUS.live, verified: true };
     return this.commit(this.core.domainInfo(d));
   }
 
@@ -146,13 +147,13 @@ export class LocalOperator {
   completeKyc(name: string): Record<string, unknown> {
     const d = this.domain(name);
     d.kycDone = true;
-    if (d.stage === "pending_kyc") d.stage = "active";
+    if (d.stage === STAGE.pending_kyc) d.stage = STAGE.active;
     return this.commit(this.core.domainInfo(d));
   }
 
   completeTransfer(name: string): Record<string, unknown> {
     const d = this.domain(name);
-    if (d.stage !== "pending_transfer") throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not pending_transfer`);
+    if (d.stage !== STAGE.pending_transfer) throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not pending_transfer`);
     d.readyAt = this.core.bnow();
     this.core.settle(d);
     return this.commit(this.core.domainInfo(d));
@@ -165,14 +166,14 @@ export class LocalOperator {
    */
   restore(name: string): Record<string, unknown> {
     const d = this.domain(name);
-    if (d.stage !== "redemption") throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not redemption; only a domain in redemption is restored`);
+    if (d.stage !== STAGE.redemption) throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not redemption; only a domain in redemption is restored`);
     const t = this.core.tldOf(d.domain);
     if (!t) throw new ApiError("internal_error", `no TLD entry for ${d.domain}`);
     const amount = t.restore + t.renew;
     this.core.ensureCredit(amount);
     this.core.charge(d.domain, "restore", 1, amount, this.core.newInvoice(), null);
     d.expiresAt = addYears(d.expiresAt, 1);
-    d.stage = d.expiresAt > this.core.bnow() ? "active" : "expired";
+    d.stage = d.expiresAt > this.core.bnow() ? STAGE.active : STAGE.expired;
     this.core.settle(d);
     return this.commit(this.core.domainInfo(d));
   }

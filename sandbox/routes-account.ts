@@ -1,5 +1,6 @@
 /** Account and catalogue endpoints: ping, tlds, availability, check, pricing, domain list, balance, tier. */
 import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { isStage } from "../provider/vocabulary";
 import type { SandboxCore } from "./core";
 import { invalid, missing } from "./errors";
 import { ok, page, type Ctx, type Route } from "./routing";
@@ -98,7 +99,7 @@ const pricing = (c: Ctx) => {
 const listDomains = (c: Ctx) => {
   c.core.settleAll();
   const stage = c.query.get("stage");
-  if (stage !== null && !(VALUES.stages as readonly string[]).includes(stage)) throw invalid("stage", stage, `one of ${VALUES.stages.join(", ")}`);
+  if (stage !== null && !isStage(stage)) throw invalid("stage", stage, `one of ${VALUES.stages.join(", ")}`);
   const all = Object.values(c.core.state.domains)
     .filter((d) => stage === null || d.stage === stage)
     .sort((a, b) => a.domain.localeCompare(b.domain));

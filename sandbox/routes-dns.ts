@@ -1,5 +1,6 @@
 /** DNS hosting endpoints: zones, delegation check, records and Quick Setup templates. */
-import { isServiceManagedRecord, VALUES, VIEW_FIELDS } from "../provider/contract";
+import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../provider/vocabulary";
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
 import { validateRecord, type RecordDraft } from "./records";
@@ -65,7 +66,7 @@ function zoneOf(c: Ctx): ZoneEntry {
 }
 
 function requireActiveZone(z: ZoneEntry): void {
-  if (z.status !== "active") {
+  if (!isZoneActive(z)) {
     throw new ApiError(
       "zone_not_active",
       `zone ${z.domain} is ${z.status}: records change only on an active zone; delegate the domain to ${DNS_SERVICE_NAMESERVERS.join(", ")} and POST /dns/zones/${z.domain}/check`,
@@ -114,7 +115,7 @@ const createZone = (c: Ctx) => {
   const n = core.state.counters.record;
   const z: ZoneEntry = {
     domain: name,
-    status: "pending_nameserver",
+    status: ZONE_STATUS.pending_nameserver,
     records: DNS_SERVICE_NAMESERVERS.map((ns, i) => ({ id: `rec_${n - 1 + i}`, type: "NS", name: "@", content: ns, ttl: 86400, priority: null, extra: null })),
   };
   core.state.zones[name] = z;
@@ -128,8 +129,8 @@ const checkZone = (c: Ctx) => {
   const z = zoneOf(c);
   const d = c.core.state.domains[z.domain];
   if (d && c.core.settle(d)) c.changed();
-  if (z.status !== "active" && c.core.zoneDelegated(z)) {
-    z.status = "active";
+  if (!isZoneActive(z) && c.core.zoneDelegated(z)) {
+    z.status = ZONE_STATUS.active;
     c.changed();
   }
   return ok({ ...c.core.zoneView(z, false), delegated: c.core.zoneDelegated(z), expected_nameservers: [...DNS_SERVICE_NAMESERVERS], current_nameservers: d ? [...d.nameservers] : [] });

@@ -1,5 +1,6 @@
 /** Register, transfer, renew and domain management endpoints. */
-import { isGoneStage, VALUES, VIEW_FIELDS } from "../provider/contract";
+import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { PRIVACY_STATUS, STAGE, isActiveStage, isGoneStage, isRenewableStage } from "../provider/vocabulary";
 import type { Contact } from "../provider/views";
 import { hostView } from "./core";
 import { ApiError, describe, invalid, missing, notFound } from "./errors";
@@ -52,7 +53,7 @@ function order(c: Ctx, kind: "register" | "transfer") {
   if (kind === "transfer") {
     const code = str(c.body, "auth_code", "the transfer code from the current registrar");
     if (code.length < 6 || code.length > 64) throw invalid("auth_code", "(hidden)", "6 to 64 characters");
-    if (!core.isTakenElsewhere(name) || core.state.domains[name]?.stage === "active") {
+    if (!core.isTakenElsewhere(name) || isActiveStage(core.state.domains[name]?.stage)) {
       throw new ApiError("domain_unavailable", `domain ${name} is not registered at another registrar, so it cannot be transferred in; register it instead`, "domain");
     }
     // The code is a secret: the message never repeats it.
@@ -77,7 +78,7 @@ function order(c: Ctx, kind: "register" | "transfer") {
   if (privacy) core.charge(name, "privacy", years, privacyCost, invoice, c.idempotencyKey);
   const d: DomainEntry = {
     domain: name,
-    stage: "pending",
+    stage: STAGE.pending,
     orderKind: kind,
     createdAt: now,
     expiresAt: addYears(now, years),
@@ -88,7 +89,7 @@ function order(c: Ctx, kind: "register" | "transfer") {
     contacts,
     pendingRegistrant: null,
     addons: [...new Set([VALUES.dnsAddon, ...wanted])],
-    privacy: privacy ? { enabled: true, status: "awaiting_verification", verified: false } : { enabled: false, status: "disabled", verified: false },
+    privacy: privacy ? { enabled: true, status: PRIVACY_STATUS.awaitingVerification, verified: false } : { enabled: false, status: PRIVACY_STATUS.off, verified: false },
     protection: false,
     authCode: core.newAuthCode(),
     hosts: [],
@@ -98,7 +99,7 @@ function order(c: Ctx, kind: "register" | "transfer") {
     pendingRenewal: null,
   };
   core.state.domains[name] = d;
-  if (core.settings.approval.orders) d.stage = "pending_approval";
+  if (core.settings.approval.orders) d.stage = STAGE.pending_approval;
   else core.startProcessing(d);
   c.changed();
   return ok(core.orderView(d, base + privacyCost, invoice), 201);
@@ -113,7 +114,7 @@ const renew = (c: Ctx) => {
   const t = tldFor(core, d.domain);
   const years = yearsFor(c.body, t);
   const current = date(c.body, "current_expiry");
-  if (d.stage !== "active" && d.stage !== "expired") {
+  if (!isRenewableStage(d.stage)) {
     throw new ApiError("domain_not_active", `renewal needs domain ${d.domain} to be active or expired; its stage is ${d.stage}`, "domain", { stage: d.stage });
   }
   const expiry = isoDate(d.expiresAt);
@@ -141,10 +142,10 @@ const renew = (c: Ctx) => {
   c.changed();
   if (core.settings.approval.renewals) {
     d.pendingRenewal = { years, amount, invoice, fromExpiry: expiry };
-    return ok(core.orderView(d, amount, invoice, "pending_approval"), 201);
+    return ok(core.orderView(d, amount, invoice, STAGE.pending_approval), 201);
   }
   d.expiresAt = newExpiry;
-  if (d.stage === "expired" && newExpiry > core.bnow()) d.stage = "active";
+  if (d.stage === STAGE.expired && newExpiry > core.bnow()) d.stage = STAGE.active;
   return ok(core.orderView(d, amount, invoice), 201);
 };
 
@@ -286,7 +287,7 @@ const postPrivacy = (c: Ctx) => {
     // Already bought: enabling again costs nothing; only a confirmed registrant skips verification.
     if (!d.privacy.enabled) {
       const verified = d.privacy.verified !== false;
-      d.privacy = { enabled: true, status: verified ? "active" : "awaiting_verification", verified };
+      d.privacy = { enabled: true, status: verified ? PRIVACY_STATUS.live : PRIVACY_STATUS.awaitingVerification, verified };
       c.changed();
     }
     return ok({ ...core.privacyView(d), charged: "0.00", currency: core.state.account.currency });
@@ -297,7 +298,7 @@ const postPrivacy = (c: Ctx) => {
   const invoice = core.newInvoice();
   core.charge(d.domain, "privacy", years, amount, invoice, c.idempotencyKey);
   d.addons.push(VALUES.privacyAddon);
-  d.privacy = { enabled: true, status: "awaiting_verification", verified: false };
+  d.privacy = { enabled: true, status: PRIVACY_STATUS.awaitingVerification, verified: false };
   c.changed();
   return ok({ ...core.privacyView(d), charged: cents(amount), currency: core.state.account.currency, invoice }, 201);
 };
@@ -306,19 +307,17 @@ const deletePrivacy = (c: Ctx) => {
   const d = pathDomain(c);
   c.core.requireActive(d, "disabling WHOIS Privacy");
   if (d.privacy.enabled) c.changed();
-  d.privacy = { enabled: false, status: "disabled", verified: d.privacy.verified };
+  d.privacy = { enabled: false, status: PRIVACY_STATUS.off, verified: d.privacy.verified };
   return ok(c.core.privacyView(d));
 };
 
-const protectionView = (d: DomainEntry) => ({ enabled: d.protection, status: d.protection ? "on" : "off" });
-
-const getProtection = (c: Ctx) => ok(protectionView(pathDomain(c)));
+const getProtection = (c: Ctx) => ok(c.core.protectionView(pathDomain(c)));
 
 const postProtection = (c: Ctx) => {
   const core = c.core;
   const d = pathDomain(c);
   core.requireActive(d, "enabling Domain Protection");
-  if (d.protection) return ok({ ...protectionView(d), charged: "0.00", currency: core.state.account.currency });
+  if (d.protection) return ok({ ...core.protectionView(d), charged: "0.00", currency: core.state.account.currency });
   const years = core.remainingYears(d);
   const amount = PROTECTION_PRICE_PER_YEAR * years;
   core.ensureCredit(amount);
@@ -327,7 +326,7 @@ const postProtection = (c: Ctx) => {
   d.protection = true;
   d.locked = true;
   c.changed();
-  return ok({ ...protectionView(d), charged: cents(amount), currency: core.state.account.currency, invoice }, 201);
+  return ok({ ...core.protectionView(d), charged: cents(amount), currency: core.state.account.currency, invoice }, 201);
 };
 
 // Stated: "always returns 403", so not even an unknown domain is looked up.

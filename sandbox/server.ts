@@ -6,12 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { renameSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  requiredScope,
-  requiresIdempotencyKey,
-  requiresSignature,
-  type Contract,
-} from "../provider/contract";
+import { requiresSignature, type Contract } from "../provider/contract";
 import { checkpoint } from "./checkpoint";
 import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";
@@ -20,6 +15,7 @@ import { matchPattern, type Credential, type Ctx, type Route } from "./routing";
 import { accountRoutes } from "./routes-account";
 import { dnsRoutes } from "./routes-dns";
 import { domainRoutes } from "./routes-domains";
+import { requiredScope, requiresIdempotencyKey } from "./rules";
 import { isoTime, type SandboxState, type Settings } from "./state";
 import { idempotencyKeyValid, type Body } from "./validate";
 

@@ -2,6 +2,8 @@
  * The sandbox's data: plain JSON-serialisable objects (so --data can persist them), the
  * deterministic seed, and small helpers for money and dates. Money is held in integer cents.
  */
+import { VALUES } from "../provider/contract";
+import { PRIVACY_STATUS, STAGE, YEARS, ZONE_STATUS, type PrivacyStatus, type ZoneStatus } from "../provider/vocabulary";
 
 import type { StoredContact } from "../provider/shapes";
 
@@ -61,7 +63,7 @@ export interface DomainEntry {
   pendingRegistrant: Contact | null;
   addons: string[];
   /** verified: the registrant confirmed by e-mail (absent in older state files: read as confirmed). */
-  privacy: { enabled: boolean; status: "disabled" | "awaiting_verification" | "active"; verified?: boolean };
+  privacy: { enabled: boolean; status: PrivacyStatus; verified?: boolean };
   protection: boolean;
   authCode: string;
   hosts: HostEntry[];
@@ -85,7 +87,7 @@ export interface RecordEntry {
 
 export interface ZoneEntry {
   domain: string;
-  status: "pending_nameserver" | "active";
+  status: ZoneStatus;
   records: RecordEntry[];
 }
 
@@ -183,7 +185,7 @@ export const defaultSettings = (): Settings => ({
   defaultNameservers: [...DEFAULT_NAMESERVERS],
 });
 
-const tld = (t: string, reg: number, ren: number, tra: number, min = 1, max = 10): TldEntry => ({
+const tld = (t: string, reg: number, ren: number, tra: number, min: number = YEARS.min, max: number = YEARS.max): TldEntry => ({
   tld: t,
   register: reg,
   renew: ren,
@@ -220,7 +222,7 @@ export function seedState(nowMs: number, settings: Settings = defaultSettings())
   });
   const domain = (name: string, over: Partial<DomainEntry>): DomainEntry => ({
     domain: name,
-    stage: "active",
+    stage: STAGE.active,
     orderKind: "seed",
     createdAt: day - 400 * DAY_MS,
     expiresAt: day + 330 * DAY_MS,
@@ -230,8 +232,8 @@ export function seedState(nowMs: number, settings: Settings = defaultSettings())
     nameservers: [...DEFAULT_NAMESERVERS],
     contacts: contacts(),
     pendingRegistrant: null,
-    addons: ["dns_management"],
-    privacy: { enabled: false, status: "disabled" },
+    addons: [VALUES.dnsAddon],
+    privacy: { enabled: false, status: PRIVACY_STATUS.off },
     protection: false,
     authCode: `SEED-${name.replace(/\./g, "-").toUpperCase()}`,
     hosts: [],
@@ -244,8 +246,8 @@ export function seedState(nowMs: number, settings: Settings = defaultSettings())
   const domains: DomainEntry[] = [
     domain("demo-reseller.com", {
       nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"],
-      addons: ["dns_management", "whois_privacy"],
-      privacy: { enabled: true, status: "active" },
+      addons: [VALUES.dnsAddon, VALUES.privacyAddon],
+      privacy: { enabled: true, status: PRIVACY_STATUS.live },
       hosts: [{ hostname: "ns1.demo-reseller.com", ipv4: ["192.0.2.53"], ipv6: ["2001:db8::53"] }],
       clientReference: "seed-1",
     }),
@@ -254,14 +256,14 @@ export function seedState(nowMs: number, settings: Settings = defaultSettings())
     domain("protected-brand.com", { protection: true }),
     domain("no-dns-addon.org", { addons: [] }),
     domain("awaiting-review.dev", {
-      stage: "pending_approval",
+      stage: STAGE.pending_approval,
       orderKind: "register",
       createdAt: day - DAY_MS,
       expiresAt: day + 364 * DAY_MS,
       orderAmount: 1500,
       orderInvoice: "INV-000000",
     }),
-    domain("lapsed-name.net", { stage: "expired", createdAt: day - 800 * DAY_MS, expiresAt: day - 10 * DAY_MS, locked: false }),
+    domain("lapsed-name.net", { stage: STAGE.expired, createdAt: day - 800 * DAY_MS, expiresAt: day - 10 * DAY_MS, locked: false }),
   ];
   const rec = (n: number, type: string, name: string, content: string, ttl: number, priority: number | null = null, extra: RecordEntry["extra"] = null): RecordEntry => ({
     id: `rec_${n}`,
@@ -303,7 +305,7 @@ export function seedState(nowMs: number, settings: Settings = defaultSettings())
     ],
     takenElsewhere: ["example.com", "example.net", "example.org", "google.com", "transfer-me.com", "transfer-me.net"],
     domains: Object.fromEntries(domains.map((d) => [d.domain, d])),
-    zones: { "demo-reseller.com": { domain: "demo-reseller.com", status: "active", records } },
+    zones: { "demo-reseller.com": { domain: "demo-reseller.com", status: ZONE_STATUS.active, records } },
     ledger: [
       {
         id: "led_0",

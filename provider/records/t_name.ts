@@ -1,5 +1,5 @@
 /** Types whose data is one domain name: CNAME (RFC 1035 §3.3.1), NS (§3.3.11), PTR (§3.3.12), DNAME (RFC 6672). */
-import { isServiceManagedRecord } from "../contract";
+import { isServiceManagedRecord } from "../vocabulary";
 import { canonicalTarget, fail, words } from "./common";
 import { absolute, dotted, type RecordTypeEntry } from "./entry";
 

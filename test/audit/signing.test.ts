@@ -11,7 +11,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
-import { DEFAULT_CONTRACT, ERROR_CODES, ERROR_STATUS } from "../../provider/contract";
+import { DEFAULT_CONTRACT, ERROR_CODES } from "../../provider/contract";
+import { ERROR_STATUS } from "../../sandbox/rules";
 import { ResellerClient } from "../../provider/client";
 import { formatTimestamp, signRequest } from "../../provider/signing";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";

@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { main, type CliIo, type ClientOptions } from "../../cli/main";
 import type { EstateReader } from "../../cli/estate";
+import { ResellerApiError } from "../../provider/errors";
 import type { DnsRecord, DomainInfo } from "../../provider/views";
 
 const SECRET = "s3cr3t-value-never-printed";
@@ -153,7 +154,7 @@ describe("reseller-pulumi import (command line)", () => {
   });
 
   test("a name the account does not have: a clear message, exit 1", async () => {
-    const notFound = Object.assign(new Error("GET /api/v1/dns/zones/other.com/records failed with 404 not_found"), { status: 404 });
+    const notFound = ResellerApiError.from(404, { error: { code: "not_found", message: "no such zone" } }, { method: "GET", template: "/dns/zones/{domain}/records", path: "/dns/zones/other.com/records" });
     expect(await main(["import", "--zone", "other.com"], io({ client: fakeReader(calls, notFound) }))).toBe(1);
     expect(err[0]).toBe(
       "reseller-pulumi: no DNS zone other.com is hosted in this account (--domain imports a domain without a hosted zone). Check the name; --all imports everything the account has.",
