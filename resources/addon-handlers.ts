@@ -1,6 +1,7 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { hasCode, isNotFound, isOutcomeUnknown, isUnanswered, type ResellerApi } from "./api";
+import { isNotFound, isOutcomeUnknown, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, isUnanswered, protectionStatus } from "../provider/vocabulary";
+import type { ResellerApi } from "./api";
 import { defined, objectKey, resourceName, type HostContext } from "./host";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
 import { GONE, type Handler } from "./handler";
@@ -94,7 +95,7 @@ export const childHostHandler: Handler<ChildHostInputs, ChildHostOutputs> = {
     try {
       h = await api.createHost(domain, { hostname, ipv4, ipv6 });
     } catch (e) {
-      const refused = hasCode(e, "validation_error");
+      const refused = isRefusedAsInvalid(e);
       if (!isOutcomeUnknown(e) && !refused) throw e;
       // No answer: the create may have been applied. Refused: the host may exist already, held by this
       // resource's old URN (renamed or moved without aliases). Read back; the identical host is ours.
@@ -138,9 +139,6 @@ function privacyOutputs(inputs: DomainAddonInputs, p: PrivacyView, adopted: bool
   return defined({ ...inputs, enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null, adopted });
 }
 
-/** Privacy that is not off: enabled, or bought and awaiting the registrant's confirmation. */
-const privacyOn = (p: PrivacyView): boolean => p.enabled || (p.status !== "disabled" && p.status !== "off");
-
 export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
   check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
   diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), objectKey.privacy(id), olds, news),
@@ -152,7 +150,7 @@ export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
     ctx.owners.refuseIfClaimed(key, urn, `WHOIS Privacy of ${domain}`, "PrivacyAddon");
     // Already on: taken as it is, nothing bought (adopt, or a PrivacyAddon renamed or moved without aliases).
     const current = await orGone(() => api.getPrivacy(domain));
-    if (current && privacyOn(current)) {
+    if (current && isPrivacyOn(current)) {
       ctx.owners.claim(key, urn);
       if (!inputs.adopt) ctx.log.warn(`${domain}: WHOIS Privacy is on already (a PrivacyAddon renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
       return { id: domain, outs: privacyOutputs(inputs, current, !!inputs.adopt) };
@@ -166,7 +164,7 @@ export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
       "privacy",
       domain,
       (key) => api.enablePrivacy(domain, { idempotencyKey: key }),
-      async () => privacyOn(await api.getPrivacy(domain)),
+      async () => isPrivacyOn(await api.getPrivacy(domain)),
     );
     if (p.status === "awaiting_verification") ctx.log.info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
     return { id: domain, outs: privacyOutputs(inputs, p, false) };
@@ -174,7 +172,7 @@ export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
 
   async read(ctx, id, props) {
     const p = await orGone(() => ctx.api().getPrivacy(id));
-    return p && privacyOn(p) ? { id, props: privacyOutputs(props, p, props.adopted ?? false) } : GONE;
+    return p && isPrivacyOn(p) ? { id, props: privacyOutputs(props, p, props.adopted ?? false) } : GONE;
   },
 
   async update(ctx, id, olds, news) {
@@ -195,7 +193,7 @@ export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
 };
 
 function protectionOutputs(inputs: DomainAddonInputs, p: ProtectionView, adopted: boolean): ProtectionOutputs {
-  return defined({ ...inputs, enabled: p.enabled, status: p.status ?? (p.enabled ? "on" : "off"), adopted });
+  return defined({ ...inputs, enabled: p.enabled, status: protectionStatus(p), adopted });
 }
 
 export const protectionHandler: Handler<DomainAddonInputs, ProtectionOutputs> = {
@@ -209,7 +207,7 @@ export const protectionHandler: Handler<DomainAddonInputs, ProtectionOutputs> = 
     ctx.owners.refuseIfClaimed(key, urn, `Domain Protection of ${domain}`, "Protection");
     // Already on: taken as it is, nothing bought (adopt, or a Protection renamed or moved without aliases).
     const current = await orGone(() => api.getProtection(domain));
-    if (current?.enabled) {
+    if (current && isProtectionOn(current)) {
       ctx.owners.claim(key, urn);
       if (!inputs.adopt) ctx.log.warn(`${domain}: Domain Protection is on already (a Protection renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
       return { id: domain, outs: protectionOutputs(inputs, current, !!inputs.adopt) };
@@ -223,14 +221,14 @@ export const protectionHandler: Handler<DomainAddonInputs, ProtectionOutputs> = 
       "protection",
       domain,
       (key) => api.enableProtection(domain, { idempotencyKey: key }),
-      async () => (await api.getProtection(domain)).enabled,
+      async () => isProtectionOn(await api.getProtection(domain)),
     );
     return { id: domain, outs: protectionOutputs(inputs, p, false) };
   },
 
   async read(ctx, id, props) {
     const p = await orGone(() => ctx.api().getProtection(id));
-    return p?.enabled ? { id, props: protectionOutputs(props, p, props.adopted ?? false) } : GONE;
+    return p && isProtectionOn(p) ? { id, props: protectionOutputs(props, p, props.adopted ?? false) } : GONE;
   },
 
   async update(ctx, id, olds, news) {
@@ -271,7 +269,7 @@ export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
       ctx.log.info(`${domain}: a new transfer (EPP) code was set; the registrant is notified by e-mail`);
       return { id: domain, outs: defined({ ...inputs, authCode: auth_code, requestedAt: new Date(ctx.clock.now()).toISOString() }) };
     } catch (e) {
-      if (hasCode(e, "protection_enabled"))
+      if (isProtectionEnabled(e))
         throw new Error(`${domain}: the EPP code cannot be requested while Domain Protection is on. Remove protection in the reseller portal (the API cannot), then run again.`);
       throw e;
     }

@@ -1,8 +1,7 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
 import { waitProgress } from "./progress";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput } from "../provider/views";
-import { errorCode, hasCode, isNotFound, isOutcomeUnknown } from "./api";
-import { isServiceManagedRecord } from "../provider/contract";
+import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecord, isTemplateConflict, isTtlConflict, isZoneExists, isZoneNotActive } from "../provider/vocabulary";
 import { defined, objectKey, resourceName, type HostContext } from "./host";
 import { diffRecord, diffTemplate, diffZone } from "./diff";
 import { GONE, type Handler } from "./handler";
@@ -100,7 +99,7 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
     } catch (e) {
       // No answer: the zone may have been made; the read below decides.
       if (isOutcomeUnknown(e) && (await getZoneOrUndefined(ctx, domain))) ctx.log.warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
-      else if (hasCode(e, "zone_exists")) {
+      else if (isZoneExists(e)) {
         // Taken, never overwritten: nothing in it changes, and deleting it later still refuses while
         // it holds records this stack does not manage. This is what a DnsZone renamed or moved
         // without aliases meets (the old URN's delete then leaves the zone to this one).
@@ -296,7 +295,7 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
       // made by an earlier create whose answer was lost, or held by this resource's old URN (renamed or
       // moved without aliases), and the service refuses an identical record. Either way the identical
       // record (type, name, content, priority, extra) that no other resource of this run holds is ours.
-      if (isOutcomeUnknown(e) || hasCode(e, "validation_error")) {
+      if (isOutcomeUnknown(e) || isRefusedAsInvalid(e)) {
         ctx.reads.invalidateZone(zone);
         const live = await ctx.reads.zoneRecords(zone);
         const { match, claimedBy } = findIdentical(ctx, live, zone, want, urn);
@@ -311,8 +310,8 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
         const clash = cnameClash(live, zone, want);
         if (clash) throw new Error(clash);
       }
-      if (hasCode(e, "ttl_conflict")) throw new Error(await ttlConflictMessage(ctx, zone, want));
-      if (hasCode(e, "zone_not_active")) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
+      if (isTtlConflict(e)) throw new Error(await ttlConflictMessage(ctx, zone, want));
+      if (isZoneNotActive(e)) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
       throw e;
     } finally {
       ctx.reads.invalidateZone(zone);
@@ -427,7 +426,7 @@ export const templateHandler: Handler<TemplateInputs, TemplateOutputs> = {
         }),
       };
     } catch (e) {
-      if (errorCode(e) === "template_conflict")
+      if (isTemplateConflict(e))
         throw new Error(
           `${zone}: template ${templateId} meets existing records and conflictStrategy is cancel; nothing was changed. Use conflictStrategy "skip" or "replace". If this ZoneTemplate was renamed or moved under a component, those are its own records: add the old name with the aliases resource option instead (see README, "Moving resources"). (${e instanceof Error ? e.message : String(e)})`,
         );

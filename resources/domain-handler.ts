@@ -5,9 +5,9 @@
  */
 import { waitProgress } from "./progress";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
-import { isGoneStage, VALUES } from "../provider/contract";
 import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../provider/shapes";
-import { hasCode, isNotFound, isUnanswered, type ResellerApi } from "./api";
+import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, isUnanswered, STAGE } from "../provider/vocabulary";
+import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { defined, LOG_WAITS_LONGER_THAN_MS, objectKey, PartialFailure, resourceName, type HostContext } from "./host";
@@ -38,10 +38,8 @@ type HeldContacts = Partial<Record<ContactType, Contact | null>>;
 /** What outputs() overlays on the inputs besides the live view. */
 type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts">>;
 
-/** Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review). */
-const WAITING = new Set<string>(VALUES.waitingStages);
-/** Stages the poll waits through: the service is still working on its own. */
-const PROCESSING = new Set(["pending"]);
+/** The stage the create's wait polls through: the service is still working on its own (the other processing stages wait on someone else). */
+const stillWorking = (stage: string): boolean => stage === STAGE.pending;
 
 export const DEFAULT_WAIT_SECONDS = 120;
 
@@ -70,12 +68,12 @@ async function waitWhileProcessing(ctx: HostContext, api: ResellerApi, domain: s
   const deadline = now() + seconds * 1000;
   let last = await api.getDomain(domain);
   const progress = waitProgress(domain, "the registry to finish", deadline, log.info, now);
-  while (PROCESSING.has(last.stage) && now() < deadline) {
+  while (stillWorking(last.stage) && now() < deadline) {
     if (seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) progress(`stage ${last.stage}`);
     await clock.sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - now())));
     last = await api.getDomain(domain);
   }
-  if (PROCESSING.has(last.stage)) log.warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
+  if (stillWorking(last.stage)) log.warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
   return last;
 }
 
@@ -121,7 +119,7 @@ function outputs(base: DomainInputs | DomainOutputs, live: DomainInfo, extra: Ov
 const orderFields = (o: DomainOrder): Overlay => ({ charged: String(o.charged), currency: o.currency, invoice: o.invoice ?? null });
 
 function protectionHint(e: unknown, domain: string, what: string): Error {
-  if (hasCode(e, "protection_enabled"))
+  if (isProtectionEnabled(e))
     return new Error(`${domain}: ${what} was refused because Domain Protection is on. Protection can only be removed in the reseller portal (the API always refuses); remove it there, then run again.`);
   return e instanceof Error ? e : new Error(String(e));
 }
@@ -149,7 +147,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
     return orderFields(order);
   } catch (e) {
-    if (!hasCode(e, "expiry_mismatch")) throw e;
+    if (!isExpiryMismatch(e)) throw e;
     ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
     return {};
   }
@@ -245,9 +243,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
       // Bought but not readable: keep it in state so a refresh can follow it.
       throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
     }
-    if (live.stage === "failed") throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
-    if (WAITING.has(live.stage)) ctx.log.info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
-    else if (live.stage === "active" && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
+    if (live.stage === STAGE.failed) throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
+    // Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review).
+    if (isProcessingStage(live.stage)) ctx.log.info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
+    else if (isActiveStage(live.stage) && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
       try {
         await api.setLock(domain, inputs.locked);
         live = await api.getDomain(domain);
@@ -291,7 +290,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     }
     if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
 
-    if (managed.length && live.stage !== "active") {
+    if (managed.length && !isActiveStage(live.stage)) {
       ctx.log.warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
     } else {
       let contactsStatus: string | undefined;
@@ -313,7 +312,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
 
     const policy = news.renewal;
     if (policy && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
-      if (live.stage !== "active" && live.stage !== "expired") ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === "redemption" ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
+      if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
       else {
         Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice));
         live = await api.getDomain(domain);

@@ -12,7 +12,8 @@
 import { domainToASCII } from "node:url";
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
-import { DEFAULT_CONTRACT, VALUES, type Contract } from "../provider/contract";
+import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
+import { YEARS } from "../provider/vocabulary";
 import { canonicalize, problemText } from "../provider/records";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
@@ -46,8 +47,8 @@ export const failed = (news: Record<string, unknown>, failures: CheckFailure[]):
 export type Limits = Pick<Contract, "ttl" | "nameservers">;
 export const DEFAULT_LIMITS: Limits = { ttl: DEFAULT_CONTRACT.ttl, nameservers: DEFAULT_CONTRACT.nameservers };
 
-/** Years a registration or renewal may run (the contract's default range; per-TLD limits are checked by the service). */
-export const YEARS = { min: VALUES.defaultMinYears, max: VALUES.defaultMaxYears };
+/** Years a registration or renewal may run (per-TLD limits are checked by the service). */
+export { YEARS };
 
 // ---- The canonical inputs of each kind ----
 
