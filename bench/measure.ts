@@ -1,6 +1,8 @@
 /** Small helpers shared by the bench sections: rounding, medians, reading the sandbox request log. */
 import { Engine, type EngineOptions } from "../engine/engine";
-import type { SandboxHandle } from "../sandbox/index";
+import { ResellerClient } from "../provider/client";
+import type { Clock } from "../provider/clock";
+import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 
 export const round = (v: number, digits: number): number => Number(v.toFixed(digits));
@@ -40,3 +42,21 @@ export function sandboxEngine(sandbox: SandboxHandle, limitPerMinute: number, ex
 }
 
 export { BENCH_REGISTRANT } from "./registrant";
+
+/**
+ * A sandbox and a client of it sharing `clock` (service and caller on one virtual time: the client
+ * signs and paces by it, the sandbox checks signatures, counts its limit and processes orders by it).
+ */
+export async function sandboxOnClock(clock: Clock, limitPerMinute: number, processingDelaySeconds: number): Promise<{ sandbox: SandboxHandle; client: ResellerClient }> {
+  const sandbox = await startSandbox({ port: 0, now: () => clock.now(), requestsPerMinute: limitPerMinute, processingDelaySeconds });
+  const client = new ResellerClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.credentials.key,
+    apiSecret: sandbox.credentials.secret,
+    requestsPerMinute: limitPerMinute,
+    now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
+    rateLimitLogDir: null,
+  });
+  return { sandbox, client };
+}

@@ -2,20 +2,19 @@
  * Bench section: pacing at the service's real default (60 a minute), separated from start-up.
  *
  * 1. 300 requests through the provider's client from 16 workers against a sandbox counting 60 per
- *    sliding minute, both on one virtual clock (bench/virtual-clock.ts): 429s drawn, the busiest
+ *    sliding minute, both on one virtual clock (provider/clock.ts, ManualClock with autoAdvance): 429s drawn, the busiest
  *    minute, the time taken against the physical minimum (the 300th request can go no sooner than
  *    4 minutes after the first), and the steady-state utilisation (requests beyond the first
  *    window's allowance over the limit times the windows elapsed).
  * 2. Start-up cost: wall time from `engine.up` to the first request the sandbox sees, for a small
  *    program (host start, program set-up, first Check and Create), which no pacing can recover.
  */
-import { ResellerClient } from "../provider/client";
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
-import { atMs, round, sandboxEngine } from "./measure";
+import { atMs, round, sandboxEngine, sandboxOnClock } from "./measure";
 import { maxInWindow } from "./records";
 import { prefixedRecords } from "./programs/prefixed-records";
-import { VirtualClock } from "./virtual-clock";
+import { ManualClock } from "../provider/clock";
 
 const MIN = 60_000;
 
@@ -35,19 +34,10 @@ export function pacing(opts: PacingOptions = PACING_DEFAULTS): Measurement {
     id: "pacing",
     name: `pacing: ${opts.requests} requests at ${opts.limitPerMinute}/min (virtual clock) and start-up cost`,
     async run(progress) {
-      const clock = new VirtualClock(Date.parse("2026-01-01T00:00:00Z"));
-      const sandbox = await startSandbox({ port: 0, now: clock.now, requestsPerMinute: opts.limitPerMinute, processingDelaySeconds: 0 });
+      const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
+      const { sandbox, client } = await sandboxOnClock(clock, opts.limitPerMinute, 0);
       let figures: Record<string, number>;
       try {
-        const client = new ResellerClient({
-          baseUrl: sandbox.url,
-          apiKey: sandbox.credentials.key,
-          apiSecret: sandbox.credentials.secret,
-          requestsPerMinute: opts.limitPerMinute,
-          now: clock.now,
-          sleep: clock.sleep,
-          rateLimitLogDir: null,
-        });
         let next = 0;
         const worker = async (): Promise<void> => {
           while (next < opts.requests) {

@@ -1,33 +1,29 @@
 /**
- * Bench section: polls spent waiting for a registration that the back office approves after ten
- * minutes. The sandbox holds orders for approval. The Domain resource registers the name through
- * the Engine; its apply ends, successfully, in stage pending_approval (a waiting stage is a state,
- * not a failure). The wait that follows is the provider's poll helper (provider/poll.ts, default
- * backoff) with a deadline beyond ten minutes, on a virtual clock: each of its sleeps advances the
- * sandbox's business clock instead of waiting, and the operator approves the order when that clock
- * reaches ten minutes. The figure is the number of GET /domains/{domain} the sandbox logged from the
- * first poll until the domain was active.
+ * Bench section: polls the product spends waiting for a registration the registry takes ten minutes
+ * to process. The wait measured is the Domain create's own, `waitForRegistry` (provider/waits.ts),
+ * with its schedule, through a real client against the sandbox. Sandbox, client and wait share one
+ * virtual clock (ManualClock with autoAdvance), so the ten minutes take the time the requests take.
+ * The figure is the number of GET /domains/{domain} the sandbox logged from the first poll until
+ * the wait saw the domain active; the poll times are the sandbox's own log times.
  */
-import type { RunResult } from "../engine/engine";
+import { ManualClock } from "../provider/clock";
 import { DEFAULT_CONTRACT } from "../provider/contract";
-import { ResellerClient } from "../provider/client";
-import { pollDomain } from "../provider/poll";
-import { startSandbox } from "../sandbox/index";
+import { deriveIdempotencyKey } from "../provider/idempotency";
+import { waitForRegistry } from "../provider/waits";
+import { DEFAULT_WAIT_SECONDS } from "../resources/domain-handler";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
-import { sandboxEngine } from "./measure";
-import { compiledProgram } from "./program-file";
+import { atMs, sandboxOnClock } from "./measure";
+import { BENCH_REGISTRANT } from "./registrant";
 
 export interface PollsOptions {
-  /** Simulated seconds after the registration at which the operator approves. */
-  approveAfterSeconds: number;
-  /** Poll deadline, simulated seconds; beyond the approval. */
-  deadlineSeconds: number;
+  /** Simulated seconds the registry takes to process the order (the sandbox's processing delay). */
+  processingSeconds: number;
+  /** The wait's bound (a Domain's waitTimeoutSeconds), simulated seconds; beyond the processing. */
+  waitSeconds: number;
 }
 
-export const POLLS_DEFAULTS: PollsOptions = { approveAfterSeconds: 600, deadlineSeconds: 900 };
-
-const DOMAIN = "bench-approval.com";
+export const POLLS_DEFAULTS: PollsOptions = { processingSeconds: 600, waitSeconds: 900 };
 
 const isDomainGet = (e: RequestLogEntry, domain: string): boolean =>
   e.method === "GET" && e.path.split("?")[0] === `${DEFAULT_CONTRACT.apiPrefix}/domains/${domain}`;
@@ -35,62 +31,39 @@ const isDomainGet = (e: RequestLogEntry, domain: string): boolean =>
 export function polls(opts: PollsOptions = POLLS_DEFAULTS): Measurement {
   return {
     id: "polls",
-    name: `polls for a registration approved after ${opts.approveAfterSeconds / 60} simulated minutes`,
+    name: `polls for a registration the registry processes in ${opts.processingSeconds / 60} simulated minutes`,
     async run(progress) {
-      // Sandbox default processing delay (2 s on the business clock) after the approval.
-      const sandbox = await startSandbox({ port: 0, requestsPerMinute: 600, approval: { orders: true } });
+      const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
+      const { sandbox, client } = await sandboxOnClock(clock, 600, opts.processingSeconds);
       const op = sandbox.operator;
-      const client = new ResellerClient({
-        baseUrl: sandbox.url,
-        apiKey: sandbox.credentials.key,
-        apiSecret: sandbox.credentials.secret,
-        requestsPerMinute: 600,
-      });
-      try {
-        const engine = sandboxEngine(sandbox, 600);
-        const up: RunResult = await engine.up({ file: compiledProgram("bench/programs/approval-program.ts"), args: { domain: DOMAIN } });
-        const created = engine.resources().find((r) => r.name === "approved");
-        if (up.summary.create !== 1 || created?.outputs.stage !== "pending_approval") {
-          throw new Error(`the registration should end its apply in pending_approval, got ${JSON.stringify(created?.outputs.stage)}`);
-        }
-        const createGets = op.requests().filter((e) => isDomainGet(e, DOMAIN)).length;
-        progress(`Domain create ended in pending_approval after ${createGets} GET /domains/${DOMAIN}`);
-
+      /** Orders `domain`, then runs the Domain create's wait on it, bounded by `seconds`. */
+      const registerAndWait = async (domain: string, seconds: number) => {
+        const order = await client.register(
+          { domain, years: 1, contacts: { registrant: { ...BENCH_REGISTRANT, state: "" } } },
+          { idempotencyKey: deriveIdempotencyKey(`urn:bench:polls::${domain}`, "register", domain) },
+        );
+        if (order.stage !== "pending") throw new Error(`the order should be processing, got stage ${order.stage}`);
         op.clearRequests();
-        let clockMs = 0;
-        let approvedAtMs: number | undefined;
-        const approveAt = opts.approveAfterSeconds * 1000;
-        const advance = (ms: number): void => {
-          if (ms > 0) op.advanceClock(ms / 1000);
-          clockMs += ms;
-        };
-        const sleep = async (ms: number): Promise<void> => {
-          if (approvedAtMs === undefined && clockMs + ms >= approveAt) {
-            const before = approveAt - clockMs;
-            advance(before);
-            op.approve(DOMAIN);
-            approvedAtMs = clockMs;
-            advance(ms - before);
-          } else advance(ms);
-        };
-        const pollTimes: number[] = [];
-        const result = await pollDomain(client, DOMAIN, {
-          until: ["active"],
-          deadlineMs: opts.deadlineSeconds * 1000,
-          now: () => clockMs,
-          sleep,
-          onPoll: (e) => pollTimes.push(Math.round(e.elapsedMs / 1000)),
-        });
-        const logged = op.requests().filter((e) => isDomainGet(e, DOMAIN)).length;
-        if (!result.reached) throw new Error(`the domain was not active by the deadline (stage ${result.info.stage})`);
-        if (logged !== result.polls) throw new Error(`the sandbox logged ${logged} polls, the helper counted ${result.polls}`);
-        progress(`approved at ${approvedAtMs! / 1000} s; polls at ${pollTimes.join(", ")} s`);
+        const lines: string[] = [];
+        const r = await waitForRegistry(client, domain, seconds, { clock, log: { info: (l) => lines.push(l), warn: (l) => lines.push(l) } });
+        const gets = op.requests().filter((e) => isDomainGet(e, domain));
+        if (gets.length !== r.polls) throw new Error(`the sandbox logged ${gets.length} polls, the wait counted ${r.polls}`);
+        const t0 = atMs(gets[0]);
+        return { r, lines, times: gets.map((e) => Math.round((atMs(e) - t0) / 1000)) };
+      };
+      try {
+        const long = await registerAndWait("bench-processing.com", opts.waitSeconds);
+        if (!long.r.reached || long.r.value.stage !== "active") throw new Error(`the domain was not active by the deadline (stage ${long.r.value.stage})`);
+        progress(`active after ${opts.processingSeconds} s; polls at ${long.times.join(", ")} s; ${long.lines.length} progress line(s)`);
+        // The same order under the Domain's default bound: the apply ends in stage pending, a state.
+        const short = await registerAndWait("bench-default-bound.com", DEFAULT_WAIT_SECONDS);
+        progress(`with the default bound of ${DEFAULT_WAIT_SECONDS} s: polls at ${short.times.join(", ")} s, ends in stage ${short.r.value.stage}`);
         return {
-          pollsPerApprovedRegistration: logged,
-          pollsApprovedAtSeconds: approvedAtMs! / 1000,
-          pollsActiveAtSeconds: pollTimes[pollTimes.length - 1],
-          pollTimesSeconds: pollTimes.join(","),
-          domainCreateGets: createGets,
+          pollsPerRegistration: long.r.polls,
+          pollsActiveAtSeconds: long.times[long.times.length - 1],
+          pollTimesSeconds: long.times.join(","),
+          pollsProgressLines: long.lines.length,
+          pollsWithinDefaultWait: short.r.polls,
         };
       } finally {
         await client.close();

@@ -24,7 +24,9 @@ export {
 } from "./errors";
 export { redact, type RedactOptions } from "./redact";
 export { deriveIdempotencyKey } from "./idempotency";
-export { pollDomain, pollDelay, type PollOptions, type PollResult } from "./poll";
+export { systemClock, ManualClock, type Clock, type ManualClockOptions } from "./clock";
+export { waitUntil, pollDelay, PROGRESS_EVERY_MS, type WaitOptions, type WaitResult, type WaitLog } from "./wait";
+export { waitForRegistry, waitForDelegation, type WaitContext } from "./waits";
 export { shouldRetry, outcomeUnknown, retryDelay, parseRetryAfter, type AttemptFailure, type RequestSafety } from "./retry";
 export { SendWindow, windowFor } from "./rate-limiter";
 export { ENDPOINTS, type Endpoint, type EndpointName } from "./endpoints";

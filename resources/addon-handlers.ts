@@ -1,6 +1,7 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { isNotFound, isOutcomeUnknown, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, isUnanswered, protectionStatus } from "../provider/vocabulary";
+import { isNotFound, isOutcomeUnknown, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
+import { sendPaidOrder } from "./unanswered-order";
 import type { ResellerApi } from "./api";
 import { defined, objectKey, resourceName, type HostContext } from "./host";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
@@ -24,29 +25,26 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** Sends a keyed purchase; with no answer, sends it once more with the same key (a replay, never a second charge). */
-async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    if (!isUnanswered(e)) throw e;
-    ctx.log.warn(`${what}: no answer (it may have been applied); sending it again with the same Idempotency-Key`);
-    return send();
-  }
+/** A keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts): read back, never sent again. */
+async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
+  const outcome = await sendPaidOrder(what, send, readOn);
+  if ("answered" in outcome) return outcome.answered;
+  ctx.log.warn(`${what}: no answer, but the service shows it on now; taking it`);
+  return outcome.unanswered;
 }
 
 /**
  * Buys (or enables) an add-on under the resource's key. That key is stable, so a create after the
  * add-on was turned off (out of band, or in the portal) within the service's retention gets the first
  * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
- * again is a new operation, sent under a key of its own (its retries inside `keyed` share it).
+ * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
-async function buy<T>(ctx: HostContext, what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, isOn: () => Promise<boolean>): Promise<T> {
-  const first = await keyed(ctx, what, () => send(ctx.idempotencyKey(urn, operation, domain)));
-  if (await isOn().catch(() => true)) return first;
+async function buy<T>(ctx: HostContext, what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
+  const first = await keyed(ctx, what, () => send(ctx.idempotencyKey(urn, operation, domain)), readOn);
+  if ((await readOn().catch(() => first)) !== undefined) return first;
   ctx.log.warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
   const again = ctx.idempotencyKey(urn, operation, `${domain}@${new Date(ctx.clock.now()).toISOString()}`);
-  return keyed(ctx, what, () => send(again));
+  return keyed(ctx, what, () => send(again), readOn);
 }
 
 /** A diff that keeps the object with this resource unless it is replaced (see host.ts, Ownership). */
@@ -164,7 +162,10 @@ export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
       "privacy",
       domain,
       (key) => api.enablePrivacy(domain, { idempotencyKey: key }),
-      async () => isPrivacyOn(await api.getPrivacy(domain)),
+      async () => {
+        const p = await api.getPrivacy(domain);
+        return isPrivacyOn(p) ? p : undefined;
+      },
     );
     if (p.status === "awaiting_verification") ctx.log.info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
     return { id: domain, outs: privacyOutputs(inputs, p, false) };
@@ -221,7 +222,10 @@ export const protectionHandler: Handler<DomainAddonInputs, ProtectionOutputs> = 
       "protection",
       domain,
       (key) => api.enableProtection(domain, { idempotencyKey: key }),
-      async () => isProtectionOn(await api.getProtection(domain)),
+      async () => {
+        const p = await api.getProtection(domain);
+        return isProtectionOn(p) ? p : undefined;
+      },
     );
     return { id: domain, outs: protectionOutputs(inputs, p, false) };
   },

@@ -1,5 +1,6 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
-import { waitProgress } from "./progress";
+import { every, waitUntil } from "../provider/wait";
+import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecord, isTemplateConflict, isTtlConflict, isZoneExists, isZoneNotActive } from "../provider/vocabulary";
 import { defined, objectKey, resourceName, type HostContext } from "./host";
@@ -19,7 +20,6 @@ export type RecordOutputs = RecordInputs & CanonicalRecord & { recordId: string;
 export type TemplateOutputs = TemplateInputs & { recordIds: string[]; created: number; replaced: number; skipped: string[]; adopted: boolean };
 
 export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
-const CHECK_INTERVAL_MS = 5000;
 
 /**
  * A zone delete that finds records left waits while this command is still deleting records of that
@@ -53,19 +53,9 @@ function zoneOutputs(inputs: ZoneInputs, z: DnsZone, adopted: boolean): ZoneOutp
   });
 }
 
-/** Posts the delegation check until the zone is delegated or the deadline passes (bounded; logged). */
+/** The delegation wait (provider/waits.ts): bounded, logged, on the host's clock. */
 async function waitForDelegation(ctx: HostContext, domain: string, seconds: number): Promise<void> {
-  const api = ctx.api();
-  const now = (): number => ctx.clock.now();
-  const deadline = now() + seconds * 1000;
-  let z = await api.checkZone(domain);
-  const progress = waitProgress(domain, `delegation to ${z.nameservers.join(", ")}`, deadline, ctx.log.info, now);
-  while (!z.delegated && now() < deadline) {
-    progress(`zone ${z.status}; posting the zone check every ${CHECK_INTERVAL_MS / 1000} s`);
-    await ctx.clock.sleep(Math.min(CHECK_INTERVAL_MS, Math.max(0, deadline - now())));
-    z = await api.checkZone(domain);
-  }
-  if (!z.delegated) ctx.log.warn(`${domain}: not delegated after ${seconds} s (status ${z.status}); point the domain's nameservers at ${z.nameservers.join(", ")}. Records cannot be changed until the zone is active.`);
+  await waitForZoneDelegation(ctx.api(), domain, seconds, { clock: ctx.clock, log: ctx.log });
 }
 
 export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
@@ -151,32 +141,37 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
  * With forceDestroy nothing is waited for: the zone goes with whatever it holds.
  */
 async function userRecordsOnceSettled(ctx: HostContext, zone: string, force: boolean): Promise<DnsRecord[] | undefined> {
-  const now = (): number => ctx.clock.now();
+  const { clock } = ctx;
   const userRecords = async (): Promise<DnsRecord[] | undefined> => {
     ctx.reads.invalidateZone(zone);
     const z = await getZoneOrUndefined(ctx, zone);
     return z ? (z.records ?? []).filter((r) => !isServiceManagedRecord(zone, r)) : undefined;
   };
-  const start = now();
+  const start = clock.now();
   let others = await userRecords();
+  if (!others?.length || force) return others;
   let readAfter = ctx.recordDeletes.activity(zone).last;
-  let logged = false;
-  while (others?.length && !force) {
-    const a = ctx.recordDeletes.activity(zone);
-    // Read again only when record deletes ended since the last read; none in flight and quiet: settled.
-    if (a.inFlight === 0 && a.last !== readAfter) {
-      others = await userRecords();
-      readAfter = a.last;
-      continue;
-    }
-    if ((a.inFlight === 0 && now() - Math.max(start, a.last) >= ZONE_DELETE_QUIET_MS) || now() - start >= ZONE_DELETE_MAX_WAIT_MS) break;
-    if (!logged && a.inFlight > 0) {
-      ctx.log.info(`${zone}: waiting for this run's record deletes in the zone before deleting it (${others.length} record(s) left)`);
-      logged = true;
-    }
-    await ctx.clock.sleep(ZONE_DELETE_POLL_MS);
-  }
-  return others;
+  // Reads the zone again only when record deletes ended since the last read; settled once none is in flight and it is quiet.
+  const r = await waitUntil({
+    subject: zone,
+    awaited: "this run's record deletes in the zone before deleting it",
+    probe: async () => {
+      const a = ctx.recordDeletes.activity(zone);
+      if (a.inFlight === 0 && a.last !== readAfter) {
+        others = await userRecords();
+        readAfter = a.last;
+      }
+      return { others, inFlight: a.inFlight, quiet: a.inFlight === 0 && a.last === readAfter && clock.now() - Math.max(start, a.last) >= ZONE_DELETE_QUIET_MS };
+    },
+    done: (v) => !v.others?.length || v.quiet,
+    describe: (v) => `${v.others?.length ?? 0} record(s) left`,
+    announce: (v) => v.inFlight > 0,
+    timeoutMs: ZONE_DELETE_MAX_WAIT_MS,
+    schedule: every(ZONE_DELETE_POLL_MS),
+    clock,
+    log: ctx.log,
+  });
+  return r.value.others;
 }
 
 /** The record in canonical form, as outputs carry it. */

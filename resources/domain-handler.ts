@@ -3,14 +3,15 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
-import { waitProgress } from "./progress";
+import { waitForRegistry } from "../provider/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
 import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../provider/shapes";
-import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, isUnanswered, STAGE } from "../provider/vocabulary";
+import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../provider/vocabulary";
 import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler } from "./handler";
-import { defined, LOG_WAITS_LONGER_THAN_MS, objectKey, PartialFailure, resourceName, type HostContext } from "./host";
+import { defined, objectKey, PartialFailure, resourceName, type HostContext } from "./host";
+import { RUN_AGAIN, sendPaidOrder } from "./unanswered-order";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, effectiveContacts, sameJson } from "./normalize";
 import { checkDomainInputs, type DomainInputs } from "./validate";
 
@@ -38,14 +39,11 @@ type HeldContacts = Partial<Record<ContactType, Contact | null>>;
 /** What outputs() overlays on the inputs besides the live view. */
 type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts">>;
 
-/** The stage the create's wait polls through: the service is still working on its own (the other processing stages wait on someone else). */
-const stillWorking = (stage: string): boolean => stage === STAGE.pending;
 
 export const DEFAULT_WAIT_SECONDS = 120;
 
 /** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
 const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
-const POLL_INTERVAL_MS = 2000;
 
 /** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
 export function cents(amount: string): bigint {
@@ -61,20 +59,9 @@ async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "r
     throw new Error(`${domain}: ${action} for ${years} year(s) costs ${q.amount} ${q.currency}, above maxPrice ${maxPrice}; nothing was charged. Raise maxPrice to proceed.`);
 }
 
-/** Polls until the domain leaves the service's own processing stages, or the deadline; logs what it waits for. */
+/** The registration wait (provider/waits.ts): bounded, logged, on the host's clock. */
 async function waitWhileProcessing(ctx: HostContext, api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
-  const { clock, log } = ctx;
-  const now = (): number => clock.now();
-  const deadline = now() + seconds * 1000;
-  let last = await api.getDomain(domain);
-  const progress = waitProgress(domain, "the registry to finish", deadline, log.info, now);
-  while (stillWorking(last.stage) && now() < deadline) {
-    if (seconds * 1000 > LOG_WAITS_LONGER_THAN_MS) progress(`stage ${last.stage}`);
-    await clock.sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - now())));
-    last = await api.getDomain(domain);
-  }
-  if (stillWorking(last.stage)) log.warn(`${domain}: still in stage ${last.stage} after ${seconds} s; the next refresh will follow it`);
-  return last;
+  return (await waitForRegistry(api, domain, seconds, { clock: ctx.clock, log: ctx.log })).value;
 }
 
 /**
@@ -143,7 +130,17 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
   await priceGuard(api, "renew", domain, years, maxPrice);
   const key = ctx.idempotencyKey(urn, "renew", `${expiry}:${years}`);
   try {
-    const order = await api.renew(domain, { years, current_expiry: expiry }, { idempotencyKey: key });
+    // Applied without an answer: the expiry has moved on.
+    const outcome = await sendPaidOrder(
+      `${domain}: the renewal from ${expiry}`,
+      () => api.renew(domain, { years, current_expiry: expiry }, { idempotencyKey: key }),
+      async () => ((await api.getDomain(domain)).expiry_date !== expiry ? {} : undefined),
+    );
+    if ("unanswered" in outcome) {
+      ctx.log.info(`${domain}: the renewal from ${expiry} got no answer, but the expiry has moved on: it was applied`);
+      return {};
+    }
+    const order = outcome.answered;
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
     return orderFields(order);
   } catch (e) {
@@ -154,24 +151,13 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
 }
 
 /**
- * An order went unanswered (after the client's retries under the same key): read back. A domain now in the account is kept in state
- * (partial failure) so the next run reconciles it instead of ordering again.
+ * What an unanswered register/transfer finds applied (resources/unanswered-order.ts): the domain in
+ * the account. Kept in state (partial failure) so the next run reconciles it instead of ordering again.
  */
-async function unanswered(api: ResellerApi, domain: string, action: string, inputs: DomainInputs): Promise<Error> {
-  const hint = `Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.`;
-  let live: DomainInfo | undefined;
-  try {
-    live = await api.getDomain(domain);
-  } catch {
-    live = undefined;
-  }
-  if (!live) return new Error(`${domain}: the ${action} request may have been applied but no answer came back. ${hint}`);
-  return new PartialFailure(
-    `${domain}: the ${action} request got no answer, but the domain is now in the account (stage ${live.stage}); it is kept in state. ${hint}`,
-    domain,
-    outputs(inputs, live, { adopted: false }),
-  );
-}
+const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo | undefined> => {
+  const live = await api.getDomain(domain);
+  return isGoneStage(live.stage) ? undefined : live;
+};
 
 export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
   check: (ctx, _olds, news) => checkDomainInputs(news, ctx.limits()),
@@ -227,14 +213,15 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
       action === "register"
         ? api.register(body, { idempotencyKey: key })
         : api.transfer({ ...body, auth_code: inputs.authCode ?? "" }, { idempotencyKey: key });
-    let order: DomainOrder;
-    try {
-      // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
-      order = await send();
-    } catch (e) {
-      if (!isUnanswered(e)) throw e;
-      throw await unanswered(api, domain, action, inputs);
-    }
+    // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
+    const outcome = await sendPaidOrder(`${domain}: the ${action} request`, send, () => liveOrder(api, domain));
+    if ("unanswered" in outcome)
+      throw new PartialFailure(
+        `${domain}: the ${action} request got no answer, but the domain is now in the account (stage ${outcome.unanswered.stage}); it is kept in state. ${RUN_AGAIN}`,
+        domain,
+        outputs(inputs, outcome.unanswered, { adopted: false }),
+      );
+    const order = outcome.answered;
     const extra: Overlay = { ...orderFields(order), adopted: false };
     let live: DomainInfo;
     try {

@@ -6,6 +6,7 @@
  * runtime.ts keeps the one `Host` of the process, and tests build their own with their own clock.
  */
 import { createHash } from "node:crypto";
+import { systemClock, type Clock } from "../provider/clock";
 import { resolveContract, DEFAULT_CONTRACT, type Contract } from "../provider/contract";
 import { deriveIdempotencyKey } from "../provider/idempotency";
 import { redact } from "../provider/redact";
@@ -14,16 +15,7 @@ import { ReadCaches } from "./read-cache";
 import { MIN_CLI_VERSION } from "./sdk-version";
 import type { Limits } from "./validate";
 
-/** Time, injected: the system's in the host, a virtual one in tests and the bench. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+export { systemClock, type Clock };
 
 /** Where log lines go (Pulumi's engine log in the host). Lines reach it redacted, always. */
 export interface LogSink {

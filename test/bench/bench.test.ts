@@ -93,14 +93,18 @@ describe("sections against the sandbox", () => {
     expect(lines).toContain("refresh: 1 request(s) for 6 records");
   });
 
-  test("polls: the sandbox's GET count for the default backoff, approval at 10 and at 1 simulated minutes", async () => {
+  test("polls: the Domain create's own wait on the sandbox's virtual clock, processing for 10 and for 1 simulated minutes", async () => {
     const ten = await polls().run(() => undefined);
     expect(ten).toMatchObject({
-      pollsPerApprovedRegistration: 12,
-      pollsApprovedAtSeconds: 600,
+      pollsPerRegistration: 12,
+      pollsActiveAtSeconds: 607,
       pollTimesSeconds: "0,1,3,7,15,31,63,127,247,367,487,607",
+      // The start line, then one every 30 s until the domain was seen active at 607 s.
+      pollsProgressLines: 21,
+      // The default bound (120 s): polls at 0, 1, 3, 7, 15, 31, 63 and the deadline.
+      pollsWithinDefaultWait: 8,
     });
-    const one = await polls({ approveAfterSeconds: 60, deadlineSeconds: 900 }).run(() => undefined);
-    expect(one).toMatchObject({ pollsPerApprovedRegistration: 7, pollsActiveAtSeconds: 63 });
+    const one = await polls({ processingSeconds: 60, waitSeconds: 900 }).run(() => undefined);
+    expect(one).toMatchObject({ pollsPerRegistration: 7, pollsActiveAtSeconds: 63 });
   });
 });

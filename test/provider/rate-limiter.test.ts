@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { VirtualClock } from "../../bench/virtual-clock";
+import { ManualClock } from "../../provider/clock";
 import { ResellerClient } from "../../provider/client";
 import { credentialId, defaultLogFile, resetWindows, SendWindow, windowFor } from "../../provider/rate-limiter";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
@@ -15,7 +15,7 @@ import { atMs } from "../../bench/measure";
 const MIN = 60_000;
 
 /** Takes a place and answers at once; returns when the place was granted. */
-async function send(w: SendWindow, clock: VirtualClock, answerAfterMs = 0): Promise<number> {
+async function send(w: SendWindow, clock: ManualClock, answerAfterMs = 0): Promise<number> {
   const release = await w.acquire();
   const at = clock.now();
   if (answerAfterMs) setImmediate(() => {
@@ -35,7 +35,7 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("SendWindow (virtual clock)", () => {
   it("from a cold start lets the whole limit go at once, then each place frees a window after its answer", async () => {
-    const clock = new VirtualClock(0);
+    const clock = new ManualClock({ start: 0, autoAdvance: true });
     const w = new SendWindow({ limit: 60, windowMs: MIN, maxInFlight: 1000, clock });
     const times: number[] = [];
     for (let i = 0; i < 130; i++) times.push(await send(w, clock));
@@ -46,7 +46,7 @@ describe("SendWindow (virtual clock)", () => {
   });
 
   it("dates a request by its answer, so a slow answer keeps its place longer", async () => {
-    const clock = new VirtualClock(0);
+    const clock = new ManualClock({ start: 0, autoAdvance: true });
     const w = new SendWindow({ limit: 2, windowMs: MIN, maxInFlight: 10, clock });
     await send(w, clock, 5000); // answered at 5 s
     await new Promise((r) => setImmediate(r));
@@ -55,7 +55,7 @@ describe("SendWindow (virtual clock)", () => {
   });
 
   it("holds at most maxInFlight requests in flight", async () => {
-    const clock = new VirtualClock(0);
+    const clock = new ManualClock({ start: 0, autoAdvance: true });
     const w = new SendWindow({ limit: 100, windowMs: MIN, maxInFlight: 2, clock });
     const a = await w.acquire();
     await w.acquire();
@@ -73,7 +73,7 @@ describe("SendWindow (virtual clock)", () => {
   });
 
   it("a pause (429) holds every request until it ends", async () => {
-    const clock = new VirtualClock(0);
+    const clock = new ManualClock({ start: 0, autoAdvance: true });
     const w = new SendWindow({ limit: 60, windowMs: MIN, maxInFlight: 10, clock });
     await send(w, clock);
     w.pause(0, 30_000);
@@ -101,7 +101,7 @@ describe("SendWindow (virtual clock)", () => {
   });
 
   it("refuses a nonsensical configuration", () => {
-    const clock = new VirtualClock(0);
+    const clock = new ManualClock({ start: 0, autoAdvance: true });
     expect(() => new SendWindow({ limit: 0, windowMs: MIN, maxInFlight: 1, clock })).toThrow(RangeError);
     expect(() => new SendWindow({ limit: 1, windowMs: MIN, maxInFlight: 0, clock })).toThrow(RangeError);
   });
@@ -109,7 +109,7 @@ describe("SendWindow (virtual clock)", () => {
 
 describe("the log across a restart of the process", () => {
   it("a window started later reads what the earlier one sent, requests in flight included", async () => {
-    const clock = new VirtualClock(1_000_000);
+    const clock = new ManualClock({ start: 1_000_000, autoAdvance: true });
     const file = path.join(tmp, "w.log");
     const a = new SendWindow({ limit: 60, windowMs: MIN, maxInFlight: 100, clock, logFile: file });
     for (let i = 0; i < 45; i++) await send(a, clock);
@@ -131,7 +131,7 @@ describe("the log across a restart of the process", () => {
     const file = defaultLogFile("http://127.0.0.1:9", "key-SECRET-ish", tmp);
     expect(path.basename(file)).toContain(credentialId("http://127.0.0.1:9", "key-SECRET-ish").slice(0, 32));
     expect(file).not.toContain("key-SECRET-ish");
-    const clock = new VirtualClock(0);
+    const clock = new ManualClock({ start: 0, autoAdvance: true });
     const w = windowFor("http://127.0.0.1:9", "key-SECRET-ish", { limit: 10, windowMs: 1000, maxInFlight: 10, clock, logDir: tmp });
     for (let i = 0; i < 1000; i++) await send(w, clock);
     const text = fs.readFileSync(file, "utf8");
@@ -144,11 +144,11 @@ describe("the client against the sandbox at the real default (60 a minute), on a
   let sb: SandboxHandle;
   afterEach(async () => sb?.close());
 
-  const client = (clock: VirtualClock, logDir: string | null) =>
+  const client = (clock: ManualClock, logDir: string | null) =>
     new ResellerClient({ baseUrl: sb.url, apiKey: sb.credentials.key, apiSecret: sb.credentials.secret, now: clock.now, sleep: clock.sleep, rateLimitLogDir: logDir });
 
   it("300 requests from 16 workers: no 429, never more than 60 in a window, within 2 % of the physical minimum", async () => {
-    const clock = new VirtualClock(Date.parse("2026-01-01T00:00:00Z"));
+    const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
     sb = await startSandbox({ port: 0, now: clock.now, processingDelaySeconds: 0 });
     const c = client(clock, null);
     let statuses429 = 0;
@@ -175,7 +175,7 @@ describe("the client against the sandbox at the real default (60 a minute), on a
   });
 
   it("a second client process of the same command (new window, same log) draws no 429", async () => {
-    const clock = new VirtualClock(Date.parse("2026-01-01T00:00:00Z"));
+    const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
     sb = await startSandbox({ port: 0, now: clock.now, processingDelaySeconds: 0 });
     const first = client(clock, tmp);
     await Promise.all(Array.from({ length: 45 }, () => first.getDomain("demo-reseller.com")));
@@ -192,7 +192,7 @@ describe("the client against the sandbox at the real default (60 a minute), on a
   });
 
   it("without the log (memory only) the second process would draw 429s: the log is what prevents them", async () => {
-    const clock = new VirtualClock(Date.parse("2026-01-01T00:00:00Z"));
+    const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
     sb = await startSandbox({ port: 0, now: clock.now, processingDelaySeconds: 0 });
     const first = client(clock, null);
     await Promise.all(Array.from({ length: 45 }, () => first.getDomain("demo-reseller.com")));

@@ -228,3 +228,27 @@ test("protection: refresh keeps it on with no write; a new domain buys it once u
   expect(env.mutatingSince(mark)).toEqual([]);
   expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
 });
+
+test("privacy: no answer to the purchase, its re-sends under the same key included, though it was applied: read back and taken, one charge, nothing sent again", async () => {
+  const own = await startEnv();
+  try {
+    // Every answer comes after the client gave up; the first request is applied all the same.
+    await own.host.configure({ ...own.config, "reseller:timeoutSeconds": "1" });
+    own.sandbox.operator.injectFault({ kind: "delay", ms: 2500, count: 10, match: { method: "POST", path: "/domains/demo-shop.net/privacy" } });
+    const p = new Managed(own, "PrivacyAddon", "lost-privacy");
+    expect(await p.up({ domain: "demo-shop.net" })).toBe("create");
+    expect(p.outputs).toMatchObject({ domain: "demo-shop.net", status: "awaiting_verification", adopted: false });
+    const privacyPosts = () => own.sandbox.operator.requests().filter((r) => r.method === "POST" && r.path.endsWith("/privacy"));
+    // The sandbox logs a delayed request when it answers, after the client has gone.
+    while (privacyPosts().length < 4) await new Promise((r) => setTimeout(r, 100));
+    const posts = privacyPosts();
+    // Only the client's own attempts (one and its 3 retries), all under one key; none from the handler after them.
+    expect(posts).toHaveLength(4);
+    expect(new Set(posts.map((r) => r.idempotency_key)).size).toBe(1);
+    expect(posts.every((r) => r.fault === "delay")).toBe(true);
+    expect(own.sandbox.operator.ledger().filter((e) => e.domain === "demo-shop.net" && e.action === "privacy")).toHaveLength(1);
+    expect(own.host.logs().join("\n")).toMatch(/demo-shop\.net: WHOIS Privacy purchase: no answer, but the service shows it on now; taking it/);
+  } finally {
+    await own.close();
+  }
+});

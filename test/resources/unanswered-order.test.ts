@@ -1,0 +1,58 @@
+/** The one policy for a paid order with no answer: read back, never send again. */
+import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError } from "../../provider/errors";
+import { RUN_AGAIN, sendPaidOrder } from "../../resources/unanswered-order";
+
+const ctx = { method: "POST", template: "/domains/register", path: "/api/v1/domains/register", secrets: [] };
+
+function order(outcomes: (unknown | Error)[]) {
+  let sends = 0;
+  let reads = 0;
+  return {
+    send: async () => {
+      const o = outcomes[sends++];
+      if (o instanceof Error) throw o;
+      return o;
+    },
+    readBack: (live: unknown) => async () => (reads++, live),
+    counts: () => ({ sends, reads }),
+  };
+}
+
+test("answered: the answer, no read back", async () => {
+  const o = order([{ charged: "12.00" }]);
+  expect(await sendPaidOrder("x.com: the register request", o.send, o.readBack({ stage: "active" }))).toEqual({ answered: { charged: "12.00" } });
+  expect(o.counts()).toEqual({ sends: 1, reads: 0 });
+});
+
+test.each([
+  ["outcome unknown", new OutcomeUnknownError(ctx, "no answer in time")],
+  ["network failure after sending", new ResellerNetworkError(ctx, "socket hang up", 4, true)],
+])("%s and applied: what the read back found, sent once", async (_name, e) => {
+  const o = order([e, { charged: "12.00" }]);
+  expect(await sendPaidOrder("x.com: the register request", o.send, o.readBack({ stage: "pending" }))).toEqual({ unanswered: { stage: "pending" } });
+  expect(o.counts()).toEqual({ sends: 1, reads: 1 });
+});
+
+test("no answer and nothing applied (or the read fails): says to run again under the same key, sent once", async () => {
+  const o = order([new OutcomeUnknownError(ctx, "no answer in time"), { charged: "12.00" }]);
+  await expect(sendPaidOrder("x.com: the register request", o.send, o.readBack(undefined))).rejects.toThrow(`x.com: the register request may have been applied but no answer came back. ${RUN_AGAIN}`);
+  expect(o.counts()).toEqual({ sends: 1, reads: 1 });
+  const failing = order([new OutcomeUnknownError(ctx, "no answer in time")]);
+  await expect(
+    sendPaidOrder("x.com: the register request", failing.send, async () => {
+      throw new Error("read failed");
+    }),
+  ).rejects.toThrow(/may have been applied but no answer came back/);
+});
+
+test("an answer that refuses (or a request that never left) is the caller's, with no read back", async () => {
+  const refused = ResellerApiError.from(402, { success: false, error: { code: "insufficient_credit", message: "no credit" } }, ctx);
+  const o = order([refused]);
+  await expect(sendPaidOrder("x.com: the register request", o.send, o.readBack({ stage: "active" }))).rejects.toBe(refused);
+  const never = order([new ResellerNetworkError(ctx, "connection refused", 1, false)]);
+  await expect(sendPaidOrder("x.com: the register request", never.send, never.readBack({ stage: "active" }))).rejects.toThrow(/connection refused/);
+  expect([o.counts(), never.counts()]).toEqual([
+    { sends: 1, reads: 0 },
+    { sends: 1, reads: 0 },
+  ]);
+});
