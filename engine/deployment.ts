@@ -147,8 +147,8 @@ export async function deleteOne(ctx: DeleteContext, r: ResourceState, replacing:
     try {
       await ctx.host.delete(r.id, r.urn, r.outputs);
     } catch (e) {
-      // A failed delete stays in state, to be deleted by the next run (`delete: true`).
-      r.delete = true;
+      // A failed delete leaves the resource in state as it was: live, or, the old half of a
+      // create-before-delete replace, still `delete: true` (only CreateStep.Apply sets that flag).
       step.error = errorMessage(e);
       record();
       return false;
@@ -220,6 +220,53 @@ export async function scheduleDeletes(
     if (ctx.preview && layer.some((it) => !it.replacing && it.r.protect)) ok = false;
   }
   return ok;
+}
+
+/**
+ * `pulumi destroy` without the program: every resource in state, dependents first (ScheduleDeletes),
+ * each deletion known up front so what is deletedWith another makes no call. False when one failed.
+ */
+export function destroyAll(
+  resources: ResourceState[],
+  host: HostCalls,
+  parallel: number,
+  record: (step: Step, started: number) => void,
+  onDeleted: (r: ResourceState) => void,
+): Promise<boolean> {
+  const items = resources.map((r) => ({ r, replacing: false }));
+  const deletions = new Set(items.map((it) => it.r.urn));
+  return scheduleDeletes(items, { preview: false, host, deletions, record }, parallel, onDeleted);
+}
+
+/**
+ * RefreshStep.Apply (step.go): Read with the state's id, outputs and inputs; an empty id means the
+ * resource is gone (op "delete"); otherwise the state takes what was read, in place, and the
+ * provider's Diff from the refreshed state to the inputs in state says update or same (the real
+ * refresh diffs, then inverts). A failed call is the step's error, the state left as it was.
+ * `read` says whether the Read answered.
+ */
+export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ step: Step; read: boolean }> {
+  const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
+  let read = false;
+  try {
+    const res = await host.read(r.id, r.urn, r.outputs, r.inputs);
+    read = true;
+    if (res.id === "") {
+      step.op = "delete";
+      return { step, read };
+    }
+    const inputs = res.inputs ?? r.inputs;
+    const diff = await host.diff(res.id, r.urn, res.props, r.inputs);
+    const { changes } = classify(diff, inputs, r.inputs);
+    step.diffs = inputDiffs(r.outputs, res.props);
+    if (changes) step.op = "update";
+    r.id = res.id;
+    r.inputs = inputs;
+    r.outputs = res.props;
+  } catch (e) {
+    step.error = errorMessage(e);
+  }
+  return { step, read };
 }
 
 export interface DeploymentOptions {
@@ -646,8 +693,7 @@ export class Deployment implements MonitorHandler {
       const deleted = await deleteOne(ctx, r, replacing);
       if (this.opts.preview) continue;
       if (!deleted) {
-        // Still live: the next run diffs it again (and replaces it again) rather than deleting it.
-        if (replacing) delete r.delete;
+        // Still live (a failed delete leaves the flags as they were): the next run diffs it again.
         this.checkpoint();
         throw new Error(r === old ? "the resource it replaces could not be deleted" : `${r.urn}, deleted before it, could not be deleted`);
       }
@@ -763,6 +809,16 @@ export class Deployment implements MonitorHandler {
       this.gone.add(r);
       this.checkpoint();
     });
+    this.checkpoint();
+    return ok;
+  }
+
+  /**
+   * After the program has exited: the deletes, unless the run failed (then none runs), and the last
+   * checkpoint. Returns false when a delete failed.
+   */
+  async finish(failed: boolean): Promise<boolean> {
+    const ok = failed || (await this.performDeletes());
     this.checkpoint();
     return ok;
   }

@@ -5,7 +5,7 @@
 // chaos runs. What it mirrors and what still differs: engine/README.md.
 import * as os from "node:os";
 import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
-import { Deployment, errorMessage, classify, inputDiffs, Gate, reportedOutputs, scheduleDeletes, type HostCalls } from "./deployment";
+import { Deployment, destroyAll, errorMessage, Gate, refreshOne, reportedOutputs, type HostCalls } from "./deployment";
 import { startProviderHost, type HostOptions, type ProviderHost } from "./host";
 import { startMonitor } from "./monitor";
 import { startProgram, type Program } from "./program";
@@ -150,9 +150,7 @@ export class Engine {
   destroy(program?: Program): Promise<RunResult> {
     return this.withHost("destroy", this.configForStateOps(), async (ctx) => {
       if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
-      const items = this.state.resources.map((r) => ({ r, replacing: false }));
-      const deletions = new Set(items.map((it) => it.r.urn));
-      await scheduleDeletes(items, { preview: false, host: ctx.host, deletions, record: (s, t) => this.record(ctx, s, t) }, this.opts.parallel, (r) => {
+      await destroyAll(this.state.resources, ctx.host, this.opts.parallel, (s, t) => this.record(ctx, s, t), (r) => {
         this.state.resources = this.state.resources.filter((x) => x !== r);
         this.state.save();
       });
@@ -168,28 +166,10 @@ export class Engine {
 
   private async refreshOne(ctx: RunContext, r: ResourceState): Promise<void> {
     const started = Date.now();
-    const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
-    try {
-      const read = await ctx.host.read(r.id, r.urn, r.outputs, r.inputs);
-      ctx.summary.read++;
-      if (read.id === "") {
-        step.op = "delete";
-        this.state.resources = this.state.resources.filter((x) => x !== r);
-      } else {
-        const inputs = read.inputs ?? r.inputs;
-        // Diff from the refreshed state to the inputs in state, as the real refresh does (then inverted).
-        const diff = await ctx.host.diff(read.id, r.urn, read.props, r.inputs);
-        const { changes } = classify(diff, inputs, r.inputs);
-        step.diffs = inputDiffs(r.outputs, read.props);
-        if (changes) step.op = "update";
-        r.id = read.id;
-        r.inputs = inputs;
-        r.outputs = read.props;
-      }
-      this.state.save();
-    } catch (e) {
-      step.error = errorMessage(e);
-    }
+    const { step, read } = await refreshOne(ctx.host, r);
+    if (read) ctx.summary.read++;
+    if (step.op === "delete") this.state.resources = this.state.resources.filter((x) => x !== r);
+    if (!step.error) this.state.save();
     this.record(ctx, step, started);
   }
 
@@ -329,8 +309,7 @@ export class Engine {
     return this.withHost(operation, this.opts.config, async (ctx) => {
       const dep = this.deployment(ctx, preview, false);
       await this.runProgramProcess(ctx, program, dep, preview);
-      if (ctx.errors.length === 0) await dep.performDeletes();
-      dep.checkpoint();
+      await dep.finish(ctx.errors.length > 0);
       for (const e of dep.reportedErrors) if (!ctx.errors.includes(e)) ctx.errors.push(e);
       return ctx.errors.length === 0 ? reportedOutputs(dep.stackOutputs) : {};
     });

@@ -195,3 +195,9 @@ describe("import code generation", () => {
     expect(withContacts.find((f) => f.path === "README.md")!.content).toContain("pulumi config set --secret --path contacts.registrant.email");
   });
 });
+
+test("import writes a program whose adopt: true stays correct after edits, and says how to rename", () => {
+  const text = generateProgram({ domains: [], zones: [{ domain: "example.com", status: "active", records: [] }] } as never);
+  expect(text).toMatch(/`adopt: true` may stay:\n\/\/ a record, zone or child host changed into a new one is created when there is nothing\n\/\/ identical to take; a Domain, PrivacyAddon or Protection is never bought while it is set\./);
+  expect(text).toMatch(/add its old name with `aliases`/);
+});

@@ -219,6 +219,22 @@ describe("engine conformance", () => {
     expect(e.allResources().filter((r) => r.delete)).toEqual([]);
   });
 
+  test("a failed destroy leaves the resource live in state, not marked for deletion: the next up diffs it (step.go DeleteStep.Apply sets no flag; only CreateStep.Apply marks an old half `Delete`)", async () => {
+    const e = engine();
+    const spec = { things: [{ name: "d", body: "1" }] };
+    await e.up(run(spec));
+    fs.writeFileSync(path.join(dir, "d.nodelete"), "");
+    resetCalls();
+    await failure(e.destroy());
+    expect(mutating()).toEqual(["delete d"]);
+    expect(e.resources()).toEqual([expect.objectContaining({ id: "d" })]);
+    expect(e.resources()[0]?.delete).toBeUndefined();
+    fs.rmSync(path.join(dir, "d.nodelete"));
+    resetCalls();
+    expect((await e.up(run(spec))).summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: 1 });
+    expect(mutating()).toEqual([]);
+  });
+
   test("a delete-before-replace whose delete fails creates nothing and leaves the old live for the next run (step_generator.go generateStepsFromDiff; step.go DeleteStep.Apply)", async () => {
     const e = engine();
     await e.up(run({ things: [{ name: "c", body: "1", kind: "delete-first" }] }));

@@ -79,7 +79,7 @@ describe("domain diff", () => {
   ])("renewalDue(%j, %s) = %s", (policy, expiry, want) => expect(renewalDue(policy, expiry, NOW)).toBe(want));
 });
 
-describe("other diffs", () => {
+describe("zone, child host, add-on, EPP code and template diffs", () => {
   test("zone", () => {
     expect(diffZone({ domain: "a.com", forceDestroy: false }, { domain: "a.com", forceDestroy: false }).changes).toBe(false);
     expect(diffZone({ domain: "a.com" }, { domain: "a.com", forceDestroy: true })).toMatchObject({ changes: true, replaces: [] });

@@ -1,6 +1,6 @@
 /**
- * Issue 16 through the engine (engine/, which runs programs as `pulumi` does) and the sandbox over
- * HTTP: renames and reparents without aliases, the same with aliases, a zone and its records
+ * Nothing lost, switched off or charged twice, through the engine (engine/, which runs programs as
+ * `pulumi` does) and the sandbox over HTTP: renames and reparents without aliases, the same with aliases, a zone and its records
  * destroyed in parallel, a record's type change, Domain partial failures followed by the next up, and
  * a secret rotated under refresh and destroy that use the config saved at the last up.
  */

@@ -1,15 +1,23 @@
 /**
- * Drives resources through the SDK's own dynamic-provider host over gRPC (engine/host.ts) against a
- * local sandbox, step by step as the Pulumi engine does: Check, then Create, or Diff and then
- * Update / Replace; Read for refresh; Delete with the old outputs. Needs `npm run build` (the host
- * requires reseller-pulumi/dist/resources/runtime, as it would in a user's project).
+ * One resource of a stack at a time, through engine/'s own step rules: `up` and `preview` hand one
+ * registration to a `Deployment` (engine/deployment.ts) as a program's ResourceMonitor would,
+ * without starting a program process; `refresh` and `destroy` are engine/'s `refreshOne` and
+ * `destroyAll`. Every provider call goes to the SDK's own dynamic-provider host over gRPC
+ * (engine/host.ts) against a local sandbox. Needs `npm run build` (the host requires
+ * reseller-pulumi/dist/resources/runtime, as it would in a user's project).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { startProviderHost, type PropertyMap, type ProviderHost } from "../../../engine/host";
+import { Deployment, destroyAll, refreshOne, type HostCalls } from "../../../engine/deployment";
+import type { Step as EngineStep } from "../../../engine/display";
+import { startProviderHost, type DiffResult, type PropertyMap, type ProviderHost } from "../../../engine/host";
+import type { Registration } from "../../../engine/monitor";
+import type { ResourceState } from "../../../engine/state";
+import { createUrn } from "../../../engine/urn";
 import { ResellerClient } from "../../../provider/client";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../../sandbox/index";
+import { SECRET_OUTPUTS, typeToken } from "../../../resources/register";
 import { shim, type Kind } from "../../../resources/shim";
 
 export const ROOT = path.resolve(__dirname, "../../..");
@@ -27,7 +35,12 @@ export async function providerFor(kind: Kind): Promise<string> {
   return text;
 }
 
-export const urnOf = (kind: Kind, name: string): string => `urn:pulumi:test::lifecycle::pulumi-nodejs:dynamic/reseller:${kind}::${name}`;
+const PROJECT = "lifecycle";
+const STACK = "test";
+
+/** The URN of a resource of `kind` at the top of the stack, or under a component of type `parentType`. */
+export const urnOf = (kind: Kind, name: string, parentType?: string): string =>
+  createUrn(name, typeToken(kind), parentType ? createUrn(`${name}-parent`, parentType, "", PROJECT, STACK) : "", PROJECT, STACK);
 
 export interface Env {
   sandbox: SandboxHandle;
@@ -81,6 +94,7 @@ export async function startEnv(options: SandboxOptions = {}): Promise<Env> {
   return env;
 }
 
+/** What a test may put in state by hand; the rest of the entry is filled in as the engine records it. */
 export interface State {
   id: string;
   inputs: PropertyMap;
@@ -89,17 +103,53 @@ export interface State {
 
 export type Step = "create" | "update" | "replace" | "same";
 
-/** One resource of a stack, with the state the engine would keep for it. */
+/** What the provider answered during one run, for the assertions (the engine decides the steps). */
+interface Seen {
+  checked?: PropertyMap;
+  diff?: DiffResult;
+  /** The provider's own error, when a call threw: a partial failure's id and properties are on it. */
+  error?: unknown;
+}
+
+/** One resource of a stack, with the state the engine keeps for it. */
 export class Managed {
-  state: State | undefined;
+  /** The engine's entries for this URN: the live one, and an old half of a replace still to delete. */
+  private entries: ResourceState[] = [];
   readonly urn: string;
+  private readonly type: string;
 
   constructor(
     readonly env: Env,
     readonly kind: Kind,
     readonly name: string,
+    /** Registered under a component of this type (a move under a component changes the URN). */
+    readonly parentType?: string,
   ) {
-    this.urn = urnOf(kind, name);
+    this.type = typeToken(kind);
+    this.urn = urnOf(kind, name, parentType);
+  }
+
+  /** The live entry, as the engine keeps it (id, inputs, outputs, init errors, ...). */
+  get state(): ResourceState | undefined {
+    return this.entries.find((r) => !r.delete);
+  }
+
+  set state(s: State | ResourceState | undefined) {
+    const rest = this.entries.filter((r) => r.delete);
+    if (!s) {
+      this.entries = rest;
+      return;
+    }
+    const entry: ResourceState = {
+      urn: this.urn,
+      type: this.type,
+      name: this.name,
+      custom: true,
+      secretKeys: [],
+      dependencies: [],
+      ...structuredClone(s),
+    };
+    this.entries = [entry, ...rest];
   }
 
   /** The inputs a program would send: the given ones plus resourceUrn and __provider. */
@@ -107,67 +157,144 @@ export class Managed {
     return { ...args, resourceUrn: this.urn, __provider: await providerFor(this.kind) };
   }
 
+  /** The provider's Check alone, against the inputs in state. */
   async check(args: PropertyMap) {
     return this.env.host.check(this.urn, this.state?.inputs ?? {}, await this.inputs(args));
   }
 
-  /** Check then diff, as `pulumi preview` does; no create or update. */
-  async preview(args: PropertyMap) {
-    const checked = await this.checked(args);
-    if (!this.state) return { step: "create" as Step, inputs: checked };
-    const diff = await this.env.host.diff(this.state.id, this.urn, this.state.outputs, checked);
-    const step: Step = !diff.changes ? "same" : diff.replaces.length ? "replace" : "update";
-    return { step, diff, inputs: checked };
-  }
-
-  private async checked(args: PropertyMap): Promise<PropertyMap> {
-    const r = await this.check(args);
-    if (r.failures.length) throw new Error(`check failed: ${r.failures.map((f) => f.reason).join("; ")}`);
-    return r.inputs;
+  /** `pulumi preview` of this resource: the step the engine plans, the provider's diff and the checked inputs. */
+  async preview(args: PropertyMap): Promise<{ step: Step; diff?: DiffResult; inputs: PropertyMap }> {
+    const { step, seen } = await this.run(true, args);
+    return { step, ...(seen.diff ? { diff: seen.diff } : {}), inputs: seen.checked ?? {} };
   }
 
   /** What `pulumi up` does for this resource; returns the step taken. */
   async up(args: PropertyMap): Promise<Step> {
-    const p = await this.preview(args);
-    const inputs = p.inputs;
-    if (p.step === "create") {
-      const r = await this.env.host.create(this.urn, inputs);
-      this.state = { id: r.id, inputs, outputs: r.outputs };
-    } else if (p.step === "update") {
-      const r = await this.env.host.update(this.state!.id, this.urn, this.state!.outputs, inputs);
-      this.state = { id: this.state!.id, inputs, outputs: r.outputs };
-    } else if (p.step === "replace") {
-      const old = this.state!;
-      if (p.diff!.deleteBeforeReplace) await this.env.host.delete(old.id, this.urn, old.outputs);
-      const r = await this.env.host.create(this.urn, inputs);
-      this.state = { id: r.id, inputs, outputs: r.outputs };
-      if (!p.diff!.deleteBeforeReplace) await this.env.host.delete(old.id, this.urn, old.outputs);
-    } else this.state = { ...this.state!, inputs };
-    return p.step;
+    return (await this.run(false, args)).step;
   }
 
-  /** `pulumi refresh`: read; an empty id drops the resource from state. Returns whether it still exists. */
+  /**
+   * One run of the engine with a program that registers this resource alone (under its component,
+   * when it has one): the registration, then the run's deletes (an old half of a replace, kept or
+   * left over), as engine/engine.ts runs a program. The state becomes what the engine recorded,
+   * failed runs included. A failure rejects with the provider's own error when a call threw one.
+   */
+  private async run(preview: boolean, args: PropertyMap): Promise<{ step: Step; seen: Seen }> {
+    const seen: Seen = {};
+    const steps: EngineStep[] = [];
+    const dep = new Deployment({
+      preview,
+      host: this.calls(seen),
+      olds: this.entries,
+      project: PROJECT,
+      stack: STACK,
+      parallel: 1,
+      record: (step) => steps.push(step),
+      save: () => undefined,
+      log: () => undefined,
+    });
+    const registered = async (): Promise<boolean> => {
+      let parent = "";
+      if (this.parentType) parent = (await dep.register(registration(this.parentType, `${this.name}-parent`, "", false, {}))).urn;
+      await dep.register(registration(this.type, this.name, parent, true, await this.inputs(args), SECRET_OUTPUTS[this.type] ?? []));
+      return true;
+    };
+    // A failed registration is never answered (the engine stops the program): the failure ends the run.
+    await Promise.race([registered(), dep.failed.then(() => false)]);
+    await dep.idle();
+    await dep.finish(dep.hasFailed);
+    if (!preview) this.entries = dep.snapshot().filter((r) => r.custom);
+    const errors = [...dep.errors, ...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.reportedErrors];
+    if (errors.length > 0) throw seen.error ?? new Error(errors.join("; "));
+    const step = steps.find((s) => s.urn === this.urn && !s.replacing);
+    if (!step) throw new Error(`the engine took no step for ${this.urn}`);
+    return { step: step.op as Step, seen };
+  }
+
+  /** `pulumi refresh` of this resource (engine/'s refreshOne); an empty id drops it from state. Returns whether it still exists. */
   async refresh(): Promise<boolean> {
-    const s = this.state!;
-    const r = await this.env.host.read(s.id, this.urn, s.outputs, s.inputs);
-    if (!r.id) {
-      this.state = undefined;
+    const s = this.state;
+    if (!s) throw new Error(`${this.name} has no state`);
+    const seen: Seen = {};
+    const { step } = await refreshOne(this.calls(seen), s);
+    if (step.error) throw seen.error ?? new Error(step.error);
+    if (step.op === "delete") {
+      this.entries = this.entries.filter((r) => r !== s);
       return false;
     }
-    this.state = { id: r.id, inputs: r.inputs ?? s.inputs, outputs: r.props };
     return true;
   }
 
+  /** `pulumi destroy` of this resource (engine/'s destroyAll): rejects with the provider's error when the delete failed. */
   async destroy(): Promise<void> {
-    const s = this.state!;
-    await this.env.host.delete(s.id, this.urn, s.outputs);
-    this.state = undefined;
+    const seen: Seen = {};
+    const failed: string[] = [];
+    const ok = await destroyAll(
+      this.entries,
+      this.calls(seen),
+      1,
+      (step) => {
+        if (step.error) failed.push(step.error);
+      },
+      (r) => (this.entries = this.entries.filter((x) => x !== r)),
+    );
+    if (!ok) throw seen.error ?? new Error(failed.join("; "));
   }
 
   get outputs(): PropertyMap {
-    if (!this.state) throw new Error(`${this.name} has no state`);
-    return this.state.outputs;
+    const s = this.state;
+    if (!s) throw new Error(`${this.name} has no state`);
+    return s.outputs;
   }
+
+  /** The host of the moment (a crash test replaces it), noting what it answered. */
+  private calls(seen: Seen): HostCalls {
+    const host = this.env.host;
+    const noted = async <T>(call: Promise<T>): Promise<T> => {
+      try {
+        return await call;
+      } catch (e) {
+        seen.error = e;
+        throw e;
+      }
+    };
+    return {
+      check: async (...a) => {
+        const r = await noted(host.check(...a));
+        seen.checked = r.inputs;
+        return r;
+      },
+      diff: async (...a) => (seen.diff = await noted(host.diff(...a))),
+      create: (...a) => noted(host.create(...a)),
+      read: (...a) => noted(host.read(...a)),
+      update: (...a) => noted(host.update(...a)),
+      delete: (...a) => noted(host.delete(...a)),
+    };
+  }
+}
+
+/** A RegisterResourceRequest as the SDK sends one for a resource with no options but its secret outputs. */
+function registration(type: string, name: string, parent: string, custom: boolean, object: PropertyMap, additionalSecretOutputs: string[] = []): Registration {
+  return {
+    type,
+    name,
+    parent,
+    custom,
+    object,
+    protect: undefined,
+    dependencies: [],
+    propertyDependencies: {},
+    deleteBeforeReplace: undefined,
+    ignoreChanges: [],
+    additionalSecretOutputs,
+    aliases: [],
+    importId: "",
+    retainOnDelete: undefined,
+    deletedWith: "",
+    replaceOnChanges: [],
+    provider: "",
+    remote: false,
+  };
 }
 
 export const contact = {

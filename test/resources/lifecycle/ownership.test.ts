@@ -7,7 +7,7 @@
  * adopt on free and paid objects.
  */
 import { startProviderHost, UNKNOWN } from "../../../engine/host";
-import { contact, Managed, ROOT, startEnv, urnOf, type Env } from "./harness";
+import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
 import type { Kind } from "../../../resources/shim";
 
 // Each test drives a resource through several steps (up, rename, preview, refresh, up), each one
@@ -34,9 +34,7 @@ const money = () => env.sandbox.operator.ledger().filter((e) => Number(e.amount)
 
 /** A resource under another URN: renamed, or moved under a component (the parent type joins the URN). */
 function moved(kind: Kind, name: string, parentType?: string): Managed {
-  const m = new Managed(env, kind, name);
-  if (parentType) Object.defineProperty(m, "urn", { value: urnOf(kind, name).replace("::pulumi-nodejs:", `::${parentType}$pulumi-nodejs:`) });
-  return m;
+  return new Managed(env, kind, name, parentType);
 }
 
 /**

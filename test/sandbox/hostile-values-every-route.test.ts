@@ -1,6 +1,6 @@
 /**
- * A sweep over every endpoint that reads a body: each field of a valid body is replaced in turn
- * by hostile values (wrong types, empty, huge, traversal, NUL, prototype keys). Two invariants
+ * Hostile values in every field of every endpoint that reads a body: each field of a valid body is
+ * replaced in turn by hostile values (wrong types, empty, huge, traversal, NUL, prototype keys). Two invariants
  * are checked after every single request: the server never answers 5xx, and a refused request
  * (4xx) leaves the whole state exactly as it was (no charge, no ledger entry, no change).
  * The same holds for hostile path segments in every parameter of every route.
@@ -33,7 +33,7 @@ const HOSTILE: unknown[] = [
   JSON.parse('{"__proto__": {"polluted": true}}'),
 ];
 
-/** A valid body per endpoint (method, path, body). The sweep mutates one field at a time. */
+/** A valid body per endpoint (method, path, body). Each field is replaced in turn. */
 function endpoints(expiry: string): Array<[string, string, Body]> {
   return [
     ["POST", "/domains/availability", { domains: ["sweep-a.com"], years: 1 }],
@@ -72,16 +72,22 @@ function* variants(body: Body): Generator<[string, Body]> {
   }
 }
 
-describe("hostile values in every field of every body", () => {
-  let sb: SandboxHandle;
-  let api: Api;
+/** A sandbox of the describe's own, admitting the thousands of requests its test sends. */
+function ownSandbox(): { sb: SandboxHandle; api: Api } {
+  const own = {} as { sb: SandboxHandle; api: Api };
   beforeAll(async () => {
-    sb = await startSandbox({ requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });
-    api = makeApi(sb.url, sb.credentials);
+    own.sb = await startSandbox({ requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });
+    own.api = makeApi(own.sb.url, own.sb.credentials);
   });
-  afterAll(() => sb.close());
+  afterAll(() => own.sb.close());
+  return own;
+}
+
+describe("hostile values in every field of every body", () => {
+  const own = ownSandbox();
 
   it("never answers 5xx, and a refused request changes nothing", async () => {
+    const { sb, api } = own;
     const expiry = (await api("GET", "/domains/demo-labs.io")).body.data.expiry_date as string;
     const statuses = new Map<number, number>();
     const broken: string[] = [];
@@ -89,7 +95,7 @@ describe("hostile values in every field of every body", () => {
     for (const [method, path, body] of endpoints(expiry)) {
       for (const [field, variant] of variants(body)) {
         const before = sb.operator.state();
-        const r = await api(method, path, variant, { idempotencyKey: `sweep-${++n}` });
+        const r = await api(method, path, variant, { idempotencyKey: `hostile-${++n}` });
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         const label = `${method} ${path} ${field}=${JSON.stringify(variant[field.split(".")[0]])?.slice(0, 40)} -> ${r.status}`;
         if (r.status >= 500) broken.push(`${label} (server error)`);
@@ -102,7 +108,7 @@ describe("hostile values in every field of every body", () => {
       }
     }
     expect(broken).toEqual([]);
-    // The sweep did exercise refusals of both kinds and some accepted values.
+    // The requests did exercise refusals of both kinds and some accepted values.
     expect(statuses.get(422)).toBeGreaterThan(500);
     expect([...statuses.keys()].some((s) => s >= 200 && s < 300)).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -135,15 +141,10 @@ const HOSTILE_SEGMENTS = [
 const VALID: Record<string, string> = { domain: "demo-reseller.com", hostname: "ns1.demo-reseller.com", id: "rec_3" };
 
 describe("hostile path segments in every parameter of every route", () => {
-  let sb: SandboxHandle;
-  let api: Api;
-  beforeAll(async () => {
-    sb = await startSandbox({ requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });
-    api = makeApi(sb.url, sb.credentials);
-  });
-  afterAll(() => sb.close());
+  const own = ownSandbox();
 
   it("never answers 5xx, and a refused request changes nothing", async () => {
+    const { sb, api } = own;
     const broken: string[] = [];
     let tried = 0;
     for (const route of ROUTES.filter((r) => r.pattern.includes(":"))) {
@@ -154,7 +155,7 @@ describe("hostile path segments in every parameter of every route", () => {
           const value = (name: string) => (name === param ? seg : route.pattern.includes("templates") && name === "id" ? "web" : VALID[name]);
           const path = route.pattern.replace(/:(\w+)/g, (_m, name: string) => value(name));
           const before = sb.operator.state();
-          const r = await api(route.method, path, route.method === "GET" ? undefined : {}, { idempotencyKey: `path-sweep-${++tried}` });
+          const r = await api(route.method, path, route.method === "GET" ? undefined : {}, { idempotencyKey: `hostile-path-${++tried}` });
           const label = `${route.method} ${path.slice(0, 80)} -> ${r.status}`;
           if (r.status >= 500) broken.push(`${label} (server error)`);
           else if (r.status >= 400 && JSON.stringify(sb.operator.state()) !== JSON.stringify(before)) broken.push(`${label} (state changed on refusal)`);
