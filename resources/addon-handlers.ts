@@ -1,6 +1,6 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { isNotFound, isOutcomeUnknown, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
+import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
 import { sendPaidOrder } from "./unanswered-order";
 import type { ResellerApi } from "./api";
 import { defined, objectKey, resourceName, type HostContext } from "./host";
@@ -133,119 +133,116 @@ export const childHostHandler: Handler<ChildHostInputs, ChildHostOutputs> = {
   },
 };
 
-function privacyOutputs(inputs: DomainAddonInputs, p: PrivacyView, adopted: boolean): PrivacyOutputs {
-  return defined({ ...inputs, enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null, adopted });
+/** What differs between the add-ons bought for a domain (WHOIS Privacy, Domain Protection). */
+interface DomainAddon<V extends { enabled: boolean }, O> {
+  /** The resource class, for messages. */
+  kind: string;
+  /** The add-on's name in messages, e.g. "WHOIS Privacy". */
+  label: string;
+  /** The operation its Idempotency-Key names. */
+  operation: string;
+  key(domain: string): string;
+  get(api: ResellerApi, domain: string): Promise<V>;
+  enable(api: ResellerApi, domain: string, idempotencyKey: string): Promise<V>;
+  isOn(view: V): boolean;
+  outputs(inputs: DomainAddonInputs, view: V, adopted: boolean): O;
+  /** Said after a purchase, when the view calls for it. */
+  bought?(ctx: HostContext, domain: string, view: V): void;
+  /** Takes the add-on off, or says why it stays. */
+  remove(ctx: HostContext, domain: string): Promise<void>;
 }
 
-export const privacyHandler: Handler<DomainAddonInputs, PrivacyOutputs> = {
-  check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
-  diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), objectKey.privacy(id), olds, news),
+/**
+ * An add-on of one domain: on already, it is taken as it is and nothing is bought (adopt, or the
+ * resource renamed or moved without aliases); adopt never buys; otherwise it is bought under the
+ * resource's key (buy). A read that finds it off drops it from state.
+ */
+function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs & { adopted: boolean }>(a: DomainAddon<V, O>): Handler<DomainAddonInputs, O> {
+  return {
+    check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
+    diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
 
-  async create(ctx, inputs) {
-    const api = ctx.api();
-    const { domain, resourceUrn: urn } = inputs;
-    const key = objectKey.privacy(domain);
-    ctx.owners.refuseIfClaimed(key, urn, `WHOIS Privacy of ${domain}`, "PrivacyAddon");
-    // Already on: taken as it is, nothing bought (adopt, or a PrivacyAddon renamed or moved without aliases).
-    const current = await orGone(() => api.getPrivacy(domain));
-    if (current && isPrivacyOn(current)) {
+    async create(ctx, inputs) {
+      const api = ctx.api();
+      const { domain, resourceUrn: urn } = inputs;
+      const key = a.key(domain);
+      ctx.owners.refuseIfClaimed(key, urn, `${a.label} of ${domain}`, a.kind);
+      const current = await orGone(() => a.get(api, domain));
+      if (current && a.isOn(current)) {
+        ctx.owners.claim(key, urn);
+        if (!inputs.adopt) ctx.log.warn(`${domain}: ${a.label} is on already (a ${a.kind} renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
+        return { id: domain, outs: a.outputs(inputs, current, !!inputs.adopt) };
+      }
+      if (inputs.adopt) throw new Error(`adopt: ${a.label} is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
       ctx.owners.claim(key, urn);
-      if (!inputs.adopt) ctx.log.warn(`${domain}: WHOIS Privacy is on already (a PrivacyAddon renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
-      return { id: domain, outs: privacyOutputs(inputs, current, !!inputs.adopt) };
-    }
-    if (inputs.adopt) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-    ctx.owners.claim(key, urn);
-    const p = await buy(
-      ctx,
-      `${domain}: WHOIS Privacy purchase`,
-      urn ?? "",
-      "privacy",
-      domain,
-      (key) => api.enablePrivacy(domain, { idempotencyKey: key }),
-      async () => {
-        const p = await api.getPrivacy(domain);
-        return isPrivacyOn(p) ? p : undefined;
-      },
-    );
-    if (p.status === "awaiting_verification") ctx.log.info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
-    return { id: domain, outs: privacyOutputs(inputs, p, false) };
-  },
+      const view = await buy(
+        ctx,
+        `${domain}: ${a.label} purchase`,
+        urn ?? "",
+        a.operation,
+        domain,
+        (idempotencyKey) => a.enable(api, domain, idempotencyKey),
+        async () => {
+          const live = await a.get(api, domain);
+          return a.isOn(live) ? live : undefined;
+        },
+      );
+      a.bought?.(ctx, domain, view);
+      return { id: domain, outs: a.outputs(inputs, view, false) };
+    },
 
-  async read(ctx, id, props) {
-    const p = await orGone(() => ctx.api().getPrivacy(id));
-    return p && isPrivacyOn(p) ? { id, props: privacyOutputs(props, p, props.adopted ?? false) } : GONE;
-  },
+    async read(ctx, id, props) {
+      const view = await orGone(() => a.get(ctx.api(), id));
+      return view && a.isOn(view) ? { id, props: a.outputs(props, view, props.adopted) } : GONE;
+    },
 
-  async update(ctx, id, olds, news) {
-    const p = await ctx.api().getPrivacy(id);
-    return { outs: privacyOutputs(news, p, olds.adopted ?? false) };
-  },
+    async update(ctx, id, olds, news) {
+      return { outs: a.outputs(news, await a.get(ctx.api(), id), olds.adopted) };
+    },
 
-  async delete(ctx, id, props) {
-    const key = objectKey.privacy(id);
-    if (ctx.owners.movedAway(key, props.resourceUrn, `${id}: WHOIS Privacy`)) return;
+    async delete(ctx, id, props) {
+      if (ctx.owners.movedAway(a.key(id), props.resourceUrn, `${id}: ${a.label}`)) return;
+      await a.remove(ctx, id);
+      ctx.owners.release(a.key(id), props.resourceUrn);
+    },
+  };
+}
+
+export const privacyHandler = domainAddon<PrivacyView, PrivacyOutputs>({
+  kind: "PrivacyAddon",
+  label: "WHOIS Privacy",
+  operation: "privacy",
+  key: objectKey.privacy,
+  get: (api, domain) => api.getPrivacy(domain),
+  enable: (api, domain, idempotencyKey) => api.enablePrivacy(domain, { idempotencyKey }),
+  isOn: isPrivacyOn,
+  outputs: (inputs, p, adopted) => defined({ ...inputs, enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null, adopted }),
+  bought(ctx, domain, p) {
+    if (isPrivacyAwaitingVerification(p)) ctx.log.info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status ${p.status})`);
+  },
+  async remove(ctx, domain) {
     try {
-      await ctx.api().disablePrivacy(id);
+      await ctx.api().disablePrivacy(domain);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    ctx.owners.release(key, props.resourceUrn);
   },
-};
+});
 
-function protectionOutputs(inputs: DomainAddonInputs, p: ProtectionView, adopted: boolean): ProtectionOutputs {
-  return defined({ ...inputs, enabled: p.enabled, status: protectionStatus(p), adopted });
-}
-
-export const protectionHandler: Handler<DomainAddonInputs, ProtectionOutputs> = {
-  check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
-  diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), objectKey.protection(id), olds, news),
-
-  async create(ctx, inputs) {
-    const api = ctx.api();
-    const { domain, resourceUrn: urn } = inputs;
-    const key = objectKey.protection(domain);
-    ctx.owners.refuseIfClaimed(key, urn, `Domain Protection of ${domain}`, "Protection");
-    // Already on: taken as it is, nothing bought (adopt, or a Protection renamed or moved without aliases).
-    const current = await orGone(() => api.getProtection(domain));
-    if (current && isProtectionOn(current)) {
-      ctx.owners.claim(key, urn);
-      if (!inputs.adopt) ctx.log.warn(`${domain}: Domain Protection is on already (a Protection renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
-      return { id: domain, outs: protectionOutputs(inputs, current, !!inputs.adopt) };
-    }
-    if (inputs.adopt) throw new Error(`adopt: Domain Protection is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-    ctx.owners.claim(key, urn);
-    const p = await buy(
-      ctx,
-      `${domain}: Domain Protection purchase`,
-      urn ?? "",
-      "protection",
-      domain,
-      (key) => api.enableProtection(domain, { idempotencyKey: key }),
-      async () => {
-        const p = await api.getProtection(domain);
-        return isProtectionOn(p) ? p : undefined;
-      },
-    );
-    return { id: domain, outs: protectionOutputs(inputs, p, false) };
+export const protectionHandler = domainAddon<ProtectionView, ProtectionOutputs>({
+  kind: "Protection",
+  label: "Domain Protection",
+  operation: "protection",
+  key: objectKey.protection,
+  get: (api, domain) => api.getProtection(domain),
+  enable: (api, domain, idempotencyKey) => api.enableProtection(domain, { idempotencyKey }),
+  isOn: isProtectionOn,
+  outputs: (inputs, p, adopted) => defined({ ...inputs, enabled: p.enabled, status: protectionStatus(p), adopted }),
+  // Spec: DELETE protection always answers 403 requires_portal_verification. No call is made.
+  async remove(ctx, domain) {
+    ctx.log.warn(`${domain}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);
   },
-
-  async read(ctx, id, props) {
-    const p = await orGone(() => ctx.api().getProtection(id));
-    return p && isProtectionOn(p) ? { id, props: protectionOutputs(props, p, props.adopted ?? false) } : GONE;
-  },
-
-  async update(ctx, id, olds, news) {
-    const p = await ctx.api().getProtection(id);
-    return { outs: protectionOutputs(news, p, olds.adopted ?? false) };
-  },
-
-  async delete(ctx, id, props) {
-    if (ctx.owners.movedAway(objectKey.protection(id), props.resourceUrn, `${id}: Domain Protection`)) return;
-    // Spec: DELETE protection always answers 403 requires_portal_verification. No call is made.
-    ctx.log.warn(`${id}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);
-  },
-};
+});
 
 export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
   check(ctx, olds, news) {

@@ -379,7 +379,7 @@ export const templateHandler: Handler<TemplateInputs, TemplateOutputs> = {
     const result = checkTemplateInputs(news);
     if (!result.ok) return result;
     // A template id or variable the service does not have fails at preview, not at apply.
-    const unknownToService = await templateFailures(result.inputs, ctx.api);
+    const unknownToService = await templateFailures(result.inputs, () => ctx.reads.templates());
     return unknownToService.length ? failed(news, unknownToService) : result;
   },
 

@@ -14,7 +14,7 @@
  * - Each account has its own lists (host.ts `HostContext.reads`).
  */
 import type { ListEntriesContract } from "../provider/contract";
-import type { DnsRecord, DnsZone, DomainInfo } from "../provider/views";
+import type { DnsRecord, DnsZone, DomainInfo, Template } from "../provider/views";
 import type { ResellerApi } from "./api";
 
 /** How long a list serves ids it has not served yet: longer than a refresh of thousands at 60 a minute. */
@@ -111,6 +111,7 @@ export class ReadCaches {
   private readonly zoneLists = new Map<string, SharedList<DnsRecord>>();
   private domainList: SharedList<DomainInfo> | undefined;
   private zoneList: SharedList<DnsZone> | undefined;
+  private templateList: Promise<Template[]> | undefined;
 
   constructor(
     private readonly api: () => ResellerApi,
@@ -161,6 +162,18 @@ export class ReadCaches {
     if (this.listEntries().zones !== "zone") return undefined;
     this.zoneList ??= new SharedList(() => this.api().listZones(), (z) => z.domain, () => this.clock.now());
     return this.zoneList.get(domain);
+  }
+
+  /** The service's templates, read once per provider process and account; a failed read is tried again by the next caller. */
+  templates(): Promise<Template[]> {
+    if (!this.templateList) {
+      const list = this.api().listTemplates();
+      this.templateList = list;
+      list.catch(() => {
+        if (this.templateList === list) this.templateList = undefined;
+      });
+    }
+    return this.templateList;
   }
 
   /** A write by this host: the account lists may no longer hold what the service has. */

@@ -5,28 +5,15 @@
  * credentials yet, service down) nothing is refused here: apply still reports it.
  */
 import type { Template } from "../provider/views";
-import type { ResellerApi } from "./api";
 import { isUnknown, type CheckFailure, type TemplateInputs } from "./validate";
 
-const lists = new WeakMap<ResellerApi, Promise<Template[]>>();
-
-function templates(api: ResellerApi): Promise<Template[]> {
-  let list = lists.get(api);
-  if (!list) {
-    list = api.listTemplates();
-    lists.set(api, list);
-    list.catch(() => lists.delete(api)); // a failed read is tried again by the next check
-  }
-  return list;
-}
-
 /** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */
-export async function templateFailures(inputs: TemplateInputs, api: () => ResellerApi): Promise<CheckFailure[]> {
+export async function templateFailures(inputs: TemplateInputs, templates: () => Promise<Template[]>): Promise<CheckFailure[]> {
   const id = inputs.templateId;
   if (isUnknown(id)) return [];
   let list: Template[];
   try {
-    list = await templates(api());
+    list = await templates();
   } catch {
     return [];
   }
