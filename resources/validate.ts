@@ -265,14 +265,14 @@ const contactShape = z
   .transform((c): Contact => (containsUnknown(c) ? c : canonicalContact(c)));
 
 /** One contact; secret, so failures never show its values. */
-const contact = anyValue((v, ctx) => (isObject(v) ? nested(contactShape, v, ctx) : refuse(ctx, v, "is not a contact object", { secret: true })));
+const readContact = (v: unknown, ctx: z.RefinementCtx): Contact => (isObject(v) ? nested(contactShape, v, ctx) : refuse(ctx, v, "is not a contact object", { secret: true }));
 
 const contactSetShape = z
   .looseObject({
-    registrant: contact,
-    admin: contact.optional(),
-    tech: contact.optional(),
-    billing: contact.optional(),
+    registrant: field(readContact),
+    admin: optional(readContact),
+    tech: optional(readContact),
+    billing: optional(readContact),
   })
   .superRefine(
     (set, ctx) => {
