@@ -306,6 +306,9 @@ export class Host {
     let c = this.clients.get(id);
     if (!c) {
       c = createClient(s, {
+        // The client signs, paces and waits between retries on the host's clock.
+        now: () => this.clock.now(),
+        sleep: (ms) => this.clock.sleep(ms),
         onWait: (w) => {
           if (w.ms > LOG_WAITS_LONGER_THAN_MS) this.log.info(`waiting ${Math.round(w.ms / 1000)} s before ${w.path} (${w.reason})`);
         },
