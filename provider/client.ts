@@ -9,6 +9,7 @@ import { PRIVACY_STATUSES, resolveContract, VIEW_FIELDS, type Contract, type Con
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { parseView, readPage, renameFields, renameIn, renamesFrom, renameWord } from "./envelope";
 import { ResponseShapeError } from "./errors";
+import type { Contact, ContactType } from "./shapes";
 import { windowFor } from "./rate-limiter";
 import { tmpdir } from "node:os";
 import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
@@ -280,7 +281,7 @@ export class ResellerClient {
     return this.one(ENDPOINTS.getContacts, V.Contacts, { params: { domain } });
   }
 
-  updateContacts(domain: string, contacts: Partial<V.Contacts>): Promise<V.ContactsUpdate> {
+  updateContacts(domain: string, contacts: Partial<Record<ContactType, Contact>>): Promise<V.ContactsUpdate> {
     return this.one(ENDPOINTS.updateContacts, V.ContactsUpdate, { params: { domain }, body: contacts });
   }
 

@@ -320,8 +320,6 @@ export const PRIVACY_STATUSES = {
   live: "active",
 } as const;
 
-/** @deprecated Import isGoneStage from provider/vocabulary (stage groups); kept until resources/ have switched. */
-export const isGoneStage = (stage: string): boolean => (VALUES.goneStages as readonly string[]).includes(stage);
 
 /**
  * Which records of a zone the service manages itself. Spec, DNS hosting: "NS records are managed by

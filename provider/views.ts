@@ -6,6 +6,7 @@
  * The sandbox builds its responses to these shapes; the client parses every response with them.
  */
 import { z } from "zod";
+import type { ContactSet, RecordExtra as ExtraFields, StoredContact } from "./shapes";
 
 /** Decimal amounts travel as strings ("12.50"); some services send numbers, which we accept and format. */
 export const Decimal = z.union([z.string(), z.number()]).transform((v) => (typeof v === "number" ? v.toFixed(2) : v));
@@ -23,6 +24,9 @@ export const Contact = z.looseObject({
   country: z.string(),
 });
 export type Contact = z.infer<typeof Contact>;
+// The view agrees with the one declaration of a contact (provider/shapes.ts): a compile-time check.
+const _contactAgrees: (c: Contact) => StoredContact = (c) => c;
+void _contactAgrees;
 
 export const ContactType = z.enum(["registrant", "admin", "tech", "billing"]);
 export type ContactType = z.infer<typeof ContactType>;
@@ -175,7 +179,9 @@ export const RecordExtra = z.looseObject({
   flag: z.number().int().optional(),
   tag: z.string().optional(),
 });
-export type RecordExtra = z.infer<typeof RecordExtra>;
+// The view agrees with the one declaration of a record's extra fields (provider/shapes.ts).
+const _extraAgrees: (e: z.infer<typeof RecordExtra>) => ExtraFields = (e) => e;
+void _extraAgrees;
 
 export const DnsRecord = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String),
@@ -239,7 +245,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export interface RegisterRequest {
   domain: string;
   years: number;
-  contacts: { registrant: Contact; admin?: Contact | null; tech?: Contact | null; billing?: Contact | null };
+  contacts: ContactSet;
   nameservers?: string[];
   addons?: string[];
   client_reference?: string;
@@ -257,7 +263,7 @@ export interface RecordInput {
   content: string;
   ttl?: number;
   priority?: number | null;
-  extra?: RecordExtra | null;
+  extra?: ExtraFields | null;
 }
 export type ConflictStrategy = "skip" | "replace" | "cancel";
 export type PricingAction = "register" | "renew" | "transfer" | "restore";

@@ -1,13 +1,19 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
+import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
 import { sendPaidOrder } from "./unanswered-order";
-import { claim, claimedByOther, client, defined, idempotencyKey, info, movedAway, objectKey, release, resourceName, warn } from "./context";
-import { diffChildHost, diffDomainAddon, diffEppCode } from "./diff";
-import { GONE, type Handler, type Props } from "./handler";
+import type { ResellerApi } from "./api";
+import { defined, objectKey, resourceName, type HostContext } from "./host";
+import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
+import { GONE, type Handler } from "./handler";
 import { canonicalChildHost, canonicalIps, sameJson } from "./normalize";
-import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type CheckResult } from "./validate";
-import type { DiffResult } from "./diff";
+import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type ChildHostInputs, type DomainAddonInputs, type EppCodeInputs } from "./validate";
+
+export type ChildHostOutputs = ChildHostInputs & { adopted: boolean };
+export type PrivacyOutputs = DomainAddonInputs & { enabled: boolean; status: string; expiresAt: string | null; adopted: boolean };
+export type ProtectionOutputs = DomainAddonInputs & { enabled: boolean; status: string; adopted: boolean };
+/** The code is secret (the resource class marks it so). */
+export type EppCodeOutputs = EppCodeInputs & { authCode: string; requestedAt: string };
 
 /** Runs a read; a missing domain or object reads as undefined (gone). */
 async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -20,10 +26,10 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
 }
 
 /** A keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts): read back, never sent again. */
-async function keyed<T>(what: string, send: () => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
+async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
   const outcome = await sendPaidOrder(what, send, readOn);
   if ("answered" in outcome) return outcome.answered;
-  warn(`${what}: no answer, but the service shows it on now; taking it`);
+  ctx.log.warn(`${what}: no answer, but the service shows it on now; taking it`);
   return outcome.unanswered;
 }
 
@@ -33,24 +39,18 @@ async function keyed<T>(what: string, send: () => Promise<T>, readOn: () => Prom
  * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
  * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
-async function buy<T>(what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
-  const first = await keyed(what, () => send(idempotencyKey(urn, operation, domain)), readOn);
+async function buy<T>(ctx: HostContext, what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
+  const first = await keyed(ctx, what, () => send(ctx.idempotencyKey(urn, operation, domain)), readOn);
   if ((await readOn().catch(() => first)) !== undefined) return first;
-  warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
-  const again = idempotencyKey(urn, operation, `${domain}@${new Date().toISOString()}`);
-  return keyed(what, () => send(again), readOn);
+  ctx.log.warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
+  const again = ctx.idempotencyKey(urn, operation, `${domain}@${new Date(ctx.clock.now()).toISOString()}`);
+  return keyed(ctx, what, () => send(again), readOn);
 }
 
-/** A diff that keeps the object with this resource unless it is replaced (see context.ts, ownership). */
-function claimUnlessReplaced(d: DiffResult, key: string, olds: Props, news: Props): DiffResult {
-  if (!d.replaces.length) claim(key, news.resourceUrn ?? olds.resourceUrn);
+/** A diff that keeps the object with this resource unless it is replaced (see host.ts, Ownership). */
+function claimUnlessReplaced(ctx: HostContext, d: DiffResult, key: string, olds: { resourceUrn?: string }, news: { resourceUrn?: string }): DiffResult {
+  if (!d.replaces.length) ctx.owners.claim(key, news.resourceUrn ?? olds.resourceUrn);
   return d;
-}
-
-/** Refuses a create of an object another resource of this run already holds. */
-function refuseIfClaimed(key: string, urn: unknown, what: string, kind: string): void {
-  const other = claimedByOther(key, urn);
-  if (other) throw new Error(`${what} is already managed by "${resourceName(other)}" in this stack; declare one ${kind} for it`);
 }
 
 async function findHost(api: ResellerApi, domain: string, hostname: string): Promise<Host | undefined> {
@@ -58,7 +58,7 @@ async function findHost(api: ResellerApi, domain: string, hostname: string): Pro
   return hosts?.find((h) => canonicalChildHost(h.hostname, domain) === hostname);
 }
 
-function hostOutputs(inputs: Props, domain: string, h: Host, adopted: boolean): Props {
+function hostOutputs(inputs: ChildHostInputs, domain: string, h: Host, adopted: boolean): ChildHostOutputs {
   return defined({
     ...inputs,
     hostname: canonicalChildHost(h.hostname, domain),
@@ -72,227 +72,216 @@ function hostOutputs(inputs: Props, domain: string, h: Host, adopted: boolean): 
 const sameAddresses = (h: Host, ipv4: string[], ipv6: string[]): boolean =>
   sameJson(canonicalIps(h.ipv4, 4), canonicalIps(ipv4, 4)) && sameJson(canonicalIps(h.ipv6 ?? [], 6), canonicalIps(ipv6, 6));
 
-export const childHostHandler: Handler = {
-  check: (_olds, news) => checkChildHostInputs(news),
-  diff: (id, olds, news) => claimUnlessReplaced(diffChildHost(olds, news), objectKey.host(olds.domain as string, id), olds, news),
+export const childHostHandler: Handler<ChildHostInputs, ChildHostOutputs> = {
+  check: (_ctx, _olds, news) => checkChildHostInputs(news),
+  diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffChildHost(olds, news), objectKey.host(olds.domain, id), olds, news),
 
-  async create(inputs) {
-    const api = client();
-    const domain = inputs.domain as string;
-    const hostname = inputs.hostname as string;
-    const urn = inputs.resourceUrn;
+  async create(ctx, inputs) {
+    const api = ctx.api();
+    const { domain, hostname, ipv4, ipv6, resourceUrn: urn } = inputs;
     const key = objectKey.host(domain, hostname);
-    refuseIfClaimed(key, urn, `child nameserver ${hostname}`, "ChildHost");
-    const ipv4 = inputs.ipv4 as string[];
-    const ipv6 = (inputs.ipv6 as string[] | undefined) ?? [];
+    ctx.owners.refuseIfClaimed(key, urn, `child nameserver ${hostname}`, "ChildHost");
     if (inputs.adopt) {
       const h = await findHost(api, domain, hostname);
       if (h) {
-        claim(key, urn);
+        ctx.owners.claim(key, urn);
         return { id: hostname, outs: hostOutputs(inputs, domain, h, true) };
       }
-      info(`${hostname}: adopt: ${domain} has no such child nameserver yet; creating it`);
+      ctx.log.info(`${hostname}: adopt: ${domain} has no such child nameserver yet; creating it`);
     }
     let h: Host | undefined;
     try {
       h = await api.createHost(domain, { hostname, ipv4, ipv6 });
     } catch (e) {
-      const refused = hasCode(e, "validation_error");
+      const refused = isRefusedAsInvalid(e);
       if (!isOutcomeUnknown(e) && !refused) throw e;
       // No answer: the create may have been applied. Refused: the host may exist already, held by this
       // resource's old URN (renamed or moved without aliases). Read back; the identical host is ours.
       const live = await findHost(api, domain, hostname);
       if (live && sameAddresses(live, ipv4, ipv6)) {
-        if (refused) warn(`${hostname}: the child nameserver exists already with these addresses (renamed or moved without aliases?); taking it`);
+        if (refused) ctx.log.warn(`${hostname}: the child nameserver exists already with these addresses (renamed or moved without aliases?); taking it`);
         h = live;
       } else if (live && refused)
         throw new Error(`${hostname}: a child nameserver of that name exists already with other addresses (${[...live.ipv4, ...(live.ipv6 ?? [])].join(", ")}); set adopt: true to manage it (its addresses are then set to yours)`);
       else if (refused) throw e;
       else throw new Error(`${hostname}: no answer to the create and the host does not exist; nothing was created. Run again.`);
     }
-    claim(key, urn);
+    ctx.owners.claim(key, urn);
     return { id: hostname, outs: hostOutputs(inputs, domain, { ...h, hostname: h?.hostname ?? hostname, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, false) };
   },
 
-  async read(id, props) {
-    const domain = props.domain as string;
-    const h = await findHost(client(), domain, id);
-    return h ? { id, props: hostOutputs(props, domain, h, (props.adopted as boolean | undefined) ?? false) } : GONE;
+  async read(ctx, id, props) {
+    const h = await findHost(ctx.api(), props.domain, id);
+    return h ? { id, props: hostOutputs(props, props.domain, h, props.adopted ?? false) } : GONE;
   },
 
-  async update(id, olds, news) {
-    const domain = news.domain as string;
-    const ipv4 = news.ipv4 as string[];
-    const ipv6 = (news.ipv6 as string[] | undefined) ?? [];
-    const h = await client().updateHost(domain, id, { ipv4, ipv6 });
-    return { outs: hostOutputs(news, domain, { hostname: id, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, (olds.adopted as boolean | undefined) ?? false) };
+  async update(ctx, id, olds, news) {
+    const { domain, ipv4, ipv6 } = news;
+    const h = await ctx.api().updateHost(domain, id, { ipv4, ipv6 });
+    return { outs: hostOutputs(news, domain, { hostname: id, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, olds.adopted ?? false) };
   },
 
-  async delete(id, props) {
-    const key = objectKey.host(props.domain as string, id);
-    if (movedAway(key, props.resourceUrn, `child nameserver ${id}`)) return;
+  async delete(ctx, id, props) {
+    const key = objectKey.host(props.domain, id);
+    if (ctx.owners.movedAway(key, props.resourceUrn, `child nameserver ${id}`)) return;
     try {
-      await client().deleteHost(props.domain as string, id);
+      await ctx.api().deleteHost(props.domain, id);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    release(key, props.resourceUrn);
+    ctx.owners.release(key, props.resourceUrn);
   },
 };
 
-function privacyOutputs(inputs: Props, p: PrivacyView, adopted: boolean): Props {
-  return defined({ ...inputs, enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null, adopted });
+/** What differs between the add-ons bought for a domain (WHOIS Privacy, Domain Protection). */
+interface DomainAddon<V extends { enabled: boolean }, O> {
+  /** The resource class, for messages. */
+  kind: string;
+  /** The add-on's name in messages, e.g. "WHOIS Privacy". */
+  label: string;
+  /** The operation its Idempotency-Key names. */
+  operation: string;
+  key(domain: string): string;
+  get(api: ResellerApi, domain: string): Promise<V>;
+  enable(api: ResellerApi, domain: string, idempotencyKey: string): Promise<V>;
+  isOn(view: V): boolean;
+  outputs(inputs: DomainAddonInputs, view: V, adopted: boolean): O;
+  /** Said after a purchase, when the view calls for it. */
+  bought?(ctx: HostContext, domain: string, view: V): void;
+  /** Takes the add-on off, or says why it stays. */
+  remove(ctx: HostContext, domain: string): Promise<void>;
 }
 
-/** Privacy that is not off: enabled, or bought and awaiting the registrant's confirmation. */
-const privacyOn = (p: PrivacyView): boolean => p.enabled || (p.status !== "disabled" && p.status !== "off");
+/**
+ * An add-on of one domain: on already, it is taken as it is and nothing is bought (adopt, or the
+ * resource renamed or moved without aliases); adopt never buys; otherwise it is bought under the
+ * resource's key (buy). A read that finds it off drops it from state.
+ */
+function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs & { adopted: boolean }>(a: DomainAddon<V, O>): Handler<DomainAddonInputs, O> {
+  return {
+    check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
+    diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
 
-export const privacyHandler: Handler = {
-  check: (_olds, news) => checkDomainOnlyInputs(news),
-  diff: (id, olds, news) => claimUnlessReplaced(diffDomainAddon(olds, news), objectKey.privacy(id), olds, news),
+    async create(ctx, inputs) {
+      const api = ctx.api();
+      const { domain, resourceUrn: urn } = inputs;
+      const key = a.key(domain);
+      ctx.owners.refuseIfClaimed(key, urn, `${a.label} of ${domain}`, a.kind);
+      const current = await orGone(() => a.get(api, domain));
+      if (current && a.isOn(current)) {
+        ctx.owners.claim(key, urn);
+        if (!inputs.adopt) ctx.log.warn(`${domain}: ${a.label} is on already (a ${a.kind} renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
+        return { id: domain, outs: a.outputs(inputs, current, !!inputs.adopt) };
+      }
+      if (inputs.adopt) throw new Error(`adopt: ${a.label} is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
+      ctx.owners.claim(key, urn);
+      const view = await buy(
+        ctx,
+        `${domain}: ${a.label} purchase`,
+        urn ?? "",
+        a.operation,
+        domain,
+        (idempotencyKey) => a.enable(api, domain, idempotencyKey),
+        async () => {
+          const live = await a.get(api, domain);
+          return a.isOn(live) ? live : undefined;
+        },
+      );
+      a.bought?.(ctx, domain, view);
+      return { id: domain, outs: a.outputs(inputs, view, false) };
+    },
 
-  async create(inputs) {
-    const api = client();
-    const domain = inputs.domain as string;
-    const urn = inputs.resourceUrn;
-    const key = objectKey.privacy(domain);
-    refuseIfClaimed(key, urn, `WHOIS Privacy of ${domain}`, "PrivacyAddon");
-    // Already on: taken as it is, nothing bought (adopt, or a PrivacyAddon renamed or moved without aliases).
-    const current = await orGone(() => api.getPrivacy(domain));
-    if (current && privacyOn(current)) {
-      claim(key, urn);
-      if (!inputs.adopt) warn(`${domain}: WHOIS Privacy is on already (a PrivacyAddon renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
-      return { id: domain, outs: privacyOutputs(inputs, current, !!inputs.adopt) };
-    }
-    if (inputs.adopt) throw new Error(`adopt: WHOIS Privacy is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-    claim(key, urn);
-    const p = await buy(
-      `${domain}: WHOIS Privacy purchase`,
-      inputs.resourceUrn as string,
-      "privacy",
-      domain,
-      (key) => api.enablePrivacy(domain, { idempotencyKey: key }),
-      async () => {
-        const p = await api.getPrivacy(domain);
-        return privacyOn(p) ? p : undefined;
-      },
-    );
-    if (p.status === "awaiting_verification") info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status awaiting_verification)`);
-    return { id: domain, outs: privacyOutputs(inputs, p, false) };
+    async read(ctx, id, props) {
+      const view = await orGone(() => a.get(ctx.api(), id));
+      return view && a.isOn(view) ? { id, props: a.outputs(props, view, props.adopted) } : GONE;
+    },
+
+    async update(ctx, id, olds, news) {
+      return { outs: a.outputs(news, await a.get(ctx.api(), id), olds.adopted) };
+    },
+
+    async delete(ctx, id, props) {
+      if (ctx.owners.movedAway(a.key(id), props.resourceUrn, `${id}: ${a.label}`)) return;
+      await a.remove(ctx, id);
+      ctx.owners.release(a.key(id), props.resourceUrn);
+    },
+  };
+}
+
+export const privacyHandler = domainAddon<PrivacyView, PrivacyOutputs>({
+  kind: "PrivacyAddon",
+  label: "WHOIS Privacy",
+  operation: "privacy",
+  key: objectKey.privacy,
+  get: (api, domain) => api.getPrivacy(domain),
+  enable: (api, domain, idempotencyKey) => api.enablePrivacy(domain, { idempotencyKey }),
+  isOn: isPrivacyOn,
+  outputs: (inputs, p, adopted) => defined({ ...inputs, enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null, adopted }),
+  bought(ctx, domain, p) {
+    if (isPrivacyAwaitingVerification(p)) ctx.log.info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status ${p.status})`);
   },
-
-  async read(id, props) {
-    const p = await orGone(() => client().getPrivacy(id));
-    return p && privacyOn(p) ? { id, props: privacyOutputs(props, p, (props.adopted as boolean | undefined) ?? false) } : GONE;
-  },
-
-  async update(id, olds, news) {
-    const p = await client().getPrivacy(id);
-    return { outs: privacyOutputs(news, p, (olds.adopted as boolean | undefined) ?? false) };
-  },
-
-  async delete(id, props) {
-    const key = objectKey.privacy(id);
-    if (movedAway(key, props.resourceUrn, `${id}: WHOIS Privacy`)) return;
+  async remove(ctx, domain) {
     try {
-      await client().disablePrivacy(id);
+      await ctx.api().disablePrivacy(domain);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    release(key, props.resourceUrn);
   },
-};
+});
 
-function protectionOutputs(inputs: Props, p: ProtectionView, adopted: boolean): Props {
-  return defined({ ...inputs, enabled: p.enabled, status: p.status ?? (p.enabled ? "on" : "off"), adopted });
-}
-
-export const protectionHandler: Handler = {
-  check: (_olds, news) => checkDomainOnlyInputs(news),
-  diff: (id, olds, news) => claimUnlessReplaced(diffDomainAddon(olds, news), objectKey.protection(id), olds, news),
-
-  async create(inputs) {
-    const api = client();
-    const domain = inputs.domain as string;
-    const urn = inputs.resourceUrn;
-    const key = objectKey.protection(domain);
-    refuseIfClaimed(key, urn, `Domain Protection of ${domain}`, "Protection");
-    // Already on: taken as it is, nothing bought (adopt, or a Protection renamed or moved without aliases).
-    const current = await orGone(() => api.getProtection(domain));
-    if (current?.enabled) {
-      claim(key, urn);
-      if (!inputs.adopt) warn(`${domain}: Domain Protection is on already (a Protection renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
-      return { id: domain, outs: protectionOutputs(inputs, current, !!inputs.adopt) };
-    }
-    if (inputs.adopt) throw new Error(`adopt: Domain Protection is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-    claim(key, urn);
-    const p = await buy(
-      `${domain}: Domain Protection purchase`,
-      inputs.resourceUrn as string,
-      "protection",
-      domain,
-      (key) => api.enableProtection(domain, { idempotencyKey: key }),
-      async () => {
-        const p = await api.getProtection(domain);
-        return p.enabled ? p : undefined;
-      },
-    );
-    return { id: domain, outs: protectionOutputs(inputs, p, false) };
+export const protectionHandler = domainAddon<ProtectionView, ProtectionOutputs>({
+  kind: "Protection",
+  label: "Domain Protection",
+  operation: "protection",
+  key: objectKey.protection,
+  get: (api, domain) => api.getProtection(domain),
+  enable: (api, domain, idempotencyKey) => api.enableProtection(domain, { idempotencyKey }),
+  isOn: isProtectionOn,
+  outputs: (inputs, p, adopted) => defined({ ...inputs, enabled: p.enabled, status: protectionStatus(p), adopted }),
+  // Spec: DELETE protection always answers 403 requires_portal_verification. No call is made.
+  async remove(ctx, domain) {
+    ctx.log.warn(`${domain}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);
   },
+});
 
-  async read(id, props) {
-    const p = await orGone(() => client().getProtection(id));
-    return p?.enabled ? { id, props: protectionOutputs(props, p, (props.adopted as boolean | undefined) ?? false) } : GONE;
-  },
-
-  async update(id, olds, news) {
-    const p = await client().getProtection(id);
-    return { outs: protectionOutputs(news, p, (olds.adopted as boolean | undefined) ?? false) };
-  },
-
-  async delete(id, props) {
-    if (movedAway(objectKey.protection(id), props.resourceUrn, `${id}: Domain Protection`)) return;
-    // Spec: DELETE protection always answers 403 requires_portal_verification. No call is made.
-    warn(`${id}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);
-  },
-};
-
-export const eppCodeHandler: Handler = {
-  check(olds, news) {
-    const result: CheckResult = checkEppCodeInputs(news);
+export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
+  check(ctx, olds, news) {
+    const result = checkEppCodeInputs(news);
     // No olds: the engine will create (a new resource, or a replacement). Said before it happens,
     // because a create cannot be undone or avoided: it sets a new code and e-mails the registrant.
-    if (Object.keys(olds).length === 0 && result.failures.length === 0 && typeof news.domain === "string")
-      warn(
-        `${news.domain}: EppCode${typeof news.resourceUrn === "string" ? ` "${resourceName(news.resourceUrn)}"` : ""} will request a new transfer code, which replaces the current one and e-mails the registrant. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead (README, "Moving resources").`,
+    if (!result.ok || Object.keys(olds).length > 0) return result;
+    const { domain, resourceUrn } = result.inputs;
+    if (typeof domain === "string")
+      ctx.log.warn(
+        `${domain}: EppCode${typeof resourceUrn === "string" ? ` "${resourceName(resourceUrn)}"` : ""} will request a new transfer code, which replaces the current one and e-mails the registrant. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead (README, "Moving resources").`,
       );
     return result;
   },
-  diff: (id, olds, news) => claimUnlessReplaced(diffEppCode(olds, news), objectKey.eppCode(id), olds, news),
+  diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffEppCode(olds, news), objectKey.eppCode(id), olds, news),
 
   /** Each create sets a new code at the registry and e-mails the registrant: only ever done in an apply. */
-  async create(inputs) {
-    const domain = inputs.domain as string;
+  async create(ctx, inputs) {
+    const { domain } = inputs;
     const key = objectKey.eppCode(domain);
-    refuseIfClaimed(key, inputs.resourceUrn, `the transfer code of ${domain}`, "EppCode");
-    claim(key, inputs.resourceUrn);
+    ctx.owners.refuseIfClaimed(key, inputs.resourceUrn, `the transfer code of ${domain}`, "EppCode");
+    ctx.owners.claim(key, inputs.resourceUrn);
     try {
-      const { auth_code } = await client().requestEppCode(domain);
-      info(`${domain}: a new transfer (EPP) code was set; the registrant is notified by e-mail`);
-      return { id: domain, outs: defined({ ...inputs, authCode: auth_code, requestedAt: new Date().toISOString() }) };
+      const { auth_code } = await ctx.api().requestEppCode(domain);
+      ctx.log.info(`${domain}: a new transfer (EPP) code was set; the registrant is notified by e-mail`);
+      return { id: domain, outs: defined({ ...inputs, authCode: auth_code, requestedAt: new Date(ctx.clock.now()).toISOString() }) };
     } catch (e) {
-      if (hasCode(e, "protection_enabled"))
+      if (isProtectionEnabled(e))
         throw new Error(`${domain}: the EPP code cannot be requested while Domain Protection is on. Remove protection in the reseller portal (the API cannot), then run again.`);
       throw e;
     }
   },
 
   /** No API call: reading the code would mean requesting a new one. */
-  async read(id, props) {
+  async read(_ctx, id, props) {
     return { id, props };
   },
 
-  async update(_id, olds, news) {
+  async update(_ctx, _id, olds, news) {
     return { outs: { ...olds, ...news, authCode: olds.authCode, requestedAt: olds.requestedAt } };
   },
 

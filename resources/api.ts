@@ -1,12 +1,10 @@
 /**
  * What resources/ needs from provider/: the client's methods (as a type picked from the client, so
  * handlers depend on a shape, not a construction, and the shape cannot drift from the client), and
- * readers of its errors. The readers delegate to provider/vocabulary's guards, which know the
- * client's errors by class or literal `name`; import those guards directly in new code.
+ * settings it is made from. Its errors are read with provider/vocabulary's guards.
  */
 import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../provider/contract";
 import type { ResellerClient, ResellerClientOptions } from "../provider/client";
-import { isApiError, isNotFound as isNotFoundError, isOutcomeUnknown as isOutcomeUnknownError, isUnanswered as isUnansweredError } from "../provider/vocabulary";
 
 /** The Idempotency-Key option of the keyed orders (register, transfer, renew, privacy and protection enable). */
 export type Keyed = Parameters<ResellerClient["register"]>[1];
@@ -149,34 +147,14 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   return { baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, contract, requestsPerMinute, ...(timeoutSeconds ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}) };
 }
 
-/** Builds the real client (provider/client.ts), loaded lazily so pure modules do not pull it in. */
-export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait"> = {}): ResellerApi {
+/**
+ * Builds the real client (provider/client.ts). Loaded here, on first use, rather than imported: a
+ * program imports this package for its resource classes, and loading the client with undici costs
+ * it about 80–95 ms more (measured on dist/, after resources/index is loaded) that a program making
+ * no function call never needs. The provider host loads it at its first API call.
+ */
+export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait" | "now" | "sleep"> = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ResellerClient } = require("../provider/client") as typeof import("../provider/client");
   return new ResellerClient({ ...settings, ...hooks });
 }
-
-/** The machine code of an API error (ours, after the contract's renames), or undefined. For messages; decide with the guards. */
-export function errorCode(e: unknown): string | undefined {
-  return isApiError(e) ? e.code : undefined;
-}
-
-export function errorStatus(e: unknown): number | undefined {
-  return isApiError(e) ? e.status : undefined;
-}
-
-/** An API error saying the object does not exist (provider/vocabulary isNotFound). */
-export const isNotFound = (e: unknown): boolean => isNotFoundError(e);
-
-/**
- * @deprecated Compare with a guard of provider/vocabulary instead (isExpiryMismatch, isZoneExists,
- * isProtectionEnabled, isTemplateConflict, isTtlConflict, isZoneNotActive, isRefusedAsInvalid, or
- * isApiError(e, code) typed by the contract's ErrorCode); a string code here is not checked.
- */
-export const hasCode = (e: unknown, code: string): boolean => errorCode(e) === code;
-
-/** Whether the client says a creating request may have been applied (provider/vocabulary isOutcomeUnknown). */
-export const isOutcomeUnknown = (e: unknown): boolean => isOutcomeUnknownError(e);
-
-/** Whether a request got no answer from the service (provider/vocabulary isUnanswered). */
-export const isUnanswered = (e: unknown): boolean => isUnansweredError(e);

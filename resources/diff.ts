@@ -5,17 +5,9 @@
  * Each resource kind lists its fields as "replace" (the object is another one), "update" (changed in
  * place) or nothing (create-only or bookkeeping inputs, which never cause a diff).
  */
-import { isUnknown, containsUnknown } from "./validate";
-import {
-  canonicalIps,
-  canonicalNameservers,
-  effectiveContacts,
-  sameJson,
-  type ContactInput,
-  type ContactTypeName,
-} from "./normalize";
-
-type Props = Record<string, unknown>;
+import type { ContactSet, RenewalPolicy } from "../provider/shapes";
+import { isUnknown, containsUnknown, type ChildHostInputs, type DomainAddonInputs, type DomainInputs, type EppCodeInputs, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
+import { canonicalIps, canonicalNameservers, effectiveContacts, sameJson } from "./normalize";
 
 export interface DiffResult {
   changes: boolean;
@@ -26,45 +18,44 @@ export interface DiffResult {
   diffs: string[];
 }
 
+/** Equality of an old (state) and a new (checked input) value; each equality narrows what it compares. */
 type Equal = (a: unknown, b: unknown) => boolean;
 
-interface Field {
-  key: string;
+/** A field of a kind: a key of its inputs that its outputs carry too. */
+interface Field<I, O> {
+  key: keyof I & keyof O;
   mode: "replace" | "update";
   /** Compare only when the program gives the field (unmanaged otherwise). */
   optional?: boolean;
   equal?: Equal;
 }
 
-const setEqual = (canon: (v: string[]) => string[]): Equal => (a, b) =>
-  Array.isArray(a) && Array.isArray(b) && sameJson(canon(a as string[]), canon(b as string[]));
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
-function diffFields(olds: Props, news: Props, fields: Field[], deleteBeforeReplace = false): DiffResult {
+const setEqual =
+  (canon: (v: readonly string[]) => string[]): Equal =>
+  (a, b) =>
+    isStrings(a) && isStrings(b) && sameJson(canon(a), canon(b));
+
+function diffFields<I, O>(olds: Partial<O>, news: I, fields: readonly Field<I, O>[], deleteBeforeReplace = false): DiffResult {
   const replaces: string[] = [];
   const diffs: string[] = [];
   for (const f of fields) {
     const n = news[f.key];
     if (f.optional && (n === undefined || n === null)) continue;
-    const differs = containsUnknown(n) || !(f.equal ?? sameJson)(olds[f.key], n);
+    const o = olds[f.key];
+    const differs = containsUnknown(n) || !(f.equal ? f.equal(o, n) : sameJson(o, n));
     if (!differs) continue;
-    diffs.push(f.key);
-    if (f.mode === "replace") replaces.push(f.key);
+    diffs.push(String(f.key));
+    if (f.mode === "replace") replaces.push(String(f.key));
   }
-  const stables = replaces.length === 0 ? fields.filter((f) => f.mode === "replace").map((f) => f.key) : [];
+  const stables = replaces.length === 0 ? fields.filter((f) => f.mode === "replace").map((f) => String(f.key)) : [];
   return { changes: diffs.length > 0, replaces, stables, deleteBeforeReplace: replaces.length > 0 && deleteBeforeReplace, diffs };
 }
 
 const DAY_MS = 86_400_000;
 
-/** Renewal policy (Domain input `renewal`). */
-export interface RenewalPolicy {
-  /** Renew when fewer than this many days remain before expiry. Default 30. */
-  minDaysRemaining?: number;
-  /** Never renew before this date (YYYY-MM-DD). */
-  notBefore?: string;
-  /** Years added per renewal. Default 1. */
-  years?: number;
-}
+export type { RenewalPolicy };
 
 export const DEFAULT_MIN_DAYS_REMAINING = 30;
 
@@ -78,11 +69,16 @@ export function renewalDue(policy: RenewalPolicy | null | undefined, expiryDate:
   return daysRemaining < (policy.minDaysRemaining ?? DEFAULT_MIN_DAYS_REMAINING);
 }
 
-const contactsEqual: Equal = (a, b) =>
-  !!a && !!b && sameJson(
-    effectiveContacts(a as Partial<Record<ContactTypeName, ContactInput>>),
-    effectiveContacts(b as Partial<Record<ContactTypeName, ContactInput>>),
-  );
+/** A contact set as check made it (validate.ts): an object keyed by contact type. */
+const isContactSet = (v: unknown): v is ContactSet => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const contactsEqual: Equal = (a, b) => isContactSet(a) && isContactSet(b) && sameJson(effectiveContacts(a), effectiveContacts(b));
+
+/** What a diff reads from state: the last outputs, of which it compares the fields the inputs have. */
+export type Held<I> = { [K in keyof I]?: unknown };
+
+/** What a Domain's diff reads from state: its last outputs, with the expiry date the service reported. */
+type DomainState = Held<DomainInputs> & { expiryDate?: unknown };
 
 /**
  * Domain: a new name is another domain (replace; the old one stays registered, see delete).
@@ -90,8 +86,8 @@ const contactsEqual: Equal = (a, b) =>
  * them. years, authCode and clientReference matter only when the domain is bought and are ignored
  * afterwards. A due renewal (policy against the expiry date in state) is an update named "renewal".
  */
-export function diffDomain(olds: Props, news: Props, nowMs: number = Date.now()): DiffResult {
-  const d = diffFields(olds, news, [
+export function diffDomain(olds: DomainState, news: DomainInputs, nowMs: number): DiffResult {
+  const d = diffFields<DomainInputs, DomainState>(olds, news, [
     { key: "domain", mode: "replace" },
     { key: "contacts", mode: "update", optional: true, equal: contactsEqual },
     { key: "nameservers", mode: "update", optional: true, equal: setEqual(canonicalNameservers) },
@@ -100,7 +96,7 @@ export function diffDomain(olds: Props, news: Props, nowMs: number = Date.now())
     { key: "maxPrice", mode: "update" },
     { key: "waitTimeoutSeconds", mode: "update" },
   ]);
-  if (!d.diffs.includes("renewal") && !isUnknown(news.renewal) && renewalDue(news.renewal as RenewalPolicy, olds.expiryDate, nowMs)) {
+  if (!d.diffs.includes("renewal") && !isUnknown(news.renewal) && renewalDue(news.renewal, olds.expiryDate, nowMs)) {
     d.diffs.push("renewal");
     d.changes = true;
   }
@@ -108,8 +104,8 @@ export function diffDomain(olds: Props, news: Props, nowMs: number = Date.now())
 }
 
 /** DnsZone: the domain names the zone (replace); the rest is bookkeeping or a wait in update. */
-export function diffZone(olds: Props, news: Props): DiffResult {
-  return diffFields(olds, news, [
+export function diffZone(olds: Held<ZoneInputs>, news: ZoneInputs): DiffResult {
+  return diffFields<ZoneInputs, Held<ZoneInputs>>(olds, news, [
     { key: "domain", mode: "replace" },
     { key: "waitForDelegation", mode: "update" },
     { key: "forceDestroy", mode: "update" },
@@ -123,8 +119,8 @@ export function diffZone(olds: Props, news: Props): DiffResult {
  * where create-first must fail: a type change on the same name in the same zone to or from CNAME,
  * since a CNAME cannot share its name with any other record (RFC 1034 §3.6.2, RFC 2181 §10.1).
  */
-export function diffRecord(olds: Props, news: Props): DiffResult {
-  const d = diffFields(olds, news, [
+export function diffRecord(olds: Held<RecordInputs>, news: RecordInputs): DiffResult {
+  const d = diffFields<RecordInputs, Held<RecordInputs>>(olds, news, [
     { key: "zone", mode: "replace" },
     { key: "type", mode: "replace" },
     { key: "name", mode: "replace" },
@@ -138,7 +134,7 @@ export function diffRecord(olds: Props, news: Props): DiffResult {
 }
 
 /** Whether only the type changes (same zone and name) and one side is a CNAME: the old record must go first. */
-export function typeChangeMustDeleteFirst(olds: Props, news: Props, replaces: string[]): boolean {
+export function typeChangeMustDeleteFirst(olds: Held<RecordInputs>, news: RecordInputs, replaces: string[]): boolean {
   if (!replaces.includes("type") || replaces.includes("zone") || replaces.includes("name")) return false;
   if (containsUnknown(news.type)) return false;
   const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : "");
@@ -146,8 +142,8 @@ export function typeChangeMustDeleteFirst(olds: Props, news: Props, replaces: st
 }
 
 /** ChildHost: domain and hostname identify it; addresses change in place (order ignored). */
-export function diffChildHost(olds: Props, news: Props): DiffResult {
-  return diffFields(olds, news, [
+export function diffChildHost(olds: Held<ChildHostInputs>, news: ChildHostInputs): DiffResult {
+  return diffFields<ChildHostInputs, Held<ChildHostInputs>>(olds, news, [
     { key: "domain", mode: "replace" },
     { key: "hostname", mode: "replace" },
     { key: "ipv4", mode: "update", equal: setEqual((v) => canonicalIps(v, 4)) },
@@ -156,13 +152,13 @@ export function diffChildHost(olds: Props, news: Props): DiffResult {
 }
 
 /** PrivacyAddon and Protection: only the domain, which is a replace. */
-export function diffDomainAddon(olds: Props, news: Props): DiffResult {
-  return diffFields(olds, news, [{ key: "domain", mode: "replace" }]);
+export function diffDomainAddon(olds: Held<DomainAddonInputs>, news: DomainAddonInputs): DiffResult {
+  return diffFields<DomainAddonInputs, Held<DomainAddonInputs>>(olds, news, [{ key: "domain", mode: "replace" }]);
 }
 
 /** EppCode: a new domain or trigger value asks for a new code. */
-export function diffEppCode(olds: Props, news: Props): DiffResult {
-  return diffFields(olds, news, [
+export function diffEppCode(olds: Held<EppCodeInputs>, news: EppCodeInputs): DiffResult {
+  return diffFields<EppCodeInputs, Held<EppCodeInputs>>(olds, news, [
     { key: "domain", mode: "replace" },
     { key: "trigger", mode: "replace" },
   ]);
@@ -173,8 +169,8 @@ export function diffEppCode(olds: Props, news: Props): DiffResult {
  * the old application's records are removed first, so removing them cannot remove what the new
  * application made under the same names.
  */
-export function diffTemplate(olds: Props, news: Props): DiffResult {
-  return diffFields(
+export function diffTemplate(olds: Held<TemplateInputs>, news: TemplateInputs): DiffResult {
+  return diffFields<TemplateInputs, Held<TemplateInputs>>(
     olds,
     news,
     [

@@ -1,35 +1,23 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
-import { systemClock, type Clock } from "../provider/clock";
 import { every, waitUntil } from "../provider/wait";
 import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
-import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput, ConflictStrategy } from "../provider/views";
-import { errorCode, hasCode, isNotFound, isOutcomeUnknown, type ResellerApi } from "./api";
-import { isServiceManagedRecord } from "../provider/contract";
-import {
-  claim,
-  claimedByOther,
-  client,
-  defined,
-  info,
-  invalidateZone,
-  limits,
-  movedAway,
-  objectKey,
-  primeZoneRecords,
-  recordDeleteActivity,
-  registerTtl,
-  release,
-  resourceName,
-  trackRecordDelete,
-  unregisterTtl,
-  warn,
-  zoneRecords,
-} from "./context";
-import { listedZone, zoneRecord } from "./read-cache";
+import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput } from "../provider/views";
+import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecord, isTemplateConflict, isTtlConflict, isZoneExists, isZoneNotActive } from "../provider/vocabulary";
+import { defined, objectKey, resourceName, type HostContext } from "./host";
 import { diffRecord, diffTemplate, diffZone } from "./diff";
-import { GONE, type Handler, type Props } from "./handler";
+import { GONE, type Handler } from "./handler";
+import { templateFailures } from "./template-check";
 import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normalize";
-import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown } from "./validate";
+import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
+
+/** A DnsZone in state: its inputs and the zone as the service reports it. */
+export type ZoneOutputs = ZoneInputs & { nameservers: string[]; status: string; delegated: boolean; adopted: boolean };
+
+/** A DnsRecord in state: the record in canonical form as the service holds it, its id and full name. */
+export type RecordOutputs = RecordInputs & CanonicalRecord & { recordId: string; fqdn: string; adopted: boolean };
+
+/** A ZoneTemplate in state: what the application made. */
+export type TemplateOutputs = TemplateInputs & { recordIds: string[]; created: number; replaced: number; skipped: string[]; adopted: boolean };
 
 export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
 
@@ -43,10 +31,10 @@ export const ZONE_DELETE_QUIET_MS = 2000;
 export const ZONE_DELETE_MAX_WAIT_MS = 120_000;
 const ZONE_DELETE_POLL_MS = 200;
 
-async function getZoneOrUndefined(api: ResellerApi, domain: string): Promise<DnsZoneWithRecords | undefined> {
+async function getZoneOrUndefined(ctx: HostContext, domain: string): Promise<DnsZoneWithRecords | undefined> {
   try {
-    const z = await api.getZone(domain);
-    primeZoneRecords(domain, z.records ?? []);
+    const z = await ctx.api().getZone(domain);
+    ctx.reads.primeZoneRecords(domain, z.records ?? []);
     return z;
   } catch (e) {
     if (isNotFound(e)) return undefined;
@@ -54,7 +42,7 @@ async function getZoneOrUndefined(api: ResellerApi, domain: string): Promise<Dns
   }
 }
 
-function zoneOutputs(inputs: Props, z: DnsZone, adopted: boolean): Props {
+function zoneOutputs(inputs: ZoneInputs, z: DnsZone, adopted: boolean): ZoneOutputs {
   return defined({
     ...inputs,
     domain: z.domain,
@@ -65,76 +53,74 @@ function zoneOutputs(inputs: Props, z: DnsZone, adopted: boolean): Props {
   });
 }
 
-/** The delegation wait (provider/waits.ts): bounded, logged, on a clock. */
-async function waitForDelegation(api: ResellerApi, domain: string, seconds: number): Promise<void> {
-  await waitForZoneDelegation(api, domain, seconds, { clock: systemClock, log: { info, warn } });
+/** The delegation wait (provider/waits.ts): bounded, logged, on the host's clock. */
+async function waitForDelegation(ctx: HostContext, domain: string, seconds: number): Promise<void> {
+  await waitForZoneDelegation(ctx.api(), domain, seconds, { clock: ctx.clock, log: ctx.log });
 }
 
-export const zoneHandler: Handler = {
-  check: (_olds, news) => checkZoneInputs(news),
+export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
+  check: (_ctx, _olds, news) => checkZoneInputs(news),
 
-  diff(id, olds, news) {
+  diff(ctx, id, olds, news) {
     const d = diffZone(olds, news);
     // The zone stays this resource's unless it is replaced: a delete by another URN leaves it.
-    if (!d.replaces.length) claim(objectKey.zone(id), news.resourceUrn ?? olds.resourceUrn);
+    if (!d.replaces.length) ctx.owners.claim(objectKey.zone(id), news.resourceUrn ?? olds.resourceUrn);
     return d;
   },
 
-  async create(inputs) {
-    const api = client();
-    const domain = inputs.domain as string;
-    const urn = inputs.resourceUrn;
+  async create(ctx, inputs) {
+    const api = ctx.api();
+    const { domain, resourceUrn: urn } = inputs;
     const key = objectKey.zone(domain);
-    const other = claimedByOther(key, urn);
+    const other = ctx.owners.claimedByOther(key, urn);
     if (other) throw new Error(`${domain}: the DNS zone is already managed by "${resourceName(other)}" in this stack; declare one DnsZone per zone`);
     if (inputs.adopt) {
-      const z = await getZoneOrUndefined(api, domain);
+      const z = await getZoneOrUndefined(ctx, domain);
       if (z) {
-        claim(key, urn);
-        info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
+        ctx.owners.claim(key, urn);
+        ctx.log.info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
         return { id: domain, outs: zoneOutputs(inputs, z, true) };
       }
-      info(`${domain}: adopt: there is no DNS zone for ${domain} yet; creating it`);
+      ctx.log.info(`${domain}: adopt: there is no DNS zone for ${domain} yet; creating it`);
     }
     let takenOver = false;
     try {
       await api.createZone(domain);
     } catch (e) {
       // No answer: the zone may have been made; the read below decides.
-      if (isOutcomeUnknown(e) && (await getZoneOrUndefined(api, domain))) warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
-      else if (hasCode(e, "zone_exists")) {
+      if (isOutcomeUnknown(e) && (await getZoneOrUndefined(ctx, domain))) ctx.log.warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
+      else if (isZoneExists(e)) {
         // Taken, never overwritten: nothing in it changes, and deleting it later still refuses while
         // it holds records this stack does not manage. This is what a DnsZone renamed or moved
         // without aliases meets (the old URN's delete then leaves the zone to this one).
-        warn(`${domain}: the DNS zone exists already (a DnsZone renamed or moved without aliases, or created outside this stack); taking it over unchanged. If another stack manages it, remove it from this program.`);
+        ctx.log.warn(`${domain}: the DNS zone exists already (a DnsZone renamed or moved without aliases, or created outside this stack); taking it over unchanged. If another stack manages it, remove it from this program.`);
         takenOver = true;
       } else throw e;
     }
-    claim(key, urn);
-    if (inputs.waitForDelegation) await waitForDelegation(api, domain, (inputs.waitTimeoutSeconds as number | undefined) ?? DEFAULT_DELEGATION_WAIT_SECONDS);
-    const z = (await getZoneOrUndefined(api, domain))!;
+    ctx.owners.claim(key, urn);
+    if (inputs.waitForDelegation) await waitForDelegation(ctx, domain, inputs.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
+    const z = await getZoneOrUndefined(ctx, domain);
+    if (!z) throw new Error(`${domain}: the DNS zone was created but cannot be read back; run pulumi refresh, then up again`);
     return { id: domain, outs: zoneOutputs(inputs, z, takenOver) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     // From GET /dns/zones where its entries carry the zone view (one call for every zone), else alone.
-    const z = (await listedZone(id)) ?? (await getZoneOrUndefined(client(), id));
-    return z ? { id, props: zoneOutputs(props, z, (props.adopted as boolean | undefined) ?? false) } : GONE;
+    const z = (await ctx.reads.listedZone(id)) ?? (await getZoneOrUndefined(ctx, id));
+    return z ? { id, props: zoneOutputs(props, z, props.adopted ?? false) } : GONE;
   },
 
-  async update(id, olds, news) {
-    const api = client();
-    if (news.waitForDelegation && !olds.delegated)
-      await waitForDelegation(api, id, (news.waitTimeoutSeconds as number | undefined) ?? DEFAULT_DELEGATION_WAIT_SECONDS);
-    const z = await getZoneOrUndefined(api, id);
+  async update(ctx, id, olds, news) {
+    if (news.waitForDelegation && !olds.delegated) await waitForDelegation(ctx, id, news.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
+    const z = await getZoneOrUndefined(ctx, id);
     if (!z) throw new Error(`${id}: the DNS zone no longer exists on the service; run pulumi refresh to drop it from state, then up to create it again`);
-    return { outs: zoneOutputs(news, z, (olds.adopted as boolean | undefined) ?? false) };
+    return { outs: zoneOutputs(news, z, olds.adopted ?? false) };
   },
 
-  async delete(id, props) {
-    const api = client();
-    if (movedAway(objectKey.zone(id), props.resourceUrn, `DNS zone ${id}`)) return;
-    const others = await userRecordsOnceSettled(api, id, !!props.forceDestroy);
+  async delete(ctx, id, props) {
+    const api = ctx.api();
+    if (ctx.owners.movedAway(objectKey.zone(id), props.resourceUrn, `DNS zone ${id}`)) return;
+    const others = await userRecordsOnceSettled(ctx, id, !!props.forceDestroy);
     if (others === undefined) return;
     if (others.length && !props.forceDestroy) {
       const list = others.slice(0, 5).map((r) => `${r.type} ${r.name}`).join(", ");
@@ -143,9 +129,9 @@ export const zoneHandler: Handler = {
       );
     }
     await api.deleteZone(id);
-    invalidateZone(id);
-    release(objectKey.zone(id), props.resourceUrn);
-    info(`${id}: zone deleted${others.length ? ` with ${others.length} unmanaged record(s) (forceDestroy)` : ""}`);
+    ctx.reads.invalidateZone(id);
+    ctx.owners.release(objectKey.zone(id), props.resourceUrn);
+    ctx.log.info(`${id}: zone deleted${others.length ? ` with ${others.length} unmanaged record(s) (forceDestroy)` : ""}`);
   },
 };
 
@@ -154,22 +140,23 @@ export const zoneHandler: Handler = {
  * record deletes in the zone have settled (see ZONE_DELETE_QUIET_MS); undefined when the zone is gone.
  * With forceDestroy nothing is waited for: the zone goes with whatever it holds.
  */
-async function userRecordsOnceSettled(api: ResellerApi, zone: string, force: boolean, clock: Clock = systemClock): Promise<DnsRecord[] | undefined> {
+async function userRecordsOnceSettled(ctx: HostContext, zone: string, force: boolean): Promise<DnsRecord[] | undefined> {
+  const { clock } = ctx;
   const userRecords = async (): Promise<DnsRecord[] | undefined> => {
-    invalidateZone(zone);
-    const z = await getZoneOrUndefined(api, zone);
+    ctx.reads.invalidateZone(zone);
+    const z = await getZoneOrUndefined(ctx, zone);
     return z ? (z.records ?? []).filter((r) => !isServiceManagedRecord(zone, r)) : undefined;
   };
   const start = clock.now();
   let others = await userRecords();
   if (!others?.length || force) return others;
-  let readAfter = recordDeleteActivity(zone).last;
+  let readAfter = ctx.recordDeletes.activity(zone).last;
   // Reads the zone again only when record deletes ended since the last read; settled once none is in flight and it is quiet.
   const r = await waitUntil({
     subject: zone,
     awaited: "this run's record deletes in the zone before deleting it",
     probe: async () => {
-      const a = recordDeleteActivity(zone);
+      const a = ctx.recordDeletes.activity(zone);
       if (a.inFlight === 0 && a.last !== readAfter) {
         others = await userRecords();
         readAfter = a.last;
@@ -182,37 +169,30 @@ async function userRecordsOnceSettled(api: ResellerApi, zone: string, force: boo
     timeoutMs: ZONE_DELETE_MAX_WAIT_MS,
     schedule: every(ZONE_DELETE_POLL_MS),
     clock,
-    log: { info },
+    log: ctx.log,
   });
   return r.value.others;
 }
 
 /** The record in canonical form, as outputs carry it. */
-function recordOutputs(inputs: Props, zone: string, live: DnsRecord, adopted: boolean): Props {
+function recordOutputs(inputs: RecordInputs, zone: string, live: DnsRecord, adopted: boolean): RecordOutputs {
   const c = canonicalRecord(live, zone);
   return defined({ ...inputs, zone, ...c, recordId: live.id, fqdn: fqdn(c.name, zone), adopted });
 }
 
 function toRequest(c: CanonicalRecord): RecordInput {
-  return defined({ type: c.type, name: c.name, content: c.content, ttl: c.ttl, priority: c.priority, extra: c.extra as RecordInput["extra"] });
+  return defined({ type: c.type, name: c.name, content: c.content, ttl: c.ttl, priority: c.priority, extra: c.extra });
 }
 
 /** Inputs come canonical from check() and outputs from read(): taken as they are, not canonicalized again. */
-const canonicalOf = (p: Props, _zone: string): CanonicalRecord => ({
-  type: p.type as string,
-  name: p.name as string,
-  content: p.content as string,
-  ttl: p.ttl as number,
-  priority: (p.priority as number | null | undefined) ?? null,
-  extra: (p.extra as CanonicalRecord["extra"] | undefined) ?? null,
-});
+const canonicalOf = (p: RecordInputs): CanonicalRecord => ({ type: p.type, name: p.name, content: p.content, ttl: p.ttl, priority: p.priority ?? null, extra: p.extra ?? null });
 
 /** A clear message for the shared-TTL refusal, naming the TTL the siblings have. */
-async function ttlConflictMessage(zone: string, c: CanonicalRecord): Promise<string> {
+async function ttlConflictMessage(ctx: HostContext, zone: string, c: CanonicalRecord): Promise<string> {
   let sibling = "";
   try {
-    invalidateZone(zone);
-    const same = (await zoneRecords(zone)).map((r) => canonicalRecord(r, zone)).filter((r) => r.type === c.type && r.name === c.name);
+    ctx.reads.invalidateZone(zone);
+    const same = (await ctx.reads.zoneRecords(zone)).map((r) => canonicalRecord(r, zone)).filter((r) => r.type === c.type && r.name === c.name);
     if (same.length) sibling = ` (they have ttl ${same[0].ttl})`;
   } catch {
     /* the message stays useful without it */
@@ -226,11 +206,11 @@ export function sameRecord(a: CanonicalRecord, b: CanonicalRecord): boolean {
 }
 
 /** The live record identical to `want` that no other URN of this run holds; else who holds the identical one. */
-function findIdentical(live: DnsRecord[], zone: string, want: CanonicalRecord, urn: unknown): { match?: DnsRecord; claimedBy?: string } {
+function findIdentical(ctx: HostContext, live: DnsRecord[], zone: string, want: CanonicalRecord, urn: string | undefined): { match?: DnsRecord; claimedBy?: string } {
   let claimedBy: string | undefined;
   for (const r of live) {
     if (!sameRecord(canonicalRecord(r, zone), want)) continue;
-    const other = claimedByOther(objectKey.record(zone, r.id), urn);
+    const other = ctx.owners.claimedByOther(objectKey.record(zone, r.id), urn);
     if (!other) return { match: r };
     claimedBy ??= other;
   }
@@ -238,13 +218,13 @@ function findIdentical(live: DnsRecord[], zone: string, want: CanonicalRecord, u
 }
 
 /** An adopted record whose TTL differs from the program's gets the program's (one update, now, not at the next up). */
-async function withTtl(api: ResellerApi, zone: string, live: DnsRecord, want: CanonicalRecord): Promise<DnsRecord> {
+async function withTtl(ctx: HostContext, zone: string, live: DnsRecord, want: CanonicalRecord): Promise<DnsRecord> {
   if (live.ttl === want.ttl) return live;
   try {
-    const updated = await api.updateRecord(zone, live.id, { ttl: want.ttl });
+    const updated = await ctx.api().updateRecord(zone, live.id, { ttl: want.ttl });
     return { ...live, ...updated, id: live.id };
   } finally {
-    invalidateZone(zone);
+    ctx.reads.invalidateZone(zone);
   }
 }
 
@@ -264,43 +244,43 @@ function cnameClash(live: DnsRecord[], zone: string, want: CanonicalRecord): str
   return undefined;
 }
 
-export const recordHandler: Handler = {
-  check(_olds, news) {
-    const result = checkRecordInputs(news, limits());
+export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
+  check(ctx, _olds, news) {
+    const result = checkRecordInputs(news, ctx.limits());
+    if (!result.ok) return result;
     const i = result.inputs;
-    if (result.failures.length === 0 && typeof i.resourceUrn === "string" && !containsUnknown([i.zone, i.name, i.type, i.ttl])) {
-      const clash = registerTtl(i.resourceUrn, i.zone as string, i.name as string, i.type as string, i.ttl as number);
-      if (clash)
-        result.failures.push({
-          property: "ttl",
-          reason: `ttl: ${i.ttl} differs from ttl ${clash.ttl} of "${resourceName(clash.urn)}", another ${i.type} record named ${i.name} in ${i.zone}: records of one name and type share one TTL, so give "${resourceName(i.resourceUrn)}" and "${resourceName(clash.urn)}" the same ttl`,
-        });
-    }
-    return result;
+    if (i.resourceUrn === undefined || containsUnknown([i.zone, i.name, i.type, i.ttl])) return result;
+    const clash = ctx.ttls.register(i.resourceUrn, i.zone, i.name, i.type, i.ttl);
+    if (!clash) return result;
+    return failed(news, [
+      {
+        property: "ttl",
+        reason: `ttl: ${i.ttl} differs from ttl ${clash.ttl} of "${resourceName(clash.urn)}", another ${i.type} record named ${i.name} in ${i.zone}: records of one name and type share one TTL, so give "${resourceName(i.resourceUrn)}" and "${resourceName(clash.urn)}" the same ttl`,
+      },
+    ]);
   },
 
-  diff(id, olds, news) {
+  diff(ctx, id, olds, news) {
     const d = diffRecord(olds, news);
-    if (!d.replaces.length) claim(objectKey.record(olds.zone as string, id), news.resourceUrn ?? olds.resourceUrn);
+    if (!d.replaces.length) ctx.owners.claim(objectKey.record(olds.zone, id), news.resourceUrn ?? olds.resourceUrn);
     return d;
   },
 
-  async create(inputs) {
-    const api = client();
-    const zone = inputs.zone as string;
-    const urn = inputs.resourceUrn;
-    const want = canonicalOf(inputs, zone);
+  async create(ctx, inputs) {
+    const api = ctx.api();
+    const { zone, resourceUrn: urn } = inputs;
+    const want = canonicalOf(inputs);
     const what = `${want.type} ${fqdn(want.name, zone)}`;
     if (inputs.adopt) {
-      invalidateZone(zone);
-      const { match, claimedBy } = findIdentical(await zoneRecords(zone), zone, want, urn);
+      ctx.reads.invalidateZone(zone);
+      const { match, claimedBy } = findIdentical(ctx, await ctx.reads.zoneRecords(zone), zone, want, urn);
       if (match) {
-        claim(objectKey.record(zone, match.id), urn);
-        const taken = await withTtl(api, zone, match, want);
-        info(`${what}: adopted (record ${match.id})`);
+        ctx.owners.claim(objectKey.record(zone, match.id), urn);
+        const taken = await withTtl(ctx, zone, match, want);
+        ctx.log.info(`${what}: adopted (record ${match.id})`);
         return { id: match.id, outs: recordOutputs(inputs, zone, taken, true) };
       }
-      info(`${what}: adopt: no unmanaged record with this content${claimedBy ? ` (the identical one is managed by "${resourceName(claimedBy)}")` : ""}; creating it`);
+      ctx.log.info(`${what}: adopt: no unmanaged record with this content${claimedBy ? ` (the identical one is managed by "${resourceName(claimedBy)}")` : ""}; creating it`);
     }
     let created: DnsRecord;
     try {
@@ -310,13 +290,13 @@ export const recordHandler: Handler = {
       // made by an earlier create whose answer was lost, or held by this resource's old URN (renamed or
       // moved without aliases), and the service refuses an identical record. Either way the identical
       // record (type, name, content, priority, extra) that no other resource of this run holds is ours.
-      if (isOutcomeUnknown(e) || hasCode(e, "validation_error")) {
-        invalidateZone(zone);
-        const live = await zoneRecords(zone);
-        const { match, claimedBy } = findIdentical(live, zone, want, urn);
+      if (isOutcomeUnknown(e) || isRefusedAsInvalid(e)) {
+        ctx.reads.invalidateZone(zone);
+        const live = await ctx.reads.zoneRecords(zone);
+        const { match, claimedBy } = findIdentical(ctx, live, zone, want, urn);
         if (match) {
-          claim(objectKey.record(zone, match.id), urn);
-          if (!isOutcomeUnknown(e)) warn(`${what}: the record exists already (an earlier create whose answer was lost, or this record renamed or moved without aliases); taking it`);
+          ctx.owners.claim(objectKey.record(zone, match.id), urn);
+          if (!isOutcomeUnknown(e)) ctx.log.warn(`${what}: the record exists already (an earlier create whose answer was lost, or this record renamed or moved without aliases); taking it`);
           return { id: match.id, outs: recordOutputs(inputs, zone, match, false) };
         }
         if (claimedBy) throw new Error(`${what}: an identical record exists and is managed by "${resourceName(claimedBy)}" in this stack; one record, one DnsRecord: remove one of them`);
@@ -325,109 +305,111 @@ export const recordHandler: Handler = {
         const clash = cnameClash(live, zone, want);
         if (clash) throw new Error(clash);
       }
-      if (hasCode(e, "ttl_conflict")) throw new Error(await ttlConflictMessage(zone, want));
-      if (hasCode(e, "zone_not_active")) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
+      if (isTtlConflict(e)) throw new Error(await ttlConflictMessage(ctx, zone, want));
+      if (isZoneNotActive(e)) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
       throw e;
     } finally {
-      invalidateZone(zone);
+      ctx.reads.invalidateZone(zone);
     }
-    claim(objectKey.record(zone, created.id), urn);
+    ctx.owners.claim(objectKey.record(zone, created.id), urn);
     return { id: created.id, outs: recordOutputs(inputs, zone, created, false) };
   },
 
-  async read(id, props) {
-    const zone = props.zone as string;
+  async read(ctx, id, props) {
+    const zone = props.zone;
     let live: DnsRecord | undefined;
     try {
       // One list call (per page) serves the reads of every record of the zone (read-cache.ts).
-      live = await zoneRecord(zone, id);
+      live = await ctx.reads.zoneRecord(zone, id);
     } catch (e) {
       if (isNotFound(e)) return GONE;
       throw e;
     }
-    return live ? { id, props: recordOutputs(props, zone, live, (props.adopted as boolean | undefined) ?? false) } : GONE;
+    return live ? { id, props: recordOutputs(props, zone, live, props.adopted ?? false) } : GONE;
   },
 
-  async update(id, olds, news) {
-    const api = client();
-    const zone = news.zone as string;
-    const want = canonicalOf(news, zone);
-    const had = canonicalOf(olds, zone);
+  async update(ctx, id, olds, news) {
+    const zone = news.zone;
+    const want = canonicalOf(news);
+    const had = canonicalOf(olds);
     const patch: Partial<RecordInput> = {};
     if (want.content !== had.content) patch.content = want.content;
     if (want.ttl !== had.ttl) patch.ttl = want.ttl;
     if (want.priority !== had.priority) patch.priority = want.priority;
-    if (!sameJson(want.extra, had.extra)) patch.extra = want.extra as RecordInput["extra"];
+    if (!sameJson(want.extra, had.extra)) patch.extra = want.extra;
     if (Object.keys(patch).length === 0) return { outs: { ...olds, ...news } };
     let updated: DnsRecord;
     try {
-      updated = await api.updateRecord(zone, id, patch);
+      updated = await ctx.api().updateRecord(zone, id, patch);
     } finally {
-      invalidateZone(zone);
+      ctx.reads.invalidateZone(zone);
     }
-    if (patch.ttl !== undefined) info(`${want.type} ${fqdn(want.name, zone)}: ttl ${patch.ttl} applies to every ${want.type} record of this name (shared TTL)`);
+    if (patch.ttl !== undefined) ctx.log.info(`${want.type} ${fqdn(want.name, zone)}: ttl ${patch.ttl} applies to every ${want.type} record of this name (shared TTL)`);
     const merged: DnsRecord = { ...updated, id: updated?.id ?? id, type: updated?.type ?? want.type, name: updated?.name ?? want.name, content: updated?.content ?? want.content, ttl: updated?.ttl ?? want.ttl };
-    return { outs: recordOutputs(news, zone, merged, (olds.adopted as boolean | undefined) ?? false) };
+    return { outs: recordOutputs(news, zone, merged, olds.adopted ?? false) };
   },
 
-  async delete(id, props) {
-    const zone = props.zone as string;
+  async delete(ctx, id, props) {
+    const zone = props.zone;
     const key = objectKey.record(zone, id);
-    if (movedAway(key, props.resourceUrn, `${props.type as string} ${fqdn(props.name as string, zone)} (record ${id})`)) {
-      if (typeof props.resourceUrn === "string") unregisterTtl(props.resourceUrn);
+    if (ctx.owners.movedAway(key, props.resourceUrn, `${props.type} ${fqdn(props.name, zone)} (record ${id})`)) {
+      ctx.ttls.unregister(props.resourceUrn);
       return;
     }
-    await trackRecordDelete(zone, async () => {
+    await ctx.recordDeletes.track(zone, async () => {
       try {
-        await client().deleteRecord(zone, id);
+        await ctx.api().deleteRecord(zone, id);
       } catch (e) {
         if (!isNotFound(e)) throw e;
       } finally {
-        invalidateZone(zone);
-        if (typeof props.resourceUrn === "string") unregisterTtl(props.resourceUrn);
+        ctx.reads.invalidateZone(zone);
+        ctx.ttls.unregister(props.resourceUrn);
       }
     });
-    release(key, props.resourceUrn);
+    ctx.owners.release(key, props.resourceUrn);
   },
 };
 
-function templateOutputs(inputs: Props, extra: Props): Props {
-  return defined({ ...inputs, ...extra });
+function templateOutputs(inputs: TemplateInputs, made: Pick<TemplateOutputs, "recordIds" | "created" | "replaced" | "skipped" | "adopted">): TemplateOutputs {
+  return defined({ ...inputs, ...made });
 }
 
-export const templateHandler: Handler = {
-  check: (_olds, news) => checkTemplateInputs(news),
-  diff(_id, olds, news) {
+export const templateHandler: Handler<TemplateInputs, TemplateOutputs> = {
+  async check(ctx, _olds, news) {
+    const result = checkTemplateInputs(news);
+    if (!result.ok) return result;
+    // A template id or variable the service does not have fails at preview, not at apply.
+    const unknownToService = await templateFailures(result.inputs, () => ctx.reads.templates());
+    return unknownToService.length ? failed(news, unknownToService) : result;
+  },
+
+  diff(ctx, _id, olds, news) {
     const d = diffTemplate(olds, news);
-    if (!d.replaces.length) for (const r of (olds.recordIds as string[]) ?? []) claim(objectKey.record(olds.zone as string, r), news.resourceUrn ?? olds.resourceUrn);
+    if (!d.replaces.length) for (const r of olds.recordIds ?? []) ctx.owners.claim(objectKey.record(olds.zone, r), news.resourceUrn ?? olds.resourceUrn);
     return d;
   },
 
-  async create(inputs) {
-    const api = client();
-    const zone = inputs.zone as string;
-    const templateId = inputs.templateId as string;
+  async create(ctx, inputs) {
+    const api = ctx.api();
+    const { zone, templateId } = inputs;
     const id = `${zone}/${templateId}`;
     if (inputs.adopt) {
       const templates = await api.listTemplates();
       if (!templates.some((t) => t.id === templateId)) throw new Error(`adopt: there is no template ${templateId}`);
-      if (!(await getZoneOrUndefined(api, zone))) throw new Error(`adopt: there is no DNS zone for ${zone}`);
+      if (!(await getZoneOrUndefined(ctx, zone))) throw new Error(`adopt: there is no DNS zone for ${zone}`);
       return { id, outs: templateOutputs(inputs, { recordIds: [], created: 0, replaced: 0, skipped: [], adopted: true }) };
     }
     try {
-      const res = await api.applyTemplate(zone, templateId, {
-        variables: (inputs.variables as Record<string, string>) ?? {},
-        conflict_strategy: (inputs.conflictStrategy as ConflictStrategy) ?? "cancel",
-      });
+      const res = await api.applyTemplate(zone, templateId, { variables: inputs.variables, conflict_strategy: inputs.conflictStrategy });
       let ids = [...res.created, ...res.replaced].map((r) => r.id);
       if (res.replaced.length) {
         // `replaced` may name the records the apply deleted (the sandbox's reading; the spec is silent):
         // keep only ids that exist, or the first refresh would show recordIds shrinking.
-        invalidateZone(zone);
-        const present = new Set((await zoneRecords(zone)).map((r) => r.id));
+        ctx.reads.invalidateZone(zone);
+        const present = new Set((await ctx.reads.zoneRecords(zone)).map((r) => r.id));
         ids = ids.filter((i) => present.has(i));
       }
-      for (const r of ids) claim(objectKey.record(zone, r), inputs.resourceUrn);
+      for (const r of ids) ctx.owners.claim(objectKey.record(zone, r), inputs.resourceUrn);
       return {
         id,
         outs: templateOutputs(inputs, {
@@ -439,48 +421,47 @@ export const templateHandler: Handler = {
         }),
       };
     } catch (e) {
-      if (errorCode(e) === "template_conflict")
+      if (isTemplateConflict(e))
         throw new Error(
-          `${zone}: template ${templateId} meets existing records and conflictStrategy is cancel; nothing was changed. Use conflictStrategy "skip" or "replace". If this ZoneTemplate was renamed or moved under a component, those are its own records: add the old name with the aliases resource option instead (see README, "Moving resources"). (${(e as Error).message})`,
+          `${zone}: template ${templateId} meets existing records and conflictStrategy is cancel; nothing was changed. Use conflictStrategy "skip" or "replace". If this ZoneTemplate was renamed or moved under a component, those are its own records: add the old name with the aliases resource option instead (see README, "Moving resources"). (${e instanceof Error ? e.message : String(e)})`,
         );
       throw e;
     } finally {
-      invalidateZone(zone);
+      ctx.reads.invalidateZone(zone);
     }
   },
 
-  async read(id, props) {
-    const zone = props.zone as string;
+  async read(ctx, id, props) {
     let records: DnsRecord[];
     try {
-      records = await zoneRecords(zone);
+      records = await ctx.reads.zoneRecords(props.zone);
     } catch (e) {
       if (isNotFound(e)) return GONE;
       throw e;
     }
     const present = new Set(records.map((r) => r.id));
-    return { id, props: { ...props, recordIds: ((props.recordIds as string[]) ?? []).filter((r) => present.has(r)) } };
+    return { id, props: { ...props, recordIds: (props.recordIds ?? []).filter((r) => present.has(r)) } };
   },
 
-  async update(_id, olds, news) {
+  async update(_ctx, _id, olds, news) {
     return { outs: templateOutputs(news, { recordIds: olds.recordIds, created: olds.created, replaced: olds.replaced, skipped: olds.skipped, adopted: olds.adopted }) };
   },
 
-  async delete(_id, props) {
-    const zone = props.zone as string;
-    const api = client();
-    await trackRecordDelete(zone, async () => {
-      for (const recordId of (props.recordIds as string[]) ?? []) {
+  async delete(ctx, _id, props) {
+    const zone = props.zone;
+    const api = ctx.api();
+    await ctx.recordDeletes.track(zone, async () => {
+      for (const recordId of props.recordIds ?? []) {
         const key = objectKey.record(zone, recordId);
-        if (movedAway(key, props.resourceUrn, `record ${recordId} of template ${props.templateId as string}`)) continue;
+        if (ctx.owners.movedAway(key, props.resourceUrn, `record ${recordId} of template ${props.templateId}`)) continue;
         try {
           await api.deleteRecord(zone, recordId);
         } catch (e) {
           if (!isNotFound(e)) throw e;
         }
-        release(key, props.resourceUrn);
+        ctx.owners.release(key, props.resourceUrn);
       }
-      invalidateZone(zone);
+      ctx.reads.invalidateZone(zone);
     });
   },
 };

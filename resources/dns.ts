@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { RecordExtra } from "../provider/shapes";
 import { resourceArgs, type ResellerResourceOptions } from "./register";
 
 export interface DnsZoneArgs {
@@ -37,24 +38,10 @@ export class DnsZone extends pulumi.dynamic.Resource {
 }
 
 /** SRV: weight and port. CAA: flag and tag. */
-export interface RecordExtraArgs {
-  /** SRV weight, 0 to 65535. */
-  weight?: pulumi.Input<number>;
-  /** SRV port, 0 to 65535. */
-  port?: pulumi.Input<number>;
-  /** CAA flag, 0 to 255 (128: issuer critical). */
-  flag?: pulumi.Input<number>;
-  /** CAA tag: issue, issuewild or iodef. */
-  tag?: pulumi.Input<string>;
-}
+export type RecordExtraArgs = { [K in keyof RecordExtra]: pulumi.Input<RecordExtra[K]> };
 
 /** A record's extra fields as the outputs hold them. */
-export interface RecordExtra {
-  weight?: number;
-  port?: number;
-  flag?: number;
-  tag?: string;
-}
+export type { RecordExtra };
 
 export interface DnsRecordArgs {
   /** The zone (domain) the record belongs to. Changing it replaces the record. */

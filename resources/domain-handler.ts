@@ -3,29 +3,42 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
-import { systemClock } from "../provider/clock";
 import { waitForRegistry } from "../provider/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
-import { isGoneStage, VALUES } from "../provider/contract";
-import { hasCode, isNotFound, type ResellerApi } from "./api";
+import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../provider/shapes";
+import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../provider/vocabulary";
+import type { ResellerApi } from "./api";
+import { diffDomain, renewalDue } from "./diff";
+import { GONE, type Handler } from "./handler";
+import { defined, objectKey, PartialFailure, resourceName, type HostContext } from "./host";
 import { RUN_AGAIN, sendPaidOrder } from "./unanswered-order";
-import { claim, claimedByOther, client, defined, idempotencyKey, info, PartialFailure, warn, limits, movedAway, objectKey, resourceName } from "./context";
-import { diffDomain, renewalDue, type RenewalPolicy } from "./diff";
-import { GONE, type Handler, type Props } from "./handler";
-import { listedDomain } from "./read-cache";
-import {
-  CONTACT_TYPES,
-  canonicalContact,
-  canonicalNameservers,
-  effectiveContacts,
-  sameJson,
-  type ContactInput,
-  type ContactTypeName,
-} from "./normalize";
-import { checkDomainInputs } from "./validate";
+import { CONTACT_TYPES, canonicalContact, canonicalNameservers, effectiveContacts, sameJson } from "./normalize";
+import { checkDomainInputs, type DomainInputs } from "./validate";
 
-/** Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review). */
-const WAITING = new Set<string>(VALUES.waitingStages);
+/** What a Domain holds in state: its inputs, overlaid with what the service reports and what its orders cost. */
+export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "contacts"> & {
+  stage: string;
+  status: string;
+  expiryDate: string | null;
+  expiresAt: string | null;
+  nameservers: string[] | null;
+  locked: boolean | null;
+  registryStatuses: string[];
+  charged: string | null;
+  currency: string | null;
+  invoice: string | null;
+  adopted: boolean;
+  /** "pending" while a contact change awaits the registrant's confirmation. */
+  contactsStatus?: string;
+  contacts?: HeldContacts;
+};
+
+/** Contacts as state holds them: the program's (when the registry agrees) or the registry's. */
+type HeldContacts = Partial<Record<ContactType, Contact | null>>;
+
+/** What outputs() overlays on the inputs besides the live view. */
+type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts">>;
+
 
 export const DEFAULT_WAIT_SECONDS = 120;
 
@@ -39,79 +52,83 @@ export function cents(amount: string): bigint {
 }
 
 /** Refuses before any money moves when the quote is above maxPrice. */
-async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "renew", domain: string, years: number, maxPrice: unknown): Promise<void> {
-  if (typeof maxPrice !== "string") return;
+async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "renew", domain: string, years: number, maxPrice: string | undefined): Promise<void> {
+  if (maxPrice === undefined) return;
   const q = await api.quote({ action, domain, years });
   if (cents(String(q.amount)) > cents(maxPrice))
     throw new Error(`${domain}: ${action} for ${years} year(s) costs ${q.amount} ${q.currency}, above maxPrice ${maxPrice}; nothing was charged. Raise maxPrice to proceed.`);
 }
 
-/** The registration wait (provider/waits.ts): bounded, logged, on a clock. */
-async function waitWhileProcessing(api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
-  return (await waitForRegistry(api, domain, seconds, { clock: systemClock, log: { info, warn } })).value;
+/** The registration wait (provider/waits.ts): bounded, logged, on the host's clock. */
+async function waitWhileProcessing(ctx: HostContext, api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
+  return (await waitForRegistry(api, domain, seconds, { clock: ctx.clock, log: ctx.log })).value;
 }
 
 /**
  * Contacts for the outputs: the program's own form when the registry holds the same (an omitted
  * admin/tech/billing is the registrant), else what the registry holds, so refresh shows real drift only.
  */
-function contactsOutput(known: unknown, live: Props): Props {
-  const same = known && typeof known === "object" && sameJson(effectiveContacts(known as Partial<Record<ContactTypeName, ContactInput>>), effectiveContacts(live as Partial<Record<ContactTypeName, ContactInput>>));
-  return same ? (known as Props) : live;
+function contactsOutput(known: HeldContacts, live: HeldContacts): HeldContacts {
+  return sameJson(effectiveContacts(known), effectiveContacts(live)) ? known : live;
 }
 
-function liveContacts(c: Contacts): Props {
-  const out: Props = {};
+/** The registry's contacts in canonical form, the types it reports. */
+function liveContacts(c: Contacts): HeldContacts {
+  const out: HeldContacts = {};
   for (const t of CONTACT_TYPES) {
     const v = c[t];
-    if (v) out[t] = canonicalContact(v as ContactInput);
+    if (v) out[t] = canonicalContact(v);
   }
   return out;
 }
 
 /** Outputs: the inputs, overlaid with what the service reports. Used by create, read and update alike. */
-function outputs(inputs: Props, live: DomainInfo, extra: Props): Props {
+function outputs(base: DomainInputs | DomainOutputs, live: DomainInfo, extra: Overlay): DomainOutputs {
+  const held: Partial<DomainOutputs> = "stage" in base ? base : {};
   return defined({
-    ...inputs,
+    ...base,
     domain: live.domain,
     stage: live.stage,
     status: live.status,
     expiryDate: live.expiry_date ?? null,
     expiresAt: live.expires_at ?? null,
-    nameservers: live.nameservers ?? (inputs.nameservers as string[] | undefined) ?? null,
+    nameservers: live.nameservers ?? base.nameservers ?? null,
     locked: live.locked ?? null,
     registryStatuses: live.registry_statuses ?? [],
-    charged: (inputs.charged as string | undefined) ?? null,
-    currency: (inputs.currency as string | undefined) ?? null,
-    invoice: (inputs.invoice as string | undefined) ?? null,
-    adopted: (inputs.adopted as boolean | undefined) ?? false,
+    charged: held.charged ?? null,
+    currency: held.currency ?? null,
+    invoice: held.invoice ?? null,
+    adopted: held.adopted ?? false,
     ...extra,
   });
 }
 
-const orderFields = (o: DomainOrder): Props => ({ charged: String(o.charged), currency: o.currency, invoice: o.invoice ?? null });
+const orderFields = (o: DomainOrder): Overlay => ({ charged: String(o.charged), currency: o.currency, invoice: o.invoice ?? null });
 
 function protectionHint(e: unknown, domain: string, what: string): Error {
-  if (hasCode(e, "protection_enabled"))
+  if (isProtectionEnabled(e))
     return new Error(`${domain}: ${what} was refused because Domain Protection is on. Protection can only be removed in the reseller portal (the API always refuses); remove it there, then run again.`);
-  return e as Error;
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 /** Contacts to send: the types whose effective value differs from the live one. */
-function changedContacts(live: Props, wanted: Props): Partial<Record<ContactTypeName, ContactInput>> {
-  const l = effectiveContacts(live as Partial<Record<ContactTypeName, ContactInput>>);
-  const w = effectiveContacts(wanted as Partial<Record<ContactTypeName, ContactInput>>);
-  const out: Partial<Record<ContactTypeName, ContactInput>> = {};
-  for (const t of CONTACT_TYPES) if (w[t] && !sameJson(l[t], w[t])) out[t] = w[t]!;
+function changedContacts(live: HeldContacts, wanted: ContactSet): Partial<Record<ContactType, Contact>> {
+  const l = effectiveContacts(live);
+  const w = effectiveContacts(wanted);
+  const out: Partial<Record<ContactType, Contact>> = {};
+  for (const t of CONTACT_TYPES) {
+    const want = w[t];
+    if (want && !sameJson(l[t], want)) out[t] = want;
+  }
   return out;
 }
 
-async function renew(api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: unknown): Promise<Props> {
+async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined): Promise<Overlay> {
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
   await priceGuard(api, "renew", domain, years, maxPrice);
-  const key = idempotencyKey(urn, "renew", `${expiry}:${years}`);
+  const key = ctx.idempotencyKey(urn, "renew", `${expiry}:${years}`);
   try {
     // Applied without an answer: the expiry has moved on.
     const outcome = await sendPaidOrder(
@@ -120,15 +137,15 @@ async function renew(api: ResellerApi, urn: string, domain: string, live: Domain
       async () => ((await api.getDomain(domain)).expiry_date !== expiry ? {} : undefined),
     );
     if ("unanswered" in outcome) {
-      info(`${domain}: the renewal from ${expiry} got no answer, but the expiry has moved on: it was applied`);
+      ctx.log.info(`${domain}: the renewal from ${expiry} got no answer, but the expiry has moved on: it was applied`);
       return {};
     }
     const order = outcome.answered;
-    info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
+    ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
     return orderFields(order);
   } catch (e) {
-    if (!hasCode(e, "expiry_mismatch")) throw e;
-    info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
+    if (!isExpiryMismatch(e)) throw e;
+    ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
     return {};
   }
 }
@@ -142,21 +159,20 @@ const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo |
   return isGoneStage(live.stage) ? undefined : live;
 };
 
-export const domainHandler: Handler = {
-  check: (_olds, news) => checkDomainInputs(news, limits()),
+export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
+  check: (ctx, _olds, news) => checkDomainInputs(news, ctx.limits()),
 
-  diff(id, olds, news) {
-    const d = diffDomain(olds, news);
-    if (!d.replaces.length) claim(objectKey.domain(id), news.resourceUrn ?? olds.resourceUrn);
+  diff(ctx, id, olds, news) {
+    const d = diffDomain(olds, news, ctx.clock.now());
+    if (!d.replaces.length) ctx.owners.claim(objectKey.domain(id), news.resourceUrn ?? olds.resourceUrn);
     return d;
   },
 
-  async create(inputs) {
-    const api = client();
-    const domain = inputs.domain as string;
-    const urn = inputs.resourceUrn as string;
+  async create(ctx, inputs) {
+    const api = ctx.api();
+    const { domain, resourceUrn: urn = "" } = inputs;
     const ownerKey = objectKey.domain(domain);
-    const other = claimedByOther(ownerKey, urn);
+    const other = ctx.owners.claimedByOther(ownerKey, urn);
     if (other) throw new Error(`${domain}: the domain is already managed by "${resourceName(other)}" in this stack; declare one Domain per name. Nothing was charged.`);
     // Already in the account: taken as it is, never bought again (adopt, or a Domain renamed or moved
     // without aliases, whose old URN's delete then leaves it to this one).
@@ -176,32 +192,27 @@ export const domainHandler: Handler = {
       owned = undefined;
     }
     if (owned) {
-      claim(ownerKey, urn);
+      ctx.owners.claim(ownerKey, urn);
       const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
-      if (inputs.adopt) info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
-      else warn(`${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, or bought outside this stack); taking it over, nothing charged or changed`);
+      if (inputs.adopt) ctx.log.info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
+      else ctx.log.warn(`${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, or bought outside this stack); taking it over, nothing charged or changed`);
       return { id: domain, outs: outputs(inputs, owned, { adopted: !!inputs.adopt, contacts }) };
     }
     if (inputs.adopt) throw new Error(`adopt: ${domain} is not in this reseller account, and adopt never buys; nothing was charged. Remove adopt to register it`);
-    claim(ownerKey, urn);
+    ctx.owners.claim(ownerKey, urn);
 
-    const years = (inputs.years as number | undefined) ?? 1;
+    const years = inputs.years;
     const action = inputs.authCode ? "transfer" : "register";
     await priceGuard(api, action, domain, years, inputs.maxPrice);
-    const contacts = inputs.contacts as RegisterRequest["contacts"];
-    const body: RegisterRequest = defined({
-      domain,
-      years,
-      contacts,
-      nameservers: inputs.nameservers as string[] | undefined,
-      client_reference: inputs.clientReference as string | undefined,
-    });
+    // check() requires contacts unless adopt is set, and adopt never reaches here.
+    if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
+    const body: RegisterRequest = defined({ domain, years, contacts: inputs.contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
     // One key per (resource, action, name): a retried or re-run create is replayed, never charged again.
-    const key = idempotencyKey(urn, action, `${domain}${after}`);
+    const key = ctx.idempotencyKey(urn, action, `${domain}${after}`);
     const send = (): Promise<DomainOrder> =>
       action === "register"
         ? api.register(body, { idempotencyKey: key })
-        : api.transfer({ ...body, auth_code: inputs.authCode as string }, { idempotencyKey: key });
+        : api.transfer({ ...body, auth_code: inputs.authCode ?? "" }, { idempotencyKey: key });
     // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
     const outcome = await sendPaidOrder(`${domain}: the ${action} request`, send, () => liveOrder(api, domain));
     if ("unanswered" in outcome)
@@ -211,17 +222,18 @@ export const domainHandler: Handler = {
         outputs(inputs, outcome.unanswered, { adopted: false }),
       );
     const order = outcome.answered;
-    const extra = { ...orderFields(order), adopted: false };
+    const extra: Overlay = { ...orderFields(order), adopted: false };
     let live: DomainInfo;
     try {
-      live = await waitWhileProcessing(api, domain, (inputs.waitTimeoutSeconds as number | undefined) ?? DEFAULT_WAIT_SECONDS);
+      live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);
     } catch (e) {
       // Bought but not readable: keep it in state so a refresh can follow it.
-      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${(e as Error).message}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
+      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
     }
-    if (live.stage === "failed") throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
-    if (WAITING.has(live.stage)) info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
-    else if (live.stage === "active" && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
+    if (live.stage === STAGE.failed) throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
+    // Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review).
+    if (isProcessingStage(live.stage)) ctx.log.info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
+    else if (isActiveStage(live.stage) && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
       try {
         await api.setLock(domain, inputs.locked);
         live = await api.getDomain(domain);
@@ -232,12 +244,12 @@ export const domainHandler: Handler = {
     return { id: domain, outs: outputs(inputs, live, extra) };
   },
 
-  async read(id, props) {
-    const api = client();
+  async read(ctx, id, props) {
+    const api = ctx.api();
     let live: DomainInfo;
     try {
       // From GET /domains where its entries carry the information view (one call for every domain), else alone.
-      live = (await listedDomain(id)) ?? (await api.getDomain(id));
+      live = (await ctx.reads.listedDomain(id)) ?? (await api.getDomain(id));
     } catch (e) {
       if (isNotFound(e)) return GONE;
       throw e;
@@ -247,36 +259,36 @@ export const domainHandler: Handler = {
     return { id, props: outputs(props, live, { contacts }) };
   },
 
-  async update(id, olds, news) {
-    const api = client();
+  async update(ctx, id, olds, news) {
+    const api = ctx.api();
     const domain = id;
-    const urn = (news.resourceUrn ?? olds.resourceUrn) as string;
+    const urn = news.resourceUrn ?? olds.resourceUrn ?? "";
     let live = await api.getDomain(domain);
     // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
     if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
-    const extra: Props = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
+    const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
     const managed: string[] = [];
-    const wantNs = news.nameservers as string[] | undefined;
+    const wantNs = news.nameservers;
     if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
-    let contactChanges: Partial<Record<ContactTypeName, ContactInput>> = {};
+    let contactChanges: Partial<Record<ContactType, Contact>> = {};
     if (news.contacts) {
-      contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts as Props);
+      contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts);
       if (Object.keys(contactChanges).length) managed.push("contacts");
     }
     if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
 
-    if (managed.length && live.stage !== "active") {
-      warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
+    if (managed.length && !isActiveStage(live.stage)) {
+      ctx.log.warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
     } else {
       let contactsStatus: string | undefined;
-      if (managed.includes("nameservers")) await api.setNameservers(domain, wantNs!);
+      if (wantNs && managed.includes("nameservers")) await api.setNameservers(domain, wantNs);
       if (managed.includes("contacts")) {
-        contactsStatus = (await api.updateContacts(domain, contactChanges as Partial<Contacts>)).status;
-        if (contactsStatus === "pending") info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
+        contactsStatus = (await api.updateContacts(domain, contactChanges)).status;
+        if (contactsStatus === "pending") ctx.log.info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
       }
-      if (managed.includes("locked")) {
+      if (typeof news.locked === "boolean" && managed.includes("locked")) {
         try {
-          await api.setLock(domain, news.locked as boolean);
+          await api.setLock(domain, news.locked);
         } catch (e) {
           throw protectionHint(e, domain, "removing the registrar lock");
         }
@@ -285,11 +297,11 @@ export const domainHandler: Handler = {
     }
     if (managed.length) live = await api.getDomain(domain);
 
-    const policy = news.renewal as RenewalPolicy | undefined;
-    if (renewalDue(policy, live.expiry_date, Date.now())) {
-      if (live.stage !== "active" && live.stage !== "expired") warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === "redemption" ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
+    const policy = news.renewal;
+    if (policy && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
+      if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
       else {
-        Object.assign(extra, await renew(api, urn, domain, live, policy!, news.maxPrice));
+        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice));
         live = await api.getDomain(domain);
       }
     }
@@ -298,9 +310,9 @@ export const domainHandler: Handler = {
     return { outs: outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts }) };
   },
 
-  async delete(id, props) {
-    if (movedAway(objectKey.domain(id), props.resourceUrn, id)) return;
-    warn(
+  async delete(ctx, id, props) {
+    if (ctx.owners.movedAway(objectKey.domain(id), props.resourceUrn, id)) return;
+    ctx.log.warn(
       `${id}: a domain cannot be deleted through the API; it stays registered${props.expiryDate ? ` until ${props.expiryDate}` : ""} and was only removed from this stack. To cancel it, use the reseller portal.`,
     );
   },

@@ -1,83 +1,24 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { Contact, ContactSet, RenewalPolicy } from "../provider/shapes";
 import { resourceArgs, type ResellerResourceOptions } from "./register";
 
-/** A WHOIS contact (spec, Contact). Personal data: always stored as a secret. */
-export interface ContactArgs {
-  /** Full name of the person. */
-  name: pulumi.Input<string>;
-  /** Organisation, if any. */
-  organization?: pulumi.Input<string | null>;
-  /** E-mail address; the registry sends confirmations here. */
-  email: pulumi.Input<string>;
-  /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
-  phone: pulumi.Input<string>;
-  /** First address line. */
-  address_line_1: pulumi.Input<string>;
-  /** Second address line, if any. */
-  address_line_2?: pulumi.Input<string | null>;
-  /** City. */
-  city: pulumi.Input<string>;
-  /** State, province or region. */
-  state?: pulumi.Input<string | null>;
-  /** Postal code. */
-  postal_code?: pulumi.Input<string | null>;
-  /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
-  country: pulumi.Input<string>;
-}
+/** Each field of `T` as a Pulumi input (the field's documentation carries over). */
+type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
+export type ContactArgs = Inputs<Contact>;
 
 /** A WHOIS contact as the outputs hold it (secret). */
-export interface Contact {
-  /** Full name of the person. */
-  name: string;
-  /** Organisation, if any. */
-  organization?: string | null;
-  /** E-mail address; the registry sends confirmations here. */
-  email: string;
-  /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
-  phone: string;
-  /** First address line. */
-  address_line_1: string;
-  /** Second address line, if any. */
-  address_line_2?: string | null;
-  /** City. */
-  city: string;
-  /** State, province or region. */
-  state?: string | null;
-  /** Postal code. */
-  postal_code?: string | null;
-  /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
-  country: string;
-}
+export type { Contact };
 
 /** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
-export interface DomainContactsArgs {
-  /** The domain's holder. */
-  registrant: pulumi.Input<ContactArgs>;
-  /** Administrative contact; defaults to the registrant. */
-  admin?: pulumi.Input<ContactArgs | null>;
-  /** Technical contact; defaults to the registrant. */
-  tech?: pulumi.Input<ContactArgs | null>;
-  /** Billing contact; defaults to the registrant. */
-  billing?: pulumi.Input<ContactArgs | null>;
-}
+export type DomainContactsArgs = { [K in keyof ContactSet<ContactArgs>]: pulumi.Input<ContactSet<ContactArgs>[K]> };
 
 /** Contacts by type as the outputs hold them (secret). */
-export interface DomainContacts {
-  registrant: Contact;
-  admin?: Contact | null;
-  tech?: Contact | null;
-  billing?: Contact | null;
-}
+export type DomainContacts = ContactSet;
 
 /** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
-export interface RenewalPolicyArgs {
-  /** Default 30. */
-  minDaysRemaining?: pulumi.Input<number>;
-  /** "YYYY-MM-DD". */
-  notBefore?: pulumi.Input<string>;
-  /** Default 1. */
-  years?: pulumi.Input<number>;
-}
+export type RenewalPolicyArgs = Inputs<RenewalPolicy>;
 
 export interface DomainArgs {
   /** The domain name; an IDN may be given in Unicode (stored as punycode). Changing it replaces the resource (the old domain stays registered). */

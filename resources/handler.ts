@@ -1,17 +1,28 @@
-/** The shape every resource kind's implementation has (Pulumi's dynamic ResourceProvider, typed loosely). */
+/**
+ * The shape every resource kind's implementation has: Pulumi's dynamic ResourceProvider, typed.
+ * `check` parses the program's property bag into the kind's canonical inputs `I` (validate.ts);
+ * everything after it is typed: diff, create and update get `I`, and create, read and update return
+ * the kind's outputs `O`, which read, update and delete get back from state.
+ */
 import type { CheckResult } from "./validate";
 import type { DiffResult } from "./diff";
+import type { HostContext } from "./host";
 
+/** A property bag as the engine sends it, before check. */
 export type Props = Record<string, unknown>;
 
-export interface Handler {
-  check(olds: Props, news: Props): CheckResult;
-  diff(id: string, olds: Props, news: Props): DiffResult;
-  create(inputs: Props): Promise<{ id: string; outs: Props }>;
-  read(id: string, props: Props): Promise<{ id: string; props: Props }>;
-  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
-  delete(id: string, props: Props): Promise<void>;
+/** What read returns for an object that no longer exists: the engine drops it from state. */
+export const GONE = { id: "", props: {} } as const;
+export type Gone = typeof GONE;
+
+export interface Handler<I, O> {
+  check(ctx: HostContext, olds: Props, news: Props): CheckResult<I> | Promise<CheckResult<I>>;
+  diff(ctx: HostContext, id: string, olds: O, news: I): DiffResult;
+  create(ctx: HostContext, inputs: I): Promise<{ id: string; outs: O }>;
+  read(ctx: HostContext, id: string, props: O): Promise<{ id: string; props: O } | Gone>;
+  update(ctx: HostContext, id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete(ctx: HostContext, id: string, props: O): Promise<void>;
 }
 
-/** What read returns for an object that no longer exists: the engine drops it from state. */
-export const GONE = { id: "", props: {} as Props };
+/** Outputs every kind has: its inputs, and whether it was adopted rather than made. */
+export type Adoptable<I> = I & { adopted: boolean };

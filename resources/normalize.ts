@@ -14,6 +14,7 @@
 import { domainToASCII } from "node:url";
 import { isIPv6 } from "node:net";
 import { DEFAULT_TTL, canonicalize, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../provider/records";
+import { CONTACT_TYPES, type Contact, type ContactSet, type ContactType, type StoredContact } from "../provider/shapes";
 
 export { DEFAULT_TTL, type CanonicalRecord };
 
@@ -136,23 +137,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Contact fields (spec, Contact). */
-export interface ContactInput {
-  name: string;
-  organization?: string | null;
-  email: string;
-  phone: string;
-  address_line_1: string;
-  address_line_2?: string | null;
-  city: string;
-  state?: string | null;
-  postal_code?: string | null;
-  country: string;
-}
-
-export const CONTACT_TYPES = ["registrant", "admin", "tech", "billing"] as const;
-export type ContactTypeName = (typeof CONTACT_TYPES)[number];
-export type ContactsInput = { registrant: ContactInput } & Partial<Record<Exclude<ContactTypeName, "registrant">, ContactInput | null>>;
+export { CONTACT_TYPES };
+export type { Contact, ContactSet, ContactType };
 
 /** Phone digits only after "+" (spaces, dashes, dots, parentheses dropped): "+1 (555) 010-2030" → "+15550102030". */
 export function canonicalPhone(phone: string): string {
@@ -172,7 +158,7 @@ const optionalText = (v: string | null | undefined): string | null => {
 };
 
 /** One contact in canonical form; unknown fields a service returns are dropped. */
-export function canonicalContact(c: ContactInput): ContactInput {
+export function canonicalContact(c: Contact): StoredContact {
   return {
     name: c.name.trim(),
     organization: optionalText(c.organization),
@@ -193,9 +179,9 @@ export function canonicalContact(c: ContactInput): ContactInput {
  * registrant (spec, Register rule 1). Comparing this form means a program that gives only the
  * registrant does not differ from a service that reports four copies of it.
  */
-export function effectiveContacts(c: Partial<Record<ContactTypeName, ContactInput | null>>): Record<ContactTypeName, ContactInput | null> {
+export function effectiveContacts(c: Partial<Record<ContactType, Contact | null>>): Record<ContactType, StoredContact | null> {
   const registrant = c.registrant ? canonicalContact(c.registrant) : null;
-  const pick = (t: ContactTypeName): ContactInput | null => {
+  const pick = (t: ContactType): StoredContact | null => {
     const v = c[t];
     return v ? canonicalContact(v) : registrant;
   };

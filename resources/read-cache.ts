@@ -11,10 +11,11 @@
  *   later refresh served by the same host process sees the service as it is then, not the list
  *   the earlier one saw.
  * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
+ * - Each account has its own lists (host.ts `HostContext.reads`).
  */
-import { resolveContract, type ListEntriesContract } from "../provider/contract";
-import type { DnsRecord, DnsZone, DomainInfo } from "../provider/views";
-import { client, currentContractOverrides } from "./context";
+import type { ListEntriesContract } from "../provider/contract";
+import type { DnsRecord, DnsZone, DomainInfo, Template } from "../provider/views";
+import type { ResellerApi } from "./api";
 
 /** How long a list serves ids it has not served yet: longer than a refresh of thousands at 60 a minute. */
 export const LIST_LIFE_MS = 15 * 60_000;
@@ -103,69 +104,81 @@ export class SharedList<T> {
   }
 }
 
-// ---- The host's lists ----
+// ---- The host's lists, one set per account (host.ts) ----
 
-const zoneLists = new Map<string, SharedList<DnsRecord>>();
-let domainList: SharedList<DomainInfo> | undefined;
-let zoneList: SharedList<DnsZone> | undefined;
+/** The lists one account's reads share. */
+export class ReadCaches {
+  private readonly zoneLists = new Map<string, SharedList<DnsRecord>>();
+  private domainList: SharedList<DomainInfo> | undefined;
+  private zoneList: SharedList<DnsZone> | undefined;
+  private templateList: Promise<Template[]> | undefined;
 
-function recordsOf(zone: string): SharedList<DnsRecord> {
-  let l = zoneLists.get(zone);
-  if (!l) zoneLists.set(zone, (l = new SharedList(() => client().listRecords(zone), (r) => r.id)));
-  return l;
-}
+  constructor(
+    private readonly api: () => ResellerApi,
+    /** What the contract in force says list entries carry (contract.listEntries). */
+    private readonly listEntries: () => ListEntriesContract,
+    private readonly clock: { now(): number },
+  ) {}
 
-/** What the contract in force says list entries carry. */
-export function listEntries(): ListEntriesContract {
-  return resolveContract(currentContractOverrides() ?? {}).listEntries;
-}
+  private recordsOf(zone: string): SharedList<DnsRecord> {
+    let l = this.zoneLists.get(zone);
+    if (!l) this.zoneLists.set(zone, (l = new SharedList(() => this.api().listRecords(zone), (r) => r.id, () => this.clock.now())));
+    return l;
+  }
 
-/** The zone's records, shared by concurrent and closely following reads. */
-export function zoneRecords(zone: string): Promise<DnsRecord[]> {
-  return recordsOf(zone).all();
-}
+  /** The zone's records, shared by concurrent and closely following reads. */
+  zoneRecords(zone: string): Promise<DnsRecord[]> {
+    return this.recordsOf(zone).all();
+  }
 
-/** One record of a zone for a refresh: from the zone's list, one list call (per page) for all its records. */
-export function zoneRecord(zone: string, id: string): Promise<DnsRecord | undefined> {
-  return recordsOf(zone).get(id);
-}
+  /** One record of a zone for a refresh: from the zone's list, one list call (per page) for all its records. */
+  zoneRecord(zone: string, id: string): Promise<DnsRecord | undefined> {
+    return this.recordsOf(zone).get(id);
+  }
 
-/** Seed the zone's list from a zone read that returned all records. */
-export function primeZoneRecords(zone: string, records: DnsRecord[]): void {
-  recordsOf(zone).prime(records);
-}
+  /** Seed the zone's list from a zone read that returned all records. */
+  primeZoneRecords(zone: string, records: DnsRecord[]): void {
+    this.recordsOf(zone).prime(records);
+  }
 
-export function invalidateZone(zone: string): void {
-  zoneLists.get(zone)?.drop();
-  zoneList?.drop();
-}
+  /** A write to the zone: its record list and the zone list may be stale. */
+  invalidateZone(zone: string): void {
+    this.zoneLists.get(zone)?.drop();
+    this.zoneList?.drop();
+  }
 
-/**
- * A domain's information view from GET /domains when the contract says its entries carry it;
- * undefined when they do not, or the list does not hold the domain (the caller reads it alone).
- */
-export async function listedDomain(domain: string): Promise<DomainInfo | undefined> {
-  if (listEntries().domains !== "info") return undefined;
-  domainList ??= new SharedList(() => client().listDomainInfos(), (d) => d.domain);
-  return domainList.get(domain);
-}
+  /**
+   * A domain's information view from GET /domains when the contract says its entries carry it;
+   * undefined when they do not, or the list does not hold the domain (the caller reads it alone).
+   */
+  async listedDomain(domain: string): Promise<DomainInfo | undefined> {
+    if (this.listEntries().domains !== "info") return undefined;
+    this.domainList ??= new SharedList(() => this.api().listDomainInfos(), (d) => d.domain, () => this.clock.now());
+    return this.domainList.get(domain);
+  }
 
-/** A zone's view from GET /dns/zones when the contract says its entries carry it; else undefined. */
-export async function listedZone(domain: string): Promise<DnsZone | undefined> {
-  if (listEntries().zones !== "zone") return undefined;
-  zoneList ??= new SharedList(() => client().listZones(), (z) => z.domain);
-  return zoneList.get(domain);
-}
+  /** A zone's view from GET /dns/zones when the contract says its entries carry it; else undefined. */
+  async listedZone(domain: string): Promise<DnsZone | undefined> {
+    if (this.listEntries().zones !== "zone") return undefined;
+    this.zoneList ??= new SharedList(() => this.api().listZones(), (z) => z.domain, () => this.clock.now());
+    return this.zoneList.get(domain);
+  }
 
-/** A write by this host: the account lists may no longer hold what the service has. */
-export function dropAccountLists(): void {
-  domainList?.drop();
-  zoneList?.drop();
-}
+  /** The service's templates, read once per provider process and account; a failed read is tried again by the next caller. */
+  templates(): Promise<Template[]> {
+    if (!this.templateList) {
+      const list = this.api().listTemplates();
+      this.templateList = list;
+      list.catch(() => {
+        if (this.templateList === list) this.templateList = undefined;
+      });
+    }
+    return this.templateList;
+  }
 
-/** Test hook: a fresh process. */
-export function resetReadCaches(): void {
-  zoneLists.clear();
-  domainList = undefined;
-  zoneList = undefined;
+  /** A write by this host: the account lists may no longer hold what the service has. */
+  dropAccountLists(): void {
+    this.domainList?.drop();
+    this.zoneList?.drop();
+  }
 }

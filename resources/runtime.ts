@@ -1,35 +1,80 @@
 /**
  * The implementation behind every serialized shim (./shim.ts). Loaded in the provider host by
  * `require("reseller-pulumi/dist/resources/runtime")`: keep this path and these exports stable,
- * old states ask for them. Each export takes the resource kind first and forwards to its handler.
+ * old states ask for them. Each export takes the resource kind first and forwards to its handler
+ * with the account's HostContext (./host.ts).
+ *
+ * This module holds the process's one `Host`: the provider host serves every dynamic resource of
+ * the stack from one process, and the SDK calls these exports without any context of ours.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { addonKinds } from "./addon-handlers";
-import { client, configureFrom, inAccount } from "./context";
-import { dropAccountLists } from "./read-cache";
+import { DEFAULT_ACCOUNT } from "./api";
 import { domainHandler } from "./domain-handler";
 import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
-import type { Handler, Props } from "./handler";
-import { sdkTooOld } from "./sdk-version";
-import { templateFailures } from "./template-check";
-import type { CheckResult } from "./validate";
 import type { DiffResult } from "./diff";
+import type { Gone, Handler, Props } from "./handler";
+import { Host, type HostContext } from "./host";
+import { sdkTooOld } from "./sdk-version";
+import type { CheckResult } from "./validate";
+
+const host = new Host({
+  sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },
+  sdkTooOld: () => sdkTooOld(),
+});
+
+/**
+ * The one place property bags from the engine become a kind's types. The engine hands `diff`,
+ * `create` and `update` the inputs `check` returned, and `read`, `update` and `delete` the outputs a
+ * create, read or update returned (state keeps them as they were); they are not parsed again. This is
+ * the typing Pulumi's own `dynamic.ResourceProvider<Inputs, Outputs>` gives a provider.
+ */
+function fromEngine<T>(bag: Props): T {
+  return bag as unknown as T;
+}
+
+/** A handler behind the engine's untyped calls. */
+interface Kind {
+  check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
+  diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
+  create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
+  read(ctx: HostContext, id: string, props: Props): Promise<{ id: string; props: unknown } | Gone>;
+  update(ctx: HostContext, id: string, olds: Props, news: Props): Promise<{ outs: unknown }>;
+  delete(ctx: HostContext, id: string, props: Props): Promise<void>;
+}
+
+function kind<I, O>(h: Handler<I, O>): Kind {
+  return {
+    check: async (ctx, olds, news) => h.check(ctx, olds, news),
+    diff: (ctx, id, olds, news) => h.diff(ctx, id, fromEngine<O>(olds), fromEngine<I>(news)),
+    create: (ctx, inputs) => h.create(ctx, fromEngine<I>(inputs)),
+    read: (ctx, id, props) => h.read(ctx, id, fromEngine<O>(props)),
+    update: (ctx, id, olds, news) => h.update(ctx, id, fromEngine<O>(olds), fromEngine<I>(news)),
+    delete: (ctx, id, props) => h.delete(ctx, id, fromEngine<O>(props)),
+  };
+}
 
 /** Resource kinds, as the shims name them. */
-export const HANDLERS: Record<string, Handler> = {
-  Domain: domainHandler,
-  DnsZone: zoneHandler,
-  DnsRecord: recordHandler,
-  ZoneTemplate: templateHandler,
-  ...addonKinds,
+export const HANDLERS: Record<string, Kind> = {
+  Domain: kind(domainHandler),
+  DnsZone: kind(zoneHandler),
+  DnsRecord: kind(recordHandler),
+  ZoneTemplate: kind(templateHandler),
+  ChildHost: kind(addonKinds.ChildHost),
+  PrivacyAddon: kind(addonKinds.PrivacyAddon),
+  Protection: kind(addonKinds.Protection),
+  EppCode: kind(addonKinds.EppCode),
 };
 
-function handler(kind: string): Handler {
+function handler(name: string): Kind {
   const tooOld = sdkTooOld();
   if (tooOld) throw new Error(tooOld);
-  const h = HANDLERS[kind];
-  if (!h) throw new Error(`reseller-pulumi: unknown resource kind "${kind}" (state written by a newer version?)`);
+  const h = HANDLERS[name];
+  if (!h) throw new Error(`reseller-pulumi: unknown resource kind "${name}" (state written by a newer version?)`);
   return h;
 }
+
+const contextOf = (account: string | undefined): HostContext => host.context(account ?? DEFAULT_ACCOUNT);
 
 /** The subset of Pulumi's dynamic ConfigureRequest we read. */
 export interface ConfigureRequest {
@@ -39,41 +84,41 @@ export interface ConfigureRequest {
 // `account` (last, optional) is the config namespace of a shim made for the resource option
 // `account`; shims in older states do not pass it and mean the default namespace, "reseller".
 
-export async function configure(_kind: string, req: ConfigureRequest, account = "reseller"): Promise<void> {
-  configureFrom((key) => req.config.get(`${account}:${key}`), account);
+export async function configure(_kind: string, req: ConfigureRequest, account: string = DEFAULT_ACCOUNT): Promise<void> {
+  host.configure((key) => req.config.get(`${account}:${key}`), account);
 }
 
-export async function check(kind: string, olds: Props, news: Props, account?: string): Promise<CheckResult> {
-  return inAccount(account, async () => {
-    const result = handler(kind).check(olds, news);
-    // A template id or variable the service does not have fails at preview, not at apply.
-    if (kind === "ZoneTemplate" && result.failures.length === 0) result.failures.push(...(await templateFailures(result.inputs, client)));
-    return result;
-  });
+export async function check(name: string, olds: Props, news: Props, account?: string): Promise<CheckResult<unknown>> {
+  return handler(name).check(contextOf(account), olds, news);
 }
 
-export async function diff(kind: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
-  return inAccount(account, () => handler(kind).diff(id, olds, news));
+export async function diff(name: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
+  return handler(name).diff(contextOf(account), id, olds, news);
 }
 
 /** After any write the account-wide read lists may be stale (read-cache.ts). */
-const written = <T>(p: Promise<T>): Promise<T> => p.finally(dropAccountLists);
-
-export function create(kind: string, inputs: Props, account?: string): Promise<{ id: string; outs: Props }> {
-  return inAccount(account, () => written(handler(kind).create(inputs)));
+function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
+  return p.finally(() => ctx.reads.dropAccountLists());
 }
 
-export function read(kind: string, id: string, props: Props, account?: string): Promise<{ id: string; props: Props }> {
-  return inAccount(account, () => handler(kind).read(id, props));
+export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {
+  const ctx = contextOf(account);
+  return written(ctx, handler(name).create(ctx, inputs));
 }
 
-export function update(kind: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: Props }> {
-  return inAccount(account, () => written(handler(kind).update(id, olds, news)));
+export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
+  return handler(name).read(contextOf(account), id, props);
+}
+
+export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
+  const ctx = contextOf(account);
+  return written(ctx, handler(name).update(ctx, id, olds, news));
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
-function remove(kind: string, id: string, props: Props, account?: string): Promise<void> {
-  return inAccount(account, () => written(handler(kind).delete(id, props)));
+function remove(name: string, id: string, props: Props, account?: string): Promise<void> {
+  const ctx = contextOf(account);
+  return written(ctx, handler(name).delete(ctx, id, props));
 }
 export { remove as delete };
 
@@ -82,14 +127,22 @@ export { remove as delete };
 /** The kind named by a URN's type (`...::pulumi-nodejs:dynamic/reseller:<Kind>::name`, parent types before a `$`). */
 export function kindOfUrn(urn: unknown): string {
   const type = typeof urn === "string" ? urn.split("::")[2] : undefined;
-  const kind = type?.split("$").pop()?.split(":").pop();
-  if (!kind || !HANDLERS[kind]) throw new Error(`reseller-pulumi: cannot tell the resource kind from resourceUrn ${JSON.stringify(urn)}`);
-  return kind;
+  const name = type?.split("$").pop()?.split(":").pop();
+  if (!name || !HANDLERS[name]) throw new Error(`reseller-pulumi: cannot tell the resource kind from resourceUrn ${JSON.stringify(urn)}`);
+  return name;
 }
 
-const kindOf = (props: unknown): string => kindOfUrn((props as Props | undefined)?.resourceUrn);
+const isBag = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const isConfigureRequest = (v: unknown): v is ConfigureRequest => typeof (v as ConfigureRequest | undefined)?.config?.get === "function";
+/** The property bag the engine passed; anything else is a call this provider does not know. */
+function bag(v: unknown): Props {
+  if (!isBag(v)) throw new Error(`reseller-pulumi: expected a property map from the provider host, got ${typeof v}`);
+  return v;
+}
+
+const kindOf = (props: unknown): string => kindOfUrn(bag(props).resourceUrn);
+
+const isConfigureRequest = (v: unknown): v is ConfigureRequest => isBag(v) && isBag(v.config) && typeof v.config.get === "function";
 
 /**
  * configure(req), check(olds, news), diff(id, olds, news), create(inputs) and read(id, props) in one
@@ -100,7 +153,7 @@ export function dispatch(...a: unknown[]): Promise<unknown> {
   return dispatchIn(undefined, ...a);
 }
 
-export function updateByUrn(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+export function updateByUrn(id: string, olds: Props, news: Props): Promise<{ outs: unknown }> {
   return updateByUrnIn(undefined, id, olds, news);
 }
 
@@ -112,14 +165,14 @@ export function deleteByUrn(id: string, props: Props): Promise<void> {
 export function dispatchIn(account: string | undefined, ...a: unknown[]): Promise<unknown> {
   if (typeof a[0] === "string") {
     const id = a[0];
-    return a.length >= 3 ? diff(kindOf(a[2]), id, a[1] as Props, a[2] as Props, account) : read(kindOf(a[1]), id, a[1] as Props, account);
+    return a.length >= 3 ? diff(kindOf(a[2]), id, bag(a[1]), bag(a[2]), account) : read(kindOf(a[1]), id, bag(a[1]), account);
   }
-  if (a.length >= 2) return check(kindOf(a[1]), a[0] as Props, a[1] as Props, account);
+  if (a.length >= 2) return check(kindOf(a[1]), bag(a[0]), bag(a[1]), account);
   if (isConfigureRequest(a[0])) return configure("", a[0], account);
-  return create(kindOf(a[0]), a[0] as Props, account);
+  return create(kindOf(a[0]), bag(a[0]), account);
 }
 
-export function updateByUrnIn(account: string | undefined, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+export function updateByUrnIn(account: string | undefined, id: string, olds: Props, news: Props): Promise<{ outs: unknown }> {
   return update(kindOf(news), id, olds, news, account);
 }
 

@@ -5,29 +5,15 @@
  * credentials yet, service down) nothing is refused here: apply still reports it.
  */
 import type { Template } from "../provider/views";
-import type { ResellerApi } from "./api";
-import type { Props } from "./handler";
-import { isUnknown, type CheckFailure } from "./validate";
-
-const lists = new WeakMap<ResellerApi, Promise<Template[]>>();
-
-function templates(api: ResellerApi): Promise<Template[]> {
-  let list = lists.get(api);
-  if (!list) {
-    list = api.listTemplates();
-    lists.set(api, list);
-    list.catch(() => lists.delete(api)); // a failed read is tried again by the next check
-  }
-  return list;
-}
+import { isUnknown, type CheckFailure, type TemplateInputs } from "./validate";
 
 /** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */
-export async function templateFailures(inputs: Props, api: () => ResellerApi): Promise<CheckFailure[]> {
+export async function templateFailures(inputs: TemplateInputs, templates: () => Promise<Template[]>): Promise<CheckFailure[]> {
   const id = inputs.templateId;
-  if (typeof id !== "string" || isUnknown(id)) return [];
+  if (isUnknown(id)) return [];
   let list: Template[];
   try {
-    list = await templates(api());
+    list = await templates();
   } catch {
     return [];
   }
@@ -37,9 +23,8 @@ export async function templateFailures(inputs: Props, api: () => ResellerApi): P
     return [{ property: "templateId", reason: `templateId: ${JSON.stringify(id)} is not a template of the service (known: ${known || "none"}; see getTemplates)` }];
   }
   const vars = inputs.variables;
-  if (isUnknown(vars) || (vars !== undefined && (typeof vars !== "object" || vars === null))) return [];
-  const given = (vars ?? {}) as Props;
-  const missing = template.variables.filter((v) => !(v in given));
+  if (isUnknown(vars)) return [];
+  const missing = template.variables.filter((v) => !(v in vars));
   return missing.map((v) => ({
     property: `variables.${v}`,
     reason: `variables.${v}: missing; template ${id} needs ${template.variables.map((n) => JSON.stringify(n)).join(", ")}`,

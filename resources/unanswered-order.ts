@@ -6,7 +6,7 @@
  * nothing yet, the error says to run again, which sends the same key (spec, Authentication 7: a
  * retry with the same key never charges twice).
  */
-import { isUnanswered } from "./api";
+import { isUnanswered } from "../provider/vocabulary";
 
 export const RUN_AGAIN = "Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.";
 

@@ -1,17 +1,23 @@
 /**
- * Input validation for every resource, without calling the API. Pure: each `check*` takes the new
- * inputs and returns the canonical inputs (see normalize.ts) and failures that name the field, the
- * value and the rule, e.g. `ttl: 30 is below the minimum of 60 seconds`. Secret values (contacts,
- * auth codes) are shown as "(secret)".
+ * Input validation for every resource, without calling the API. Each kind's inputs are a zod schema
+ * that parses what the program sent into the kind's typed, canonical inputs (see normalize.ts), or
+ * fails with messages that name the field, the value and the rule, e.g.
+ * `ttl: 30 is below the minimum of 60 seconds`. Secret values (contacts, auth codes) are shown as
+ * "(secret)".
  *
  * During preview any input may be Pulumi's unknown sentinel; an unknown value is never a failure and
- * is passed through unchanged.
+ * is passed through unchanged. The types below describe applied inputs: `create` and `update` never
+ * see the sentinel (the engine applies known inputs only); `diff` may, and treats it as a change.
  */
 import { domainToASCII } from "node:url";
 import { isIPv4, isIPv6 } from "node:net";
+import { z } from "zod";
 import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
-import { canonicalize, problemText, type RecordExtra } from "../provider/records";
-import { CONTACT_TYPES, DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, type ContactInput } from "./normalize";
+import { YEARS } from "../provider/vocabulary";
+import { canonicalize, problemText } from "../provider/records";
+import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
+import type { ConflictStrategy } from "../provider/views";
+import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6 } from "./normalize";
 
 /** The value Pulumi sends for an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -31,32 +37,137 @@ export interface CheckFailure {
   reason: string;
 }
 
+/** What check gives the engine: the canonical inputs, or the failures beside the inputs as the program sent them. */
+export type CheckResult<T> = { ok: true; inputs: T; failures: [] } | { ok: false; inputs: Record<string, unknown>; failures: CheckFailure[] };
+
+/** A check that failed on `news` for the given reasons (e.g. rules that need more than the inputs: a sibling's TTL, the service's templates). */
+export const failed = (news: Record<string, unknown>, failures: CheckFailure[]): CheckResult<never> => ({ ok: false, inputs: news, failures });
+
 /** Limits taken from the contract (overridable through reseller:contract). */
 export type Limits = Pick<Contract, "ttl" | "nameservers">;
 export const DEFAULT_LIMITS: Limits = { ttl: DEFAULT_CONTRACT.ttl, nameservers: DEFAULT_CONTRACT.nameservers };
 
-/** Years a registration or renewal may run (spec: "the permitted range of years: not shown"; per-TLD limits are checked by the service). */
-export const YEARS = { min: 1, max: 10 };
+/** Years a registration or renewal may run (per-TLD limits are checked by the service). */
+export { YEARS };
 
-type Props = Record<string, unknown>;
+// ---- The canonical inputs of each kind ----
 
-/** Collects failures; values are shown as JSON, secrets as "(secret)". */
-class Failures {
-  readonly list: CheckFailure[] = [];
-  add(property: string, value: unknown, rule: string, secret = false): void {
-    const shown = secret ? "(secret)" : show(value);
-    this.list.push({ property, reason: `${property}: ${shown} ${rule}` });
-  }
-  missing(property: string): void {
-    this.list.push({ property, reason: `${property}: is required` });
-  }
+/** Inputs every kind has: the resource's own URN (set by the resource class) and `adopt`. */
+interface Common {
+  resourceUrn?: string;
+  adopt?: boolean;
 }
+
+export interface DomainInputs extends Common {
+  domain: string;
+  years: number;
+  /** Absent only on an adopted domain whose contacts are not managed. */
+  contacts?: ContactSet;
+  nameservers?: string[];
+  locked?: boolean;
+  authCode?: string;
+  clientReference?: string;
+  maxPrice?: string;
+  renewal?: RenewalPolicy;
+  waitTimeoutSeconds?: number;
+}
+
+/** PrivacyAddon and Protection: a domain. */
+export interface DomainAddonInputs extends Common {
+  domain: string;
+}
+
+export interface EppCodeInputs extends Common {
+  domain: string;
+  /** Any value; a new one asks for a new code. */
+  trigger?: unknown;
+}
+
+export interface ZoneInputs extends Common {
+  domain: string;
+  forceDestroy?: boolean;
+  waitForDelegation?: boolean;
+  waitTimeoutSeconds?: number;
+}
+
+export interface RecordInputs extends Common {
+  zone: string;
+  type: string;
+  name: string;
+  content: string;
+  ttl: number;
+  priority?: number | null;
+  extra?: RecordExtra | null;
+}
+
+export interface ChildHostInputs extends Common {
+  domain: string;
+  hostname: string;
+  ipv4: string[];
+  ipv6: string[];
+}
+
+export interface TemplateInputs extends Common {
+  zone: string;
+  templateId: string;
+  variables: Record<string, string>;
+  conflictStrategy: ConflictStrategy;
+}
+
+// ---- Field rules: zod schemas whose failures read "<value> <rule>" ----
 
 function show(v: unknown): string {
   if (v === undefined) return "undefined";
   const s = typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
   return s.length > 80 ? s.slice(0, 77) + "..." : s;
 }
+
+/** Adds a failure at `path` (relative to the value being parsed) and returns zod's "no value". */
+function refuse(ctx: z.RefinementCtx, value: unknown, rule: string, opts: { secret?: boolean; path?: (string | number)[] } = {}): never {
+  ctx.addIssue({ code: "custom", message: `${opts.secret ? "(secret)" : show(value)} ${rule}`, input: value, path: opts.path });
+  return z.NEVER as never;
+}
+
+/** A failure without a value to show ("is required", a key that is itself the mistake). */
+function refuseBare(ctx: z.RefinementCtx, rule: string, path?: (string | number)[]): never {
+  ctx.addIssue({ code: "custom", message: rule, path });
+  return z.NEVER as never;
+}
+
+/**
+ * A value kept as the program sent it while some input is still unknown (preview). Typed as what it
+ * will be: the engine sends every input known, and checked again, before anything is applied.
+ */
+function asSent<T>(v: unknown): T {
+  return v as T;
+}
+
+/**
+ * A field read by `read` (which returns the canonical value, or calls refuse), with the unknown
+ * sentinel passed through untouched. `absent` is what an omitted (undefined or null) field becomes;
+ * without it an omitted field is "required".
+ */
+function field<T>(read: (v: unknown, ctx: z.RefinementCtx) => T, absent?: () => T | undefined): z.ZodType<T> {
+  return z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === UNKNOWN) return asSent<T>(v);
+      if (v === undefined || v === null) return absent ? (absent() as T) : refuseBare(ctx, "is required");
+      return read(v, ctx);
+    }) as unknown as z.ZodType<T>;
+}
+
+/** A field whose rule also judges an omitted value (shown as undefined or null). */
+function anyValue<T>(read: (v: unknown, ctx: z.RefinementCtx) => T): z.ZodType<T> {
+  return z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => (v === UNKNOWN ? asSent<T>(v) : read(v, ctx))) as unknown as z.ZodType<T>;
+}
+
+/** An optional field: absent stays absent. */
+const optional = <T>(read: (v: unknown, ctx: z.RefinementCtx) => T): z.ZodType<T | undefined> => field<T | undefined>(read, () => undefined);
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -80,139 +191,122 @@ export function hostNameProblem(name: string, opts: { minLabels?: number } = {})
   return undefined;
 }
 
-function checkDomainName(f: Failures, property: string, v: unknown): string | undefined {
-  if (isUnknown(v)) return v as string;
-  if (typeof v !== "string") {
-    if (v === undefined || v === null) f.missing(property);
-    else f.add(property, v, "is not a string");
-    return undefined;
-  }
+function readDomainName(v: unknown, ctx: z.RefinementCtx): string {
+  if (typeof v !== "string") return refuse(ctx, v, "is not a string");
   const problem = hostNameProblem(v, { minLabels: 2 });
-  if (problem) {
-    f.add(property, v, `is not a valid domain name: it ${problem}`);
-    return undefined;
-  }
-  return canonicalHost(v);
+  return problem ? refuse(ctx, v, `is not a valid domain name: it ${problem}`) : canonicalHost(v);
 }
+const domainName = field(readDomainName);
 
-function checkInt(f: Failures, property: string, v: unknown, min: number, max: number, unit = ""): number | undefined {
-  if (isUnknown(v)) return v as unknown as number;
+function readInt(min: number, max: number, unit = ""): (v: unknown, ctx: z.RefinementCtx) => number {
   const u = unit ? ` ${unit}` : "";
-  if (typeof v !== "number" || !Number.isFinite(v)) f.add(property, v, "is not a number");
-  else if (!Number.isInteger(v)) f.add(property, v, "is not a whole number");
-  else if (v < min) f.add(property, v, `is below the minimum of ${min}${u}`);
-  else if (v > max) f.add(property, v, `is above the maximum of ${max}${u}`);
-  else return v;
-  return undefined;
+  return (v, ctx) => {
+    if (typeof v !== "number" || !Number.isFinite(v)) return refuse(ctx, v, "is not a number");
+    if (!Number.isInteger(v)) return refuse(ctx, v, "is not a whole number");
+    if (v < min) return refuse(ctx, v, `is below the minimum of ${min}${u}`);
+    if (v > max) return refuse(ctx, v, `is above the maximum of ${max}${u}`);
+    return v;
+  };
 }
 
-function checkBool(f: Failures, property: string, v: unknown): boolean | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (isUnknown(v) || typeof v === "boolean") return v as boolean;
-  f.add(property, v, "is not true or false");
-  return undefined;
+const bool = optional((v, ctx) => (typeof v === "boolean" ? v : refuse(ctx, v, "is not true or false")));
+
+function readString(opts: { secret?: boolean; nonEmpty?: boolean } = {}): (v: unknown, ctx: z.RefinementCtx) => string {
+  return (v, ctx) => {
+    if (typeof v !== "string") return refuse(ctx, v, "is not a string", { secret: opts.secret });
+    if (opts.nonEmpty && v.trim() === "") return refuse(ctx, v, "is empty", { secret: opts.secret });
+    return v;
+  };
 }
 
-function checkString(f: Failures, property: string, v: unknown, opts: { secret?: boolean; nonEmpty?: boolean } = {}): string | undefined {
-  if (isUnknown(v)) return v as string;
-  if (typeof v !== "string") {
-    f.add(property, opts.secret ? "" : v, "is not a string", opts.secret);
-    return undefined;
-  }
-  if (opts.nonEmpty && v.trim() === "") {
-    f.add(property, v, "is empty", opts.secret);
-    return undefined;
-  }
-  return v;
-}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const EMAIL = /^[^\s@"<>]+@[^\s@]+$/;
 const PHONE = /^\+[1-9]\d{6,14}$/;
+const KNOWN_CONTACT_FIELDS: readonly string[] = [...CONTACT_FIELDS.required, ...CONTACT_FIELDS.optional];
 
-/** Contacts are secret: failures never show their values. */
-function checkContact(f: Failures, property: string, v: unknown): ContactInput | undefined {
-  if (isUnknown(v)) return v as unknown as ContactInput;
-  if (!v || typeof v !== "object" || Array.isArray(v)) {
-    f.add(property, v, "is not a contact object", true);
-    return undefined;
-  }
-  const c = v as Props;
-  const before = f.list.length;
-  const required = ["name", "email", "phone", "address_line_1", "city", "country"] as const;
-  for (const key of required) {
-    const val = c[key];
-    if (isUnknown(val)) continue;
-    if (typeof val !== "string" || val.trim() === "") f.list.push({ property: `${property}.${key}`, reason: `${property}.${key}: is required (a non-empty string)` });
-  }
-  for (const key of ["organization", "address_line_2", "state", "postal_code"] as const) {
-    const val = c[key];
-    if (val !== undefined && val !== null && !isUnknown(val) && typeof val !== "string") f.add(`${property}.${key}`, val, "is not a string", true);
-  }
-  const known = new Set<string>([...required, "organization", "address_line_2", "state", "postal_code"]);
-  for (const key of Object.keys(c)) if (!known.has(key)) f.list.push({ property: `${property}.${key}`, reason: `${property}.${key}: is not a contact field (known: ${[...known].join(", ")})` });
-  if (typeof c.email === "string" && c.email.trim() !== "" && !isUnknown(c.email)) {
-    const at = c.email.trim().lastIndexOf("@");
-    if (!EMAIL.test(c.email.trim()) || hostNameProblem(c.email.trim().slice(at + 1), { minLabels: 2 }))
-      f.add(`${property}.email`, c.email, "is not an e-mail address (name@domain.tld)", true);
-  }
-  if (typeof c.phone === "string" && c.phone.trim() !== "" && !isUnknown(c.phone)) {
-    const p = c.phone.trim().replace(/[\s().-]/g, "");
-    if (!PHONE.test(p)) f.add(`${property}.phone`, c.phone, 'is not an international phone number ("+" then 7 to 15 digits, e.g. +44.2071234567)', true);
-  }
-  if (typeof c.country === "string" && !isUnknown(c.country) && c.country.trim() !== "" && !/^[A-Za-z]{2}$/.test(c.country.trim()))
-    f.add(`${property}.country`, c.country, "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. DE)", true);
-  if (f.list.length > before || containsUnknown(c)) return f.list.length > before ? undefined : (c as unknown as ContactInput);
-  return canonicalContact(c as unknown as ContactInput);
+/** Parses `v` with a nested schema, its failures reported under the field being read. */
+function nested<T>(schema: z.ZodType<T>, v: unknown, ctx: z.RefinementCtx): T {
+  const r = schema.safeParse(v);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  return z.NEVER as never;
 }
 
-function checkContacts(f: Failures, property: string, v: unknown): Props | undefined {
-  if (isUnknown(v)) return v as unknown as Props;
-  if (v === undefined || v === null) {
-    f.missing(property);
-    return undefined;
-  }
-  if (typeof v !== "object" || Array.isArray(v)) {
-    f.add(property, v, "is not an object keyed by registrant, admin, tech, billing", true);
-    return undefined;
-  }
-  const c = v as Props;
-  const out: Props = {};
-  for (const key of Object.keys(c)) {
-    if (!(CONTACT_TYPES as readonly string[]).includes(key)) {
-      f.list.push({ property: `${property}.${key}`, reason: `${property}.${key}: is not a contact type (registrant, admin, tech, billing)` });
-    }
-  }
-  if (c.registrant === undefined || c.registrant === null) f.missing(`${property}.registrant`);
-  for (const t of CONTACT_TYPES) {
-    const val = c[t];
-    if (val === undefined || val === null) continue;
-    out[t] = checkContact(f, `${property}.${t}`, val);
-  }
-  return out;
-}
-
-function checkNameservers(f: Failures, property: string, v: unknown, limits: Limits): string[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (isUnknown(v)) return v as unknown as string[];
-  if (!Array.isArray(v)) {
-    f.add(property, v, "is not a list of host names");
-    return undefined;
-  }
-  const { min, max } = limits.nameservers;
-  if (v.length < min || v.length > max) f.add(property, v, `has ${v.length} entries; a domain needs ${min} to ${max} nameservers`);
-  const out: string[] = [];
-  const seen = new Set<string>();
-  v.forEach((ns, i) => {
-    if (isUnknown(ns)) return void out.push(ns);
-    if (typeof ns !== "string") return void f.add(`${property}[${i}]`, ns, "is not a string");
-    const problem = hostNameProblem(ns, { minLabels: 2 });
-    if (problem) return void f.add(`${property}[${i}]`, ns, `is not a valid host name: it ${problem}`);
-    const c = canonicalHost(ns);
-    if (seen.has(c)) f.add(`${property}[${i}]`, ns, "is listed twice");
-    seen.add(c);
-    out.push(c);
+/** A required contact field: a non-empty string that meets `rule` (which names what is wrong, or undefined). Values are secret. */
+const contactText = (rule?: (trimmed: string) => string | undefined) =>
+  anyValue((v, ctx) => {
+    if (typeof v !== "string" || v.trim() === "") return refuseBare(ctx, "is required (a non-empty string)");
+    const broken = rule?.(v.trim());
+    return broken ? refuse(ctx, v, broken, { secret: true }) : v;
   });
-  return out;
+const contactOptionalText = optional((v, ctx) => (typeof v === "string" ? v : refuse(ctx, v, "is not a string", { secret: true })));
+
+const contactShape = z
+  .looseObject({
+    name: contactText(),
+    organization: contactOptionalText,
+    email: contactText((e) => (EMAIL.test(e) && !hostNameProblem(e.slice(e.lastIndexOf("@") + 1), { minLabels: 2 }) ? undefined : "is not an e-mail address (name@domain.tld)")),
+    phone: contactText((p) => (PHONE.test(p.replace(/[\s().-]/g, "")) ? undefined : 'is not an international phone number ("+" then 7 to 15 digits, e.g. +44.2071234567)')),
+    address_line_1: contactText(),
+    address_line_2: contactOptionalText,
+    city: contactText(),
+    state: contactOptionalText,
+    postal_code: contactOptionalText,
+    country: contactText((c) => (/^[A-Za-z]{2}$/.test(c) ? undefined : "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. DE)")),
+  })
+  .superRefine(
+    (c, ctx) => {
+      for (const key of Object.keys(c)) if (!KNOWN_CONTACT_FIELDS.includes(key)) refuseBare(ctx, `is not a contact field (known: ${KNOWN_CONTACT_FIELDS.join(", ")})`, [key]);
+    },
+    { when: () => true },
+  )
+  // In preview a field may be unknown: the contact is kept as sent until every field is known.
+  .transform((c): Contact => (containsUnknown(c) ? c : canonicalContact(c)));
+
+/** One contact; secret, so failures never show its values. */
+const readContact = (v: unknown, ctx: z.RefinementCtx): Contact => (isObject(v) ? nested(contactShape, v, ctx) : refuse(ctx, v, "is not a contact object", { secret: true }));
+
+const contactSetShape = z
+  .looseObject({
+    registrant: field(readContact),
+    admin: optional(readContact),
+    tech: optional(readContact),
+    billing: optional(readContact),
+  })
+  .superRefine(
+    (set, ctx) => {
+      for (const key of Object.keys(set))
+        if (!(CONTACT_TYPES as readonly string[]).includes(key)) refuseBare(ctx, "is not a contact type (registrant, admin, tech, billing)", [key]);
+    },
+    { when: () => true },
+  );
+
+function readContacts(v: unknown, ctx: z.RefinementCtx): ContactSet {
+  if (!isObject(v)) return refuse(ctx, v, "is not an object keyed by registrant, admin, tech, billing", { secret: true });
+  // Absent types are left out (they default to the registrant: normalize.effectiveContacts); compact() drops them.
+  return nested(contactSetShape, v, ctx);
+}
+
+function readNameservers(limits: Limits): (v: unknown, ctx: z.RefinementCtx) => string[] {
+  return (v, ctx) => {
+    if (!Array.isArray(v)) return refuse(ctx, v, "is not a list of host names");
+    const { min, max } = limits.nameservers;
+    if (v.length < min || v.length > max) refuse(ctx, v, `has ${v.length} entries; a domain needs ${min} to ${max} nameservers`);
+    const out: string[] = [];
+    const seen = new Set<string>();
+    v.forEach((ns: unknown, i) => {
+      if (isUnknown(ns)) return void out.push(ns as string);
+      if (typeof ns !== "string") return void refuse(ctx, ns, "is not a string", { path: [i] });
+      const problem = hostNameProblem(ns, { minLabels: 2 });
+      if (problem) return void refuse(ctx, ns, `is not a valid host name: it ${problem}`, { path: [i] });
+      const c = canonicalHost(ns);
+      if (seen.has(c)) refuse(ctx, ns, "is listed twice", { path: [i] });
+      seen.add(c);
+      out.push(c);
+    });
+    return out;
+  };
 }
 
 const DECIMAL = /^\d{1,12}(\.\d{1,2})?$/;
@@ -226,196 +320,211 @@ export function isCalendarDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
-/** For the read-only functions, which throw instead of reporting: the failure of a domain name, or undefined. */
-export function domainNameFailure(property: string, v: unknown): string | undefined {
-  const f = new Failures();
-  checkDomainName(f, property, v);
-  return f.list[0]?.reason;
+const RENEWAL_KEYS = ["minDaysRemaining", "notBefore", "years"];
+
+const renewalShape = z
+  .looseObject({
+    minDaysRemaining: optional(readInt(0, 3650, "days")),
+    notBefore: optional((d, c) => (typeof d === "string" && isCalendarDate(d) ? d : refuse(c, d, "is not a date YYYY-MM-DD"))),
+    years: optional(readInt(YEARS.min, YEARS.max, "years")),
+  })
+  .superRefine(
+    (r, ctx) => {
+      for (const k of Object.keys(r)) if (!RENEWAL_KEYS.includes(k)) refuse(ctx, r[k], "is not a renewal setting (minDaysRemaining, notBefore, years)", { path: [k] });
+    },
+    { when: () => true },
+  );
+
+/** The renewal policy (a policy, not a value the service holds: kept as the program gave it). */
+function readRenewal(v: unknown, ctx: z.RefinementCtx): RenewalPolicy {
+  if (!isObject(v)) return refuse(ctx, v, "is not an object { minDaysRemaining?, notBefore?, years? }");
+  return nested(renewalShape, v, ctx);
 }
 
-/** For the read-only functions: the failure of a number of years (absent is fine), or undefined. */
-export function yearsFailure(property: string, v: unknown): string | undefined {
-  const f = new Failures();
-  if (v !== undefined && v !== null) checkInt(f, property, v, YEARS.min, YEARS.max, "years");
-  return f.list[0]?.reason;
+function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.RefinementCtx) => string[] {
+  return (v, ctx) => {
+    if (!Array.isArray(v)) return refuse(ctx, v, `is not a list of IPv${family} addresses`);
+    if (required && v.length === 0) refuse(ctx, v, "is empty; a child nameserver needs at least one IPv4 address (glue)");
+    const out: string[] = [];
+    v.forEach((ip: unknown, i) => {
+      if (isUnknown(ip)) return void out.push(ip as string);
+      const ok = typeof ip === "string" && (family === 4 ? isIPv4(ip.trim()) : isIPv6(ip.trim()));
+      if (!ok) return void refuse(ctx, ip, `is not an IPv${family} address`, { path: [i] });
+      const c = family === 6 ? canonicalIPv6(ip) : ip.trim();
+      if (out.includes(c)) refuse(ctx, ip, "is listed twice", { path: [i] });
+      out.push(c);
+    });
+    return out;
+  };
 }
 
-export interface CheckResult<T = Props> {
-  inputs: T;
-  failures: CheckFailure[];
-}
+const STRATEGIES: readonly ConflictStrategy[] = ["skip", "replace", "cancel"];
 
-/** Copy of `news` with undefined values dropped at any depth (the host refuses undefined in structs). */
+// ---- The kinds' schemas ----
+
+const common = { resourceUrn: z.string().optional(), adopt: bool };
+
+const withLimits = <T>(build: (l: Limits) => z.ZodType<T>): ((l: Limits) => z.ZodType<T>) => {
+  const built = new WeakMap<Limits, z.ZodType<T>>();
+  return (l) => {
+    let s = built.get(l);
+    if (!s) built.set(l, (s = build(l)));
+    return s;
+  };
+};
+
+const domainSchema = withLimits<DomainInputs>((limits) =>
+  z
+    .looseObject({
+      ...common,
+      domain: domainName,
+      years: field(readInt(YEARS.min, YEARS.max, "years"), () => 1),
+      // Required unless adopted (an adopted domain may leave its contacts unmanaged): see the check below.
+      contacts: optional(readContacts),
+      nameservers: optional(readNameservers(limits)),
+      locked: bool,
+      authCode: optional(readString({ secret: true, nonEmpty: true })),
+      clientReference: optional((v, ctx) => {
+        const ref = readString({ nonEmpty: true })(v, ctx);
+        return ref.length > 255 ? refuse(ctx, ref, "is longer than 255 characters") : ref;
+      }),
+      maxPrice: optional((v, ctx) => (typeof v === "string" && DECIMAL.test(v.trim()) ? v.trim() : refuse(ctx, v, 'is not a decimal amount as a string (e.g. "12.50")'))),
+      renewal: optional(readRenewal),
+      waitTimeoutSeconds: optional(readInt(0, 3600, "seconds")),
+    })
+    .superRefine(
+      (d, ctx) => {
+        if (d.contacts === undefined && d.adopt !== true) refuseBare(ctx, "is required", ["contacts"]);
+      },
+      { when: () => true },
+    ),
+);
+
+const domainAddonSchema: z.ZodType<DomainAddonInputs> = z.looseObject({ ...common, domain: domainName });
+
+const eppCodeSchema: z.ZodType<EppCodeInputs> = z.looseObject({ resourceUrn: common.resourceUrn, domain: domainName });
+
+const zoneSchema: z.ZodType<ZoneInputs> = z.looseObject({
+  ...common,
+  domain: domainName,
+  forceDestroy: bool,
+  waitForDelegation: bool,
+  waitTimeoutSeconds: optional(readInt(0, 3600, "seconds")),
+});
+
+/**
+ * DnsRecord inputs. The zone, TTL (the contract's range) and the fields' JSON types are checked
+ * first; then, with every field known, the record table (provider/records, shared with the sandbox
+ * and the import command) canonicalizes and checks the record as a whole: name, content, priority
+ * and extra per type and RFC.
+ */
+const recordSchema = withLimits<RecordInputs>((limits) =>
+  z
+    .looseObject({
+      ...common,
+      zone: domainName,
+      ttl: field(readInt(limits.ttl.min, limits.ttl.max, "seconds"), () => DEFAULT_TTL),
+      type: anyValue((v, ctx) => (typeof v === "string" ? v : refuse(ctx, v, "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)"))),
+      name: optional(readString()),
+      content: field(readString()),
+      // The record table judges priority and each extra field, with the type.
+      priority: z.unknown().optional(),
+      extra: optional((v, ctx) => (isObject(v) ? v : refuse(ctx, v, "is not an object ({weight, port} for SRV, {flag, tag} for CAA)"))),
+    })
+    .transform((r, ctx): RecordInputs => {
+      const name = r.name ?? "@";
+      // In preview, with a field unknown, the record cannot be judged whole yet: kept as sent (type upper-cased), judged once known.
+      if (containsUnknown([r.zone, r.type, name, r.content, r.priority, r.extra]))
+        return { ...r, type: isUnknown(r.type) ? r.type : r.type.trim().toUpperCase(), name, priority: asSent(r.priority), extra: asSent(r.extra) };
+      const c = canonicalize({ type: r.type, name, content: r.content, ttl: r.ttl, priority: r.priority, extra: r.extra }, r.zone);
+      if (!c.record) {
+        for (const p of c.problems) refuseBare(ctx, problemText(p).slice(p.field.length + 2), [p.field]);
+        return z.NEVER as never;
+      }
+      return { ...r, type: c.record.type, name: c.record.name, content: c.record.content, priority: c.record.priority, extra: c.record.extra };
+    }),
+);
+
+const childHostSchema: z.ZodType<ChildHostInputs> = z
+  .looseObject({
+    ...common,
+    domain: domainName,
+    hostname: anyValue((v, ctx) => (typeof v === "string" ? v : refuse(ctx, v, "is not a string"))),
+    ipv4: field(readIps(4, true)),
+    ipv6: field(readIps(6, false), () => []),
+  })
+  // Judged with the other fields' failures, whenever both names are there to judge.
+  .superRefine(
+    (h, ctx) => {
+      if (typeof h.hostname !== "string" || typeof h.domain !== "string" || isUnknown(h.hostname) || isUnknown(h.domain)) return;
+      const c = canonicalChildHost(h.hostname, h.domain);
+      const p = hostNameProblem(c, { minLabels: 3 });
+      if (p) refuse(ctx, h.hostname, `is not a valid host name: it ${p}`, { path: ["hostname"] });
+      else if (!c.endsWith(`.${h.domain}`))
+        refuse(ctx, h.hostname, `is not under the domain ${h.domain} (a child nameserver is named inside its domain, e.g. ns1.${h.domain})`, { path: ["hostname"] });
+    },
+    { when: () => true },
+  )
+  .transform((h) => (isUnknown(h.hostname) || isUnknown(h.domain) ? h : { ...h, hostname: canonicalChildHost(h.hostname, h.domain) }));
+
+const templateSchema: z.ZodType<TemplateInputs> = z.looseObject({
+  ...common,
+  zone: domainName,
+  templateId: anyValue((v, ctx) => (typeof v === "string" && v.trim() !== "" ? v : refuse(ctx, v, "is not a template id (see getTemplates or the reseller portal)"))),
+  variables: field((v, ctx) => {
+    if (!isObject(v)) return refuse(ctx, v, "is not an object of name to string");
+    const vars: Record<string, string> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === "string") vars[k] = x; // an unknown value (preview) is a string too
+      else refuse(ctx, x, "is not a string", { path: [k] });
+    }
+    return vars;
+  }, () => ({})),
+  conflictStrategy: field<ConflictStrategy>((v, ctx) => (STRATEGIES.includes(v as ConflictStrategy) ? (v as ConflictStrategy) : refuse(ctx, v, `is not one of ${STRATEGIES.join(", ")}`)), () => "cancel"),
+});
+
+// ---- Parsing ----
+
+/** "contacts.registrant.email", "nameservers[1]": the input path as a program names it. */
+const pathText = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>((s, k) => (typeof k === "number" ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), "");
+
+/** Drops undefined at any depth (the host refuses undefined in structs). */
 function compact<T>(o: T): T {
   if (Array.isArray(o)) return o.filter((v) => v !== undefined).map(compact) as T;
   if (o && typeof o === "object") return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, compact(v)])) as T;
   return o;
 }
 
-/** Domain inputs. */
-export function checkDomainInputs(news: Props, limits: Limits = DEFAULT_LIMITS): CheckResult {
-  const f = new Failures();
-  const out: Props = { ...news };
-  out.domain = checkDomainName(f, "domain", news.domain);
-  out.years = news.years === undefined || news.years === null ? 1 : checkInt(f, "years", news.years, YEARS.min, YEARS.max, "years");
-  // An adopted domain may leave its contacts unmanaged (as the import command generates it).
-  out.contacts = (news.contacts === undefined || news.contacts === null) && news.adopt === true ? undefined : checkContacts(f, "contacts", news.contacts);
-  out.nameservers = checkNameservers(f, "nameservers", news.nameservers, limits);
-  out.locked = checkBool(f, "locked", news.locked);
-  out.adopt = checkBool(f, "adopt", news.adopt);
-  if (news.authCode !== undefined && news.authCode !== null) out.authCode = checkString(f, "authCode", news.authCode, { secret: true, nonEmpty: true });
-  if (news.clientReference !== undefined && news.clientReference !== null) {
-    const ref = checkString(f, "clientReference", news.clientReference, { nonEmpty: true });
-    if (typeof ref === "string" && ref.length > 255) f.add("clientReference", ref, "is longer than 255 characters");
-  }
-  if (news.maxPrice !== undefined && news.maxPrice !== null && !isUnknown(news.maxPrice)) {
-    const p = news.maxPrice;
-    if (typeof p !== "string" || !DECIMAL.test(p.trim())) f.add("maxPrice", p, 'is not a decimal amount as a string (e.g. "12.50")');
-    else out.maxPrice = p.trim();
-  }
-  if (news.renewal !== undefined && news.renewal !== null && !isUnknown(news.renewal)) {
-    const r = news.renewal as Props;
-    if (typeof r !== "object" || Array.isArray(r)) f.add("renewal", r, "is not an object { minDaysRemaining?, notBefore?, years? }");
-    else {
-      const known = new Set(["minDaysRemaining", "notBefore", "years"]);
-      for (const k of Object.keys(r)) if (!known.has(k)) f.add(`renewal.${k}`, r[k], "is not a renewal setting (minDaysRemaining, notBefore, years)");
-      if (r.minDaysRemaining !== undefined && r.minDaysRemaining !== null) checkInt(f, "renewal.minDaysRemaining", r.minDaysRemaining, 0, 3650, "days");
-      if (r.years !== undefined && r.years !== null) checkInt(f, "renewal.years", r.years, YEARS.min, YEARS.max, "years");
-      if (r.notBefore !== undefined && r.notBefore !== null && !isUnknown(r.notBefore) && (typeof r.notBefore !== "string" || !isCalendarDate(r.notBefore)))
-        f.add("renewal.notBefore", r.notBefore, "is not a date YYYY-MM-DD");
-    }
-  }
-  if (news.waitTimeoutSeconds !== undefined && news.waitTimeoutSeconds !== null)
-    out.waitTimeoutSeconds = checkInt(f, "waitTimeoutSeconds", news.waitTimeoutSeconds, 0, 3600, "seconds");
-  return { inputs: compact(out), failures: f.list };
-}
-
-/** Inputs of resources that name only a domain (PrivacyAddon, Protection), and EppCode. */
-export function checkDomainOnlyInputs(news: Props): CheckResult {
-  const f = new Failures();
-  const out: Props = { ...news, domain: checkDomainName(f, "domain", news.domain), adopt: checkBool(f, "adopt", news.adopt) };
-  return { inputs: compact(out), failures: f.list };
-}
-
-/** DnsZone inputs. */
-export function checkZoneInputs(news: Props): CheckResult {
-  const f = new Failures();
-  const out: Props = {
-    ...news,
-    domain: checkDomainName(f, "domain", news.domain),
-    adopt: checkBool(f, "adopt", news.adopt),
-    forceDestroy: checkBool(f, "forceDestroy", news.forceDestroy),
-    waitForDelegation: checkBool(f, "waitForDelegation", news.waitForDelegation),
-  };
-  if (news.waitTimeoutSeconds !== undefined && news.waitTimeoutSeconds !== null)
-    out.waitTimeoutSeconds = checkInt(f, "waitTimeoutSeconds", news.waitTimeoutSeconds, 0, 3600, "seconds");
-  return { inputs: compact(out), failures: f.list };
-}
-
 /**
- * DnsRecord inputs. The zone, TTL (the contract's range) and the fields' JSON types are checked here;
- * everything about the record itself (name, content, priority, extra, per type and RFC) is the
- * record table's (provider/records), the same the sandbox and the import command use.
+ * Parses `news` with `schema`: the canonical inputs, or the failures, each naming its input. On
+ * failure the inputs are the program's own (the engine shows them beside the failures).
  */
-export function checkRecordInputs(news: Props, limits: Limits = DEFAULT_LIMITS): CheckResult {
-  const f = new Failures();
-  const out: Props = { ...news };
-  const zone = checkDomainName(f, "zone", news.zone);
-  out.zone = zone;
-  out.adopt = checkBool(f, "adopt", news.adopt);
-  const ttl = news.ttl === undefined || news.ttl === null ? DEFAULT_TTL : checkInt(f, "ttl", news.ttl, limits.ttl.min, limits.ttl.max, "seconds");
-  out.ttl = ttl;
-  const type = news.type;
-  if (!isUnknown(type) && typeof type !== "string") f.add("type", type, "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)");
-  const name = news.name ?? "@";
-  if (!isUnknown(name) && typeof name !== "string") f.add("name", name, "is not a string");
-  if (typeof news.content !== "string" && !isUnknown(news.content)) {
-    if (news.content === undefined || news.content === null) f.missing("content");
-    else f.add("content", news.content, "is not a string");
-  }
-  if (news.extra !== undefined && news.extra !== null && !isUnknown(news.extra) && (typeof news.extra !== "object" || Array.isArray(news.extra)))
-    f.add("extra", news.extra, "is not an object ({weight, port} for SRV, {flag, tag} for CAA)");
-  if (f.list.length > 0) return { inputs: compact(out), failures: f.list };
-
-  // With every field known, the table canonicalizes and checks the record as a whole: once, here.
-  if (!containsUnknown([zone, type, name, news.content, news.priority, news.extra])) {
-    const c = canonicalize(
-      { type: type as string, name: name as string, content: news.content as string, ttl: ttl as number, priority: news.priority as number | undefined, extra: news.extra as RecordExtra | undefined },
-      zone as string,
-    );
-    if (!c.record) for (const p of c.problems) f.list.push({ property: p.field, reason: problemText(p) });
-    else Object.assign(out, { type: c.record.type, name: c.record.name, content: c.record.content, priority: c.record.priority, extra: c.record.extra });
-  } else if (typeof type === "string") out.type = type.trim().toUpperCase();
-  return { inputs: compact(out), failures: f.list };
-}
-
-function checkIps(f: Failures, property: string, v: unknown, family: 4 | 6, required: boolean): string[] | undefined {
-  if (isUnknown(v)) return v as unknown as string[];
-  if (v === undefined || v === null) {
-    if (required) f.missing(property);
-    return [];
-  }
-  if (!Array.isArray(v)) {
-    f.add(property, v, `is not a list of IPv${family} addresses`);
-    return undefined;
-  }
-  if (required && v.length === 0) f.add(property, v, "is empty; a child nameserver needs at least one IPv4 address (glue)");
-  const out: string[] = [];
-  v.forEach((ip, i) => {
-    if (isUnknown(ip)) return void out.push(ip);
-    const ok = typeof ip === "string" && (family === 4 ? isIPv4(ip.trim()) : isIPv6(ip.trim()));
-    if (!ok) return void f.add(`${property}[${i}]`, ip, `is not an IPv${family} address`);
-    const c = family === 6 ? canonicalIPv6(ip) : ip.trim();
-    if (out.includes(c)) f.add(`${property}[${i}]`, ip, "is listed twice");
-    out.push(c);
+export function parseInputs<T>(schema: z.ZodType<T>, news: Record<string, unknown>): CheckResult<T> {
+  const r = schema.safeParse(news);
+  if (r.success) return { ok: true, inputs: compact(r.data), failures: [] };
+  const failures = r.error.issues.map((i) => {
+    const property = pathText(i.path);
+    return { property, reason: property ? `${property}: ${i.message}` : i.message };
   });
-  return out;
+  return failed(compact(news), failures);
 }
 
-/** ChildHost inputs. */
-export function checkChildHostInputs(news: Props): CheckResult {
-  const f = new Failures();
-  const out: Props = { ...news, adopt: checkBool(f, "adopt", news.adopt) };
-  const domain = checkDomainName(f, "domain", news.domain);
-  out.domain = domain;
-  const h = news.hostname;
-  if (isUnknown(h)) out.hostname = h;
-  else if (typeof h !== "string") f.add("hostname", h, "is not a string");
-  else if (domain !== undefined && !isUnknown(domain)) {
-    const c = canonicalChildHost(h, domain);
-    const p = hostNameProblem(c, { minLabels: 3 });
-    if (p) f.add("hostname", h, `is not a valid host name: it ${p}`);
-    else if (!c.endsWith(`.${domain}`)) f.add("hostname", h, `is not under the domain ${domain} (a child nameserver is named inside its domain, e.g. ns1.${domain})`);
-    else out.hostname = c;
-  }
-  out.ipv4 = checkIps(f, "ipv4", news.ipv4, 4, true);
-  out.ipv6 = checkIps(f, "ipv6", news.ipv6, 6, false);
-  return { inputs: compact(out), failures: f.list };
+export const checkDomainInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<DomainInputs> => parseInputs(domainSchema(limits), news);
+/** PrivacyAddon and Protection. */
+export const checkDomainOnlyInputs = (news: Record<string, unknown>): CheckResult<DomainAddonInputs> => parseInputs(domainAddonSchema, news);
+export const checkEppCodeInputs = (news: Record<string, unknown>): CheckResult<EppCodeInputs> => parseInputs(eppCodeSchema, news);
+export const checkZoneInputs = (news: Record<string, unknown>): CheckResult<ZoneInputs> => parseInputs(zoneSchema, news);
+export const checkRecordInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<RecordInputs> => parseInputs(recordSchema(limits), news);
+export const checkChildHostInputs = (news: Record<string, unknown>): CheckResult<ChildHostInputs> => parseInputs(childHostSchema, news);
+export const checkTemplateInputs = (news: Record<string, unknown>): CheckResult<TemplateInputs> => parseInputs(templateSchema, news);
+
+/** For the read-only functions, which throw instead of reporting: the failure of a domain name, or undefined. */
+export function domainNameFailure(property: string, v: unknown): string | undefined {
+  return parseInputs(z.looseObject({ [property]: domainName }), { [property]: v }).failures[0]?.reason;
 }
 
-/** EppCode inputs: a domain and any trigger value. */
-export function checkEppCodeInputs(news: Props): CheckResult {
-  const f = new Failures();
-  const out: Props = { ...news, domain: checkDomainName(f, "domain", news.domain) };
-  return { inputs: compact(out), failures: f.list };
-}
-
-const STRATEGIES = ["skip", "replace", "cancel"];
-
-/** ZoneTemplate inputs. */
-export function checkTemplateInputs(news: Props): CheckResult {
-  const f = new Failures();
-  const out: Props = { ...news, zone: checkDomainName(f, "zone", news.zone), adopt: checkBool(f, "adopt", news.adopt) };
-  const id = news.templateId;
-  if (!isUnknown(id) && (typeof id !== "string" || id.trim() === "")) f.add("templateId", id, "is not a template id (see getTemplates or the reseller portal)");
-  const vars = news.variables ?? {};
-  if (!isUnknown(vars)) {
-    if (typeof vars !== "object" || Array.isArray(vars)) f.add("variables", vars, "is not an object of name to string");
-    else for (const [k, v] of Object.entries(vars as Props)) if (!isUnknown(v) && typeof v !== "string") f.add(`variables.${k}`, v, "is not a string");
-  }
-  out.variables = vars;
-  const s = news.conflictStrategy ?? "cancel";
-  if (!isUnknown(s) && !STRATEGIES.includes(s as string)) f.add("conflictStrategy", s, `is not one of ${STRATEGIES.join(", ")}`);
-  out.conflictStrategy = s;
-  return { inputs: compact(out), failures: f.list };
+/** For the read-only functions: the failure of a number of years (absent is fine), or undefined. */
+export function yearsFailure(property: string, v: unknown): string | undefined {
+  return parseInputs(z.looseObject({ [property]: optional(readInt(YEARS.min, YEARS.max, "years")) }), { [property]: v }).failures[0]?.reason;
 }

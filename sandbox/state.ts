@@ -5,6 +5,8 @@
 import { VALUES } from "../provider/contract";
 import { PRIVACY_STATUS, STAGE, YEARS, ZONE_STATUS, type PrivacyStatus, type ZoneStatus } from "../provider/vocabulary";
 
+import type { StoredContact } from "../provider/shapes";
+
 export interface Settings {
   approval: { orders: boolean; renewals: boolean };
   kycTlds: string[];
@@ -29,20 +31,8 @@ export interface HostEntry {
   ipv6: string[];
 }
 
-/** A contact as the sandbox stores it (the spec's Contact); plain, so the package's declarations need no zod. */
-export interface Contact {
-  name: string;
-  organization?: string | null;
-  email: string;
-  phone: string;
-  address_line_1: string;
-  address_line_2?: string | null;
-  city: string;
-  state: string;
-  postal_code: string;
-  country: string;
-  [field: string]: unknown;
-}
+/** A contact as the sandbox stores it: the spec's Contact as the service holds it, plus any field a client sent. */
+export type Contact = StoredContact & { [field: string]: unknown };
 
 export interface ContactSet {
   registrant: Contact;

@@ -30,13 +30,17 @@ export const fail = (field: string, value: unknown, rule: string): never => {
   throw new RecordSyntaxError(field, value, rule);
 };
 
-/** Extra fields of SRV (weight, port) and CAA (flag, tag). */
-export interface RecordExtra {
+/** Extra fields of SRV (weight, port) and CAA (flag, tag). A type (not an interface), so it is a plain property map. */
+export type RecordExtra = {
+  /** SRV weight, 0 to 65535. */
   weight?: number;
+  /** SRV port, 0 to 65535. */
   port?: number;
+  /** CAA flag, 0 to 255 (128: issuer critical). */
   flag?: number;
+  /** CAA tag: issue, issuewild or iodef. */
   tag?: string;
-}
+};
 
 /** What a record holds besides its owner, type and TTL, as the API carries it. */
 export interface RecordFields {

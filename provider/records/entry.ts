@@ -3,12 +3,14 @@
  * content parses, its canonical form, its rules with the RFC they follow, which fields it needs,
  * how it reads from and prints to a zone file.
  */
-import type { RecordExtra, RecordFields } from "./common";
+import type { RecordFields } from "./common";
 
 export interface RecordInputFields {
   content: string;
-  priority?: number | null;
-  extra?: RecordExtra | null;
+  /** As given: the entry judges it (a whole number in range, where the type has one). */
+  priority?: unknown;
+  /** As given: the entry judges each field (SRV {weight, port}, CAA {flag, tag}). */
+  extra?: { readonly [field: string]: unknown } | null;
 }
 
 export interface RecordTypeEntry {

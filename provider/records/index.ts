@@ -56,8 +56,10 @@ export interface RecordInput {
   name?: string | null;
   content: string;
   ttl?: number | null;
-  priority?: number | null;
-  extra?: RecordExtra | null;
+  /** As given: the table judges it. */
+  priority?: unknown;
+  /** As given: the table judges each field. */
+  extra?: { readonly [field: string]: unknown } | null;
 }
 
 export interface CanonicalRecord {

@@ -1,13 +1,14 @@
 import { diffChildHost, diffDomain, diffDomainAddon, diffEppCode, diffRecord, diffTemplate, diffZone, renewalDue } from "../../resources/diff";
 import { checkRecordInputs, UNKNOWN } from "../../resources/validate";
-import { registerTtl, resetForTests } from "../../resources/context";
 import { recordHandler } from "../../resources/dns-handlers";
+import type { DomainInputs } from "../../resources/validate";
+import { testHost, type TestHost } from "../support/host-context";
 
 const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", address_line_1: "1 St", city: "London", country: "GB" };
 const NOW = Date.parse("2026-01-10T12:00:00Z");
 
 describe("record diff", () => {
-  const old = { zone: "example.com", type: "A", name: "www", content: "192.0.2.1", ttl: 300, priority: null, extra: null, recordId: "r1", fqdn: "www.example.com" };
+  const old = { zone: "example.com", type: "A", name: "www", content: "192.0.2.1", ttl: 300, priority: null, extra: null, recordId: "r1", fqdn: "www.example.com", adopted: false };
   test.each([
     ["nothing", {}, false, []],
     ["content", { content: "192.0.2.2" }, true, []],
@@ -27,12 +28,14 @@ describe("record diff", () => {
 
   test("a program written in another form than the service's shows no diff after check", () => {
     const service = { zone: "example.com", type: "MX", name: "@", content: "mail.example.com", ttl: 3600, priority: 10, extra: null };
-    const program = checkRecordInputs({ zone: "Example.com", type: "mx", name: "example.com.", content: "10 MAIL.example.com." }).inputs;
+    const r = checkRecordInputs({ zone: "Example.com", type: "mx", name: "example.com.", content: "10 MAIL.example.com." });
+    if (!r.ok) throw new Error(r.failures.map((f) => f.reason).join("; "));
+    const program = r.inputs;
     expect(diffRecord(service, program).changes).toBe(false);
   });
 
   test("the record handler never deletes before replacing", () => {
-    const d = recordHandler.diff("r1", old, { ...old, name: "other" });
+    const d = recordHandler.diff(testHost().ctx, "r1", old, { ...old, name: "other" });
     expect(d.replaces).toEqual(["name"]);
     expect(d.deleteBeforeReplace).toBe(false);
   });
@@ -40,7 +43,7 @@ describe("record diff", () => {
 
 describe("domain diff", () => {
   const old = { domain: "example.com", contacts: { registrant: jane }, nameservers: ["ns1.x.net", "ns2.x.net"], locked: true, expiryDate: "2027-01-01", years: 1 };
-  test.each([
+  test.each<[string, Partial<DomainInputs>, boolean, string[], string[]]>([
     ["nothing", {}, false, [], []],
     ["ns order only", { nameservers: ["NS2.x.net.", "ns1.x.net"] }, false, [], []],
     ["ns change", { nameservers: ["ns1.y.net", "ns2.y.net"] }, true, ["nameservers"], []],
@@ -52,7 +55,7 @@ describe("domain diff", () => {
     ["authCode ignored", { authCode: "x" }, false, [], []],
     ["domain replaces", { domain: "example.org" }, true, ["domain"], ["domain"]],
     ["renewal not due", { renewal: { minDaysRemaining: 30 } }, true, ["renewal"], []],
-  ] as const)("%s", (_l, change, changes, diffs, replaces) => {
+  ])("%s", (_l, change, changes, diffs, replaces) => {
     const d = diffDomain(old, { ...old, ...change }, NOW);
     expect(d.changes).toBe(changes);
     expect(d.diffs).toEqual(diffs);
@@ -89,40 +92,43 @@ describe("zone, child host, add-on, EPP code and template diffs", () => {
     expect(diffChildHost(old, { ...old, hostname: "ns2.a.com" }).replaces).toEqual(["hostname"]);
   });
   test("add-ons, EPP code, template", () => {
-    expect(diffDomainAddon({ domain: "a.com", status: "active" }, { domain: "a.com", adopt: true }).changes).toBe(false);
+    const privacy = { domain: "a.com", status: "active" };
+    expect(diffDomainAddon(privacy, { domain: "a.com", adopt: true }).changes).toBe(false);
     expect(diffEppCode({ domain: "a.com", trigger: 1 }, { domain: "a.com", trigger: 2 }).replaces).toEqual(["trigger"]);
-    const t = diffTemplate({ zone: "a.com", templateId: "mail", variables: { a: "1" } }, { zone: "a.com", templateId: "mail", variables: { a: "2" } });
+    const t = diffTemplate({ zone: "a.com", templateId: "mail", variables: { a: "1" } }, { zone: "a.com", templateId: "mail", variables: { a: "2" }, conflictStrategy: "cancel" });
     expect(t).toMatchObject({ replaces: ["variables"], deleteBeforeReplace: true });
   });
 });
 
 describe("shared-TTL registry (check)", () => {
-  beforeEach(() => resetForTests());
+  let t: TestHost;
+  beforeEach(() => (t = testHost()));
+  const check = async (r: Record<string, unknown>) => (await recordHandler.check(t.ctx, {}, r)).failures;
   const urn = (n: string) => `urn:pulumi:dev::p::pulumi-nodejs:dynamic/reseller:DnsRecord::${n}`;
   const rec = (n: string, ttl: number, name = "@") => ({ resourceUrn: urn(n), zone: "example.com", type: "A", name, content: "192.0.2.1", ttl });
 
-  test("a second record of one name and type with another TTL fails, naming both", () => {
-    expect(recordHandler.check({}, rec("apex-1", 300)).failures).toEqual([]);
-    const f = recordHandler.check({}, rec("apex-2", 600)).failures;
+  test("a second record of one name and type with another TTL fails, naming both", async () => {
+    expect(await check(rec("apex-1", 300))).toEqual([]);
+    const f = await check(rec("apex-2", 600));
     expect(f).toHaveLength(1);
     expect(f[0].reason).toContain('ttl: 600 differs from ttl 300 of "apex-1"');
     expect(f[0].reason).toContain('"apex-2"');
   });
 
-  test("same TTL, other name, or a re-check of the same resource pass", () => {
-    expect(recordHandler.check({}, rec("a", 300)).failures).toEqual([]);
-    expect(recordHandler.check({}, rec("b", 300)).failures).toEqual([]);
-    expect(recordHandler.check({}, rec("c", 600, "www")).failures).toEqual([]);
-    expect(recordHandler.check({}, rec("a", 300)).failures).toEqual([]);
+  test("same TTL, other name, or a re-check of the same resource pass", async () => {
+    expect(await check(rec("a", 300))).toEqual([]);
+    expect(await check(rec("b", 300))).toEqual([]);
+    expect(await check(rec("c", 600, "www"))).toEqual([]);
+    expect(await check(rec("a", 300))).toEqual([]);
   });
 
-  test("changing every sibling's TTL together passes; a renamed record leaves its old group", () => {
-    recordHandler.check({}, rec("a", 300));
-    recordHandler.check({}, rec("b", 300));
+  test("changing every sibling's TTL together passes; a renamed record leaves its old group", async () => {
+    await check(rec("a", 300));
+    await check(rec("b", 300));
     // Next run in the same process: both move to 600; the first re-check meets b's old 300.
-    expect(registerTtl(urn("a"), "example.com", "@", "A", 600)).toEqual({ urn: urn("b"), ttl: 300 });
-    expect(registerTtl(urn("b"), "example.com", "@", "A", 600)).toBeUndefined();
-    expect(registerTtl(urn("a"), "example.com", "mail", "A", 60)).toBeUndefined();
-    expect(registerTtl(urn("c"), "example.com", "@", "A", 600)).toBeUndefined();
+    expect(t.ctx.ttls.register(urn("a"), "example.com", "@", "A", 600)).toEqual({ urn: urn("b"), ttl: 300 });
+    expect(t.ctx.ttls.register(urn("b"), "example.com", "@", "A", 600)).toBeUndefined();
+    expect(t.ctx.ttls.register(urn("a"), "example.com", "mail", "A", 60)).toBeUndefined();
+    expect(t.ctx.ttls.register(urn("c"), "example.com", "@", "A", 600)).toBeUndefined();
   });
 });

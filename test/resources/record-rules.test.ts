@@ -4,7 +4,7 @@
  */
 import { isServiceManagedRecord } from "../../provider/contract";
 import { diffRecord } from "../../resources/diff";
-import { checkRecordInputs } from "../../resources/validate";
+import { checkRecordInputs, type RecordInputs } from "../../resources/validate";
 
 test("service-managed records: SOA anywhere and NS at the apex in every spelling; NS below the apex is the user's", () => {
   const z = "example.com";
@@ -34,7 +34,7 @@ test("validation uses the same predicate: NS at the apex refused by name, a dele
 
 test("record replace deletes first exactly for a type change to or from CNAME on the same name and zone", () => {
   const olds = { zone: "example.com", name: "www", type: "A", content: "192.0.2.1", ttl: 300 };
-  const cases: [Record<string, unknown>, Record<string, unknown>, boolean][] = [
+  const cases: [RecordInputs, RecordInputs, boolean][] = [
     [olds, { ...olds, type: "CNAME", content: "x.example.net." }, true],
     [{ ...olds, type: "CNAME", content: "x.example.net." }, { ...olds, type: "TXT", content: "t" }, true],
     [{ ...olds, type: "CNAME", content: "x.example.net." }, { ...olds, type: "A" }, true],

@@ -286,9 +286,12 @@ test("transfer with an auth code: ends the apply in pending_transfer; refresh fo
   expect(env.host.logs().join("\n")).not.toContain(authCode);
 });
 
+// The wait's schedule, its lines over minutes and its deadline are proven on virtual time, calling the
+// handler in process (test/resources/waits-on-clock.test.ts); here a 1 s wait shows both of its lines
+// reach the engine through the SDK's provider host.
 test("a long registry wait is logged through the host; the apply ends in stage pending; refresh follows it to active", async () => {
   const domain = "slow-registry.com";
-  const args = { domain, contacts, waitTimeoutSeconds: 4 };
+  const args = { domain, contacts, waitTimeoutSeconds: 1 };
   env.sandbox.operator.settings({ processingDelaySeconds: 3600 });
   try {
     const d = new Managed(env, "Domain", "slow");
@@ -296,8 +299,8 @@ test("a long registry wait is logged through the host; the apply ends in stage p
     expect(await d.up(args)).toBe("create");
     expect(d.outputs).toMatchObject({ domain, stage: "pending", charged: "12.00" });
     expect(charges(domain)).toHaveLength(1);
-    await expectLogged(logsBefore, `${domain}: waiting up to 4 s for the registry to finish (stage pending)`);
-    await expectLogged(logsBefore, `${domain}: still in stage pending after 4 s; the next refresh will follow it`);
+    await expectLogged(logsBefore, `${domain}: waiting up to 1 s for the registry to finish (stage pending)`);
+    await expectLogged(logsBefore, `${domain}: still in stage pending after 1 s; the next refresh will follow it`);
 
     // Still pending: refresh keeps it, and the next up buys nothing and changes nothing.
     const mark = env.mark();

@@ -1,0 +1,57 @@
+/**
+ * Shapes the service, the resources and the sandbox share, each declared once: a contact, a set of
+ * contacts by type, a renewal policy. Plain TypeScript (no zod), so the package's public
+ * declarations stay free of validator internals; resources/validate.ts parses inputs into them and
+ * provider/views.ts checks that its response schemas agree with them.
+ */
+
+/** A WHOIS contact (spec, Contact). Personal data: stored as a secret, never logged. */
+export interface Contact {
+  /** Full name of the person. */
+  name: string;
+  /** Organisation, if any. */
+  organization?: string | null;
+  /** E-mail address; the registry sends confirmations here. */
+  email: string;
+  /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
+  phone: string;
+  /** First address line. */
+  address_line_1: string;
+  /** Second address line, if any. */
+  address_line_2?: string | null;
+  /** City. */
+  city: string;
+  /** State, province or region. */
+  state?: string | null;
+  /** Postal code. */
+  postal_code?: string | null;
+  /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
+  country: string;
+}
+
+/** A contact as the service holds and returns it: state and postal_code are strings ("" when none; spec, Contact). */
+export type StoredContact = Contact & { state: string; postal_code: string };
+
+/** The contact fields, required ones first (spec, Contact). */
+export const CONTACT_FIELDS = {
+  required: ["name", "email", "phone", "address_line_1", "city", "country"],
+  optional: ["organization", "address_line_2", "state", "postal_code"],
+} as const satisfies { required: readonly (keyof Contact)[]; optional: readonly (keyof Contact)[] };
+
+export const CONTACT_TYPES = ["registrant", "admin", "tech", "billing"] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+
+/** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
+export type ContactSet<C = Contact> = { registrant: C } & Partial<Record<Exclude<ContactType, "registrant">, C | null>>;
+
+/** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
+export interface RenewalPolicy {
+  /** Renew when fewer than this many days remain before expiry. Default 30. */
+  minDaysRemaining?: number;
+  /** Never renew before this date ("YYYY-MM-DD"). */
+  notBefore?: string;
+  /** Years added per renewal. Default 1. */
+  years?: number;
+}
+
+export type { RecordExtra } from "./records/common";
