@@ -277,7 +277,7 @@ const contactSetShape = z
   .superRefine(
     (set, ctx) => {
       for (const key of Object.keys(set))
-        if (!(CONTACT_TYPES as readonly string[]).includes(key)) refuseBare(ctx, "is not a contact type (registrant, admin, tech, billing)", [key]);
+        if (!CONTACT_TYPES.some((t) => t === key)) refuseBare(ctx, "is not a contact type (registrant, admin, tech, billing)", [key]);
     },
     { when: () => true },
   );
@@ -296,7 +296,7 @@ function readNameservers(limits: Limits): (v: unknown, ctx: z.RefinementCtx) => 
     const out: string[] = [];
     const seen = new Set<string>();
     v.forEach((ns: unknown, i) => {
-      if (isUnknown(ns)) return void out.push(ns as string);
+      if (isUnknown(ns)) return void out.push(asSent<string>(ns));
       if (typeof ns !== "string") return void refuse(ctx, ns, "is not a string", { path: [i] });
       const problem = hostNameProblem(ns, { minLabels: 2 });
       if (problem) return void refuse(ctx, ns, `is not a valid host name: it ${problem}`, { path: [i] });
@@ -347,7 +347,7 @@ function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.Refineme
     if (required && v.length === 0) refuse(ctx, v, "is empty; a child nameserver needs at least one IPv4 address (glue)");
     const out: string[] = [];
     v.forEach((ip: unknown, i) => {
-      if (isUnknown(ip)) return void out.push(ip as string);
+      if (isUnknown(ip)) return void out.push(asSent<string>(ip));
       const ok = typeof ip === "string" && (family === 4 ? isIPv4(ip.trim()) : isIPv6(ip.trim()));
       if (!ok) return void refuse(ctx, ip, `is not an IPv${family} address`, { path: [i] });
       const c = family === 6 ? canonicalIPv6(ip) : ip.trim();
@@ -359,6 +359,7 @@ function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.Refineme
 }
 
 const STRATEGIES: readonly ConflictStrategy[] = ["skip", "replace", "cancel"];
+const isStrategy = (v: unknown): v is ConflictStrategy => STRATEGIES.some((s) => s === v);
 
 // ---- The kinds' schemas ----
 
@@ -480,7 +481,7 @@ const templateSchema: z.ZodType<TemplateInputs> = z.looseObject({
     }
     return vars;
   }, () => ({})),
-  conflictStrategy: field<ConflictStrategy>((v, ctx) => (STRATEGIES.includes(v as ConflictStrategy) ? (v as ConflictStrategy) : refuse(ctx, v, `is not one of ${STRATEGIES.join(", ")}`)), () => "cancel"),
+  conflictStrategy: field<ConflictStrategy>((v, ctx) => (isStrategy(v) ? v : refuse(ctx, v, `is not one of ${STRATEGIES.join(", ")}`)), () => "cancel"),
 });
 
 // ---- Parsing ----
