@@ -128,7 +128,7 @@ function startInstalledSandbox(cwd: string): Promise<{ baseUrl: string; apiKey: 
   });
 }
 
-test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, run against the installed sandbox", async () => {
+test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through engine/ with the project's own SDK against the installed sandbox", async () => {
   // 1. Pack from the sources alone: `prepare` must build dist/ (a fresh clone and a git install have none).
   const src = path.join(work, "src");
   copySources(src);
