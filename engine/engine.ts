@@ -25,8 +25,16 @@ export interface EngineOptions {
   passphrase?: string;
   project?: string;
   stack?: string;
-  /** The provider host's (and the program's) working directory and extra environment. */
-  host?: HostOptions;
+  /** The provider host's working directory and the extra environment of the host and the program. */
+  host?: Omit<HostOptions, "projectDir">;
+  /**
+   * A Pulumi project of its own (a user's, outside this repository): the program and the provider
+   * host run with that project's @pulumi/pulumi (`cmd/run` and `cmd/dynamic-provider` resolved from
+   * its node_modules, any supported version) and in it (the program's `--pwd` and cwd, the host's
+   * cwd unless `host.cwd`). Default: this repository's SDK; the program in its own folder, the host
+   * in this package's root.
+   */
+  projectDir?: string;
   /** Resource operations run at once, like `pulumi up --parallel`; default 4 × CPUs as the CLI's. */
   parallel?: number;
   /** refresh/destroy: run the program and use today's config (the CLI's `--run-program`), instead of the config saved at the last `up`. */
@@ -198,7 +206,7 @@ export class Engine {
     this.log(header(operation, this.opts.stack));
     this.log("");
     // Started, not awaited: the host's start-up overlaps the program's own.
-    const starting = startProviderHost(this.opts.host).then((host) => {
+    const starting = startProviderHost({ ...this.opts.host, projectDir: this.opts.projectDir }).then((host) => {
       this.opts.onHostStarted?.(host);
       return host;
     });
@@ -255,6 +263,7 @@ export class Engine {
         config: this.opts.config,
         secretConfigKeys: this.opts.secretConfigKeys ?? [],
         env: this.opts.host?.env,
+        projectDir: this.opts.projectDir,
       });
       const failed = dep.failed.then(() => dep.idle()).then(() => "failed" as const);
       const outcome = await Promise.race([run.exited, failed]);

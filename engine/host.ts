@@ -19,6 +19,11 @@ export type PropertyMap = Record<string, unknown>;
 export interface HostOptions {
   /** Working directory of the host: where `require("reseller-pulumi/...")` in serialized text resolves. */
   cwd?: string;
+  /**
+   * A project of its own: the host script from its node_modules' @pulumi/pulumi, and the host run in
+   * it unless `cwd` says otherwise. Default: this package's SDK, in this package's root.
+   */
+  projectDir?: string;
   /** Extra environment for the host process (merged over this process's environment). */
   env?: Record<string, string | undefined>;
 }
@@ -268,9 +273,12 @@ class SpawnedHost implements ProviderHost {
   }
 }
 
-/** Path of the SDK's dynamic provider host script, the one the `pulumi` CLI starts for dynamic resources. */
-export function hostScriptPath(): string {
-  return require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
+/**
+ * Path of the SDK's dynamic provider host script, the one the `pulumi` CLI starts for dynamic
+ * resources: this package's SDK, or `projectDir`'s own.
+ */
+export function hostScriptPath(projectDir?: string): string {
+  return require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", projectDir ? { paths: [path.resolve(projectDir)] } : undefined);
 }
 
 /**
@@ -278,8 +286,8 @@ export function hostScriptPath(): string {
  * exist as argv[2] (it logs through console when none answers), so a placeholder is passed.
  */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
-  const child = spawn(process.execPath, [hostScriptPath(), "127.0.0.1:0"], {
-    cwd: opts.cwd ?? packageRoot(),
+  const child = spawn(process.execPath, [hostScriptPath(opts.projectDir), "127.0.0.1:0"], {
+    cwd: opts.cwd ?? (opts.projectDir ? path.resolve(opts.projectDir) : packageRoot()),
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

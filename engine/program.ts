@@ -29,16 +29,31 @@ export interface ProgramOptions {
   config: Record<string, string>;
   secretConfigKeys: string[];
   env?: Record<string, string | undefined>;
+  /**
+   * A project of its own: `cmd/run` from its node_modules' @pulumi/pulumi, and the program run in it
+   * (`--pwd` and cwd). Default: this package's SDK, the program in its own folder.
+   */
+  projectDir?: string;
 }
 
-/** The runner the language host starts (its defaultRunPath), resolved from this package's SDK. */
-export function runnerPath(): string {
-  return require.resolve("@pulumi/pulumi/cmd/run");
+/**
+ * The runner the language host starts (its defaultRunPath), resolved from this package's SDK, or from
+ * `projectDir`'s node_modules (that project's own @pulumi/pulumi, whatever its version).
+ */
+export function runnerPath(projectDir?: string): string {
+  return require.resolve("@pulumi/pulumi/cmd/run", projectDir ? { paths: [path.resolve(projectDir)] } : undefined);
 }
 
-/** --pwd and entry point: a directory runs "." in itself (package.json main), a file runs itself from its folder. */
-function entry(file: string): { pwd: string; entryPoint: string } {
+/**
+ * --pwd and entry point: a directory runs "." in itself (package.json main), a file runs itself from
+ * its folder; in a project of its own, --pwd is the project and a program other than it runs by path.
+ */
+function entry(file: string, projectDir: string | undefined): { pwd: string; entryPoint: string } {
   const abs = path.resolve(file);
+  if (projectDir) {
+    const pwd = path.resolve(projectDir);
+    return { pwd, entryPoint: abs === pwd ? "." : abs };
+  }
   if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) return { pwd: abs, entryPoint: "." };
   return { pwd: path.dirname(abs), entryPoint: abs };
 }
@@ -47,9 +62,9 @@ export function startProgram(opts: ProgramOptions): ProgramRun {
   const file = typeof opts.program === "string" ? opts.program : opts.program.file;
   const args = typeof opts.program === "string" ? undefined : opts.program.args;
   if (!fs.existsSync(path.resolve(file))) throw new Error(`program not found: ${file} (compile it first: npm run build)`);
-  const { pwd, entryPoint } = entry(file);
+  const { pwd, entryPoint } = entry(file, opts.projectDir);
   const argv = [
-    runnerPath(),
+    runnerPath(opts.projectDir),
     "--monitor", opts.monitor,
     "--engine", opts.monitor,
     "--project", opts.project,

@@ -1,7 +1,6 @@
 // Secret values as Pulumi moves them: marked with a signature object in the program's RPCs, plain
 // for the provider host (it answers acceptSecrets=false), and encrypted in the state file.
 import * as crypto from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, type PropertyMap } from "./host";
 
 /** Pulumi's special-object key and the signature of a secret (sdk/nodejs/runtime/rpc.ts). */
@@ -16,9 +15,13 @@ function isSecretMarker(v: unknown): v is { value: unknown } {
   return isObject(v) && v[SIG_KEY] === SECRET_SIG && "value" in v;
 }
 
-/** Strips secret markers and turns preview unknowns into Pulumi's unknown string; says whether any secret was seen. */
+/**
+ * Strips secret markers; says whether any secret was seen. The values come off the wire (the program
+ * may run another copy, even another version, of the SDK), so an unknown is Pulumi's unknown string,
+ * never the SDK's in-process sentinel: nothing here asks this repository's SDK about them.
+ */
 function plainValue(v: unknown): { value: unknown; secret: boolean } {
-  if (pulumi.isUnknown(v)) return { value: UNKNOWN, secret: false };
+  if (v === UNKNOWN) return { value: UNKNOWN, secret: false };
   if (isSecretMarker(v)) return { value: plainValue(v.value).value, secret: true };
   if (Array.isArray(v)) {
     const items = v.map(plainValue);

@@ -3,8 +3,10 @@
  * packed from a copy of the sources without dist/ (as a fresh clone or a git install is), installed
  * into a new project outside the repository next to that project's own @pulumi/pulumi (from the npm
  * registry), type-checked with the tsconfig of Pulumi's TypeScript template under TypeScript 5.9 and
- * the current TypeScript (no skipLibCheck), and run through the SDK's dynamic provider host against
- * the sandbox started from the installed package (`npx reseller-pulumi sandbox --port 0`).
+ * the current TypeScript (no skipLibCheck), then previewed, run with `up` and removed with `destroy`
+ * by engine/ (the stand-in for the CLI) with that project's own SDK: its `cmd/run` runs the program,
+ * its dynamic provider host loads the installed package, against the sandbox started from the
+ * installed package (`npx reseller-pulumi sandbox --port 0`).
  *
  * Needs the npm registry or a warm npm cache (`--prefer-offline`): the first run downloads, later
  * runs take what the cache holds. Figures (sizes, seconds) are printed, never asserted.
@@ -14,7 +16,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { startProviderHost, type PropertyMap, type ProviderHost } from "../../engine/host";
+import { Engine } from "../../engine/engine";
+import { hostScriptPath } from "../../engine/host";
+import { runnerPath } from "../../engine/program";
 import { PULUMI_TEMPLATE_TSCONFIG } from "../../cli/codegen";
 import { signedGet } from "../sandbox/signed-get";
 
@@ -92,17 +96,17 @@ async function timed<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
 
 let work: string;
 let sandbox: ChildProcess | undefined;
-let host: ProviderHost | undefined;
+/** What the engine printed, Pulumi-like, shown at the end. */
+const engineLog: string[] = [];
 
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-pack-"));
 });
 
 afterAll(async () => {
-  await host?.close();
   if (sandbox?.pid && sandbox.exitCode === null) process.kill(-sandbox.pid, "SIGTERM");
   fs.rmSync(work, { recursive: true, force: true });
-  console.log(`pack test figures (s): ${JSON.stringify(timings)}`);
+  console.log(`pack test figures (s): ${JSON.stringify(timings)}\n${engineLog.join("\n")}`);
 });
 
 /** Starts `npx reseller-pulumi sandbox` in the project and reads what it says to configure. */
@@ -124,57 +128,7 @@ function startInstalledSandbox(cwd: string): Promise<{ baseUrl: string; apiKey: 
   });
 }
 
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
-/** Secrets as plain values: the engine unwraps them for a provider that does not accept secrets, as the dynamic host says. */
-function unwrapSecrets(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(unwrapSecrets);
-  if (v && typeof v === "object") {
-    const o = v as Record<string, unknown>;
-    if (SECRET_SIG in o) return unwrapSecrets(o.value);
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, unwrapSecrets(x)]));
-  }
-  return v;
-}
-
-interface Registered {
-  urn: string;
-  id: string;
-  outputs: PropertyMap;
-  provider: string;
-}
-
-/** Runs the compiled program with the project's own SDK, each registration checked and created by the host. */
-function runProgram(cwd: string, h: ProviderHost, config: Record<string, string>, secretKeys: string[]): Promise<{ outputs: Record<string, unknown>; created: Registered[] }> {
-  const created: Registered[] = [];
-  const child = spawn(process.execPath, ["drive-program.js", "bin/index.js"], {
-    cwd,
-    env: { ...process.env, PULUMI_CONFIG: JSON.stringify(config), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys), DRIVE_PROJECT: "app", DRIVE_STACK: "dev" },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  child.on("message", (m: { seq: number; type: string; name: string; inputs: PropertyMap }) => {
-    const urn = `urn:pulumi:dev::app::${m.type}::${m.name}`;
-    void (async () => {
-      const checked = await h.check(urn, {}, unwrapSecrets(m.inputs) as PropertyMap);
-      if (checked.failures.length) throw new Error(`${m.name}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-      const { id, outputs } = await h.create(urn, checked.inputs);
-      created.push({ urn, id, outputs, provider: String(m.inputs.__provider) });
-      child.send({ seq: m.seq, id, outputs });
-    })().catch((e: Error) => child.send({ seq: m.seq, error: e.message }));
-  });
-  return new Promise((resolve, reject) => {
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`the program failed (${code}): ${stderr}`));
-      resolve({ outputs: JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>, created });
-    });
-  });
-}
-
-test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, run against the installed sandbox", async () => {
+test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through engine/ with the project's own SDK against the installed sandbox", async () => {
   // 1. Pack from the sources alone: `prepare` must build dist/ (a fresh clone and a git install have none).
   const src = path.join(work, "src");
   copySources(src);
@@ -224,34 +178,50 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   };
   const secretKeys = ["reseller:apiSecret", "app:registrant"];
 
-  // 5. The program through the SDK's dynamic provider host, which loads the installed package from the project.
-  fs.copyFileSync(path.join(__dirname, "drive-program.js"), path.join(app, "drive-program.js"));
-  host = await startProviderHost({ cwd: app });
-  await host.configure(config);
-  const { outputs, created } = await timed("up", () => runProgram(app, host!, config, secretKeys));
+  // 5. `pulumi preview`, `pulumi up`: the program and the provider host with the project's own SDK,
+  // the host loading the installed package from the project.
+  const sdk = fs.realpathSync(path.join(app, "node_modules", "@pulumi", "pulumi"));
+  const sdkVersion = (JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8")) as { version: string }).version;
+  if (process.env.RESELLER_PACK_SDK) expect(sdkVersion).toBe(process.env.RESELLER_PACK_SDK);
+  console.log(`the project's @pulumi/pulumi: ${sdkVersion}`);
+  expect(fs.realpathSync(runnerPath(app)).startsWith(sdk + path.sep)).toBe(true);
+  expect(fs.realpathSync(hostScriptPath(app)).startsWith(sdk + path.sep)).toBe(true);
+  const engine = new Engine({ projectDir: app, project: "app", stack: "dev", config, secretConfigKeys: secretKeys, log: (l) => engineLog.push(l) });
+  const program = path.join(app, "bin", "index.js");
+  const preview = await timed("preview", () => engine.preview(program));
+  expect(preview.summary).toMatchObject({ create: 3 });
+  expect(engine.resources()).toEqual([]);
+  const up = await timed("up", () => engine.up(program));
+  const created = engine.resources();
   expect(created.map((c) => c.urn.split("::").slice(-2).join("::"))).toEqual([
     "pulumi-nodejs:dynamic/reseller:Domain::shop",
     "pulumi-nodejs:dynamic/reseller:DnsZone::shop-zone",
     "pulumi-nodejs:dynamic/reseller:DnsRecord::www",
   ]);
+  expect(up.summary).toMatchObject({ create: 3 });
+  const { outputs } = up;
   expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.packed-shop.com" });
   expect(outputs.nameservers).toEqual(SANDBOX_NAMESERVERS);
   expect(outputs.renewPrice).toMatch(/^\d+\.\d{2}$/);
   expect(outputs.balance).toMatch(/^\d+\.\d{2}$/);
   for (const c of created) {
-    expect(c.provider).toContain('require("reseller-pulumi/dist/resources/runtime")');
-    expect(c.provider).not.toContain(creds.apiSecret);
-    expect(c.provider).not.toContain(work); // no path of this machine in what the state keeps
+    expect(c.inputs.__provider).toContain('require("reseller-pulumi/dist/resources/runtime")');
+    expect(c.inputs.__provider).not.toContain(creds.apiSecret);
+    expect(c.inputs.__provider).not.toContain(work); // no path of this machine in what the state keeps
   }
+  expect(engine.serializedState()).not.toContain(creds.apiSecret);
+  expect(engine.serializedState()).not.toContain(work);
 
   // One register charge in the sandbox's ledger: bought once, through the installed package.
   const ledger = (await (await fetch(`${creds.baseUrl}/_sandbox/ledger`)).json()) as { data: { entries: { domain: string; action: string }[] } };
   expect(ledger.data.entries.filter((e) => e.domain === "packed-shop.com")).toEqual([expect.objectContaining({ action: "register" })]);
 
-  // Destroy what a destroy deletes (the Domain is retainOnDelete), newest first, with the outputs as state.
-  for (const c of created.filter((r) => !r.urn.endsWith("::shop")).reverse()) await host.delete(c.id, c.urn, c.outputs);
+  // `pulumi destroy`: the record and the zone deleted, the Domain left registered (retainOnDelete), the state empty.
+  await timed("destroy", () => engine.destroy());
+  expect(engine.allResources()).toEqual([]);
   expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/dns/zones/packed-shop.com")).status).toBe(404);
   expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/domains/packed-shop.com")).body.data).toMatchObject({ stage: "active" });
+  expect(engine.hostLogs().join("\n")).not.toContain(creds.apiSecret);
 }, 600_000);
 
 test("the README's install and quick start are the steps this test takes", () => {
@@ -265,7 +235,7 @@ test("the README's install and quick start are the steps this test takes", () =>
     "pulumi config set --secret reseller:apiSecret ",
     "pulumi config set domain packed-shop.com\n",
     `pulumi config set nameservers '${JSON.stringify(SANDBOX_NAMESERVERS)}' `,
-    `pulumi config set --secret registrant '${JSON.stringify(REGISTRANT)}'\n`,
+    `pulumi config set --secret registrant '${JSON.stringify(REGISTRANT)}'\npulumi preview\npulumi up\npulumi destroy `,
   ])
     expect(readme).toContain(step);
   // The template's project: @pulumi/pulumi ^3 (what `pulumi new typescript` pins) and its tsconfig.
