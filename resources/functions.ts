@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { accountFailure, createClient, DEFAULT_ACCOUNT, readSettings, type ResellerApi } from "./api";
 import { canonicalHost } from "./normalize";
-import { domainNameFailure, yearsFailure } from "./validate";
+import { domainNameFailure, yearsFailure } from "./rules";
 
 const cached = new Map<string, { key: string; client: ResellerApi }>();
 

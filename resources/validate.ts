@@ -9,7 +9,6 @@
  * is passed through unchanged. The types below describe applied inputs: `create` and `update` never
  * see the sentinel (the engine applies known inputs only); `diff` may, and treats it as a change.
  */
-import { domainToASCII } from "node:url";
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
@@ -18,6 +17,9 @@ import { canonicalize, problemText } from "../provider/records";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
 import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6 } from "./normalize";
+import { hostNameProblem, show } from "./rules";
+
+export { domainNameFailure, hostNameProblem, yearsFailure } from "./rules";
 
 /** The value Pulumi sends for an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -116,11 +118,6 @@ export interface TemplateInputs extends Common {
 
 // ---- Field rules: zod schemas whose failures read "<value> <rule>" ----
 
-function show(v: unknown): string {
-  if (v === undefined) return "undefined";
-  const s = typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
-  return s.length > 80 ? s.slice(0, 77) + "..." : s;
-}
 
 /** Adds a failure at `path` (relative to the value being parsed) and returns zod's "no value". */
 function refuse(ctx: z.RefinementCtx, value: unknown, rule: string, opts: { secret?: boolean; path?: (string | number)[] } = {}): never {
@@ -168,28 +165,6 @@ function anyValue<T>(read: (v: unknown, ctx: z.RefinementCtx) => T): z.ZodType<T
 
 /** An optional field: absent stays absent. */
 const optional = <T>(read: (v: unknown, ctx: z.RefinementCtx) => T): z.ZodType<T | undefined> => field<T | undefined>(read, () => undefined);
-
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/** Why a name is not a valid host name (domains, nameservers, child hosts; record names are the record table's), or undefined. */
-export function hostNameProblem(name: string, opts: { minLabels?: number } = {}): string | undefined {
-  const raw = name.trim().replace(/\.$/, "");
-  if (raw === "") return "is empty";
-  if (/\s/.test(raw)) return "contains white space";
-  const ascii = canonicalHost(raw);
-  if (ascii.length > 253) return "is longer than 253 characters";
-  const labels = ascii.split(".");
-  if (labels.length < (opts.minLabels ?? 1)) return `needs at least ${opts.minLabels} labels (e.g. example.com)`;
-  for (const label of labels) {
-    if (label === "") return "has an empty label (two dots in a row)";
-    if (label.length > 63) return `has a label longer than 63 characters ("${label.slice(0, 20)}...")`;
-    if (!LABEL.test(label)) return `has an invalid label "${label}" (letters, digits and inner hyphens only)`;
-  }
-  const tld = labels[labels.length - 1];
-  if ((opts.minLabels ?? 1) >= 2 && !/^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(tld)) return `has an invalid top-level label "${tld}"`;
-  if (domainToASCII(raw) === "") return "is not a valid internationalized name";
-  return undefined;
-}
 
 function readDomainName(v: unknown, ctx: z.RefinementCtx): string {
   if (typeof v !== "string") return refuse(ctx, v, "is not a string");
@@ -519,13 +494,3 @@ export const checkZoneInputs = (news: Record<string, unknown>): CheckResult<Zone
 export const checkRecordInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<RecordInputs> => parseInputs(recordSchema(limits), news);
 export const checkChildHostInputs = (news: Record<string, unknown>): CheckResult<ChildHostInputs> => parseInputs(childHostSchema, news);
 export const checkTemplateInputs = (news: Record<string, unknown>): CheckResult<TemplateInputs> => parseInputs(templateSchema, news);
-
-/** For the read-only functions, which throw instead of reporting: the failure of a domain name, or undefined. */
-export function domainNameFailure(property: string, v: unknown): string | undefined {
-  return parseInputs(z.looseObject({ [property]: domainName }), { [property]: v }).failures[0]?.reason;
-}
-
-/** For the read-only functions: the failure of a number of years (absent is fine), or undefined. */
-export function yearsFailure(property: string, v: unknown): string | undefined {
-  return parseInputs(z.looseObject({ [property]: optional(readInt(YEARS.min, YEARS.max, "years")) }), { [property]: v }).failures[0]?.reason;
-}
