@@ -3,6 +3,7 @@
  * what ends it. The Domain and DnsZone handlers call these; so does the bench's polls section.
  */
 import type { Clock } from "./clock";
+import { STAGE } from "./vocabulary";
 import { waitUntil, type WaitLog, type WaitResult } from "./wait";
 import type { DnsZone, DomainInfo } from "./views";
 
@@ -11,8 +12,8 @@ export interface WaitContext {
   log: WaitLog & { warn(line: string): void };
 }
 
-/** Stages in which the service is still working on an order by itself (spec: registrations are processed asynchronously). */
-const PROCESSING = new Set(["pending"]);
+/** The stage in which the service is still working on an order by itself (spec: registrations are processed asynchronously). */
+const stillWorking = (stage: string): boolean => stage === STAGE.pending;
 
 /**
  * Polls GET /domains/{domain} while the order is processing, up to `seconds`. Stages that wait on
@@ -29,7 +30,7 @@ export async function waitForRegistry(
     subject: domain,
     awaited: "the registry to finish",
     probe: () => api.getDomain(domain),
-    done: (d) => !PROCESSING.has(d.stage),
+    done: (d) => !stillWorking(d.stage),
     describe: (d) => `stage ${d.stage}`,
     timeoutMs: seconds * 1000,
     ...ctx,
