@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { resourceArgs, type ResellerResourceOptions } from "./register";
+import { ResellerResource, type ResellerResourceOptions } from "./register";
 
 export interface ChildHostArgs {
   /** The parent domain (held by the account). Changing it replaces the host. */
@@ -15,7 +15,7 @@ export interface ChildHostArgs {
 }
 
 /** A child nameserver (glue host) of a domain: full create, read, update, delete. */
-export class ChildHost extends pulumi.dynamic.Resource {
+export class ChildHost extends ResellerResource {
   /** The parent domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** Canonical host name. */
@@ -28,7 +28,7 @@ export class ChildHost extends pulumi.dynamic.Resource {
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
-    super(...resourceArgs("ChildHost", name, { ipv6: [], ...args }, ["domain", "hostname", "ipv4", "ipv6", "adopted"], opts));
+    super("ChildHost", name, { ipv6: [], ...args }, ["domain", "hostname", "ipv4", "ipv6", "adopted"], opts);
   }
 }
 
@@ -44,7 +44,7 @@ export interface DomainAddonArgs {
  * and enables it; `status` is awaiting_verification until the registrant confirms by e-mail.
  * Delete disables privacy (the add-on stays bought for the term).
  */
-export class PrivacyAddon extends pulumi.dynamic.Resource {
+export class PrivacyAddon extends ResellerResource {
   /** The domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** Whether privacy is in force in WHOIS. */
@@ -57,7 +57,7 @@ export class PrivacyAddon extends pulumi.dynamic.Resource {
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super(...resourceArgs("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted"], opts));
+    super("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted"], opts);
   }
 }
 
@@ -66,7 +66,7 @@ export class PrivacyAddon extends pulumi.dynamic.Resource {
  * registrar lock cannot be removed and no EPP code can be requested through the API. The API never
  * removes it: delete leaves it on and logs that it must be removed in the reseller portal.
  */
-export class Protection extends pulumi.dynamic.Resource {
+export class Protection extends ResellerResource {
   /** The domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** Whether Domain Protection is on. */
@@ -77,7 +77,7 @@ export class Protection extends pulumi.dynamic.Resource {
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super(...resourceArgs("Protection", name, args, ["domain", "enabled", "status", "adopted"], opts));
+    super("Protection", name, args, ["domain", "enabled", "status", "adopted"], opts);
   }
 }
 
@@ -93,13 +93,13 @@ export interface EppCodeArgs {
  * e-mails the registrant, so it happens only when this resource is created or its `trigger` (or
  * domain) changes, never in preview or refresh. `authCode` is a secret output.
  */
-export class EppCode extends pulumi.dynamic.Resource {
+export class EppCode extends ResellerResource {
   /** The transfer code (secret). */
   declare readonly authCode: pulumi.Output<string>;
   /** When this code was requested, ISO 8601. */
   declare readonly requestedAt: pulumi.Output<string>;
 
   constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
-    super(...resourceArgs("EppCode", name, args, ["authCode", "requestedAt"], opts));
+    super("EppCode", name, args, ["authCode", "requestedAt"], opts);
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RecordExtra } from "../provider/shapes";
-import { resourceArgs, type ResellerResourceOptions } from "./register";
+import { ResellerResource, type ResellerResourceOptions } from "./register";
 
 export interface DnsZoneArgs {
   /** The domain whose zone the service hosts. Changing it replaces the zone. */
@@ -20,7 +20,7 @@ export interface DnsZoneArgs {
  * all its records, so delete refuses while the zone holds records other than NS and SOA (the stack's
  * own DnsRecords are deleted first), unless `forceDestroy` is set.
  */
-export class DnsZone extends pulumi.dynamic.Resource {
+export class DnsZone extends ResellerResource {
   /** The zone's domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** The service's nameservers to delegate the domain to. */
@@ -33,7 +33,7 @@ export class DnsZone extends pulumi.dynamic.Resource {
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DnsZoneArgs, opts?: ResellerResourceOptions) {
-    super(...resourceArgs("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "adopted"], opts));
+    super("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "adopted"], opts);
   }
 }
 
@@ -71,7 +71,7 @@ export interface DnsRecordArgs {
  * a state the service cannot hold, and a create refused with 409 ttl_conflict (an unmanaged sibling
  * with another TTL) says which TTL the siblings have.
  */
-export class DnsRecord extends pulumi.dynamic.Resource {
+export class DnsRecord extends ResellerResource {
   /** The service's record id. */
   declare readonly recordId: pulumi.Output<string>;
   /** Fully qualified name, e.g. www.example.com. */
@@ -95,13 +95,11 @@ export class DnsRecord extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DnsRecordArgs, opts?: ResellerResourceOptions) {
     super(
-      ...resourceArgs(
-        "DnsRecord",
-        name,
-        { ...args, name: args.name ?? "@" },
-        ["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"],
-        opts,
-      ),
+      "DnsRecord",
+      name,
+      { ...args, name: args.name ?? "@" },
+      ["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"],
+      opts,
     );
   }
 }
@@ -123,7 +121,7 @@ export interface ZoneTemplateArgs {
  * A Quick Setup template applied to a zone. Another template or other variables apply it again
  * (delete-before-replace); delete removes the records this application created or replaced.
  */
-export class ZoneTemplate extends pulumi.dynamic.Resource {
+export class ZoneTemplate extends ResellerResource {
   /** Ids of the records the application created or replaced (those still present after a refresh). */
   declare readonly recordIds: pulumi.Output<string[]>;
   /** How many records the application created. */
@@ -134,6 +132,6 @@ export class ZoneTemplate extends pulumi.dynamic.Resource {
   declare readonly skipped: pulumi.Output<string[]>;
 
   constructor(name: string, args: ZoneTemplateArgs, opts?: ResellerResourceOptions) {
-    super(...resourceArgs("ZoneTemplate", name, args, ["recordIds", "created", "replaced", "skipped", "adopted"], opts));
+    super("ZoneTemplate", name, args, ["recordIds", "created", "replaced", "skipped", "adopted"], opts);
   }
 }

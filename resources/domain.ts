@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Contact, ContactSet, RenewalPolicy } from "../provider/shapes";
-import { resourceArgs, type ResellerResourceOptions } from "./register";
+import { ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** Each field of `T` as a Pulumi input (the field's documentation carries over). */
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -60,7 +60,7 @@ const OUTPUTS = [
  * A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
  * (if you turn that off) only logs that the domain stays registered and where to cancel it.
  */
-export class Domain extends pulumi.dynamic.Resource {
+export class Domain extends ResellerResource {
   /** The domain name (ASCII). */
   declare readonly domain: pulumi.Output<string>;
   /** Order stage: active, pending, pending_approval, pending_kyc, pending_transfer, expired, ... */
@@ -96,6 +96,6 @@ export class Domain extends pulumi.dynamic.Resource {
       contacts: args.contacts === undefined ? undefined : pulumi.secret(args.contacts),
       authCode: args.authCode === undefined ? undefined : pulumi.secret(args.authCode),
     };
-    super(...resourceArgs("Domain", name, inputs, OUTPUTS, { retainOnDelete: true, ...opts }));
+    super("Domain", name, inputs, OUTPUTS, { retainOnDelete: true, ...opts });
   }
 }

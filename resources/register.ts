@@ -61,6 +61,39 @@ export function resourceArgs(
 }
 
 /**
+ * Base of every reseller resource: registers through `resourceArgs`, with the SDK's per-promise
+ * stack text switched off for the duration.
+ *
+ * The SDK gives each property of a resource four promises and records `new Error().stack` on each
+ * (`debuggablePromise`, runtime/debuggable.js), formatted at once through source-map-support,
+ * which the program runner registers. That text is read only when `PULUMI_DEBUG_PROMISE_LEAKS` is
+ * set, and it was about 90 % of the program's CPU for a DnsRecord (bench/README.md, linear). So the
+ * registration runs with `Error.stackTraceLimit` 0 unless that variable is set, and the limit is
+ * restored before the constructor returns or throws.
+ *
+ * What stays: the resource's source position and stack trace sent to the engine (the SDK's
+ * `Resource.callsites` raises the limit for its own capture), and the stack of an error thrown from
+ * here (captured again at the caller). What goes: the frames of the error the SDK prepares for a
+ * registration the engine refuses later; its message still names the resource and its type.
+ */
+export abstract class ResellerResource extends pulumi.dynamic.Resource {
+  protected constructor(kind: Kind, name: string, args: object, outputs: readonly string[], opts: ResellerResourceOptions | undefined) {
+    const limit = Error.stackTraceLimit;
+    const quiet = !process.env.PULUMI_DEBUG_PROMISE_LEAKS;
+    if (quiet) Error.stackTraceLimit = 0;
+    try {
+      super(...resourceArgs(kind, name, args, outputs, opts));
+    } catch (e) {
+      Error.stackTraceLimit = limit;
+      if (quiet && e instanceof Error) Error.captureStackTrace(e, new.target);
+      throw e;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+}
+
+/**
  * The parent's URN as an output that does not depend on the parent. `createUrn(…, parent)` would
  * carry the parent as a dependency of the `resourceUrn` input, and the SDK widens a dependency on a
  * component to all of its children: two of our resources under one component then wait for each

@@ -1,0 +1,107 @@
+/**
+ * What a reseller resource's constructor costs the program, and what it keeps: the SDK records a
+ * stack text on every promise it makes for a resource (runtime/debuggable.js, read only with
+ * PULUMI_DEBUG_PROMISE_LEAKS set), and our constructors switch that off while they register
+ * (`ResellerResource`, resources/register.ts). Read here from the SDK's own leak-candidate set and
+ * from the RegisterResourceRequest the SDK sends to a (mock) monitor, the request `pulumi up` sends.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+interface DebuggablePromise extends Promise<unknown> {
+  _debugStackTrace?: string;
+}
+
+interface SourcePosition {
+  getUri(): string;
+  getLine(): number;
+}
+
+interface RegisterRequest {
+  getName(): string;
+  getSourceposition(): SourcePosition | undefined;
+}
+
+const positions = new Map<string, SourcePosition | undefined>();
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: () => ({}) }, "proj", "dev", false);
+  const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource(req: RegisterRequest, cb: unknown): unknown };
+  const original = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req, cb) => {
+    positions.set(req.getName(), req.getSourceposition());
+    return original(req, cb);
+  };
+});
+
+afterEach(() => {
+  delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
+});
+
+/** The stack texts of the promises the SDK made while `make` ran (its leak candidates). */
+function stacksMadeBy(make: () => unknown): string[] {
+  const store = (require("@pulumi/pulumi/runtime/state") as { getStore(): { leakCandidates: Set<DebuggablePromise> } }).getStore();
+  const before = new Set(store.leakCandidates);
+  make();
+  return [...store.leakCandidates].filter((p) => !before.has(p)).map((p) => p._debugStackTrace ?? "(none)");
+}
+
+const hasFrames = (stack: string): boolean => /\n\s+at /.test(stack);
+
+async function registered(r: pulumi.Resource): Promise<void> {
+  await new Promise<void>((resolve) => r.urn.apply(() => resolve()));
+}
+
+const { DnsRecord } = require("../../resources") as typeof import("../../resources");
+
+test("a DnsRecord's promises carry no stack text, a plain dynamic resource's do, and the limit is restored", async () => {
+  const limit = Error.stackTraceLimit;
+  let record: pulumi.Resource | undefined;
+  const ours = stacksMadeBy(() => (record = new DnsRecord("quiet", { zone: "example.com", type: "A", name: "www", content: "192.0.2.1" })));
+  expect(Error.stackTraceLimit).toBe(limit);
+  // 12 properties, four promises each, besides the URN's and the id's.
+  expect(ours.length).toBeGreaterThanOrEqual(48);
+  expect(ours.filter(hasFrames)).toEqual([]);
+
+  // The control: the SDK's own behaviour for a dynamic resource that does not switch it off.
+  const provider: pulumi.dynamic.ResourceProvider = { create: async () => ({ id: "x", outs: {} }) };
+  class Plain extends pulumi.dynamic.Resource {}
+  let plain: pulumi.Resource | undefined;
+  const theirs = stacksMadeBy(() => (plain = new Plain(provider, "plain", { a: 1 }, {})));
+  expect(theirs.length).toBeGreaterThan(0);
+  expect(theirs.every(hasFrames)).toBe(true);
+  await registered(record!);
+  await registered(plain!);
+});
+
+test("the source position sent with the registration is still there", async () => {
+  const r = new DnsRecord("positioned", { zone: "example.com", type: "A", name: "pos", content: "192.0.2.2" });
+  await registered(r);
+  const pos = positions.get("positioned");
+  expect(pos?.getUri()).toMatch(/^file:\/\/.*resources\/register\.(ts|js)$/);
+  expect(pos?.getLine()).toBeGreaterThan(0);
+});
+
+test("with PULUMI_DEBUG_PROMISE_LEAKS set, the promises keep their stack text", async () => {
+  process.env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
+  let record: pulumi.Resource | undefined;
+  const stacks = stacksMadeBy(() => (record = new DnsRecord("debugged", { zone: "example.com", type: "A", name: "dbg", content: "192.0.2.3" })));
+  expect(stacks.length).toBeGreaterThanOrEqual(48);
+  expect(stacks.every(hasFrames)).toBe(true);
+  await registered(record!);
+});
+
+test("an error from the constructor has the caller's frame, and the limit is restored", () => {
+  const limit = Error.stackTraceLimit;
+  let thrown: unknown;
+  try {
+    new DnsRecord("bad", { zone: "example.com", type: "A", name: "x", content: "192.0.2.4" }, { account: "eu accounts" });
+  } catch (e) {
+    thrown = e;
+  }
+  expect(Error.stackTraceLimit).toBe(limit);
+  expect(thrown).toBeInstanceOf(Error);
+  const stack = (thrown as Error).stack ?? "";
+  expect(stack).toContain("registration-stacks.test");
+  // Captured at the caller: the constructors' own frames are not in it.
+  expect(stack).not.toMatch(/new (DnsRecord|ResellerResource)/);
+});
