@@ -71,15 +71,16 @@ export function resourceArgs(
  * registration runs with `Error.stackTraceLimit` 0 unless that variable is set, and the limit is
  * restored before the constructor returns or throws.
  *
- * What stays: the resource's source position and stack trace sent to the engine (the SDK's
- * `Resource.callsites` raises the limit for its own capture), and the stack of an error thrown from
- * here (captured again at the caller). What goes: the frames of the error the SDK prepares for a
- * registration the engine refuses later; its message still names the resource and its type.
+ * What stays: the resource's source position and stack trace sent to the engine, and the stack of
+ * an error thrown from here (captured again at the caller). What goes: the frames of the error the
+ * SDK prepares for a registration the engine refuses later; its message still names the resource
+ * and its type. The SDK's capture of the source position raises the limit for itself from 3.200
+ * (`Resource.callsites`); an older SDK reads it under the ambient limit, so there nothing changes.
  */
 export abstract class ResellerResource extends pulumi.dynamic.Resource {
   protected constructor(kind: Kind, name: string, args: object, outputs: readonly string[], opts: ResellerResourceOptions | undefined) {
     const limit = Error.stackTraceLimit;
-    const quiet = !process.env.PULUMI_DEBUG_PROMISE_LEAKS;
+    const quiet = !process.env.PULUMI_DEBUG_PROMISE_LEAKS && positionsSurviveNoStacks();
     if (quiet) Error.stackTraceLimit = 0;
     try {
       super(...resourceArgs(kind, name, args, outputs, opts));
@@ -91,6 +92,23 @@ export abstract class ResellerResource extends pulumi.dynamic.Resource {
       Error.stackTraceLimit = limit;
     }
   }
+}
+
+let survive: boolean | undefined;
+
+/** Whether the SDK still finds a resource's source position with `Error.stackTraceLimit` 0 (asked once). */
+function positionsSurviveNoStacks(): boolean {
+  if (survive === undefined) {
+    const callsites = (pulumi.Resource as unknown as { callsites?: () => unknown[] }).callsites;
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      survive = typeof callsites === "function" && callsites.call(pulumi.Resource).length > 0;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+  return survive;
 }
 
 /**

@@ -52,15 +52,23 @@ async function registered(r: pulumi.Resource): Promise<void> {
 }
 
 const { DnsRecord } = require("../../resources") as typeof import("../../resources");
+const { compareVersions } = require("../../resources/sdk-version") as typeof import("../../resources/sdk-version");
 
-test("a DnsRecord's promises carry no stack text, a plain dynamic resource's do, and the limit is restored", async () => {
+// From 3.200.0 the SDK raises the limit itself to find a resource's source position
+// (`Resource.callsites`; 3.190.0 has none); before, it reads it under the ambient limit, and our
+// constructors leave the stacks alone (the packages of both versions, read from the registry).
+const sdk = (require("@pulumi/pulumi/package.json") as { version: string }).version;
+const quietSdk = compareVersions(sdk, "3.200.0") >= 0;
+
+test(`a DnsRecord's promises carry ${quietSdk ? "no" : "their"} stack text (SDK ${sdk}), a plain dynamic resource's do, and the limit is restored`, async () => {
   const limit = Error.stackTraceLimit;
   let record: pulumi.Resource | undefined;
   const ours = stacksMadeBy(() => (record = new DnsRecord("quiet", { zone: "example.com", type: "A", name: "www", content: "192.0.2.1" })));
   expect(Error.stackTraceLimit).toBe(limit);
   // 12 properties, four promises each, besides the URN's and the id's.
   expect(ours.length).toBeGreaterThanOrEqual(48);
-  expect(ours.filter(hasFrames)).toEqual([]);
+  if (quietSdk) expect(ours.filter(hasFrames)).toEqual([]);
+  else expect(ours.every(hasFrames)).toBe(true);
 
   // The control: the SDK's own behaviour for a dynamic resource that does not switch it off.
   const provider: pulumi.dynamic.ResourceProvider = { create: async () => ({ id: "x", outs: {} }) };
@@ -102,6 +110,6 @@ test("an error from the constructor has the caller's frame, and the limit is res
   expect(thrown).toBeInstanceOf(Error);
   const stack = (thrown as Error).stack ?? "";
   expect(stack).toContain("registration-stacks.test");
-  // Captured at the caller: the constructors' own frames are not in it.
-  expect(stack).not.toMatch(/new (DnsRecord|ResellerResource)/);
+  // Captured again at the caller when the stacks were off: the constructors' own frames are not in it.
+  if (quietSdk) expect(stack).not.toMatch(/new (DnsRecord|ResellerResource)/);
 });
