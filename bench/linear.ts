@@ -23,6 +23,8 @@ export interface LinearOptions {
   sizes: number[];
   /** Registrations the engine processes at once (the CLI's `--parallel`). */
   parallel: number;
+  /** The yielding program's records per turn of the event loop. */
+  yieldEvery: number;
 }
 
 /** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
@@ -36,7 +38,7 @@ export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
 }
 
-export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16 };
+export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100 };
 
 /** High enough that neither the provider's pacing nor the sandbox's limit is what is measured. */
 const UNPACED_PER_MINUTE = 10_000_000;
@@ -45,9 +47,10 @@ type Kind = "Ours" | "Bare";
 type Op = "Up" | "Noop" | "Refresh" | "Destroy";
 type Role = CpuRecord["role"];
 
-/** What one operation cost: CPU ms of each process that ran, and when the first API request came. */
+/** What one operation cost: CPU ms of each process that ran, its wall time, and when the first API request came. */
 interface OpCost {
   cpuMs: Partial<Record<Role, number>>;
+  wallSeconds: number;
   firstRequestSeconds?: number;
 }
 
@@ -70,6 +73,17 @@ function preloadOptions(): string {
   return [process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(" ");
 }
 
+/** What `call` cost: the CPU files written meanwhile, its wall time, its first request in the sandbox's log. */
+async function measureOp(sandbox: SandboxHandle, cpuDir: string, call: () => Promise<void>): Promise<OpCost> {
+  takeCpu(cpuDir);
+  sandbox.operator.clearRequests();
+  const startedAt = Date.now();
+  await call();
+  const wallSeconds = (Date.now() - startedAt) / 1000;
+  const first = sandbox.operator.requests()[0];
+  return { cpuMs: takeCpu(cpuDir), wallSeconds, firstRequestSeconds: first ? (atMs(first) - startedAt) / 1000 : undefined };
+}
+
 /** Up, no-op up, refresh and destroy of `program`'s N resources; each checked by its summary. */
 async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program, n: number, cpuDir: string): Promise<Record<Op, OpCost>> {
   const expect = (r: RunResult, op: Op, want: Partial<RunResult["summary"]>): void => {
@@ -77,14 +91,8 @@ async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program,
       if (r.summary[k as keyof RunResult["summary"]] !== v) throw new Error(`linear ${op} of ${n}: expected ${k} ${v}, got ${JSON.stringify(r.summary)}`);
     }
   };
-  const run = async (op: Op, call: () => Promise<RunResult>, want: Partial<RunResult["summary"]>): Promise<OpCost> => {
-    takeCpu(cpuDir);
-    sandbox.operator.clearRequests();
-    const startedAt = Date.now();
-    expect(await call(), op, want);
-    const first = sandbox.operator.requests()[0];
-    return { cpuMs: takeCpu(cpuDir), firstRequestSeconds: first ? (atMs(first) - startedAt) / 1000 : undefined };
-  };
+  const run = (op: Op, call: () => Promise<RunResult>, want: Partial<RunResult["summary"]>): Promise<OpCost> =>
+    measureOp(sandbox, cpuDir, async () => expect(await call(), op, want));
   return {
     Up: await run("Up", () => engine.up(program), { create: n }),
     Noop: await run("Noop", () => engine.up(program), { same: n, create: 0, update: 0 }),
@@ -93,8 +101,13 @@ async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program,
   };
 }
 
-/** One kind at one size, against its own sandbox (the zone's record limit raised above N). */
-async function measureKind(kind: Kind, n: number, parallel: number): Promise<Record<Op, OpCost>> {
+/**
+ * One kind at one size, against its own sandbox (the zone's record limit raised above N): up,
+ * no-op up, refresh and destroy. With `yieldEvery` ("ours" only): the same records declared by a
+ * program that gives the event loop a turn after every `yieldEvery` of them, up only (what that
+ * changes is when the first registrations leave the program).
+ */
+async function measureKind(kind: Kind, n: number, parallel: number, yieldEvery?: number): Promise<Partial<Record<Op, OpCost>>> {
   const sandbox = await startSandbox({
     port: 0,
     requestsPerMinute: UNPACED_PER_MINUTE,
@@ -108,9 +121,14 @@ async function measureKind(kind: Kind, n: number, parallel: number): Promise<Rec
     const engine = sandboxEngine(sandbox, UNPACED_PER_MINUTE, { parallel, host: { env } });
     const program: Program =
       kind === "Ours"
-        ? prefixedRecords("linear", n)
+        ? prefixedRecords("linear", n, undefined, yieldEvery)
         : { file: compiledProgram("bench/programs/bare-records-program.ts"), args: { records: n, url: `${sandbox.url}${DEFAULT_CONTRACT.apiPrefix}/bare` } };
-    return await fourOps(sandbox, engine, program, n, cpuDir);
+    if (!yieldEvery) return await fourOps(sandbox, engine, program, n, cpuDir);
+    const up = await measureOp(sandbox, cpuDir, async () => {
+      const r = await engine.up(program);
+      if (r.summary.create !== n) throw new Error(`linear: the yielding up of ${n} created ${r.summary.create}: ${JSON.stringify(r.summary)}`);
+    });
+    return { Up: up };
   } finally {
     fs.rmSync(cpuDir, { recursive: true, force: true });
     await sandbox.close();
@@ -138,17 +156,24 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
           for (const op of OPS) {
             // Refresh and destroy run no program (the engine uses the state and the config of the last up).
             for (const role of ROLES) {
-              const ms = costs[op].cpuMs[role];
+              const ms = costs[op]?.cpuMs[role];
               if (ms === undefined) continue;
               perRecord[key(kind, role, op, n)] = ms / n;
               total += ms;
             }
           }
           perRecord[`linear${kind}MsPerRecordAt${n}`] = total / n;
-          out[`linear${kind}FirstRequestSecondsAt${n}`] = round(costs.Up.firstRequestSeconds ?? NaN, 2);
+          out[`linear${kind}FirstRequestSecondsAt${n}`] = round(costs.Up?.firstRequestSeconds ?? NaN, 2);
+          out[`linear${kind}UpSecondsAt${n}`] = round(costs.Up?.wallSeconds ?? NaN, 1);
           progress(`${kind.toLowerCase()} ${n}: ${round(total / 1000, 1)} s CPU (program and host), ${round((performance.now() - started) / 1000, 1)} s wall`);
         }
       }
+      // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
+      const largest = opts.sizes[opts.sizes.length - 1];
+      const yielding = (await measureKind("Ours", largest, opts.parallel, opts.yieldEvery)).Up;
+      out[`linearOursYieldingFirstRequestSecondsAt${largest}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
+      out[`linearOursYieldingUpSecondsAt${largest}`] = round(yielding?.wallSeconds ?? NaN, 1);
+      progress(`ours ${largest}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
       for (const [k, v] of Object.entries(perRecord)) out[k] = round(v, 3);
       const small = opts.sizes[0];
       const large = opts.sizes[opts.sizes.length - 1];

@@ -15,7 +15,7 @@ test("sizes: 1,000 and 3,000; 10,000 too with BENCH_LARGE=1; any list with BENCH
 
 test("linear: CPU per record of the program and the host, ours and bare, for every operation", async () => {
   const lines: string[] = [];
-  const m = await linear({ sizes: [3], parallel: 4 }).run((l) => lines.push(l));
+  const m = await linear({ sizes: [3], parallel: 4, yieldEvery: 2 }).run((l) => lines.push(l));
   for (const kind of ["Ours", "Bare"]) {
     for (const figure of ["ProgramUp", "ProgramNoop", "HostUp", "HostNoop", "HostRefresh", "HostDestroy"]) {
       expect(m[`linear${kind}${figure}MsPerRecordAt3`]).toBeGreaterThan(0);
@@ -23,12 +23,17 @@ test("linear: CPU per record of the program and the host, ours and bare, for eve
     // Refresh and destroy run no program.
     expect(m).not.toHaveProperty(`linear${kind}ProgramRefreshMsPerRecordAt3`);
     expect(m[`linear${kind}FirstRequestSecondsAt3`]).toBeGreaterThan(0);
+    expect(m[`linear${kind}UpSecondsAt3`]).toBeGreaterThanOrEqual(m[`linear${kind}FirstRequestSecondsAt3`] as number);
   }
+  // The yielding program (a turn of the event loop after every 2 records) created all 3.
+  expect(m.linearOursYieldingFirstRequestSecondsAt3).toBeGreaterThan(0);
+  expect(m.linearOursYieldingUpSecondsAt3).toBeGreaterThan(0);
   // One size: every growth is 1 by definition; ours over bare is a ratio of the two totals.
   expect(m.linearOursGrowth).toBe(1);
   expect(m.linearOursOverBareAt3).toBeCloseTo((m.linearOursMsPerRecordAt3 as number) / (m.linearBareMsPerRecordAt3 as number), 1);
   expect(lines.map((l) => l.replace(/[\d.]+ s/g, "# s"))).toEqual([
     "ours 3: # s CPU (program and host), # s wall",
     "bare 3: # s CPU (program and host), # s wall",
+    "ours 3, yielding every 2: up in # s wall",
   ]);
 }, 300_000);
