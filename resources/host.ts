@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "../provider/clock";
-import { resolveContract, DEFAULT_CONTRACT, type Contract } from "../provider/contract";
+import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../provider/contract";
 import { deriveIdempotencyKey } from "../provider/idempotency";
 import { redact } from "../provider/redact";
 import { createClient, DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
@@ -228,6 +228,10 @@ export class Host {
   private readonly contexts = new Map<string, HostContext>();
   private readonly configured = new Map<string, Configured>();
   private readonly clients = new Map<string, ResellerApi>();
+  /** Resolved contracts by the overrides object they came from. */
+  private readonly resolved = new WeakMap<ContractOverrides, Contract>();
+  /** Limits by contract, so that a context hands out one object per contract. */
+  private readonly limitsOf = new WeakMap<Contract, Limits>();
   /** Accounts the host called `configure` for (SDK 3.139 and later do). */
   private readonly calledConfigure = new Set<string>();
   /** Whether any reseller:* credential came with the default account's configure. */
@@ -295,8 +299,15 @@ export class Host {
 
   /** The contract without needing a credential: the configured overrides, if they could be read. */
   private contract(account: string): Contract {
-    const overrides = this.configured.get(account)?.settings?.contract;
-    return overrides ? resolveContract(overrides) : DEFAULT_CONTRACT;
+    return this.resolve(this.configured.get(account)?.settings?.contract);
+  }
+
+  /** The default contract with `overrides`, resolved once per overrides object (a new configure brings a new one). */
+  private resolve(overrides: ContractOverrides | undefined): Contract {
+    if (!overrides) return DEFAULT_CONTRACT;
+    let c = this.resolved.get(overrides);
+    if (!c) this.resolved.set(overrides, (c = resolveContract(overrides)));
+    return c;
   }
 
   /** One client per credential (key, base URL, secret hash), so one rate limiter per credential. */
@@ -332,9 +343,11 @@ export class Host {
       contract,
       limits: () => {
         const c = contract();
-        return { ttl: c.ttl, nameservers: c.nameservers };
+        let l = this.limitsOf.get(c);
+        if (!l) this.limitsOf.set(c, (l = { ttl: c.ttl, nameservers: c.nameservers }));
+        return l;
       },
-      idempotencyKey: (urn, operation, discriminator) => deriveIdempotencyKey(urn, operation, discriminator, resolveContract(this.settings(account).contract).idempotency),
+      idempotencyKey: (urn, operation, discriminator) => deriveIdempotencyKey(urn, operation, discriminator, this.resolve(this.settings(account).contract).idempotency),
       reads: new ReadCaches(api, () => contract().listEntries, clock),
       owners: new Ownership(log),
       ttls: new TtlRegistry(),

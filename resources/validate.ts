@@ -340,11 +340,17 @@ const isStrategy = (v: unknown): v is ConflictStrategy => STRATEGIES.some((s) =>
 
 const common = { resourceUrn: z.string().optional(), adopt: bool };
 
-const withLimits = <T>(build: (l: Limits) => z.ZodType<T>): ((l: Limits) => z.ZodType<T>) => {
-  const built = new WeakMap<Limits, z.ZodType<T>>();
+/**
+ * A schema that depends on the limits, built once per distinct limits (by value: a caller may hand
+ * over a new but equal object each time, and building a zod schema, which zod then compiles on its
+ * first parse, costs far more than a check).
+ */
+export const withLimits = <T>(build: (l: Limits) => z.ZodType<T>): ((l: Limits) => z.ZodType<T>) => {
+  const built = new Map<string, z.ZodType<T>>();
   return (l) => {
-    let s = built.get(l);
-    if (!s) built.set(l, (s = build(l)));
+    const key = `${l.ttl.min} ${l.ttl.max} ${l.nameservers.min} ${l.nameservers.max}`;
+    let s = built.get(key);
+    if (!s) built.set(key, (s = build(l)));
     return s;
   };
 };
