@@ -248,6 +248,12 @@ const STALE_SEND_MS = 120_000;
  */
 export class RequestLogFile {
   private lines = 0;
+  /**
+   * Lines at which the log is rewritten: at least twice what the last rewrite kept, so rewrites
+   * stay amortized when more than `limit` requests fit in the window (a lifted limit); a fixed
+   * threshold below what a rewrite keeps rewrote the whole log after every answer.
+   */
+  private compactAt: number;
   private seq = 0;
   readonly tag = `${process.pid.toString(36)}-${randomBytes(4).toString("hex")}`;
   private readonly ownOpen = new Map<string, number>();
@@ -262,7 +268,14 @@ export class RequestLogFile {
     readonly file: string,
     private readonly windowMs: number,
     private readonly limit: number,
-  ) {}
+  ) {
+    this.compactAt = this.rewriteThreshold(0);
+  }
+
+  /** Rewrite once the log holds twice what a rewrite kept, and never below twice the limit (at most 8,192). */
+  private rewriteThreshold(kept: number): number {
+    return Math.max(Math.min(2 * this.limit, 8192), 2 * kept) + 256;
+  }
 
   get othersInFlight(): number {
     return this.othersOpen.size;
@@ -380,7 +393,7 @@ export class RequestLogFile {
   answered(id: string, ms: number, ownDone: number[]): void {
     this.ownOpen.delete(id);
     this.append(`a ${id} ${ms}\n`);
-    if (this.lines > Math.min(2 * this.limit, 8192) + 256) this.compact(ms, ownDone);
+    if (this.lines > this.compactAt) this.compact(ms, ownDone);
   }
 
   /** Appends under the lock (open, write, close: a rewrite by another process may replace the file). */
@@ -420,6 +433,7 @@ export class RequestLogFile {
       this.ino = st.ino;
       this.offset = st.size;
       this.lines = own.length + this.ownOpen.size + this.othersAnswers.length + this.othersOpen.size;
+      this.compactAt = this.rewriteThreshold(this.lines);
     } catch {
       // The log stays long; it is still read correctly.
     }

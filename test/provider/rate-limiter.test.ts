@@ -138,6 +138,26 @@ describe("the log across a restart of the process", () => {
     expect(text).not.toContain("key-SECRET-ish");
     expect(text.split("\n").length).toBeLessThan(600);
   });
+
+  it("with more requests inside the window than a rewrite keeps (a lifted limit), rewrites stay few", async () => {
+    // 12,000 requests in one minute at a limit of a million: every answer stays inside the window.
+    const clock = new ManualClock({ start: 0 });
+    const file = path.join(tmp, "lifted.log");
+    const w = new SendWindow({ limit: 1_000_000, windowMs: MIN, maxInFlight: 100, clock, logFile: file });
+    let rewrites = 0;
+    let ino = -1;
+    for (let i = 0; i < 12_000; i++) {
+      await send(w, clock);
+      // Each rewrite renames a new file into place (inode numbers may be reused, never at once).
+      const now = fs.statSync(file).ino;
+      if (ino !== -1 && now !== ino) rewrites++;
+      ino = now;
+    }
+    // A threshold fixed below what a rewrite keeps (8,448 lines) rewrote the whole log after each
+    // of the last 3,000 or so answers.
+    expect(rewrites).toBeLessThan(8);
+    expect(w.used(clock.now())).toBe(12_000);
+  });
 });
 
 describe("the client against the sandbox at the real default (60 a minute), on a virtual clock", () => {
