@@ -133,6 +133,9 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   const src = path.join(work, "src");
   copySources(src);
   expect(fs.existsSync(path.join(src, "dist"))).toBe(false);
+  // A module an earlier build left behind (its source since removed) must not ship: `prepare` starts from an empty dist/.
+  fs.mkdirSync(path.join(src, "dist", "resources"), { recursive: true });
+  fs.writeFileSync(path.join(src, "dist", "resources", "removed-module.js"), "module.exports = {};\n");
   fs.symlinkSync(path.join(root, "node_modules"), path.join(src, "node_modules"), "dir"); // what `npm ci` would install
   const packed = await timed("pack", () => JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], src)) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[]);
   const { filename, files, size, unpackedSize } = packed[0];
@@ -141,6 +144,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   for (const needed of ["dist/resources/index.js", "dist/resources/index.d.ts", "dist/resources/runtime.js", "dist/cli/main.js", "dist/sandbox/cli.js", "LICENSE", "CHANGELOG.md", "README.md", "package.json"])
     expect(shipped).toContain(needed);
   expect(shipped.filter((f) => /^(test|bench|engine|demo|examples|scripts|\.ci)\/|^dist\/(test|bench|engine|demo|examples)\/|\.map$|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+  expect(shipped).not.toContain("dist/resources/removed-module.js");
 
   // 2. A new project as `pulumi new typescript` makes it, then `npm install reseller-pulumi`.
   const app = path.join(work, "app");
