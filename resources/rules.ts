@@ -36,26 +36,36 @@ export function hostNameProblem(name: string, opts: { minLabels?: number } = {})
   return undefined;
 }
 
+/** A value that passed a rule, or the rule it broke ("<value> <rule>" is the failure's text). */
+export type Ruled<T> = { ok: true; value: T } | { ok: false; rule: string };
+
+/** A domain name: a string that is a valid host name of at least two labels. */
+export function domainNameRule(v: unknown): Ruled<string> {
+  if (typeof v !== "string") return { ok: false, rule: "is not a string" };
+  const problem = hostNameProblem(v, { minLabels: 2 });
+  return problem ? { ok: false, rule: `is not a valid domain name: it ${problem}` } : { ok: true, value: v };
+}
+
+/** A whole number from `min` to `max` (`unit` follows the bounds in the rule, e.g. "seconds"). */
+export function intRule(v: unknown, min: number, max: number, unit = ""): Ruled<number> {
+  const u = unit ? ` ${unit}` : "";
+  if (typeof v !== "number" || !Number.isFinite(v)) return { ok: false, rule: "is not a number" };
+  if (!Number.isInteger(v)) return { ok: false, rule: "is not a whole number" };
+  if (v < min) return { ok: false, rule: `is below the minimum of ${min}${u}` };
+  if (v > max) return { ok: false, rule: `is above the maximum of ${max}${u}` };
+  return { ok: true, value: v };
+}
+
+const failure = <T>(property: string, v: unknown, r: Ruled<T>): string | undefined => (r.ok ? undefined : `${property}: ${show(v)} ${r.rule}`);
+
 /** For the read-only functions, which throw instead of reporting: the failure of a domain name, or undefined (check's messages). */
 export function domainNameFailure(property: string, v: unknown): string | undefined {
   if (v === undefined || v === null) return `${property}: is required`;
-  if (typeof v !== "string") return `${property}: ${show(v)} is not a string`;
-  const problem = hostNameProblem(v, { minLabels: 2 });
-  return problem ? `${property}: ${show(v)} is not a valid domain name: it ${problem}` : undefined;
+  return failure(property, v, domainNameRule(v));
 }
 
 /** For the read-only functions: the failure of a number of years (absent is fine), or undefined (check's messages). */
 export function yearsFailure(property: string, v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
-  const rule =
-    typeof v !== "number" || !Number.isFinite(v)
-      ? "is not a number"
-      : !Number.isInteger(v)
-        ? "is not a whole number"
-        : v < YEARS.min
-          ? `is below the minimum of ${YEARS.min} years`
-          : v > YEARS.max
-            ? `is above the maximum of ${YEARS.max} years`
-            : undefined;
-  return rule ? `${property}: ${show(v)} ${rule}` : undefined;
+  return failure(property, v, intRule(v, YEARS.min, YEARS.max, "years"));
 }

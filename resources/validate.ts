@@ -17,9 +17,7 @@ import { canonicalize, problemText } from "../provider/records";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
 import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6 } from "./normalize";
-import { hostNameProblem, show } from "./rules";
-
-export { domainNameFailure, hostNameProblem, yearsFailure } from "./rules";
+import { domainNameRule, hostNameProblem, intRule, show } from "./rules";
 
 /** The value Pulumi sends for an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -118,7 +116,6 @@ export interface TemplateInputs extends Common {
 
 // ---- Field rules: zod schemas whose failures read "<value> <rule>" ----
 
-
 /** Adds a failure at `path` (relative to the value being parsed) and returns zod's "no value". */
 function refuse(ctx: z.RefinementCtx, value: unknown, rule: string, opts: { secret?: boolean; path?: (string | number)[] } = {}): never {
   ctx.addIssue({ code: "custom", message: `${opts.secret ? "(secret)" : show(value)} ${rule}`, input: value, path: opts.path });
@@ -167,20 +164,15 @@ function anyValue<T>(read: (v: unknown, ctx: z.RefinementCtx) => T): z.ZodType<T
 const optional = <T>(read: (v: unknown, ctx: z.RefinementCtx) => T): z.ZodType<T | undefined> => field<T | undefined>(read, () => undefined);
 
 function readDomainName(v: unknown, ctx: z.RefinementCtx): string {
-  if (typeof v !== "string") return refuse(ctx, v, "is not a string");
-  const problem = hostNameProblem(v, { minLabels: 2 });
-  return problem ? refuse(ctx, v, `is not a valid domain name: it ${problem}`) : canonicalHost(v);
+  const r = domainNameRule(v);
+  return r.ok ? canonicalHost(r.value) : refuse(ctx, v, r.rule);
 }
 const domainName = field(readDomainName);
 
 function readInt(min: number, max: number, unit = ""): (v: unknown, ctx: z.RefinementCtx) => number {
-  const u = unit ? ` ${unit}` : "";
   return (v, ctx) => {
-    if (typeof v !== "number" || !Number.isFinite(v)) return refuse(ctx, v, "is not a number");
-    if (!Number.isInteger(v)) return refuse(ctx, v, "is not a whole number");
-    if (v < min) return refuse(ctx, v, `is below the minimum of ${min}${u}`);
-    if (v > max) return refuse(ctx, v, `is above the maximum of ${max}${u}`);
-    return v;
+    const r = intRule(v, min, max, unit);
+    return r.ok ? r.value : refuse(ctx, v, r.rule);
   };
 }
 
@@ -348,7 +340,7 @@ const common = { resourceUrn: z.string().optional(), adopt: bool };
 export const withLimits = <T>(build: (l: Limits) => z.ZodType<T>): ((l: Limits) => z.ZodType<T>) => {
   const built = new Map<string, z.ZodType<T>>();
   return (l) => {
-    const key = `${l.ttl.min} ${l.ttl.max} ${l.nameservers.min} ${l.nameservers.max}`;
+    const key = JSON.stringify([l.ttl, l.nameservers]);
     let s = built.get(key);
     if (!s) built.set(key, (s = build(l)));
     return s;
