@@ -84,15 +84,17 @@ async function measureOp(sandbox: SandboxHandle, cpuDir: string, call: () => Pro
   return { cpuMs: takeCpu(cpuDir), wallSeconds, firstRequestSeconds: first ? (atMs(first) - startedAt) / 1000 : undefined };
 }
 
+/** Throws unless the run's summary has every count in `want`. */
+function expectSummary(r: RunResult, what: string, want: Partial<RunResult["summary"]>): void {
+  for (const [k, v] of Object.entries(want)) {
+    if (r.summary[k as keyof RunResult["summary"]] !== v) throw new Error(`linear ${what}: expected ${k} ${v}, got ${JSON.stringify(r.summary)}`);
+  }
+}
+
 /** Up, no-op up, refresh and destroy of `program`'s N resources; each checked by its summary. */
 async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program, n: number, cpuDir: string): Promise<Record<Op, OpCost>> {
-  const expect = (r: RunResult, op: Op, want: Partial<RunResult["summary"]>): void => {
-    for (const [k, v] of Object.entries(want)) {
-      if (r.summary[k as keyof RunResult["summary"]] !== v) throw new Error(`linear ${op} of ${n}: expected ${k} ${v}, got ${JSON.stringify(r.summary)}`);
-    }
-  };
   const run = (op: Op, call: () => Promise<RunResult>, want: Partial<RunResult["summary"]>): Promise<OpCost> =>
-    measureOp(sandbox, cpuDir, async () => expect(await call(), op, want));
+    measureOp(sandbox, cpuDir, async () => expectSummary(await call(), `${op} of ${n}`, want));
   return {
     Up: await run("Up", () => engine.up(program), { create: n }),
     Noop: await run("Noop", () => engine.up(program), { same: n, create: 0, update: 0 }),
@@ -124,11 +126,7 @@ async function measureKind(kind: Kind, n: number, parallel: number, yieldEvery?:
         ? prefixedRecords("linear", n, undefined, yieldEvery)
         : { file: compiledProgram("bench/programs/bare-records-program.ts"), args: { records: n, url: `${sandbox.url}${DEFAULT_CONTRACT.apiPrefix}/bare` } };
     if (!yieldEvery) return await fourOps(sandbox, engine, program, n, cpuDir);
-    const up = await measureOp(sandbox, cpuDir, async () => {
-      const r = await engine.up(program);
-      if (r.summary.create !== n) throw new Error(`linear: the yielding up of ${n} created ${r.summary.create}: ${JSON.stringify(r.summary)}`);
-    });
-    return { Up: up };
+    return { Up: await measureOp(sandbox, cpuDir, async () => expectSummary(await engine.up(program), `yielding Up of ${n}`, { create: n })) };
   } finally {
     fs.rmSync(cpuDir, { recursive: true, force: true });
     await sandbox.close();
@@ -168,15 +166,14 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
           progress(`${kind.toLowerCase()} ${n}: ${round(total / 1000, 1)} s CPU (program and host), ${round((performance.now() - started) / 1000, 1)} s wall`);
         }
       }
-      // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
-      const largest = opts.sizes[opts.sizes.length - 1];
-      const yielding = (await measureKind("Ours", largest, opts.parallel, opts.yieldEvery)).Up;
-      out[`linearOursYieldingFirstRequestSecondsAt${largest}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
-      out[`linearOursYieldingUpSecondsAt${largest}`] = round(yielding?.wallSeconds ?? NaN, 1);
-      progress(`ours ${largest}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
-      for (const [k, v] of Object.entries(perRecord)) out[k] = round(v, 3);
       const small = opts.sizes[0];
       const large = opts.sizes[opts.sizes.length - 1];
+      // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
+      const yielding = (await measureKind("Ours", large, opts.parallel, opts.yieldEvery)).Up;
+      out[`linearOursYieldingFirstRequestSecondsAt${large}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
+      out[`linearOursYieldingUpSecondsAt${large}`] = round(yielding?.wallSeconds ?? NaN, 1);
+      progress(`ours ${large}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
+      for (const [k, v] of Object.entries(perRecord)) out[k] = round(v, 3);
       const ratio = (a: string, b: string): number => round(perRecord[a] / perRecord[b], 3);
       // Growth: per record at the largest size over the smallest. Ours over bare: at each size.
       out.linearOursGrowth = ratio(`linearOursMsPerRecordAt${large}`, `linearOursMsPerRecordAt${small}`);
