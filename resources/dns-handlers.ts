@@ -205,11 +205,35 @@ export function sameRecord(a: CanonicalRecord, b: CanonicalRecord): boolean {
   return a.type === b.type && a.name === b.name && a.content === b.content && (a.priority ?? null) === (b.priority ?? null) && sameJson(a.extra ?? null, b.extra ?? null);
 }
 
+/** What sameRecord compares but `extra`, as one string. */
+const identityKey = (r: CanonicalRecord): string => JSON.stringify([r.type, r.name, r.content, r.priority ?? null]);
+
+/**
+ * A zone's live records by identityKey, in list order, with their canonical forms: built once per
+ * list, which the reads of one command share (read-cache.ts), so adopting N records of a zone
+ * canonicalizes each live record once, not N times.
+ */
+const byIdentity = new WeakMap<DnsRecord[], Map<string, { live: DnsRecord; canonical: CanonicalRecord }[]>>();
+
+function identityIndex(live: DnsRecord[], zone: string): Map<string, { live: DnsRecord; canonical: CanonicalRecord }[]> {
+  let index = byIdentity.get(live);
+  if (!index) {
+    index = new Map();
+    for (const r of live) {
+      const canonical = canonicalRecord(r, zone);
+      const key = identityKey(canonical);
+      index.set(key, [...(index.get(key) ?? []), { live: r, canonical }]);
+    }
+    byIdentity.set(live, index);
+  }
+  return index;
+}
+
 /** The live record identical to `want` that no other URN of this run holds; else who holds the identical one. */
 function findIdentical(ctx: HostContext, live: DnsRecord[], zone: string, want: CanonicalRecord, urn: string | undefined): { match?: DnsRecord; claimedBy?: string } {
   let claimedBy: string | undefined;
-  for (const r of live) {
-    if (!sameRecord(canonicalRecord(r, zone), want)) continue;
+  for (const { live: r, canonical } of identityIndex(live, zone).get(identityKey(want)) ?? []) {
+    if (!sameRecord(canonical, want)) continue;
     const other = ctx.owners.claimedByOther(objectKey.record(zone, r.id), urn);
     if (!other) return { match: r };
     claimedBy ??= other;
@@ -272,8 +296,10 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
     const want = canonicalOf(inputs);
     const what = `${want.type} ${fqdn(want.name, zone)}`;
     if (inputs.adopt) {
-      ctx.reads.invalidateZone(zone);
-      const { match, claimedBy } = findIdentical(ctx, await ctx.reads.zoneRecords(zone), zone, want, urn);
+      // One list of the zone serves every adoption of this command, not one list per record. A record
+      // made out of band after that list arrived is not in it: the create below then meets the
+      // service's refusal of an identical record and takes the record, as after a lost answer.
+      const { match, claimedBy } = findIdentical(ctx, await ctx.reads.zoneRecordsFor(zone, urn), zone, want, urn);
       if (match) {
         ctx.owners.claim(objectKey.record(zone, match.id), urn);
         const taken = await withTtl(ctx, zone, match, want);

@@ -7,7 +7,7 @@
  * - A list is dated from when its answer arrived, not from when it was asked for, so a list that
  *   took long (paced by the rate limit) is not stale on arrival.
  * - A refresh reads each resource once; a list serves each id once, then a read of the same id
- *   asks again. So one refresh reads every domain from one list call however long it takes, and a
+ *   asks again. Adoptions share a zone's list the same way, one per resource (`zoneRecordsFor`). So one refresh reads every domain from one list call however long it takes, and a
  *   later refresh served by the same host process sees the service as it is then, not the list
  *   the earlier one saw.
  * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
@@ -41,15 +41,17 @@ export class SharedList<T> {
   ) {}
 
   /** The entry for `id` (undefined: the list does not hold it), from a list that has not served `id` yet. */
-  async get(id: string): Promise<T | undefined> {
-    const c = this.fresh(LIST_LIFE_MS);
-    if (c && !c.served.has(id)) return this.serve(c, id);
-    for (;;) {
-      const got = await (this.inflight ?? this.start());
-      if (!got.served.has(id)) return this.serve(got, id);
-      // This id was served by that list already (a second read of one resource): ask again.
-      if (this.inflight === undefined) this.start();
-    }
+  get(id: string): Promise<T | undefined> {
+    return this.once(id, (c) => c.byId.get(id));
+  }
+
+  /**
+   * The whole list for one reader (a resource's URN), from a list that has not served that reader
+   * yet: so every reader of one command shares one list, and a second read by the same resource
+   * asks the service again.
+   */
+  allFor(reader: string): Promise<T[]> {
+    return this.once(reader, (c) => c.items);
   }
 
   /** The whole list, reused for RECORD_CACHE_MS after it arrived, or joined while in flight. */
@@ -70,9 +72,20 @@ export class SharedList<T> {
     this.inflight = undefined;
   }
 
-  private serve(c: Arrived<T>, id: string): T | undefined {
-    c.served.add(id);
-    return c.byId.get(id);
+  /** `pick` of a list (fresh for LIST_LIFE_MS) that has not served `key` yet, which it then has. */
+  private async once<R>(key: string, pick: (c: Arrived<T>) => R): Promise<R> {
+    const serve = (c: Arrived<T>): R => {
+      c.served.add(key);
+      return pick(c);
+    };
+    const c = this.fresh(LIST_LIFE_MS);
+    if (c && !c.served.has(key)) return serve(c);
+    for (;;) {
+      const got = await (this.inflight ?? this.start());
+      if (!got.served.has(key)) return serve(got);
+      // That list served `key` already (a second read by one resource): ask again.
+      if (this.inflight === undefined) this.start();
+    }
   }
 
   private fresh(lifeMs: number): Arrived<T> | undefined {
@@ -129,6 +142,20 @@ export class ReadCaches {
   /** The zone's records, shared by concurrent and closely following reads. */
   zoneRecords(zone: string): Promise<DnsRecord[]> {
     return this.recordsOf(zone).all();
+  }
+
+  /**
+   * The zone's records for one resource's adoption (`reader`: its URN): one list (per page) serves
+   * the adoptions of every record of the zone in this command, whether they come at once or one
+   * after another, and the zone's own read seeds it (`primeZoneRecords`). Without a URN, a list of
+   * its own.
+   */
+  zoneRecordsFor(zone: string, reader: string | undefined): Promise<DnsRecord[]> {
+    if (reader === undefined) {
+      this.recordsOf(zone).drop();
+      return this.zoneRecords(zone);
+    }
+    return this.recordsOf(zone).allFor(reader);
   }
 
   /** One record of a zone for a refresh: from the zone's list, one list call (per page) for all its records. */

@@ -12,6 +12,7 @@ import { main, type CliIo } from "../../cli/main";
 import { Engine } from "../../engine/engine";
 import { packageRoot } from "../../engine/host";
 import { ResellerClient } from "../../provider/client";
+import { DEFAULT_CONTRACT } from "../../provider/contract";
 import { startSandbox } from "../../sandbox/index";
 import { generatedProgram } from "../support/generated-program";
 
@@ -171,6 +172,46 @@ describe("import against the sandbox, then up through the engine", () => {
     const edited = await e.up(generatedProgram(project));
     expect(edited.summary).toMatchObject({ create: 0, update: 1, replace: 0, delete: 0 });
     expect(mutatingCalls().map((r) => r.method)).toEqual(["PUT"]);
+    expect(charges()).toBe(0);
+  }, 360_000);
+
+  test("a zone of 700 records: up adopts every record from one read of the zone, not a list per record; a record removed after the import is created", async () => {
+    const { zone } = await seeded();
+    const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: 6000 });
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = next++; i < 700; i = next++) await client.createRecord(zone, { type: "TXT", name: `bulk-${i}`, content: `v=${i}`, ttl: 3600 });
+      }),
+    );
+    const records = await client.listRecords(zone);
+    const pages = Math.ceil(records.length / DEFAULT_CONTRACT.paging.perPage);
+    expect(pages).toBeGreaterThan(1);
+
+    expect(await main(["import", "--zone", zone, "--out", "big", ...fast], io())).toBe(0);
+    const project = path.join(dir, "big");
+    const declared = (fs.readFileSync(path.join(project, "index.ts"), "utf8").match(/new reseller\.\w+\(/g) ?? []).length;
+    expect(declared).toBeGreaterThan(700);
+    // Out of band, after the import: one record removed.
+    const removed = records.find((r) => r.name.startsWith("bulk-350"))!;
+    await client.deleteRecord(zone, removed.id);
+    await client.close();
+    requestsAtStart = sandbox.operator.requests().length;
+
+    const e = engine();
+    const up = await e.up(generatedProgram(project));
+    expect(up.errors).toEqual([]);
+    expect(up.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    const log = sandbox.operator.requests().slice(requestsAtStart);
+    const recordLists = log.filter((r) => r.method === "GET" && r.path.split("?")[0].endsWith(`/dns/zones/${zone}/records`));
+    // The zone's own read returns its records and seeds the list every adoption reads (until
+    // 0.1.x, each adoption listed the whole zone again: 700 adoptions, two pages each).
+    expect(recordLists.length).toBeLessThanOrEqual(pages);
+    expect(log.filter((r) => r.method === "GET").length).toBeLessThanOrEqual(1 + pages);
+    // The removed record is not taken from a stale list: it is created, the only write.
+    expect(mutatingCalls().map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([`POST /api/v1/dns/zones/${zone}/records`]);
+    const recreated = e.resources().find((r) => r.outputs.content === `v=${removed.name.slice("bulk-".length)}` && r.type.endsWith(":DnsRecord"));
+    expect(recreated?.outputs).toMatchObject({ adopted: false, name: removed.name });
     expect(charges()).toBe(0);
   }, 360_000);
 

@@ -4,7 +4,7 @@
  * from its arrival, each id is served once per list, and a write drops the list.
  */
 import { ResellerClient } from "../../provider/client";
-import { SharedList, RECORD_CACHE_MS } from "../../resources/read-cache";
+import { LIST_LIFE_MS, RECORD_CACHE_MS, SharedList } from "../../resources/read-cache";
 import { startSandbox } from "../../sandbox/index";
 
 test("64 concurrent reads of one zone make one call per page of its records", async () => {
@@ -26,38 +26,69 @@ test("64 concurrent reads of one zone make one call per page of its records", as
   }
 });
 
-test("a list is dated from when it arrived, serves each id once, and a drop forgets it", async () => {
-  let t = 0;
-  let calls = 0;
-  let answer: (items: { id: string }[]) => void = () => undefined;
+/** A list on a hand-moved clock whose fetches the test answers (`answer`) and counts (`calls`). */
+function controlledList() {
+  const c = {
+    t: 0,
+    calls: 0,
+    answer: (_items: { id: string }[]): void => undefined,
+  };
   const list = new SharedList(
     () => {
-      calls++;
-      return new Promise<{ id: string }[]>((r) => (answer = r));
+      c.calls++;
+      return new Promise<{ id: string }[]>((r) => (c.answer = r));
     },
     (x) => x.id,
-    () => t,
+    () => c.t,
   );
+  return { c, list, answer: (items: { id: string }[]) => c.answer(items) };
+}
+
+test("a list is dated from when it arrived, serves each id once, and a drop forgets it", async () => {
+  const { c, list, answer } = controlledList();
   const a = list.all();
   const b = list.get("x");
-  t += 3 * RECORD_CACHE_MS; // the answer takes longer than the cache's life
+  c.t += 3 * RECORD_CACHE_MS; // the answer takes longer than the cache's life
   answer([{ id: "x" }, { id: "y" }]);
   expect(await a).toHaveLength(2);
   expect(await b).toEqual({ id: "x" });
   // Right after arrival: still fresh, no second call.
   await list.all();
   expect(await list.get("y")).toEqual({ id: "y" });
-  expect(calls).toBe(1);
+  expect(c.calls).toBe(1);
   // A second read of "x" (a later refresh by the same host) asks again.
   const again = list.get("x");
   answer([{ id: "x" }]);
   expect(await again).toEqual({ id: "x" });
-  expect(calls).toBe(2);
+  expect(c.calls).toBe(2);
   expect(await list.get("gone")).toBeUndefined();
-  expect(calls).toBe(2);
+  expect(c.calls).toBe(2);
   list.drop();
   const fresh = list.all();
   answer([]);
   expect(await fresh).toEqual([]);
-  expect(calls).toBe(3);
+  expect(c.calls).toBe(3);
+});
+
+test("adoptions share one list: readers at once and one after another, each served once; a second read by one reader, or a list past its life, asks again", async () => {
+  const { c, list, answer } = controlledList();
+  const atOnce = ["urn:a", "urn:b", "urn:c"].map((u) => list.allFor(u));
+  answer([{ id: "r1" }, { id: "r2" }]);
+  for (const got of await Promise.all(atOnce)) expect(got.map((x) => x.id)).toEqual(["r1", "r2"]);
+  expect(c.calls).toBe(1);
+  // Later readers of the same command, past the whole-list cache's few seconds: still that list.
+  c.t += 10 * RECORD_CACHE_MS;
+  expect((await list.allFor("urn:d")).map((x) => x.id)).toEqual(["r1", "r2"]);
+  expect(c.calls).toBe(1);
+  // The same resource reading again (a retried create) sees the service as it is now.
+  const again = list.allFor("urn:a");
+  answer([{ id: "r1" }]);
+  expect((await again).map((x) => x.id)).toEqual(["r1"]);
+  expect(c.calls).toBe(2);
+  // A list older than LIST_LIFE_MS serves nobody.
+  c.t += LIST_LIFE_MS;
+  const late = list.allFor("urn:e");
+  answer([]);
+  expect(await late).toEqual([]);
+  expect(c.calls).toBe(3);
 });
