@@ -89,6 +89,9 @@ export class Code {
   constructor(readonly text: string) {}
 }
 
+/** An object literal's key: bare when it is an identifier, else quoted. */
+const propertyKey = (k: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k));
+
 /** A TypeScript literal for a JSON-like value (JSON strings are valid TypeScript strings). */
 export function literal(value: unknown, indent = ""): string {
   if (value instanceof Code) return value.text;
@@ -97,7 +100,7 @@ export function literal(value: unknown, indent = ""): string {
   const inner = indent + "  ";
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${inner}${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, inner)},`);
+    .map(([k, v]) => `${inner}${propertyKey(k)}: ${literal(v, inner)},`);
   return entries.length ? `{\n${entries.join("\n")}\n${indent}}` : "{}";
 }
 
@@ -149,26 +152,80 @@ function domainBlock(d: EstateDomain, base: string, contacts: "omit" | "config")
   return out;
 }
 
-function zoneBlock(z: EstateZone, base: string, create = false): string {
+/**
+ * Zones with at least this many records are declared from a table by a loop that gives the Pulumi
+ * SDK a turn every TABLE_YIELD_EVERY records: the SDK sends no registration while the program runs
+ * without a break, so a straight run of thousands of declarations reaches the engine only once it
+ * has all been declared (README, "Stacks of thousands of records").
+ */
+export const RECORD_TABLE_FROM = 500;
+const TABLE_YIELD_EVERY = 100;
+
+/** A zone's records in declaration order: resource name and arguments (zone and adopt left out). */
+function zoneRecords(z: EstateZone): { name: string; args: Record<string, unknown> }[] {
+  const seen = new Map<string, number>();
+  return [...z.records]
+    .sort(byKey((x: EstateRecord) => JSON.stringify([x.name, ...recordIdentity(x)])))
+    .map((r) => {
+      let name = recordResourceName(z.domain, r);
+      // Exact duplicates (same type, name, content) would collide; number them in sorted order.
+      const n = (seen.get(name) ?? 0) + 1;
+      seen.set(name, n);
+      if (n > 1) name = `${name}-${n}`;
+      const args: Record<string, unknown> = { type: r.type, name: r.name, content: r.content, ttl: r.ttl };
+      if (r.priority !== null && r.priority !== undefined) args.priority = r.priority;
+      if (r.extra && Object.keys(r.extra).length) args.extra = sortedObject(r.extra);
+      return { name, args };
+    });
+}
+
+/** A one-line TypeScript literal of a JSON-like value (a table row). */
+function inlineLiteral(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(inlineLiteral).join(", ")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${propertyKey(k)}: ${inlineLiteral(v)}`);
+  return entries.length ? `{ ${entries.join(", ")} }` : "{}";
+}
+
+/** A zone and its records; a zone of RECORD_TABLE_FROM records or more gets a table, declared by `declareRecords`. */
+function zoneBlock(z: EstateZone, base: string, create = false): { code: string; table?: { zoneVar: string; tableVar: string } } {
   const zoneVar = `zone_${base.replace(/-/g, "_")}`;
-  let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)\n`;
+  const records = zoneRecords(z);
+  const tabled = records.length >= RECORD_TABLE_FROM;
+  let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)${tabled ? ", declared from the table below by declareRecords" : ""}\n`;
   // A created zone takes records only once active (delegated to the service): the zone waits for it.
   const zoneArgs = create ? { domain: z.domain, waitForDelegation: true } : { domain: z.domain, adopt: true };
   out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs)}`;
-  const seen = new Map<string, number>();
-  for (const r of [...z.records].sort(byKey((x: EstateRecord) => JSON.stringify([x.name, ...recordIdentity(x)])))) {
-    let name = recordResourceName(z.domain, r);
-    // Exact duplicates (same type, name, content) would collide; number them in sorted order.
-    const n = (seen.get(name) ?? 0) + 1;
-    seen.set(name, n);
-    if (n > 1) name = `${name}-${n}`;
-    const args: Record<string, unknown> = { zone: z.domain, type: r.type, name: r.name, content: r.content, ttl: r.ttl };
-    if (r.priority !== null && r.priority !== undefined) args.priority = r.priority;
-    if (r.extra && Object.keys(r.extra).length) args.extra = sortedObject(r.extra);
-    if (!create) args.adopt = true;
-    out += declare("DnsRecord", name, args, `{ dependsOn: [${zoneVar}] }`);
+  if (tabled) {
+    const tableVar = `records_${base.replace(/-/g, "_")}`;
+    out += `const ${tableVar}: RecordTable = {\n${records.map((r) => `  ${JSON.stringify(r.name)}: ${inlineLiteral(r.args)},\n`).join("")}};\n`;
+    return { code: out, table: { zoneVar, tableVar } };
   }
-  return out;
+  for (const r of records) out += declare("DnsRecord", r.name, { zone: z.domain, ...r.args, ...(create ? {} : { adopt: true }) }, `{ dependsOn: [${zoneVar}] }`);
+  return { code: out };
+}
+
+/** The end of a program with record tables: their type, the loop that declares them, and the program's entry point. */
+function tablesEnd(tables: { zoneVar: string; tableVar: string; domain: string }[], create: boolean): string {
+  return (
+    "\n// Zones of " +
+    RECORD_TABLE_FROM +
+    " records or more are declared from tables, giving the Pulumi SDK a turn every\n" +
+    `// ${TABLE_YIELD_EVERY} records: it sends the first ones to the engine while the rest are declared.\n` +
+    'type RecordTable = Record<string, Omit<reseller.DnsRecordArgs, "zone" | "adopt">>;\n\n' +
+    "async function declareRecords(zone: reseller.DnsZone, domain: string, table: RecordTable): Promise<void> {\n" +
+    "  let declared = 0;\n" +
+    "  for (const [name, record] of Object.entries(table)) {\n" +
+    `    new reseller.DnsRecord(name, { zone: domain, ...record${create ? "" : ", adopt: true"} }, { dependsOn: [zone] });\n` +
+    `    if (++declared % ${TABLE_YIELD_EVERY} === 0) await new Promise((resolve) => setImmediate(resolve));\n` +
+    "  }\n" +
+    "}\n\n" +
+    "export = async () => {\n" +
+    tables.map((t) => `  await declareRecords(${t.zoneVar}, ${JSON.stringify(t.domain)}, ${t.tableVar});\n`).join("") +
+    "};\n"
+  );
 }
 
 /** Domains the program declares: those the account still holds, sorted by name. */
@@ -208,8 +265,13 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
       'import * as reseller from "reseller-pulumi";\n';
   }
   for (const d of domains) out += domainBlock(d, bases.get(d.domain)!, contacts);
-  for (const z of zones) out += zoneBlock(z, bases.get(z.domain)!, m !== undefined);
-  return out;
+  const tables: { zoneVar: string; tableVar: string; domain: string }[] = [];
+  for (const z of zones) {
+    const { code, table } = zoneBlock(z, bases.get(z.domain)!, m !== undefined);
+    out += code;
+    if (table) tables.push({ ...table, domain: z.domain });
+  }
+  return tables.length ? out + tablesEnd(tables, m !== undefined) : out;
 }
 
 /** The zone file's lines not carried over, and those taken with a change, as `//` comment lines. */

@@ -4,6 +4,7 @@ import {
   domainBaseNames,
   generateProgram,
   generateProject,
+  RECORD_TABLE_FROM,
   recordResourceName,
   slug,
 } from "../../cli/codegen";
@@ -34,10 +35,13 @@ const estate: Estate = {
   zones: [{ domain: "example.com", records }],
 };
 
-type Made = { cls: string; name: string; args: Record<string, unknown> };
+type Made = { cls: string; name: string; args: Record<string, unknown>; opts?: Record<string, unknown> };
 
-/** Transpiles and runs a generated program against a recording stand-in for the package. */
-function runGenerated(program: string, config: Record<string, unknown> = {}): Made[] {
+/**
+ * Transpiles and loads a generated program against a recording stand-in for the package: what the
+ * module declared as it loaded, and what it exports (the entry point the Pulumi runner calls).
+ */
+function loadGenerated(program: string, config: Record<string, unknown> = {}): { made: Made[]; entry: unknown } {
   const out = ts.transpileModule(program, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
     reportDiagnostics: true,
@@ -48,8 +52,9 @@ function runGenerated(program: string, config: Record<string, unknown> = {}): Ma
     {},
     {
       get: (_t, cls: string) =>
-        function (this: unknown, name: string, args: Record<string, unknown>) {
-          made.push({ cls, name, args });
+        function (this: unknown, name: string, args: Record<string, unknown>, opts?: Record<string, unknown>) {
+          made.push({ cls, name, args, ...(opts ? { opts } : {}) });
+          return { resource: name };
         },
     },
   );
@@ -60,10 +65,19 @@ function runGenerated(program: string, config: Record<string, unknown> = {}): Ma
       }
     },
   };
-  new Function("require", "exports", out.outputText)(
+  const module = { exports: {} as unknown };
+  new Function("require", "exports", "module", out.outputText)(
     (m: string) => (m === "reseller-pulumi" ? fake : m === "@pulumi/pulumi" ? fakePulumi : undefined),
-    {},
+    module.exports,
+    module,
   );
+  return { made, entry: module.exports };
+}
+
+/** A generated program that declares everything as it loads: what it declared. */
+function runGenerated(program: string, config: Record<string, unknown> = {}): Made[] {
+  const { made, entry } = loadGenerated(program, config);
+  expect(typeof entry).not.toBe("function");
   return made;
 }
 
@@ -173,6 +187,51 @@ describe("import code generation", () => {
     const made = runGenerated(program, { contacts: { registrant: { name: "R" } } });
     expect(made[0].args.contacts).toEqual({ secretConfig: "contacts", value: { registrant: { name: "R" } } });
     expect(program).toContain('requireSecretObject<reseller.DomainContactsArgs>("contacts")');
+  });
+
+  describe("zones of RECORD_TABLE_FROM records or more", () => {
+    /** `n` records of every shape in `records` (priority, extra, quoting), with distinct names. */
+    const many = (n: number): EstateRecord[] => Array.from({ length: n }, (_, i) => ({ ...records[i % records.length], name: `h${i}` }));
+    const zoneOf = (n: number): Estate => ({ domains: [], zones: [{ domain: "example.com", records: many(n) }] });
+
+    test("come as a table whose loop declares what the straight form declares, giving the runner a turn every 100 records", async () => {
+      const program = generateProgram(zoneOf(RECORD_TABLE_FROM));
+      expect(program).toContain("const records_example_com: RecordTable = {\n");
+      expect(program.match(/new reseller\.DnsRecord\(/g)).toHaveLength(1);
+      const { made, entry } = loadGenerated(program);
+      // As the module loads: the zone only; the records come when the runner calls the entry point.
+      expect(made.map((m) => m.cls)).toEqual(["DnsZone"]);
+      expect(typeof entry).toBe("function");
+      let declaredAtFirstTurn = -1;
+      setImmediate(() => (declaredAtFirstTurn = made.length - 1));
+      await (entry as () => Promise<void>)();
+      expect(declaredAtFirstTurn).toBe(100);
+
+      // The same records, names and arguments as a zone one record smaller gets in the straight form.
+      const straight = generateProgram({ domains: [], zones: [{ domain: "example.com", records: many(RECORD_TABLE_FROM).slice(0, -1) }] });
+      expect(straight).not.toContain("RecordTable");
+      const straightMade = runGenerated(straight);
+      const tabled = made.filter((m) => m.cls === "DnsRecord");
+      expect(tabled).toHaveLength(RECORD_TABLE_FROM);
+      const byName = new Map(tabled.map((m) => [m.name, m]));
+      for (const m of straightMade.filter((x) => x.cls === "DnsRecord")) {
+        expect(byName.get(m.name)?.args).toEqual(m.args);
+        expect(m.opts).toEqual({ dependsOn: [{ resource: "example-com-zone" }] });
+        expect(byName.get(m.name)?.opts).toEqual(m.opts);
+      }
+      const txt = tabled.find((m) => m.args.type === "TXT");
+      expect(txt?.args).toMatchObject({ content: records[3].content, adopt: true, zone: "example.com" });
+    });
+
+    test("a zone-file migration's table creates its records (no adopt)", async () => {
+      const m = { file: "example.com.zone", skipped: [], notes: [] };
+      const { made, entry } = loadGenerated(generateProgram(zoneOf(RECORD_TABLE_FROM), { migration: m }));
+      await (entry as () => Promise<void>)();
+      const tabled = made.filter((x) => x.cls === "DnsRecord");
+      expect(tabled).toHaveLength(RECORD_TABLE_FROM);
+      for (const r of tabled) expect(r.args).not.toHaveProperty("adopt");
+      expect(made[0]).toMatchObject({ cls: "DnsZone", args: { domain: "example.com", waitForDelegation: true } });
+    });
   });
 
   test("the project has what `pulumi up` needs", () => {
