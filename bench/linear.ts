@@ -4,19 +4,23 @@
  * create, read and delete ("bare") go through the same engine: up, no-op up, refresh, destroy.
  * The CPU (user + system) of the program's process and of the provider host is read from each
  * process itself (bench/cpu-preload.ts, loaded through NODE_OPTIONS) and divided by N. Sizes 1,000
- * and 3,000; 10,000 too with BENCH_LARGE=1 (`linearSizes`). Figures and goals: bench/README.md,
+ * and 3,000; 10,000 too with BENCH_LARGE=1 (`linearSizes`). At the largest size also: the up of a
+ * program that yields every `yieldEvery` records, and the first up of what `reseller-pulumi import`
+ * writes for a zone of that many records (which adopts them). Figures and goals: bench/README.md,
  * "Estates of thousands".
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { main } from "../cli/main";
 import type { Engine, Program, RunResult } from "../engine/engine";
+import { ResellerClient } from "../provider/client";
 import { DEFAULT_CONTRACT } from "../provider/contract";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
 import { CPU_DIR_ENV, type CpuRecord } from "./cpu-preload";
 import { atMs, round, sandboxEngine } from "./measure";
-import { compiledProgram } from "./program-file";
+import { compiledProgram, generatedProgram } from "./program-file";
 import { prefixedRecords } from "./programs/prefixed-records";
 
 export interface LinearOptions {
@@ -43,14 +47,15 @@ export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 
 /** High enough that neither the provider's pacing nor the sandbox's limit is what is measured. */
 const UNPACED_PER_MINUTE = 10_000_000;
 
-type Kind = "Ours" | "Bare";
+type Kind = "Ours" | "Bare" | "Imported";
 type Op = "Up" | "Noop" | "Refresh" | "Destroy";
 type Role = CpuRecord["role"];
 
-/** What one operation cost: CPU ms of each process that ran, its wall time, and when the first API request came. */
+/** What one operation cost: CPU ms of each process that ran, its wall time, its API requests, and when the first came. */
 interface OpCost {
   cpuMs: Partial<Record<Role, number>>;
   wallSeconds: number;
+  requests: number;
   firstRequestSeconds?: number;
 }
 
@@ -80,8 +85,8 @@ async function measureOp(sandbox: SandboxHandle, cpuDir: string, call: () => Pro
   const startedAt = Date.now();
   await call();
   const wallSeconds = (Date.now() - startedAt) / 1000;
-  const first = sandbox.operator.requests()[0];
-  return { cpuMs: takeCpu(cpuDir), wallSeconds, firstRequestSeconds: first ? (atMs(first) - startedAt) / 1000 : undefined };
+  const log = sandbox.operator.requests();
+  return { cpuMs: takeCpu(cpuDir), wallSeconds, requests: log.length, firstRequestSeconds: log.length ? (atMs(log[0]) - startedAt) / 1000 : undefined };
 }
 
 /** Throws unless the run's summary has every count in `want`. */
@@ -104,10 +109,36 @@ async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program,
 }
 
 /**
+ * The project `reseller-pulumi import --zone` writes for the bench zone once it holds `n` records
+ * of ours (made through the client), compiled in `dir`.
+ */
+async function importedProgram(sandbox: SandboxHandle, n: number, dir: string): Promise<Program> {
+  const zone = "demo-reseller.com";
+  const credentials = { baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret };
+  const client = new ResellerClient({ ...credentials, requestsPerMinute: UNPACED_PER_MINUTE, rateLimitLogDir: null });
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < n; i = next++) await client.createRecord(zone, { type: "A", name: `imported-${i}`, content: `198.51.100.${(i % 250) + 1}`, ttl: 300 });
+      }),
+    );
+  } finally {
+    await client.close();
+  }
+  const errors: string[] = [];
+  const env = { RESELLER_BASE_URL: credentials.baseUrl, RESELLER_API_KEY: credentials.apiKey, RESELLER_API_SECRET: credentials.apiSecret };
+  const code = await main(["import", "--zone", zone, "--out", dir, "--requests-per-minute", String(UNPACED_PER_MINUTE)], { env, out: () => undefined, err: (l) => errors.push(l), cwd: dir });
+  if (code !== 0) throw new Error(`linear: the import of a zone of ${n} records failed: ${errors.join("; ")}`);
+  return generatedProgram(dir);
+}
+
+/**
  * One kind at one size, against its own sandbox (the zone's record limit raised above N): up,
  * no-op up, refresh and destroy. With `yieldEvery` ("ours" only): the same records declared by a
  * program that gives the event loop a turn after every `yieldEvery` of them, up only (what that
- * changes is when the first registrations leave the program).
+ * changes is when the first registrations leave the program). "Imported": the first up of the
+ * imported program, which adopts the N records and the zone.
  */
 async function measureKind(kind: Kind, n: number, parallel: number, yieldEvery?: number): Promise<Partial<Record<Op, OpCost>>> {
   const sandbox = await startSandbox({
@@ -117,10 +148,16 @@ async function measureKind(kind: Kind, n: number, parallel: number, yieldEvery?:
     contract: { maxRecordsPerZone: n + 100 },
   });
   const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-linear-cpu-"));
+  const projectDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-linear-import-"));
   try {
     // The engine passes the host's extra environment to the program's process too.
     const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir };
     const engine = sandboxEngine(sandbox, UNPACED_PER_MINUTE, { parallel, host: { env } });
+    if (kind === "Imported") {
+      const program = await importedProgram(sandbox, n, projectDir);
+      // The bench zone's seeded records and the zone itself are adopted too.
+      return { Up: await measureOp(sandbox, cpuDir, async () => expectSummary(await engine.up(program), `imported Up of ${n}`, { update: 0, replace: 0, delete: 0 })) };
+    }
     const program: Program =
       kind === "Ours"
         ? prefixedRecords("linear", n, undefined, yieldEvery)
@@ -129,6 +166,7 @@ async function measureKind(kind: Kind, n: number, parallel: number, yieldEvery?:
     return { Up: await measureOp(sandbox, cpuDir, async () => expectSummary(await engine.up(program), `yielding Up of ${n}`, { create: n })) };
   } finally {
     fs.rmSync(cpuDir, { recursive: true, force: true });
+    fs.rmSync(projectDir, { recursive: true, force: true });
     await sandbox.close();
   }
 }
@@ -173,6 +211,13 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
       out[`linearOursYieldingFirstRequestSecondsAt${large}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
       out[`linearOursYieldingUpSecondsAt${large}`] = round(yielding?.wallSeconds ?? NaN, 1);
       progress(`ours ${large}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
+      // What the import command writes for a zone of that many records: its first up adopts them.
+      const imported = (await measureKind("Imported", large, opts.parallel)).Up;
+      out[`linearImportedFirstRequestSecondsAt${large}`] = round(imported?.firstRequestSeconds ?? NaN, 2);
+      out[`linearImportedUpSecondsAt${large}`] = round(imported?.wallSeconds ?? NaN, 1);
+      out[`linearImportedUpRequestsAt${large}`] = imported?.requests ?? NaN;
+      for (const role of ROLES) out[key("Imported", role, "Up", large)] = round((imported?.cpuMs[role] ?? NaN) / large, 3);
+      progress(`imported ${large}: up in ${round(imported?.wallSeconds ?? NaN, 1)} s wall, ${imported?.requests} requests`);
       for (const [k, v] of Object.entries(perRecord)) out[k] = round(v, 3);
       const ratio = (a: string, b: string): number => round(perRecord[a] / perRecord[b], 3);
       // Growth: per record at the largest size over the smallest. Ours over bare: at each size.

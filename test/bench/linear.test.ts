@@ -1,7 +1,8 @@
 /**
- * The linear-cost section at a tiny size: both kinds go through up, no-op up, refresh and destroy
- * against a real sandbox and the real provider host (needs `npm run build`: the preload and the
- * programs run from dist/), and every process's CPU file is found. No figure is judged here.
+ * The linear-cost section at a tiny size: both kinds go through up, no-op up, refresh and destroy,
+ * and an imported zone's program through its first up, against a real sandbox and the real
+ * provider host (needs `npm run build`: the preload and the programs run from dist/), and every
+ * process's CPU file is found. No figure is judged here but the imported up's request count.
  */
 import { linear, linearSizes } from "../../bench/linear";
 
@@ -28,6 +29,11 @@ test("linear: CPU per record of the program and the host, ours and bare, for eve
   // The yielding program (a turn of the event loop after every 2 records) created all 3.
   expect(m.linearOursYieldingFirstRequestSecondsAt3).toBeGreaterThan(0);
   expect(m.linearOursYieldingUpSecondsAt3).toBeGreaterThan(0);
+  // The imported program's first up: the zone's read is the only request (the adoptions share it).
+  expect(m.linearImportedUpRequestsAt3).toBe(1);
+  expect(m.linearImportedFirstRequestSecondsAt3).toBeGreaterThan(0);
+  expect(m.linearImportedProgramUpMsPerRecordAt3).toBeGreaterThan(0);
+  expect(m.linearImportedHostUpMsPerRecordAt3).toBeGreaterThan(0);
   // One size: every growth is 1 by definition; ours over bare is a ratio of the two totals.
   expect(m.linearOursGrowth).toBe(1);
   expect(m.linearOursOverBareAt3).toBeCloseTo((m.linearOursMsPerRecordAt3 as number) / (m.linearBareMsPerRecordAt3 as number), 1);
@@ -35,5 +41,6 @@ test("linear: CPU per record of the program and the host, ours and bare, for eve
     "ours 3: # s CPU (program and host), # s wall",
     "bare 3: # s CPU (program and host), # s wall",
     "ours 3, yielding every 2: up in # s wall",
+    "imported 3: up in # s wall, 1 requests",
   ]);
 }, 300_000);

@@ -14,7 +14,7 @@ import { packageRoot } from "../../engine/host";
 import { ResellerClient } from "../../provider/client";
 import { DEFAULT_CONTRACT } from "../../provider/contract";
 import { startSandbox } from "../../sandbox/index";
-import { generatedProgram } from "../support/generated-program";
+import { generatedProgram } from "../../bench/program-file";
 
 const root = packageRoot();
 /** The sandbox below allows it; the default client-side limit (60 a minute) would only slow the test down. */

@@ -17,7 +17,7 @@ import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { DNS_SERVICE_NAMESERVERS } from "../../sandbox/state";
-import { generatedProgram } from "../support/generated-program";
+import { generatedProgram } from "../../bench/program-file";
 
 const ZONE = "example.org";
 const ZONE_FILE = path.join(__dirname, "example.org.zone");
