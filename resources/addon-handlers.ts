@@ -3,10 +3,10 @@ import type { Host, PrivacyView, ProtectionView } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
 import { sendPaidOrder } from "./unanswered-order";
 import type { ResellerApi } from "./api";
-import { defined, objectKey, resourceName, type HostContext } from "./host";
+import { objectKey, resourceName, type HostContext } from "./host";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
 import { GONE, type Handler } from "./handler";
-import { canonicalChildHost, canonicalIps, sameJson } from "./normalize";
+import { canonicalChildHost, canonicalIps, defined, sameJson } from "./normalize";
 import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type ChildHostInputs, type DomainAddonInputs, type EppCodeInputs } from "./validate";
 
 export type ChildHostOutputs = ChildHostInputs & { adopted: boolean };

@@ -3,11 +3,11 @@ import { every, waitUntil } from "../provider/wait";
 import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecord, isTemplateConflict, isTtlConflict, isZoneExists, isZoneNotActive } from "../provider/vocabulary";
-import { defined, objectKey, resourceName, type HostContext } from "./host";
+import { objectKey, resourceName, type HostContext } from "./host";
 import { diffRecord, diffTemplate, diffZone } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { templateFailures } from "./template-check";
-import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normalize";
+import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "./normalize";
 import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
 
 /** A DnsZone in state: its inputs and the zone as the service reports it. */

@@ -10,9 +10,9 @@ import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingS
 import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler } from "./handler";
-import { defined, objectKey, PartialFailure, resourceName, type HostContext } from "./host";
+import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
 import { RUN_AGAIN, sendPaidOrder } from "./unanswered-order";
-import { CONTACT_TYPES, canonicalContact, canonicalNameservers, effectiveContacts, sameJson } from "./normalize";
+import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./normalize";
 import { checkDomainInputs, type DomainInputs } from "./validate";
 
 /** What a Domain holds in state: its inputs, overlaid with what the service reports and what its orders cost. */

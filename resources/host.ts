@@ -355,12 +355,3 @@ export class Host {
     };
   }
 }
-
-/** Drops undefined (the host refuses it in structs), recursively. */
-export function defined<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(defined) as T;
-  if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, defined(x)])) as T;
-  }
-  return v;
-}

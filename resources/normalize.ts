@@ -105,6 +105,18 @@ export function canonicalNameservers(ns: readonly string[]): string[] {
   return ns.map(canonicalHost).sort();
 }
 
+/**
+ * Drops undefined, recursively (the provider host refuses it in the structs it sends, and check's
+ * inputs compare without it); array elements are kept as they are.
+ */
+export function defined<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(defined) as T;
+  if (v && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, defined(x)])) as T;
+  }
+  return v;
+}
+
 /** IP list in comparable form: canonical, sorted, without duplicates. */
 export function canonicalIps(ips: readonly string[], family: 4 | 6): string[] {
   const c = ips.map((ip) => (family === 6 ? canonicalIPv6(ip) : canonicalIPv4(ip)));

@@ -16,7 +16,7 @@ import { YEARS } from "../provider/vocabulary";
 import { canonicalize, problemText } from "../provider/records";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
-import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6 } from "./normalize";
+import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "./normalize";
 import { domainNameRule, hostNameProblem, intRule, show } from "./rules";
 
 /** The value Pulumi sends for an input that is not known yet (preview). */
@@ -251,7 +251,7 @@ const contactSetShape = z
 
 function readContacts(v: unknown, ctx: z.RefinementCtx): ContactSet {
   if (!isObject(v)) return refuse(ctx, v, "is not an object keyed by registrant, admin, tech, billing", { secret: true });
-  // Absent types are left out (they default to the registrant: normalize.effectiveContacts); compact() drops them.
+  // Absent types are left out (they default to the registrant: normalize.effectiveContacts); defined() drops them.
   return nested(contactSetShape, v, ctx);
 }
 
@@ -463,25 +463,18 @@ const templateSchema: z.ZodType<TemplateInputs> = z.looseObject({
 const pathText = (path: readonly PropertyKey[]): string =>
   path.reduce<string>((s, k) => (typeof k === "number" ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), "");
 
-/** Drops undefined at any depth (the host refuses undefined in structs). */
-function compact<T>(o: T): T {
-  if (Array.isArray(o)) return o.filter((v) => v !== undefined).map(compact) as T;
-  if (o && typeof o === "object") return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, compact(v)])) as T;
-  return o;
-}
-
 /**
  * Parses `news` with `schema`: the canonical inputs, or the failures, each naming its input. On
  * failure the inputs are the program's own (the engine shows them beside the failures).
  */
 export function parseInputs<T>(schema: z.ZodType<T>, news: Record<string, unknown>): CheckResult<T> {
   const r = schema.safeParse(news);
-  if (r.success) return { ok: true, inputs: compact(r.data), failures: [] };
+  if (r.success) return { ok: true, inputs: defined(r.data), failures: [] };
   const failures = r.error.issues.map((i) => {
     const property = pathText(i.path);
     return { property, reason: property ? `${property}: ${i.message}` : i.message };
   });
-  return failed(compact(news), failures);
+  return failed(defined(news), failures);
 }
 
 export const checkDomainInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<DomainInputs> => parseInputs(domainSchema(limits), news);
