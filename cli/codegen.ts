@@ -222,6 +222,7 @@ function tablesEnd(tables: { zoneVar: string; tableVar: string; domain: string }
     `    if (++declared % ${TABLE_YIELD_EVERY} === 0) await new Promise((resolve) => setImmediate(resolve));\n` +
     "  }\n" +
     "}\n\n" +
+    "// The Pulumi runner calls this and waits for it; stack outputs are what it returns.\n" +
     "export = async () => {\n" +
     tables.map((t) => `  await declareRecords(${t.zoneVar}, ${JSON.stringify(t.domain)}, ${t.tableVar});\n`).join("") +
     "};\n"
