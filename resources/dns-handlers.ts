@@ -222,7 +222,9 @@ function identityIndex(live: DnsRecord[], zone: string): Map<string, { live: Dns
     for (const r of live) {
       const canonical = canonicalRecord(r, zone);
       const key = identityKey(canonical);
-      index.set(key, [...(index.get(key) ?? []), { live: r, canonical }]);
+      const same = index.get(key);
+      if (same) same.push({ live: r, canonical });
+      else index.set(key, [{ live: r, canonical }]);
     }
     byIdentity.set(live, index);
   }
