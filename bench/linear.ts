@@ -22,6 +22,7 @@ import { CPU_DIR_ENV, type CpuRecord } from "./cpu-preload";
 import { atMs, round, sandboxEngine } from "./measure";
 import { compiledProgram, generatedProgram } from "./program-file";
 import { prefixedRecords } from "./programs/prefixed-records";
+import { ZONE } from "./records";
 
 export interface LinearOptions {
   sizes: number[];
@@ -113,14 +114,13 @@ async function fourOps(sandbox: SandboxHandle, engine: Engine, program: Program,
  * of ours (made through the client), compiled in `dir`.
  */
 async function importedProgram(sandbox: SandboxHandle, n: number, dir: string): Promise<Program> {
-  const zone = "demo-reseller.com";
   const credentials = { baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret };
   const client = new ResellerClient({ ...credentials, requestsPerMinute: UNPACED_PER_MINUTE, rateLimitLogDir: null });
   try {
     let next = 0;
     await Promise.all(
       Array.from({ length: 16 }, async () => {
-        for (let i = next++; i < n; i = next++) await client.createRecord(zone, { type: "A", name: `imported-${i}`, content: `198.51.100.${(i % 250) + 1}`, ttl: 300 });
+        for (let i = next++; i < n; i = next++) await client.createRecord(ZONE, { type: "A", name: `imported-${i}`, content: `198.51.100.${(i % 250) + 1}`, ttl: 300 });
       }),
     );
   } finally {
@@ -128,7 +128,7 @@ async function importedProgram(sandbox: SandboxHandle, n: number, dir: string): 
   }
   const errors: string[] = [];
   const env = { RESELLER_BASE_URL: credentials.baseUrl, RESELLER_API_KEY: credentials.apiKey, RESELLER_API_SECRET: credentials.apiSecret };
-  const code = await main(["import", "--zone", zone, "--out", dir, "--requests-per-minute", String(UNPACED_PER_MINUTE)], { env, out: () => undefined, err: (l) => errors.push(l), cwd: dir });
+  const code = await main(["import", "--zone", ZONE, "--out", dir, "--requests-per-minute", String(UNPACED_PER_MINUTE)], { env, out: () => undefined, err: (l) => errors.push(l), cwd: dir });
   if (code !== 0) throw new Error(`linear: the import of a zone of ${n} records failed: ${errors.join("; ")}`);
   return generatedProgram(dir);
 }

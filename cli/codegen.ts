@@ -189,9 +189,17 @@ function inlineLiteral(value: unknown): string {
   return entries.length ? `{ ${entries.join(", ")} }` : "{}";
 }
 
+/** A zone's record table: its variable, the zone's variable, and the zone's domain. */
+interface TableRef {
+  zoneVar: string;
+  tableVar: string;
+  domain: string;
+}
+
 /** A zone and its records; a zone of RECORD_TABLE_FROM records or more gets a table, declared by `declareRecords`. */
-function zoneBlock(z: EstateZone, base: string, create = false): { code: string; table?: { zoneVar: string; tableVar: string } } {
-  const zoneVar = `zone_${base.replace(/-/g, "_")}`;
+function zoneBlock(z: EstateZone, base: string, create = false): { code: string; table?: TableRef } {
+  const ident = base.replace(/-/g, "_");
+  const zoneVar = `zone_${ident}`;
   const records = zoneRecords(z);
   const tabled = records.length >= RECORD_TABLE_FROM;
   let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)${tabled ? ", declared from the table below by declareRecords" : ""}\n`;
@@ -199,16 +207,16 @@ function zoneBlock(z: EstateZone, base: string, create = false): { code: string;
   const zoneArgs = create ? { domain: z.domain, waitForDelegation: true } : { domain: z.domain, adopt: true };
   out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs)}`;
   if (tabled) {
-    const tableVar = `records_${base.replace(/-/g, "_")}`;
+    const tableVar = `records_${ident}`;
     out += `const ${tableVar}: RecordTable = {\n${records.map((r) => `  ${JSON.stringify(r.name)}: ${inlineLiteral(r.args)},\n`).join("")}};\n`;
-    return { code: out, table: { zoneVar, tableVar } };
+    return { code: out, table: { zoneVar, tableVar, domain: z.domain } };
   }
   for (const r of records) out += declare("DnsRecord", r.name, { zone: z.domain, ...r.args, ...(create ? {} : { adopt: true }) }, `{ dependsOn: [${zoneVar}] }`);
   return { code: out };
 }
 
 /** The end of a program with record tables: their type, the loop that declares them, and the program's entry point. */
-function tablesEnd(tables: { zoneVar: string; tableVar: string; domain: string }[], create: boolean): string {
+function tablesEnd(tables: TableRef[], create: boolean): string {
   return (
     "\n// Zones of " +
     RECORD_TABLE_FROM +
@@ -266,11 +274,11 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
       'import * as reseller from "reseller-pulumi";\n';
   }
   for (const d of domains) out += domainBlock(d, bases.get(d.domain)!, contacts);
-  const tables: { zoneVar: string; tableVar: string; domain: string }[] = [];
+  const tables: TableRef[] = [];
   for (const z of zones) {
     const { code, table } = zoneBlock(z, bases.get(z.domain)!, m !== undefined);
     out += code;
-    if (table) tables.push({ ...table, domain: z.domain });
+    if (table) tables.push(table);
   }
   return tables.length ? out + tablesEnd(tables, m !== undefined) : out;
 }

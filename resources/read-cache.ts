@@ -7,9 +7,11 @@
  * - A list is dated from when its answer arrived, not from when it was asked for, so a list that
  *   took long (paced by the rate limit) is not stale on arrival.
  * - A refresh reads each resource once; a list serves each id once, then a read of the same id
- *   asks again. Adoptions share a zone's list the same way, one per resource (`zoneRecordsFor`). So one refresh reads every domain from one list call however long it takes, and a
+ *   asks again. So one refresh reads every domain from one list call however long it takes, and a
  *   later refresh served by the same host process sees the service as it is then, not the list
  *   the earlier one saw.
+ * - Adoptions share a zone's list the same way, served once per adopting resource
+ *   (`zoneRecordsFor`): the adoptions of one command read the zone once.
  * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
  * - Each account has its own lists (host.ts `HostContext.reads`).
  */

@@ -208,8 +208,8 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(up.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
     const log = sandbox.operator.requests().slice(requestsAtStart);
     const recordLists = log.filter((r) => r.method === "GET" && r.path.split("?")[0].endsWith(`/dns/zones/${zone}/records`));
-    // The zone's own read returns its records and seeds the list every adoption reads (until
-    // 0.1.x, each adoption listed the whole zone again: 700 adoptions, two pages each).
+    // The zone's own read returns its records and seeds the list every adoption reads (a list per
+    // adoption would be 700 adoptions, two pages each).
     expect(recordLists.length).toBeLessThanOrEqual(pages);
     expect(log.filter((r) => r.method === "GET").length).toBeLessThanOrEqual(1 + pages);
     // The removed record is not taken from a stale list: it is created, the only write.
