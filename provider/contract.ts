@@ -361,6 +361,15 @@ export interface ListEntriesContract {
   zones: "zone" | "summary";
 }
 
+/**
+ * Amounts (prices, charges, balances). Spec, Domain: "charged: decimal amount, two decimals"; the
+ * decimals of quotes, balances and other currencies: not shown. We assume every amount the service
+ * sends or takes carries at most `decimals` places (provider/money.ts refuses more, never rounds).
+ */
+export interface MoneyContract {
+  decimals: number;
+}
+
 /** The whole contract, as one overridable value. */
 export interface Contract {
   listEntries: ListEntriesContract;
@@ -371,6 +380,7 @@ export interface Contract {
   paging: PagingContract;
   idempotency: IdempotencyContract;
   rateLimit: RateLimitContract;
+  money: MoneyContract;
   /**
    * Field names of views (VIEW_FIELDS). The client renames an overridden wire name back to ours
    * before it parses an answer, e.g. `{ balance: { balance: "credit" } }` reads `data.credit` as the
@@ -439,6 +449,7 @@ export const DEFAULT_CONTRACT: Contract = {
     replay: "replay-first-response",
   },
   rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, maxRetryAfterSeconds: 120 },
+  money: { decimals: 2 },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
   maxRecordsPerZone: 1000,
@@ -493,6 +504,8 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
     const v = (c[section] as unknown as Record<string, unknown>)[entry];
     if (!allowed.includes(v as string)) throw new TypeError(`contract override: "${section}.${entry}" must be ${allowed.map((a) => JSON.stringify(a)).join(" or ")}; got ${JSON.stringify(v)}`);
   }
+  const d = c.money.decimals;
+  if (!Number.isInteger(d) || d < 0 || d > 6) throw new TypeError(`contract override: "money.decimals" must be a whole number from 0 to 6; got ${JSON.stringify(d)}`);
   const fields = c.signing.canonicalFields;
   const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
   if (fields.length === 0 || bad !== undefined) {

@@ -8,8 +8,12 @@
 import { z } from "zod";
 import type { ContactSet, RecordExtra as ExtraFields, StoredContact } from "./shapes";
 
-/** Decimal amounts travel as strings ("12.50"); some services send numbers, which we accept and format. */
-export const Decimal = z.union([z.string(), z.number()]).transform((v) => (typeof v === "number" ? v.toFixed(2) : v));
+/**
+ * Decimal amounts travel as strings ("12.50"); some services send numbers, which we accept and
+ * write with two decimals when that is exact. Never rounded: 12.999 stays "12.999", which
+ * provider/money.ts then refuses wherever money is decided.
+ */
+export const Decimal = z.union([z.string(), z.number()]).transform((v) => (typeof v !== "number" ? v : Number(v.toFixed(2)) === v ? v.toFixed(2) : String(v)));
 
 export const Contact = z.looseObject({
   name: z.string(),

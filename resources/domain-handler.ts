@@ -12,6 +12,9 @@ import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
 import { RUN_AGAIN, sendPaidOrder } from "./unanswered-order";
+import { priceGuard } from "./price-guard";
+import { formatAmount, moneyDecimals, parseAmount, parseCurrency } from "../provider/money";
+import type { MoneyContract } from "../provider/contract";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./normalize";
 import { checkDomainInputs, type DomainInputs } from "./validate";
 
@@ -44,20 +47,6 @@ export const DEFAULT_WAIT_SECONDS = 120;
 
 /** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
 const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
-
-/** Exact decimal comparison in cents ("12.5" and "12.50" are equal). */
-export function cents(amount: string): bigint {
-  const [whole, frac = ""] = amount.trim().split(".");
-  return BigInt(whole) * 100n + BigInt((frac + "00").slice(0, 2));
-}
-
-/** Refuses before any money moves when the quote is above maxPrice. */
-async function priceGuard(api: ResellerApi, action: "register" | "transfer" | "renew", domain: string, years: number, maxPrice: string | undefined): Promise<void> {
-  if (maxPrice === undefined) return;
-  const q = await api.quote({ action, domain, years });
-  if (cents(String(q.amount)) > cents(maxPrice))
-    throw new Error(`${domain}: ${action} for ${years} year(s) costs ${q.amount} ${q.currency}, above maxPrice ${maxPrice}; nothing was charged. Raise maxPrice to proceed.`);
-}
 
 /** The registration wait (provider/waits.ts): bounded, logged, on the host's clock. */
 async function waitWhileProcessing(ctx: HostContext, api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
@@ -103,7 +92,12 @@ function outputs(base: DomainInputs | DomainOutputs, live: DomainInfo, extra: Ov
   });
 }
 
-const orderFields = (o: DomainOrder): Overlay => ({ charged: String(o.charged), currency: o.currency, invoice: o.invoice ?? null });
+/** What an order charged, parsed once by the one money type (a malformed amount throws, naming it). */
+const orderFields = (o: DomainOrder, money: MoneyContract): Overlay => ({
+  charged: formatAmount(parseAmount("charged", o.charged, moneyDecimals(money))),
+  currency: parseCurrency("currency", o.currency),
+  invoice: o.invoice ?? null,
+});
 
 function protectionHint(e: unknown, domain: string, what: string): Error {
   if (isProtectionEnabled(e))
@@ -127,7 +121,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
-  await priceGuard(api, "renew", domain, years, maxPrice);
+  await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
   const key = ctx.idempotencyKey(urn, "renew", `${expiry}:${years}`);
   try {
     // Applied without an answer: the expiry has moved on.
@@ -142,7 +136,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
     }
     const order = outcome.answered;
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
-    return orderFields(order);
+    return orderFields(order, ctx.contract().money);
   } catch (e) {
     if (!isExpiryMismatch(e)) throw e;
     ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
@@ -203,7 +197,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
 
     const years = inputs.years;
     const action = inputs.authCode ? "transfer" : "register";
-    await priceGuard(api, action, domain, years, inputs.maxPrice);
+    await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
     // check() requires contacts unless adopt is set, and adopt never reaches here.
     if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
     const body: RegisterRequest = defined({ domain, years, contacts: inputs.contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
@@ -222,7 +216,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
         outputs(inputs, outcome.unanswered, { adopted: false }),
       );
     const order = outcome.answered;
-    const extra: Overlay = { ...orderFields(order), adopted: false };
+    const extra: Overlay = { ...orderFields(order, ctx.contract().money), adopted: false };
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);

@@ -344,7 +344,7 @@ export class Host {
       limits: () => {
         const c = contract();
         let l = this.limitsOf.get(c);
-        if (!l) this.limitsOf.set(c, (l = { ttl: c.ttl, nameservers: c.nameservers }));
+        if (!l) this.limitsOf.set(c, (l = { ttl: c.ttl, nameservers: c.nameservers, money: c.money }));
         return l;
       },
       idempotencyKey: (urn, operation, discriminator) => deriveIdempotencyKey(urn, operation, discriminator, this.resolve(this.settings(account).contract).idempotency),

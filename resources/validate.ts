@@ -13,6 +13,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
 import { YEARS } from "../provider/vocabulary";
+import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../provider/money";
 import { canonicalize, problemText } from "../provider/records";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
@@ -44,8 +45,8 @@ export type CheckResult<T> = { ok: true; inputs: T; failures: [] } | { ok: false
 export const failed = (news: Record<string, unknown>, failures: CheckFailure[]): CheckResult<never> => ({ ok: false, inputs: news, failures });
 
 /** Limits taken from the contract (overridable through reseller:contract). */
-export type Limits = Pick<Contract, "ttl" | "nameservers">;
-export const DEFAULT_LIMITS: Limits = { ttl: DEFAULT_CONTRACT.ttl, nameservers: DEFAULT_CONTRACT.nameservers };
+export type Limits = Pick<Contract, "ttl" | "nameservers"> & Partial<Pick<Contract, "money">>;
+export const DEFAULT_LIMITS: Limits = { ttl: DEFAULT_CONTRACT.ttl, nameservers: DEFAULT_CONTRACT.nameservers, money: DEFAULT_CONTRACT.money };
 
 /** Years a registration or renewal may run (per-TLD limits are checked by the service). */
 export { YEARS };
@@ -276,7 +277,17 @@ function readNameservers(limits: Limits): (v: unknown, ctx: z.RefinementCtx) => 
   };
 }
 
-const DECIMAL = /^\d{1,12}(\.\d{1,2})?$/;
+/** maxPrice as provider/money.ts parses it (the guard parses it again from the same text, identically). */
+function readMaxPrice(decimals: number): (v: unknown, ctx: z.RefinementCtx) => string {
+  return (v, ctx) => {
+    try {
+      parseMaxPrice(v, decimals);
+      return v as string;
+    } catch {
+      return refuse(ctx, v, `is not a decimal amount as a string: ${MAX_PRICE_RULE(decimals)}`);
+    }
+  };
+}
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Whether a YYYY-MM-DD string names a real calendar day. */
@@ -340,7 +351,7 @@ const common = { resourceUrn: z.string().optional(), adopt: bool };
 export const withLimits = <T>(build: (l: Limits) => z.ZodType<T>): ((l: Limits) => z.ZodType<T>) => {
   const built = new Map<string, z.ZodType<T>>();
   return (l) => {
-    const key = JSON.stringify([l.ttl, l.nameservers]);
+    const key = JSON.stringify([l.ttl, l.nameservers, l.money]);
     let s = built.get(key);
     if (!s) built.set(key, (s = build(l)));
     return s;
@@ -362,7 +373,7 @@ const domainSchema = withLimits<DomainInputs>((limits) =>
         const ref = readString({ nonEmpty: true })(v, ctx);
         return ref.length > 255 ? refuse(ctx, ref, "is longer than 255 characters") : ref;
       }),
-      maxPrice: optional((v, ctx) => (typeof v === "string" && DECIMAL.test(v.trim()) ? v.trim() : refuse(ctx, v, 'is not a decimal amount as a string (e.g. "12.50")'))),
+      maxPrice: optional(readMaxPrice(moneyDecimals(limits.money))),
       renewal: optional(readRenewal),
       waitTimeoutSeconds: optional(readInt(0, 3600, "seconds")),
     })

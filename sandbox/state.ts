@@ -4,7 +4,7 @@
  */
 import { VALUES } from "../provider/contract";
 import { PRIVACY_STATUS, STAGE, YEARS, ZONE_STATUS, type PrivacyStatus, type ZoneStatus } from "../provider/vocabulary";
-
+import { amountFromMinor, formatAmount, parseAmount } from "../provider/money";
 import type { StoredContact } from "../provider/shapes";
 
 export interface Settings {
@@ -154,17 +154,22 @@ export const DAY_MS = 86_400_000;
  */
 export const REDEMPTION_AFTER_DAYS = 30;
 
-export function cents(amount: number): string {
-  const sign = amount < 0 ? "-" : "";
-  const a = Math.abs(amount);
-  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
-}
+/** Places of the cents the sandbox holds (spec, Domain: "charged: decimal amount, two decimals"). */
+const CENT_PLACES = 2;
 
-/** Parse "12.34" or 12.34 to cents, or null. */
+/** Cents as the API writes them ("12.50"), through the one money type (provider/money.ts). */
+export const cents = (amount: number): string => formatAmount(amountFromMinor(amount, CENT_PLACES));
+
+/** A ledger entry's amount: a debit as cents() writes it, a refund (negative) with a leading minus. */
+export const ledgerCents = (amount: number): string => (amount < 0 ? `-${cents(-amount)}` : cents(amount));
+
+/** Cents of an amount ("12.34", or 12.34 as JSON), by provider/money.ts's strict pattern (no sign), or null. */
 export function parseCents(v: unknown): number | null {
-  if (typeof v === "number" && Number.isFinite(v)) return Math.round(v * 100);
-  if (typeof v === "string" && /^-?\d{1,12}(\.\d{1,2})?$/.test(v)) return Math.round(Number(v) * 100);
-  return null;
+  try {
+    return Number(parseAmount("amount", v, CENT_PLACES).minor);
+  } catch {
+    return null;
+  }
 }
 
 export const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
