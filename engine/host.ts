@@ -10,6 +10,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { guardedNodeArgs } from "./guarded-node";
 
 /** The value Pulumi sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -286,7 +287,7 @@ export function hostScriptPath(projectDir?: string): string {
  * exist as argv[2] (it logs through console when none answers), so a placeholder is passed.
  */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
-  const child = spawn(process.execPath, [hostScriptPath(opts.projectDir), "127.0.0.1:0"], {
+  const child = spawn(process.execPath, guardedNodeArgs([hostScriptPath(opts.projectDir), "127.0.0.1:0"]), {
     cwd: opts.cwd ?? (opts.projectDir ? path.resolve(opts.projectDir) : packageRoot()),
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],

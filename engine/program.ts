@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
+import { guardedNodeArgs } from "./guarded-node";
 import { PROGRAM_ARGS_ENV } from "./program-args";
 
 export type Program = string | { file: string; args?: unknown };
@@ -86,7 +87,7 @@ export function startProgram(opts: ProgramOptions): ProgramRun {
   if (/\.tsx?$/.test(entryPoint)) env.PULUMI_NODEJS_TYPESCRIPT = "true";
   for (const k of Object.keys(env)) if (k.startsWith("JEST_") || env[k] === undefined) delete env[k];
 
-  const child: ChildProcess = spawn(process.execPath, argv, { cwd: pwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, guardedNodeArgs(argv), { cwd: pwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   readline.createInterface({ input: child.stdout! }).on("line", (l) => lines.push(l));
   readline.createInterface({ input: child.stderr! }).on("line", (l) => lines.push(l));
