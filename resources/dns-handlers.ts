@@ -7,6 +7,8 @@ import { objectKey, resourceName, type HostContext } from "./host";
 import { diffRecord, diffTemplate, diffZone } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { templateFailures } from "./template-check";
+import { declarations } from "./zone-records/declared";
+import { recordKey } from "./zone-records/plan";
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "./normalize";
 import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
 
@@ -276,6 +278,9 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
     if (!result.ok) return result;
     const i = result.inputs;
     if (i.resourceUrn === undefined || containsUnknown([i.zone, i.name, i.type, i.ttl])) return result;
+    const owner = declarations(ctx).declare(i.resourceUrn, i.zone, [recordKey(i)])[0];
+    if (owner)
+      return failed(news, [{ property: "content", reason: `content: ${owner.key} is also declared by "${resourceName(owner.urn)}" (a DnsZoneRecords) in ${i.zone}: one record, one owner; remove it from one of them` }]);
     const clash = ctx.ttls.register(i.resourceUrn, i.zone, i.name, i.type, i.ttl);
     if (!clash) return result;
     return failed(news, [

@@ -12,6 +12,7 @@ import { addonKinds } from "./addon-handlers";
 import { DEFAULT_ACCOUNT } from "./api";
 import { domainHandler } from "./domain-handler";
 import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
+import { zoneRecordsHandler } from "./zone-records/handler";
 import type { DiffResult } from "./diff";
 import type { Gone, Handler, Props } from "./handler";
 import { Host, type HostContext } from "./host";
@@ -64,6 +65,7 @@ export const HANDLERS: Record<string, Kind> = {
   PrivacyAddon: kind(addonKinds.PrivacyAddon),
   Protection: kind(addonKinds.Protection),
   EppCode: kind(addonKinds.EppCode),
+  DnsZoneRecords: kind(zoneRecordsHandler),
 };
 
 function handler(name: string): Kind {

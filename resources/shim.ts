@@ -14,7 +14,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** Resource kinds; each is also the type name in the token `pulumi-nodejs:dynamic/reseller:<Kind>`. */
-export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate";
+export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate" | "DnsZoneRecords";
 
 const dispatch = (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").dispatch(...a);
 const update = (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").updateByUrn(...a);

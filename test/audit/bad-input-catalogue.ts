@@ -58,6 +58,7 @@ export const VALID: Record<Kind, Record<string, unknown>> = {
   Protection: { domain: D },
   EppCode: { domain: D, trigger: "one" },
   ZoneTemplate: { zone: D, templateId: "google-workspace", variables: { verification: "abc" }, conflictStrategy: "skip" },
+  DnsZoneRecords: { zone: D, records: [{ type: "A", name: "zone-records", content: "192.0.2.10", ttl: 3600 }] },
 };
 
 const domain = (title: string, args: Record<string, unknown>, field: string, shown: string | null, rule: string, secrets?: string[]): ResourceCase => ({
@@ -94,6 +95,8 @@ const privacy = kindCase("PrivacyAddon");
 const protection = kindCase("Protection");
 const epp = kindCase("EppCode");
 const template = kindCase("ZoneTemplate");
+const zoneRecords = kindCase("DnsZoneRecords");
+const zr = (VALID.DnsZoneRecords.records as Record<string, unknown>[])[0];
 
 const longLabel = "a".repeat(64);
 const longRef = "r".repeat(256);
@@ -246,6 +249,13 @@ export const RESOURCE_CASES: ResourceCase[] = [
   template("template-id-number", { templateId: 7 }, "templateId", "7", "is not a template id"),
   template("template-variables", { variables: "mx=mail" }, "variables", '"mx=mail"', "is not an object of name to string"),
   template("template-variable-type", { variables: { mx_priority: 5 } }, "variables.mx_priority", "5", "is not a string"),
+  // DnsZoneRecords: each record judged as a DnsRecord, named by its place
+  zoneRecords("zone-records-content", { records: [zr, { type: "A", name: "api", content: "192.0.2.300" }] }, "records[1].content", '"192.0.2.300"', "(record A api)"),
+  zoneRecords("zone-records-ttl", { records: [{ ...zr, ttl: 30 }] }, "records[0].ttl", "30", "is below the minimum of 60 seconds"),
+  zoneRecords("zone-records-twice", { records: [zr, zr] }, "records[1]", '"zone-records A 192.0.2.10"', "is declared twice (also records[0])"),
+  zoneRecords("zone-records-set-ttl", { records: [zr, { ...zr, content: "192.0.2.11", ttl: 600 }] }, "records[1].ttl", "600", "differs from ttl 3600 of records[0]"),
+  zoneRecords("zone-records-share", { safety: { maxChangeShare: 2 } }, "safety.maxChangeShare", "2", "is not a share above 0 and at most 1"),
+  zoneRecords("zone-records-list", { records: "zone-records A 192.0.2.10" }, "records", '"zone-records A 192.0.2.10"', "is not a list of records"),
   template("template-strategy", { conflictStrategy: "overwrite" }, "conflictStrategy", '"overwrite"', "is not one of skip, replace, cancel"),
 ];
 

@@ -1,0 +1,106 @@
+/**
+ * DnsZoneRecords' check: the program's records (DnsRecord's shapes, the zone given once) become
+ * canonical records keyed by identity (plan.ts `recordKey`), each judged by DnsRecord's own check
+ * (validate.ts: the contract's TTL range, then the record table), so a failure reads as a
+ * DnsRecord's does, prefixed with the record it is about: `records[3] (A www): content: ...`.
+ * Within the declaration: a record given twice, and one name and type with two TTLs, are refused.
+ */
+import { checkRecordInputs, containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../validate";
+import { domainNameRule, intRule, show } from "../rules";
+import { canonicalHost, defined } from "../normalize";
+import { recordKey, type ZoneRecord } from "./plan";
+import { DEFAULT_SAFETY, type Safety } from "./safety";
+
+export interface ZoneRecordsInputs {
+  resourceUrn?: string;
+  zone: string;
+  /** Canonical records by key. */
+  records: Record<string, ZoneRecord>;
+  authoritative: boolean;
+  safety: Safety;
+  allowLargeChanges: boolean;
+}
+
+const RECORD_FIELDS = ["type", "name", "content", "ttl", "priority", "extra"];
+
+const label = (r: Record<string, unknown>): string => `${typeof r.type === "string" ? r.type : "?"} ${typeof r.name === "string" ? r.name : "@"}`;
+
+export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Limits): CheckResult<ZoneRecordsInputs> {
+  const failures: CheckFailure[] = [];
+  const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+  let zone = news.zone;
+  if (!isUnknown(zone)) {
+    const z = domainNameRule(zone);
+    if (z.ok) zone = canonicalHost(z.value);
+    else fail("zone", `${show(zone)} ${z.rule}`);
+  }
+  const authoritative = readBool(news.authoritative, "authoritative", fail);
+  const allowLargeChanges = readBool(news.allowLargeChanges, "allowLargeChanges", fail);
+  const safety = readSafety(news.safety, fail);
+  const list = news.records ?? [];
+  if (!Array.isArray(list) && !isUnknown(list)) fail("records", `${show(list)} is not a list of records ({type, name, content, ttl?, priority?, extra?})`);
+  if (failures.length || isUnknown(zone) || !Array.isArray(list) || containsUnknown(list) || containsUnknown([authoritative, allowLargeChanges, safety]))
+    return failures.length ? failed(news, failures) : { ok: true, inputs: news as unknown as ZoneRecordsInputs, failures: [] };
+
+  const records: Record<string, ZoneRecord> = {};
+  const where = new Map<string, number>();
+  const ttlOf = new Map<string, { ttl: number; at: number }>();
+  list.forEach((raw: unknown, i) => {
+    const at = `records[${i}]`;
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return void fail(at, `${show(raw)} is not a record ({type, name, content, ttl?, priority?, extra?})`);
+    const r = raw as Record<string, unknown>;
+    for (const k of Object.keys(r)) if (!RECORD_FIELDS.includes(k)) fail(`${at}.${k}`, `is not a record field (${RECORD_FIELDS.join(", ")}); the zone is the resource's`);
+    const c = checkRecordInputs({ ...r, zone }, limits);
+    if (!c.ok) {
+      for (const f of c.failures) failures.push({ property: `${at}.${f.property}`, reason: `${at}.${f.reason} (record ${label(r)})` });
+      return;
+    }
+    const rec: ZoneRecord = defined({ type: c.inputs.type, name: c.inputs.name, content: c.inputs.content, ttl: c.inputs.ttl, priority: c.inputs.priority ?? undefined, extra: c.inputs.extra ?? undefined });
+    const key = recordKey(rec);
+    const twice = where.get(key);
+    if (twice !== undefined) return void fail(at, `${show(key)} is declared twice (also records[${twice}]); a record is one entry`);
+    where.set(key, i);
+    const set = `${rec.name} ${rec.type}`;
+    const sib = ttlOf.get(set);
+    if (sib && sib.ttl !== rec.ttl)
+      fail(`${at}.ttl`, `${rec.ttl} differs from ttl ${sib.ttl} of records[${sib.at}], another ${rec.type} record named ${rec.name}: records of one name and type share one TTL, so give them the same ttl`);
+    else if (!sib) ttlOf.set(set, { ttl: rec.ttl, at: i });
+    records[key] = rec;
+  });
+  if (failures.length) return failed(news, failures);
+  return {
+    ok: true,
+    inputs: defined({ resourceUrn: typeof news.resourceUrn === "string" ? news.resourceUrn : undefined, zone: zone as string, records, authoritative, safety, allowLargeChanges }),
+    failures: [],
+  };
+}
+
+function readBool(v: unknown, field: string, fail: (p: string, r: string) => void): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v === "boolean" || isUnknown(v)) return v as boolean;
+  fail(field, `${show(v)} is not true or false`);
+  return false;
+}
+
+function readSafety(v: unknown, fail: (p: string, r: string) => void): Safety {
+  if (v === undefined || v === null) return DEFAULT_SAFETY;
+  if (isUnknown(v)) return v as unknown as Safety;
+  if (typeof v !== "object" || Array.isArray(v)) {
+    fail("safety", `${show(v)} is not an object { maxChangeShare?, minExistingRecords? }`);
+    return DEFAULT_SAFETY;
+  }
+  const s = v as Record<string, unknown>;
+  const out: Safety = { ...DEFAULT_SAFETY };
+  for (const k of Object.keys(s)) if (k !== "maxChangeShare" && k !== "minExistingRecords") fail(`safety.${k}`, "is not a safety setting (maxChangeShare, minExistingRecords)");
+  if (s.maxChangeShare !== undefined) {
+    const share = s.maxChangeShare;
+    if (typeof share === "number" && share > 0 && share <= 1) out.maxChangeShare = share;
+    else fail("safety.maxChangeShare", `${show(share)} is not a share above 0 and at most 1 (e.g. 0.3 for 30 %)`);
+  }
+  if (s.minExistingRecords !== undefined) {
+    const n = intRule(s.minExistingRecords, 0, 1_000_000, "records");
+    if (n.ok) out.minExistingRecords = n.value;
+    else fail("safety.minExistingRecords", `${show(s.minExistingRecords)} ${n.rule}`);
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { DnsRecordArgs, RecordExtra } from "../dns";
+import { ResellerResource, type ResellerResourceOptions } from "../register";
+
+/** One record of a zone: DnsRecord's arguments without the zone (the resource's) and adopt (a live identical record is always taken). */
+export type ZoneRecordArgs = Omit<DnsRecordArgs, "zone" | "adopt">;
+
+export interface DnsZoneRecordsArgs {
+  /** The zone (domain). Changing it replaces the resource: the records are made in the new zone, then deleted from the old. */
+  zone: pulumi.Input<string>;
+  /** Every record of the zone this resource declares, in DnsRecord's shapes. The service's SOA and apex NS are never declared or touched. */
+  records: pulumi.Input<pulumi.Input<ZoneRecordArgs>[]>;
+  /**
+   * Delete the zone's records that the stack does not declare (neither here nor in a DnsRecord). Default false: they are
+   * listed as unmanaged and left alone.
+   */
+  authoritative?: pulumi.Input<boolean>;
+  /** The safety threshold (default: at most 30 % of the records changed or deleted by one up, in zones of 10 records or more). */
+  safety?: pulumi.Input<{ maxChangeShare?: pulumi.Input<number>; minExistingRecords?: pulumi.Input<number> }>;
+  /** Let one up exceed the safety threshold. Set it for that up, then back. */
+  allowLargeChanges?: pulumi.Input<boolean>;
+}
+
+/** A record this resource holds, as state keeps it: the service's id and its TTL. */
+export interface HeldRecord {
+  id: string;
+  ttl: number;
+}
+
+/**
+ * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one
+ * list, one read of the zone, a plan of records added, changed and deleted, applied record by record
+ * at the rate limit. See resources/zone-records/README.md for when to choose it over DnsRecord.
+ */
+export class DnsZoneRecords extends ResellerResource {
+  /** The zone's domain (ASCII). */
+  declare readonly zone: pulumi.Output<string>;
+  /** The records held, by key `<name> <type> <rdata>` (e.g. `@ MX 10 mx1.example.com.`). */
+  declare readonly records: pulumi.Output<Record<string, HeldRecord>>;
+  /** Keys of records in the zone that nobody in the stack declares, as last seen (left alone unless authoritative). */
+  declare readonly unmanaged: pulumi.Output<string[]>;
+  /** Keys of records in the zone that DnsRecords of the stack declare, as last seen (never touched here). */
+  declare readonly elsewhere: pulumi.Output<string[]>;
+  declare readonly authoritative: pulumi.Output<boolean>;
+
+  constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
+    super("DnsZoneRecords", name, args, ["zone", "records", "unmanaged", "elsewhere", "authoritative"], opts);
+  }
+}
+
+export type { RecordExtra };
