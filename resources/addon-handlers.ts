@@ -40,10 +40,10 @@ async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>, 
  * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
 async function buy<T>(ctx: HostContext, what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
-  const first = await keyed(ctx, what, () => send(ctx.idempotencyKey(urn, operation, domain)), readOn);
+  const first = await keyed(ctx, what, () => send(ctx.purchaseKey({ urn, operation, domain })), readOn);
   if ((await readOn().catch(() => first)) !== undefined) return first;
   ctx.log.warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
-  const again = ctx.idempotencyKey(urn, operation, `${domain}@${new Date(ctx.clock.now()).toISOString()}`);
+  const again = ctx.purchaseKey({ urn, operation, domain, after: new Date(ctx.clock.now()).toISOString() });
   return keyed(ctx, what, () => send(again), readOn);
 }
 

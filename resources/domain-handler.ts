@@ -122,7 +122,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
   await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
-  const key = ctx.idempotencyKey(urn, "renew", `${expiry}:${years}`);
+  const key = ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry });
   try {
     // Applied without an answer: the expiry has moved on.
     const outcome = await sendPaidOrder(
@@ -179,10 +179,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // A failed order leaves nothing to take (the service lets the name be ordered again).
     // An earlier order that ended (cancelled, failed) makes this a new order: its key must not replay
     // that one's answer within the service's retention, so it names the earlier order (derived, stable).
-    let after = "";
+    let after: string | undefined;
     if (owned && isGoneStage(owned.stage)) {
       if (inputs.adopt) throw new Error(`adopt: ${domain} is in stage ${owned.stage}; it no longer belongs to this account, and adopt never buys; nothing was charged`);
-      after = `@after:${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
+      after = `${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
       owned = undefined;
     }
     if (owned) {
@@ -201,8 +201,8 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // check() requires contacts unless adopt is set, and adopt never reaches here.
     if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
     const body: RegisterRequest = defined({ domain, years, contacts: inputs.contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
-    // One key per (resource, action, name): a retried or re-run create is replayed, never charged again.
-    const key = ctx.idempotencyKey(urn, action, `${domain}${after}`);
+    // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
+    const key = ctx.purchaseKey({ urn, operation: action, domain, years, after });
     const send = (): Promise<DomainOrder> =>
       action === "register"
         ? api.register(body, { idempotencyKey: key })

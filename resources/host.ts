@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "../provider/clock";
 import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../provider/contract";
-import { deriveIdempotencyKey } from "../provider/idempotency";
+import { accountId, purchaseKey, type Purchase } from "../provider/idempotency";
 import { redact } from "../provider/redact";
 import { createClient, DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
 import { ReadCaches } from "./read-cache";
@@ -197,8 +197,8 @@ export interface HostContext {
   contract(): Contract;
   /** Validation limits from the contract; needs no credential. */
   limits(): Limits;
-  /** Deterministic Idempotency-Key for (urn, operation, discriminator) in the contract's key format. */
-  idempotencyKey(urn: string, operation: string, discriminator?: string): string;
+  /** The Idempotency-Key of a purchase on this context's account (provider/idempotency.ts), in the contract's format. */
+  purchaseKey(p: Omit<Purchase, "account">): string;
   readonly reads: ReadCaches;
   readonly owners: Ownership;
   readonly ttls: TtlRegistry;
@@ -347,7 +347,10 @@ export class Host {
         if (!l) this.limitsOf.set(c, (l = { ttl: c.ttl, nameservers: c.nameservers, money: c.money }));
         return l;
       },
-      idempotencyKey: (urn, operation, discriminator) => deriveIdempotencyKey(urn, operation, discriminator, this.resolve(this.settings(account).contract).idempotency),
+      purchaseKey: (p) => {
+        const s = this.settings(account);
+        return purchaseKey({ ...p, account: accountId(s.baseUrl, s.apiKey) }, this.resolve(s.contract).idempotency);
+      },
       reads: new ReadCaches(api, () => contract().listEntries, clock),
       owners: new Ownership(log),
       ttls: new TtlRegistry(),

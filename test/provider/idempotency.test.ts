@@ -1,7 +1,7 @@
 /** deriveIdempotencyKey: deterministic, unambiguous, within the contract's format. */
 import { createHash } from "node:crypto";
 import { DEFAULT_CONTRACT } from "../../provider/contract";
-import { deriveIdempotencyKey } from "../../provider/idempotency";
+import { accountId, deriveIdempotencyKey, purchaseKey, type Purchase } from "../../provider/idempotency";
 
 const URN = "urn:pulumi:dev::shop::reseller:index:Domain::example.com";
 
@@ -41,5 +41,35 @@ describe("deriveIdempotencyKey", () => {
   it("follows a contract override of prefix and length", () => {
     const k = deriveIdempotencyKey(URN, "register", undefined, { keyPrefix: "x-", hashChars: 10 });
     expect(k).toMatch(/^x-[A-Za-z0-9_-]{10}$/);
+  });
+});
+
+describe("purchaseKey", () => {
+  const account = accountId("https://api.reseller.test", "key-1");
+  const renewal: Purchase = { account, urn: URN, operation: "renew", domain: "example.com", years: 1, from: "2027-03-04" };
+
+  it("is stable for the same purchase: a re-run after a crash sends the same key", () => {
+    expect(purchaseKey({ ...renewal })).toBe(purchaseKey(renewal));
+    expect(purchaseKey({ ...renewal, domain: "Example.COM." })).toBe(purchaseKey(renewal));
+    expect(accountId("https://api.reseller.test/", "key-1")).toBe(account);
+  });
+
+  it("differs in every part that makes another purchase: account, domain, operation, years, expiry, a new order after one ended", () => {
+    const keys = [
+      purchaseKey(renewal),
+      purchaseKey({ ...renewal, account: accountId("https://api.reseller.test", "key-2") }),
+      purchaseKey({ ...renewal, account: accountId("https://eu.reseller.test", "key-1") }),
+      purchaseKey({ ...renewal, domain: "example.net" }),
+      purchaseKey({ ...renewal, operation: "register" }),
+      purchaseKey({ ...renewal, years: 2 }),
+      purchaseKey({ ...renewal, from: "2028-03-04" }),
+      purchaseKey({ ...renewal, after: "cancelled:2026-01-01" }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("names the account by a hash: neither the key id nor the URL is in it", () => {
+    expect(account).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(account).not.toContain("key-1");
   });
 });

@@ -2,10 +2,12 @@
  * ChildHost, PrivacyAddon, Protection and EppCode through the SDK's provider host over gRPC against
  * the sandbox.
  */
-import { deriveIdempotencyKey } from "../../../provider/idempotency";
+import { accountId, purchaseKey } from "../../../provider/idempotency";
 import { Managed, startEnv, urnOf, type Env } from "./harness";
 
 let env: Env;
+/** The Idempotency-Key of an add-on purchase on the sandbox's account. */
+const keyOf = (urn: string, operation: string, domain: string) => purchaseKey({ account: accountId(env.sandbox.url, env.sandbox.credentials.key), urn, operation, domain });
 beforeAll(async () => {
   env = await startEnv();
 });
@@ -147,7 +149,7 @@ test("privacy: disabled out of band reads as gone; a new domain buys it there un
   ]);
   const bought = charges("protected-brand.com", "privacy");
   expect(bought).toHaveLength(1);
-  expect(bought[0].idempotency_key).toBe(deriveIdempotencyKey(urnOf("PrivacyAddon", "moving-privacy"), "privacy", "protected-brand.com"));
+  expect(bought[0].idempotency_key).toBe(keyOf(urnOf("PrivacyAddon", "moving-privacy"), "privacy", "protected-brand.com"));
   expect(bought[0].idempotency_key).not.toBe(charges("demo-labs.io", "privacy")[0].idempotency_key);
   expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
   expect(p.state!.id).toBe("protected-brand.com");
@@ -196,7 +198,7 @@ test("protection: refresh keeps it on with no write; a new domain buys it once u
   expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/domains/demo-reseller.com/protection` }]);
   const first = charges("demo-reseller.com", "protection");
   expect(first).toHaveLength(1);
-  expect(first[0].idempotency_key).toBe(deriveIdempotencyKey(urn, "protection", "demo-reseller.com"));
+  expect(first[0].idempotency_key).toBe(keyOf(urn, "protection", "demo-reseller.com"));
 
   mark = env.mark();
   const before = p.outputs;
@@ -213,7 +215,7 @@ test("protection: refresh keeps it on with no write; a new domain buys it once u
   expect(env.mutatingSince(mark)).toEqual([{ method: "POST", path: `${API}/domains/demo-shop.net/protection` }]);
   const second = charges("demo-shop.net", "protection");
   expect(second).toHaveLength(1);
-  expect(second[0].idempotency_key).toBe(deriveIdempotencyKey(urn, "protection", "demo-shop.net"));
+  expect(second[0].idempotency_key).toBe(keyOf(urn, "protection", "demo-shop.net"));
   expect(second[0].idempotency_key).not.toBe(first[0].idempotency_key);
   expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
   expect(charges("demo-reseller.com", "protection")).toHaveLength(1);
