@@ -144,4 +144,5 @@ export { LocalOperator } from "./operator";
 export type { SettingsPatch } from "./operator";
 export { SandboxOperator } from "./operator-client";
 export type { Fault, FaultMatch, RequestLogEntry } from "./server";
+export { credentialFingerprint } from "./server";
 export type { LedgerEntry, SandboxState } from "./state";

@@ -4,7 +4,7 @@
  * request reaches them and how the answer goes back.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { renameSync, writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requiresSignature, type Contract } from "../provider/contract";
 import { checkpoint } from "./checkpoint";
@@ -18,6 +18,9 @@ import { domainRoutes } from "./routes-domains";
 import { requiredScope, requiresIdempotencyKey } from "./rules";
 import { isoTime, type SandboxState, type Settings } from "./state";
 import { idempotencyKeyValid, type Body } from "./validate";
+
+/** How the request log names a credential: a short hash of its key, so the log holds no credential. */
+export const credentialFingerprint = (key: string): string => `key_${createHash("sha256").update(key, "utf8").digest("hex").slice(0, 12)}`;
 
 export const ROUTES: Route[] = [...accountRoutes, ...domainRoutes, ...dnsRoutes];
 
@@ -36,7 +39,8 @@ export interface RequestLogEntry {
   mutating: boolean;
   idempotency_key: string | null;
   replayed: boolean;
-  key: string | null;
+  /** Which credential sent it: a fingerprint of the key (credentialFingerprint), never the key itself. */
+  credential: string | null;
   error: string | null;
   fault: string | null;
 }
@@ -128,12 +132,27 @@ export class Sandbox {
     this.core = new SandboxCore({ now: opts.now, random: opts.random }, opts.state, structuredClone(opts.settings));
   }
 
-  /** Write the state file atomically (temp file, then rename). */
+  /**
+   * Write the state file atomically (temp file, then rename), readable by its owner only: it holds
+   * contacts and EPP codes. The temp file is created anew (O_EXCL: a link planted at its name is not
+   * followed) and set 0600 whatever the umask, so the renamed file is 0600 even if the old one was not.
+   */
   persist(): void {
     const file = this.opts.dataFile;
     if (!file) return;
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.core.state));
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // none left over
+    }
+    const fd = openSync(tmp, "wx", 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, JSON.stringify(this.core.state));
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   }
 
@@ -169,7 +188,7 @@ export class Sandbox {
       mutating: false,
       idempotency_key: null,
       replayed: false,
-      key: null,
+      credential: null,
       error: null,
       fault: null,
     };
@@ -224,7 +243,7 @@ export class Sandbox {
       }
 
       const cred = authenticate(this.credentials, req.headers, this.contract);
-      entry.key = cred.key;
+      entry.credential = credentialFingerprint(cred.key);
       checkAllowlist(cred, normalizeAddress(req.socket.remoteAddress));
       this.limiter.check(cred.key, this.core.settings.requestsPerMinute, this.opts.now(), this.contract.rateLimit.windowSeconds * 1000);
 

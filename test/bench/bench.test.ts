@@ -16,7 +16,7 @@ const entry = (atMs: number, status = 201): RequestLogEntry => ({
   mutating: true,
   idempotency_key: null,
   replayed: false,
-  key: "k",
+  credential: "key_0123456789ab",
   error: null,
   fault: null,
 });

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { shim } from "../../../resources/shim";
-import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
+import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { signedGet } from "../../sandbox/signed-get";
 import { ROOT } from "./harness";
 
@@ -45,13 +45,13 @@ async function createRecord(name: string, account?: string): Promise<string> {
   return (await host.create(urn, checked.inputs)).id;
 }
 
-const mutating = (s: SandboxHandle) => s.operator.requests().filter((r) => r.mutating).map((r) => `${r.method} ${r.path} ${r.key}`);
+const mutating = (s: SandboxHandle) => s.operator.requests().filter((r) => r.mutating).map((r) => `${r.method} ${r.path} ${r.credential}`);
 
 test("resources of the account reseller-eu go to its service with its credentials; the others to reseller:*", async () => {
   await createRecord("acct-home");
   await createRecord("acct-eu", "reseller-eu");
-  expect(mutating(home)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records ${home.credentials.key}`]);
-  expect(mutating(eu)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records eu-key`]);
+  expect(mutating(home)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records ${credentialFingerprint(home.credentials.key)}`]);
+  expect(mutating(eu)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records ${credentialFingerprint("eu-key")}`]);
   const records = async (s: SandboxHandle, key: string, secret: string) => JSON.stringify((await signedGet(s.url, key, secret, `/dns/zones/${ZONE}/records`)).body.data);
   const euRecords = await records(eu, "eu-key", "eu-secret-value");
   const homeRecords = await records(home, home.credentials.key, home.credentials.secret);

@@ -10,7 +10,7 @@ import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { ResellerClient } from "../../../provider/client";
 import { deriveIdempotencyKey } from "../../../provider/idempotency";
 import type { ContractOverrides } from "../../../provider/contract";
-import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
+import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { Managed, ROOT, type Env } from "./harness";
 
 const ZONE = "demo-reseller.com";
@@ -59,9 +59,9 @@ test("a host configured without reseller:* keys takes RESELLER_BASE_URL, RESELLE
   await r.destroy();
   expect((await env.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
   // The requests were the host's, under the environment's key, and the secret is in no log line.
-  expect(sandbox.operator.requests().filter((x) => x.mutating).map((x) => [x.method, x.key, x.error])).toEqual([
-    ["POST", key, null],
-    ["DELETE", key, null],
+  expect(sandbox.operator.requests().filter((x) => x.mutating).map((x) => [x.method, x.credential, x.error])).toEqual([
+    ["POST", credentialFingerprint(key), null],
+    ["DELETE", credentialFingerprint(key), null],
   ]);
   expect(env.host.logs().join("\n")).not.toContain(secret);
 });

@@ -3,7 +3,7 @@
  * Invoke), with credentials from `new pulumi.Config("reseller")` or the environment.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
+import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import {
   checkDomain,
   checkDomainOutput,
@@ -142,7 +142,7 @@ test("account: a function asks the account whose settings are under that config 
     pulumi.runtime.setConfig("reseller-eu:apiSecret", "eu-secret");
     const mark = sandbox.operator.requests().length;
     expect(await getBalance({ account: "reseller-eu" })).toMatchObject({ currency: "USD" });
-    expect(other.operator.requests().map((r) => [r.path, r.key])).toEqual([["/api/v1/account/balance", "eu-key"]]);
+    expect(other.operator.requests().map((r) => [r.path, r.credential])).toEqual([["/api/v1/account/balance", credentialFingerprint("eu-key")]]);
     expect(sandbox.operator.requests().length).toBe(mark);
     await expect(getBalance({ account: "reseller-x" })).rejects.toThrow(/missing configuration: reseller-x:baseUrl \(or RESELLER_X_BASE_URL\)/);
     await expect(getTier({ account: "not a namespace" })).rejects.toThrow(/account: "not a namespace" is not a config namespace/);
