@@ -11,7 +11,7 @@ import { parseView, readPage, renameFields, renameIn, renamesFrom, renameWord } 
 import { ResponseShapeError } from "./errors";
 import type { Contact, ContactType } from "./shapes";
 import { windowFor } from "./rate-limiter";
-import { tmpdir } from "node:os";
+import { defaultLogDir } from "./rate-log-folder";
 import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
 import { createAgent } from "./transport";
 import * as V from "./views";
@@ -27,15 +27,17 @@ export interface ResellerClientOptions {
   timeoutMs?: number;
   /** Retries of network failures, timeouts and 5xx (default 3). */
   maxRetries?: number;
-  /** Retries after 429 answers (default 50: a 429 is waited out, not failed). */
+  /** Retries after 429 answers (default contract.rateLimit.maxRetries; a 429 applied nothing, so it is waited out, within bounds). */
   maxRateLimitRetries?: number;
   /** Client-side limit per credential (default contract.rateLimit.requestsPerMinute). */
   requestsPerMinute?: number;
   /** Most requests in flight at once per credential (default contract.rateLimit.burst). */
   burst?: number;
   /**
-   * Directory of the credential's request log (default: the OS temp directory), read by a client
-   * started later in the same command so the window counts what an earlier process sent; null: memory only.
+   * Folder of the credential's request log, read by a client started later in the same command so
+   * the window counts what an earlier process sent (default: the user's cache folder,
+   * provider/rate-log-folder.ts; created 0700, refused when it is a link, someone else's or open to
+   * others); null: memory only.
    */
   rateLimitLogDir?: string | null;
   /** HTTP dispatcher (default: a keep-alive undici Agent owned by this client). */
@@ -129,14 +131,15 @@ export class ResellerClient {
         contract,
         timeoutMs,
         maxRetries: options.maxRetries ?? 3,
-        maxRateLimitRetries: options.maxRateLimitRetries ?? 50,
+        maxRateLimitRetries: options.maxRateLimitRetries ?? contract.rateLimit.maxRetries,
         waitNoticeMs: options.waitNoticeMs ?? 3000,
         window: windowFor(url.origin + basePath, options.apiKey, {
           limit: ((options.requestsPerMinute ?? contract.rateLimit.requestsPerMinute) * contract.rateLimit.windowSeconds) / 60,
           windowMs: contract.rateLimit.windowSeconds * 1000,
           maxInFlight: options.burst ?? contract.rateLimit.burst,
           clock: { now, sleep },
-          logDir: options.rateLimitLogDir === undefined ? tmpdir() : options.rateLimitLogDir,
+          logDir: options.rateLimitLogDir === undefined ? defaultLogDir() : options.rateLimitLogDir,
+          warn: (msg) => options.logger?.warn?.(msg),
         }),
         dispatcher: options.dispatcher ?? this.#ownAgent!,
         now,

@@ -210,8 +210,21 @@ export interface RateLimitContract {
   windowSeconds: number;
   /** Most requests the client has in flight at once per credential (a cap on parallel connections, not on the rate). */
   burst: number;
-  /** 429 body: error code rate_limited with details.retry_after seconds, and a Retry-After header in seconds. */
+  /**
+   * 429 body (not shown; assumed): error code rate_limited with details.retry_after seconds, and a
+   * Retry-After header in seconds. What the service asks is honoured within [minRetryAfterSeconds,
+   * maxRetryAfterSeconds]: "0" would resend at once (51 requests in 850 ms were seen), a huge
+   * value would hold the command for hours. The same cap bounds Retry-After on a 503.
+   */
+  minRetryAfterSeconds: number;
   maxRetryAfterSeconds: number;
+  /**
+   * A storm of 429s ends: one call is tried again after at most this many 429s, and waits at most
+   * maxWaitSeconds for them in all; then it fails with RateLimitedError naming the limit. A 429
+   * applied nothing, so the retries of a paid call charge nothing (and keep its Idempotency-Key).
+   */
+  maxRetries: number;
+  maxWaitSeconds: number;
 }
 
 /** Field names of views the spec names but does not spell out. */
@@ -448,7 +461,7 @@ export const DEFAULT_CONTRACT: Contract = {
     retentionSeconds: 86400,
     replay: "replay-first-response",
   },
-  rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, maxRetryAfterSeconds: 120 },
+  rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, minRetryAfterSeconds: 1, maxRetryAfterSeconds: 120, maxRetries: 8, maxWaitSeconds: 300 },
   money: { decimals: 2 },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
@@ -506,6 +519,11 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
   }
   const d = c.money.decimals;
   if (!Number.isInteger(d) || d < 0 || d > 6) throw new TypeError(`contract override: "money.decimals" must be a whole number from 0 to 6; got ${JSON.stringify(d)}`);
+  const rl = c.rateLimit;
+  for (const k of ["minRetryAfterSeconds", "maxRetryAfterSeconds", "maxRetries", "maxWaitSeconds"] as const)
+    if (!(Number.isFinite(rl[k]) && rl[k] >= 0)) throw new TypeError(`contract override: "rateLimit.${k}" must be a number of 0 or more; got ${JSON.stringify(rl[k])}`);
+  if (rl.minRetryAfterSeconds > rl.maxRetryAfterSeconds)
+    throw new TypeError(`contract override: "rateLimit.minRetryAfterSeconds" (${rl.minRetryAfterSeconds}) must not exceed "rateLimit.maxRetryAfterSeconds" (${rl.maxRetryAfterSeconds})`);
   const fields = c.signing.canonicalFields;
   const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
   if (fields.length === 0 || bad !== undefined) {

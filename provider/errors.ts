@@ -20,6 +20,8 @@ export interface RequestContext {
   secrets?: readonly string[];
   /** Retry-After in ms, when the answer carried one. */
   retryAfterMs?: number;
+  /** What the client did before giving up (e.g. how many 429s it waited out), said before the next step. */
+  note?: string;
 }
 
 /** The parts of an error body the client understands (contract: ErrorShape, read leniently). */
@@ -75,7 +77,8 @@ export class ResellerApiError extends Error {
     const serverMessage = redact(parsed.message, { secrets });
     const where = `${ctx.method} ${ctx.path}`;
     const rid = ctx.requestId ? ` (request id ${ctx.requestId})` : "";
-    super(`${where} failed with ${status} ${parsed.code}${serverMessage ? `: ${serverMessage}` : ""}${rid}. ${nextStep}`);
+    const note = ctx.note ? `${ctx.note} ` : "";
+    super(`${where} failed with ${status} ${parsed.code}${serverMessage ? `: ${serverMessage}` : ""}${rid}. ${note}${nextStep}`);
     this.status = status;
     this.code = parsed.code;
     this.method = ctx.method;

@@ -4,11 +4,16 @@
  * counts is assumed in contract.rateLimit). One window per credential in the process, shared by
  * every client that uses the same base URL and API key, and kept in a small log file so a provider
  * host started later in the same command (a restart, the next step's host) counts what went before.
+ *
+ * The log is the user's alone and never trusted beyond one window: it lives in a folder of the
+ * user's cache created 0700 and checked for owner and mode (a link is refused), lines dated in the
+ * future are ignored, a log that is not what this module writes is set aside with a warning, and
+ * no line read from it holds a place for longer than one window from when it was read.
  */
-import { createHash, randomBytes } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
+import { createHash } from "node:crypto";
 import * as path from "node:path";
+import { defaultLogDir, prepareLogFolder } from "./rate-log-folder";
+import { RequestLogFile } from "./rate-log";
 
 export interface WindowClock {
   now: () => number;
@@ -24,6 +29,8 @@ export interface SendWindowOptions {
   clock: WindowClock;
   /** Append-only log of sends and answers, read at start; undefined keeps the window in memory only. */
   logFile?: string;
+  /** Where a warning about the log goes (a log set aside, lines ignored). */
+  warn?: (msg: string) => void;
 }
 
 /** What a waiter is told before it waits, for progress lines. */
@@ -71,7 +78,7 @@ export class SendWindow {
     this.maxInFlight = Math.floor(opts.maxInFlight);
     this.clock = opts.clock;
     this.lastNow = opts.clock.now();
-    if (opts.logFile) this.log = new RequestLogFile(opts.logFile, this.windowMs, this.limit);
+    if (opts.logFile) this.log = new RequestLogFile(opts.logFile, this.windowMs, this.limit, opts.warn);
   }
 
   /** Requests of this process sent and not yet answered. */
@@ -218,228 +225,6 @@ function mergeSorted(a: number[], b: number[]): number[] {
   return out;
 }
 
-/** A process's tag in the log: its pid (so a dead writer is recognised) and a random part. */
-const pidOfTag = (id: string): number => Number.parseInt(id.split("-")[0], 36);
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** A short synchronous wait while another process holds the log's lock (for microseconds). */
-const sleepSync = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-/** An unanswered send of a live process older than this counts as answered then (no attempt lasts so long). */
-const STALE_SEND_MS = 120_000;
-
-/**
- * A credential's log on disk, shared by the processes of this machine that use the credential: one
- * line per send (`s <id> <ms>`) and per answer (`a <id> <ms>`), appended under a lock file, and
- * rewritten with only what is still inside the window once it has grown. Each process reads what
- * the others appended before each decision. A send with no answer counts as in flight while its
- * writer lives; when the writer is gone (a provider host stopped with the request in flight) it
- * counts as answered when that is noticed. Holds no key or secret: the file is named by a hash of
- * base URL and API key.
- */
-export class RequestLogFile {
-  private lines = 0;
-  /**
-   * Lines at which the log is rewritten: at least twice what the last rewrite kept, so rewrites
-   * stay amortized when more than `limit` requests fit in the window (a lifted limit); a fixed
-   * threshold below what a rewrite keeps rewrote the whole log after every answer.
-   */
-  private compactAt: number;
-  private seq = 0;
-  readonly tag = `${process.pid.toString(36)}-${randomBytes(4).toString("hex")}`;
-  private readonly ownOpen = new Map<string, number>();
-  /** Where reading stopped, and in which file (a rewrite replaces the file). */
-  private offset = 0;
-  private ino = -1;
-  private readonly othersOpen = new Map<string, number>();
-  /** Other processes' answers inside the window, ascending, with their ids (kept on a rewrite). */
-  private othersAnswers: { id: string; t: number }[] = [];
-
-  constructor(
-    readonly file: string,
-    private readonly windowMs: number,
-    private readonly limit: number,
-  ) {
-    this.compactAt = this.rewriteThreshold(0);
-  }
-
-  /** Rewrite once the log holds twice what a rewrite kept, and never below twice the limit (at most 8,192). */
-  private rewriteThreshold(kept: number): number {
-    return Math.max(Math.min(2 * this.limit, 8192), 2 * kept) + 256;
-  }
-
-  get othersInFlight(): number {
-    return this.othersOpen.size;
-  }
-
-  get othersDone(): number[] {
-    return this.othersAnswers.map((a) => a.t);
-  }
-
-  /** Runs `fn` holding the log's lock; without a lock (none can be made) it runs all the same. */
-  locked<T>(fn: () => T): T {
-    const lock = `${this.file}.lock`;
-    let held = false;
-    for (let i = 0; i < 500 && !held; i++) {
-      try {
-        fs.mkdirSync(path.dirname(this.file), { recursive: true });
-        fs.closeSync(fs.openSync(lock, "wx", 0o600));
-        held = true;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") break;
-        try {
-          // A lock is held for microseconds; one older than a second was left by a killed process.
-          if (Date.now() - fs.statSync(lock).mtimeMs > 1000) fs.unlinkSync(lock);
-        } catch {
-          // gone meanwhile
-        }
-        sleepSync(1);
-      }
-    }
-    try {
-      return fn();
-    } finally {
-      if (held) {
-        try {
-          fs.unlinkSync(lock);
-        } catch {
-          // removed as stale by another process
-        }
-      }
-    }
-  }
-
-  /** Reads what other processes appended since the last look (all of it after a rewrite), and settles their sends. */
-  look(nowMs: number): void {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(this.file);
-    } catch {
-      return;
-    }
-    if (st.ino !== this.ino || st.size < this.offset) {
-      this.ino = st.ino;
-      this.offset = 0;
-      this.othersOpen.clear();
-      this.othersAnswers = [];
-    }
-    if (st.size > this.offset) {
-      const buf = Buffer.alloc(st.size - this.offset);
-      const fd = fs.openSync(this.file, "r");
-      let n = 0;
-      try {
-        n = fs.readSync(fd, buf, 0, buf.length, this.offset);
-      } finally {
-        fs.closeSync(fd);
-      }
-      const text = buf.subarray(0, n).toString("utf8");
-      const end = text.lastIndexOf("\n") + 1;
-      this.offset += Buffer.byteLength(text.slice(0, end));
-      for (const line of text.slice(0, end).split("\n")) this.read(line);
-    }
-    for (const [id, t] of this.othersOpen) {
-      const stale = t + STALE_SEND_MS <= nowMs;
-      if (stale || !isAlive(pidOfTag(id))) {
-        this.othersOpen.delete(id);
-        this.addAnswer(id, stale ? t + STALE_SEND_MS : Math.max(t, nowMs));
-      }
-    }
-    const cut = nowMs - this.windowMs;
-    if (this.othersAnswers.length && this.othersAnswers[0].t <= cut) this.othersAnswers = this.othersAnswers.filter((a) => a.t > cut);
-  }
-
-  private read(line: string): void {
-    const [kind, id, ms] = line.split(" ");
-    const t = Number(ms);
-    if (!id || !Number.isFinite(t) || id.startsWith(`${this.tag}.`)) return;
-    if (kind === "s") this.othersOpen.set(id, t);
-    else if (kind === "a") {
-      this.othersOpen.delete(id);
-      this.addAnswer(id, t);
-    }
-  }
-
-  private addAnswer(id: string, t: number): void {
-    const list = this.othersAnswers;
-    let i = list.length;
-    while (i > 0 && list[i - 1].t > t) i--;
-    list.splice(i, 0, { id, t });
-  }
-
-  /** A clock stepped back by `step` ms: dates of others' requests move with it. */
-  shift(step: number): void {
-    this.othersAnswers = this.othersAnswers.map((a) => ({ id: a.id, t: a.t - step }));
-    for (const [id, t] of this.othersOpen) this.othersOpen.set(id, t - step);
-  }
-
-  /** Called under the lock, when a place was taken. */
-  sent(ms: number): string {
-    const id = `${this.tag}.${(this.seq++).toString(36)}`;
-    this.ownOpen.set(id, ms);
-    this.append(`s ${id} ${ms}\n`);
-    return id;
-  }
-
-  /** Called under the lock, with this process's answers inside the window. */
-  answered(id: string, ms: number, ownDone: number[]): void {
-    this.ownOpen.delete(id);
-    this.append(`a ${id} ${ms}\n`);
-    if (this.lines > this.compactAt) this.compact(ms, ownDone);
-  }
-
-  /** Appends under the lock (open, write, close: a rewrite by another process may replace the file). */
-  private append(line: string): void {
-    try {
-      let before: fs.Stats | undefined;
-      try {
-        before = fs.statSync(this.file);
-      } catch {
-        fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      }
-      fs.appendFileSync(this.file, line, { mode: 0o600 });
-      // Our own line needs no reading back: skip it when we were up to date with that file.
-      if (before && before.ino === this.ino && before.size === this.offset) this.offset += Buffer.byteLength(line);
-      this.lines++;
-    } catch {
-      // Pacing in memory still holds for this process; only others would count less.
-    }
-  }
-
-  /** Rewrites the log with what is still inside the window (atomic rename), so it stays small. */
-  private compact(nowMs: number, ownDone: number[]): void {
-    const cut = nowMs - this.windowMs;
-    // Only the newest `limit` answers can hold a place.
-    const own = ownDone.filter((t) => t > cut).slice(-this.limit);
-    const body = [
-      ...own.map((t, i) => `a ${this.tag}.c${i}-${this.seq} ${t}\n`),
-      ...[...this.ownOpen].map(([id, t]) => `s ${id} ${t}\n`),
-      ...this.othersAnswers.filter((a) => a.t > cut).map((a) => `a ${a.id} ${a.t}\n`),
-      ...[...this.othersOpen].map(([id, t]) => `s ${id} ${t}\n`),
-    ].join("");
-    try {
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, body, { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
-      const st = fs.statSync(this.file);
-      this.ino = st.ino;
-      this.offset = st.size;
-      this.lines = own.length + this.ownOpen.size + this.othersAnswers.length + this.othersOpen.size;
-      this.compactAt = this.rewriteThreshold(this.lines);
-    } catch {
-      // The log stays long; it is still read correctly.
-    }
-  }
-}
-
 /** Waits for a place in the window, telling `onWait` before a wait; returns the release. */
 export function acquire(window: SendWindow, onWait?: WaitNotice): Promise<() => void> {
   return window.acquire(onWait);
@@ -452,9 +237,9 @@ export function credentialId(baseUrl: string, apiKey: string): string {
   return createHash("sha256").update(`${baseUrl}\n${apiKey}`, "utf8").digest("hex");
 }
 
-/** Where a credential's log lives by default: the OS temp directory, named by the credential's hash. */
-export function defaultLogFile(baseUrl: string, apiKey: string, dir: string = os.tmpdir()): string {
-  return path.join(dir, `reseller-pulumi-rate-${credentialId(baseUrl, apiKey).slice(0, 32)}.log`);
+/** A credential's log in `dir` (default: the user's cache, rate-log-folder.ts), named by the credential's hash. */
+export function defaultLogFile(baseUrl: string, apiKey: string, dir: string = defaultLogDir()): string {
+  return path.join(dir, `rate-${credentialId(baseUrl, apiKey).slice(0, 32)}.log`);
 }
 
 export interface WindowForOptions {
@@ -462,25 +247,31 @@ export interface WindowForOptions {
   windowMs: number;
   maxInFlight: number;
   clock: WindowClock;
-  /** Directory of the log file; null keeps the window in memory only. */
+  /** Folder of the log file (checked: the user's alone); null keeps the window in memory only. */
   logDir: string | null;
+  /** Where warnings about the log go (a folder refused, a log set aside). */
+  warn?: (msg: string) => void;
 }
 
 /**
  * The process-wide window of a credential. The first client to ask sets its limit, clock and log;
- * later clients with the same credential share it as it is.
+ * later clients with the same credential share it as it is. A log folder that is not the user's
+ * alone is not used: the window is kept in memory, with a warning saying why.
  */
 export function windowFor(baseUrl: string, apiKey: string, opts: WindowForOptions): SendWindow {
   const id = credentialId(baseUrl, apiKey);
   let w = registry.get(id);
   if (!w) {
-    w = new SendWindow({
-      limit: opts.limit,
-      windowMs: opts.windowMs,
-      maxInFlight: opts.maxInFlight,
-      clock: opts.clock,
-      logFile: opts.logDir === null ? undefined : defaultLogFile(baseUrl, apiKey, opts.logDir),
-    });
+    let logFile: string | undefined;
+    if (opts.logDir !== null) {
+      const refused = prepareLogFolder(opts.logDir);
+      if (refused)
+        opts.warn?.(
+          `the rate-limit log folder ${opts.logDir} ${refused}, so it is not used: requests are paced in this process only. Use a folder of your own with mode 0700 (reseller:rateLimitDir).`,
+        );
+      else logFile = defaultLogFile(baseUrl, apiKey, opts.logDir);
+    }
+    w = new SendWindow({ limit: opts.limit, windowMs: opts.windowMs, maxInFlight: opts.maxInFlight, clock: opts.clock, logFile, warn: opts.warn });
     registry.set(id, w);
   }
   return w;

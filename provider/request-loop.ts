@@ -59,6 +59,7 @@ export interface RequestLoopSettings {
   contract: Contract;
   timeoutMs: number;
   maxRetries: number;
+  /** 429s after which a call fails (contract.rateLimit.maxRetries unless overridden). */
   maxRateLimitRetries: number;
   waitNoticeMs: number;
   /** The credential's send window (rate limit), shared by the clients of the process. */
@@ -137,6 +138,7 @@ export class RequestLoop {
     const jitter = unitRandom(s.random);
     let retries = 0;
     let rateLimitRetries = 0;
+    let rateLimitWaitedMs = 0;
     let skewCorrected = false;
 
     for (let attempt = 1; ; attempt++) {
@@ -163,19 +165,30 @@ export class RequestLoop {
       s.onResponse?.({ path: label, status: res.status, attempt });
       if (res.status >= 200 && res.status < 300) return { status: res.status, data: envelopeData(res.text, res.status, label), endpoint: label };
 
-      const capMs = s.contract.rateLimit.maxRetryAfterSeconds * 1000;
+      const rl = s.contract.rateLimit;
+      const capMs = rl.maxRetryAfterSeconds * 1000;
       const retryAfterMs = parseRetryAfter(headerValue(res.headers, s.contract.headers.retryAfter), s.now(), capMs);
-      const err = ResellerApiError.from(res.status, renameErrorCode(parseJson(res.text), this.#codes), {
-        ...ctx,
-        requestId: headerValue(res.headers, s.contract.headers.requestId),
-        retryAfterMs,
-      });
+      const errorBody = renameErrorCode(parseJson(res.text), this.#codes);
+      const answerCtx: RequestContext = { ...ctx, requestId: headerValue(res.headers, s.contract.headers.requestId), retryAfterMs };
+      const err = ResellerApiError.from(res.status, errorBody, answerCtx);
       const failure: AttemptFailure = { kind: "status", status: res.status };
 
       if (res.status === 429 || err.code === ERROR_CODES.rateLimited) {
-        if (rateLimitRetries++ >= s.maxRateLimitRetries) throw err;
         const detail = Number(err.details?.retry_after);
-        const waitMs = retryAfterMs ?? (Number.isFinite(detail) && detail >= 0 ? Math.min(capMs, detail * 1000) : retryDelay(rateLimitRetries, jitter));
+        const asked = retryAfterMs ?? (Number.isFinite(detail) && detail >= 0 ? detail * 1000 : retryDelay(rateLimitRetries + 1, jitter));
+        const waitMs = Math.min(capMs, Math.max(rl.minRetryAfterSeconds * 1000, asked));
+        const bound =
+          rateLimitRetries >= s.maxRateLimitRetries
+            ? `after ${rateLimitRetries} retries (the most for one call)`
+            : rateLimitWaitedMs + waitMs > rl.maxWaitSeconds * 1000
+              ? `rather than wait ${Math.ceil(waitMs / 1000)} s more after ${Math.round(rateLimitWaitedMs / 1000)} s (at most ${rl.maxWaitSeconds} s for one call)`
+              : undefined;
+        if (bound !== undefined) {
+          const note = `The service answered 429 ${rateLimitRetries + 1} times; the client gave up ${bound}: contract rateLimit.maxRetries ${s.maxRateLimitRetries}, maxWaitSeconds ${rl.maxWaitSeconds}. The service's limit is ${rl.requestsPerMinute} requests per minute per credential, and this client paces itself to ${Math.round((s.window.limit * 60) / rl.windowSeconds)} per minute.`;
+          throw ResellerApiError.from(res.status, errorBody, { ...answerCtx, note });
+        }
+        rateLimitRetries++;
+        rateLimitWaitedMs += waitMs;
         // Another process spends the same credential: hold every request of it until the service is ready.
         s.window.pause(s.now(), s.now() + waitMs);
         s.logger.debug?.(`${label}: 429, pausing the credential for ${waitMs} ms`);

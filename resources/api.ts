@@ -3,6 +3,7 @@
  * handlers depend on a shape, not a construction, and the shape cannot drift from the client), and
  * settings it is made from. Its errors are read with provider/vocabulary's guards.
  */
+import { isAbsolute } from "node:path";
 import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../provider/contract";
 import type { ResellerClient, ResellerClientOptions } from "../provider/client";
 
@@ -59,10 +60,12 @@ export interface Settings {
   requestsPerMinute?: number;
   /** Per-attempt timeout of the client, ms (`reseller:timeoutSeconds`; the client's default when absent). */
   timeoutMs?: number;
+  /** Folder of the shared rate-limit log (`reseller:rateLimitDir`; the user's cache folder when absent). */
+  rateLimitLogDir?: string;
 }
 
 /** A config reader: `pulumi.Config("reseller").get` in the program, `req.config.get("reseller:...")` in the host. */
-export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds") => string | undefined;
+export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds" | "rateLimitDir") => string | undefined;
 
 function isHttpUrl(s: string): boolean {
   try {
@@ -101,6 +104,7 @@ export const ENV_NAMES: Record<Parameters<ConfigGet>[0], string> = {
   contract: "CONTRACT",
   requestsPerMinute: "REQUESTS_PER_MINUTE",
   timeoutSeconds: "TIMEOUT_SECONDS",
+  rateLimitDir: "RATE_LIMIT_DIR",
 };
 
 /** Reads settings; a missing credential is reported by name, never by value. Every setting falls back to the environment. */
@@ -140,11 +144,22 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   const timeoutSeconds = timeout === undefined ? undefined : Number(timeout);
   if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0))
     throw new Error(`${account}:timeoutSeconds: "${timeout}" is not a positive number`);
+  const rateLimitLogDir = get("rateLimitDir");
+  if (rateLimitLogDir !== undefined && !isAbsolute(rateLimitLogDir))
+    throw new Error(`${account}:rateLimitDir: ${shownSetting(rateLimitLogDir)} is not an absolute path (a folder of your own, mode 0700, e.g. under your home folder)`);
   // A URL copied with the API prefix (the sandbox once printed it so) is taken as meant, never doubled.
   const apiPrefix = contract ? resolveContract(contract).apiPrefix : DEFAULT_CONTRACT.apiPrefix;
   const trimmed = baseUrl!.replace(/\/+$/, "");
   if (apiPrefix && trimmed.endsWith(apiPrefix)) baseUrl = trimmed.slice(0, -apiPrefix.length) || trimmed;
-  return { baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, contract, requestsPerMinute, ...(timeoutSeconds ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}) };
+  return {
+    baseUrl: baseUrl!,
+    apiKey: apiKey!,
+    apiSecret: apiSecret!,
+    contract,
+    requestsPerMinute,
+    ...(timeoutSeconds ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
+    ...(rateLimitLogDir !== undefined ? { rateLimitLogDir } : {}),
+  };
 }
 
 /**

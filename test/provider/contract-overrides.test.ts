@@ -209,9 +209,16 @@ describe("override entries are checked", () => {
     expect(() => resolveContract({ signing: { clockSkewSeconds: "60" } } as unknown as ContractOverrides)).toThrow('"signing.clockSkewSeconds" must be a number');
     expect(() => resolveContract({ signing: { signatureEncoding: "base32" } } as unknown as ContractOverrides)).toThrow('"signing.signatureEncoding" must be "hex" or "base64"; got "base32"');
     expect(() => resolveContract({ errors: { form: "flat" } } as unknown as ContractOverrides)).toThrow('"errors.form" must be "nested"');
+    expect(() => resolveContract({ rateLimit: { minRetryAfterSeconds: 200 } })).toThrow('"rateLimit.minRetryAfterSeconds" (200) must not exceed "rateLimit.maxRetryAfterSeconds" (120)');
+    expect(() => resolveContract({ rateLimit: { maxRetries: -1 } })).toThrow('"rateLimit.maxRetries" must be a number of 0 or more; got -1');
     const get = (contract: string) => (k: string) => ({ baseUrl: "http://127.0.0.1:1", apiKey: "k", apiSecret: "s", contract })[k];
     expect(() => readSettings(get('{"header":{"signature":"X-Sig"}}'), {})).toThrow('reseller:contract: contract override: unknown entry "header"');
     expect(readSettings(get('{"headers":{"signature":"X-Sig"}}'), {}).contract).toEqual({ headers: { signature: "X-Sig" } });
+    // The rate-limit log's folder is a setting too: absolute, or refused by name and value.
+    const dirGet = (rateLimitDir: string) => (k: string) => ({ baseUrl: "http://127.0.0.1:1", apiKey: "k", apiSecret: "s", rateLimitDir })[k];
+    expect(() => readSettings(dirGet("cache/rate"), {})).toThrow('reseller:rateLimitDir: "cache/rate" is not an absolute path');
+    expect(readSettings(dirGet("/var/cache/me"), {}).rateLimitLogDir).toBe("/var/cache/me");
+    expect(readSettings(() => undefined, { RESELLER_BASE_URL: "http://127.0.0.1:1", RESELLER_API_KEY: "k", RESELLER_API_SECRET: "s", RESELLER_RATE_LIMIT_DIR: "/srv/rl" }).rateLimitLogDir).toBe("/srv/rl");
   });
 
   it("the defaults are unchanged: one section overridden leaves its siblings and the other sections as they were", () => {
