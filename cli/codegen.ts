@@ -31,6 +31,8 @@ export interface ProjectOptions {
    * are created, not adopted, and what the file held that is not carried over is listed.
    */
   migration?: Migration;
+  /** Each zone's records as one DnsZoneRecords (`--whole-zone`) instead of one DnsRecord each. */
+  wholeZone?: boolean;
 }
 
 /** A zone file's records not carried over, and records taken with a change, each with its line and reason. */
@@ -197,10 +199,11 @@ interface TableRef {
 }
 
 /** A zone and its records; a zone of RECORD_TABLE_FROM records or more gets a table, declared by `declareRecords`. */
-function zoneBlock(z: EstateZone, base: string, create = false): { code: string; table?: TableRef } {
+function zoneBlock(z: EstateZone, base: string, create = false, whole = false): { code: string; table?: TableRef } {
   const ident = base.replace(/-/g, "_");
   const zoneVar = `zone_${ident}`;
   const records = zoneRecords(z);
+  if (whole) return { code: wholeZoneBlock(z, base, zoneVar, records.map((r) => r.args), create) };
   const tabled = records.length >= RECORD_TABLE_FROM;
   let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)${tabled ? ", declared from the table below by declareRecords" : ""}\n`;
   // A created zone takes records only once active (delegated to the service): the zone waits for it.
@@ -213,6 +216,21 @@ function zoneBlock(z: EstateZone, base: string, create = false): { code: string;
   }
   for (const r of records) out += declare("DnsRecord", r.name, { zone: z.domain, ...r.args, ...(create ? {} : { adopt: true }) }, `{ dependsOn: [${zoneVar}] }`);
   return { code: out };
+}
+
+/**
+ * A zone and one DnsZoneRecords holding its records, one line each. Its first up takes every live
+ * record it declares (nothing is created twice) and leaves the others, listed as unmanaged.
+ */
+function wholeZoneBlock(z: EstateZone, base: string, zoneVar: string, records: Record<string, unknown>[], create: boolean): string {
+  const zoneArgs = create ? { domain: z.domain, waitForDelegation: true } : { domain: z.domain, adopt: true };
+  return (
+    `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s), declared whole by one DnsZoneRecords\n` +
+    `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs)}` +
+    `new reseller.DnsZoneRecords(${JSON.stringify(`${base}-records`)}, {\n  zone: ${JSON.stringify(z.domain)},\n  records: [\n` +
+    records.map((r) => `    ${inlineLiteral(r)},\n`).join("") +
+    `  ],\n}, { dependsOn: [${zoneVar}] });\n`
+  );
 }
 
 /** The end of a program with record tables: their type, the loop that declares them, and the program's entry point. */
@@ -243,7 +261,7 @@ function heldDomains(estate: Estate): EstateDomain[] {
 }
 
 /** The program's index.ts. */
-export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "contacts" | "migration"> = {}): string {
+export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "contacts" | "migration" | "wholeZone"> = {}): string {
   const contacts = opts.contacts ?? "omit";
   const domains = heldDomains(estate);
   const zones = [...estate.zones].sort(byKey((z: EstateZone) => z.domain));
@@ -276,7 +294,7 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
   for (const d of domains) out += domainBlock(d, bases.get(d.domain)!, contacts);
   const tables: TableRef[] = [];
   for (const z of zones) {
-    const { code, table } = zoneBlock(z, bases.get(z.domain)!, m !== undefined);
+    const { code, table } = zoneBlock(z, bases.get(z.domain)!, m !== undefined, opts.wholeZone);
     out += code;
     if (table) tables.push(table);
   }
@@ -319,7 +337,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
   const name = slug(opts.name);
   const contacts = heldDomains(estate).length ? (opts.contacts ?? "omit") : "omit";
   return [
-    { path: "index.ts", content: generateProgram(estate, { contacts, migration: opts.migration }) },
+    { path: "index.ts", content: generateProgram(estate, { contacts, migration: opts.migration, wholeZone: opts.wholeZone }) },
     {
       path: "Pulumi.yaml",
       content:

@@ -41,6 +41,8 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
   --requests-per-minute N
                     client-side rate limit (default: the service's 60 a minute; raise it only
                     when your credential allows more)
+  --whole-zone      each zone's records as one DnsZoneRecords (a zone declared whole), not one
+                    DnsRecord per record
   --contacts MODE   omit (default): adopted domains keep their contacts, the program has none;
                     config: the program reads them from the secret stack config \`contacts\`
   --dependency SPEC the reseller-pulumi version in the generated package.json
@@ -115,6 +117,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       key: { type: "string" },
       name: { type: "string" },
       contacts: { type: "string" },
+      "whole-zone": { type: "boolean" },
       dependency: { type: "string" },
       "requests-per-minute": { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -153,7 +156,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const version = (require("reseller-pulumi/package.json") as { version: string }).version;
   const dependency = values.dependency ?? `^${version}`;
   mkdirSync(outDir, { recursive: true });
-  for (const file of generateProject(estate, { name, dependency, contacts })) writeAtomic(join(outDir, file.path), file.content);
+  for (const file of generateProject(estate, { name, dependency, contacts, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, file.path), file.content);
 
   const held = estate.domains.filter((d) => !isGoneStage(d.stage)).length;
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
@@ -166,7 +169,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `--zone-file FILE --zone DOMAIN`: a program creating the file's records; offline, no credentials. */
-function migrateZoneFile(file: string, values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string }, io: CliIo): number {
+function migrateZoneFile(file: string, values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string; "whole-zone"?: boolean }, io: CliIo): number {
   if (values.zone === undefined || values.domain !== undefined || values.all) throw new UsageError("--zone-file FILE needs --zone DOMAIN (the zone the file describes), and neither --domain nor --all");
   const zone = canonicalHost(values.zone);
   if (!zone.includes(".")) throw new UsageError(`"${values.zone}" is not a domain name`);
@@ -190,7 +193,7 @@ function migrateZoneFile(file: string, values: { zone?: string; domain?: string;
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const version = (require("reseller-pulumi/package.json") as { version: string }).version;
   mkdirSync(outDir, { recursive: true });
-  for (const f of generateProject(estate, { name: values.name ?? `${zone}-zone`, dependency: values.dependency ?? `^${version}`, migration })) writeAtomic(join(outDir, f.path), f.content);
+  for (const f of generateProject(estate, { name: values.name ?? `${zone}-zone`, dependency: values.dependency ?? `^${version}`, migration, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, f.path), f.content);
   const shownDir = values.out ?? "imported";
   io.out(`Read ${records.length + read.skipped.length} record(s) from ${file}: ${records.length} to create in ${zone}, ${read.skipped.length} not carried over, into ${shownDir}/index.ts`);
   for (const x of read.skipped) io.out(`  not carried over: line ${x.line}: ${x.record} -- ${x.reason}`);
