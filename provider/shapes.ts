@@ -42,7 +42,16 @@ export const CONTACT_TYPES = ["registrant", "admin", "tech", "billing"] as const
 export type ContactType = (typeof CONTACT_TYPES)[number];
 
 /** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
-export type ContactSet<C = Contact> = { registrant: C } & Partial<Record<Exclude<ContactType, "registrant">, C | null>>;
+export type ContactSet<C = Contact> = {
+  /** The domain's holder. */
+  registrant: C;
+  /** Administrative contact; omitted or null: the registrant. */
+  admin?: C | null;
+  /** Technical contact; omitted or null: the registrant. */
+  tech?: C | null;
+  /** Billing contact; omitted or null: the registrant. */
+  billing?: C | null;
+};
 
 /** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
 export interface RenewalPolicy {

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ResellerResource, type ResellerResourceOptions } from "./register";
 
+/** Arguments of a {@link ChildHost}. */
 export interface ChildHostArgs {
   /** The parent domain (held by the account). Changing it replaces the host. */
   domain: pulumi.Input<string>;
@@ -32,6 +33,7 @@ export class ChildHost extends ResellerResource {
   }
 }
 
+/** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */
 export interface DomainAddonArgs {
   /** The domain (held by the account). Changing it replaces the resource. */
   domain: pulumi.Input<string>;
@@ -81,6 +83,7 @@ export class Protection extends ResellerResource {
   }
 }
 
+/** Arguments of an {@link EppCode}. */
 export interface EppCodeArgs {
   /** The domain whose transfer code is requested. Changing it requests a code for the new domain. */
   domain: pulumi.Input<string>;

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RecordExtra } from "../provider/shapes";
 import { ResellerResource, type ResellerResourceOptions } from "./register";
 
+/** Arguments of a {@link DnsZone}. */
 export interface DnsZoneArgs {
   /** The domain whose zone the service hosts. Changing it replaces the zone. */
   domain: pulumi.Input<string>;
@@ -43,6 +44,7 @@ export type RecordExtraArgs = { [K in keyof RecordExtra]: pulumi.Input<RecordExt
 /** A record's extra fields as the outputs hold them. */
 export type { RecordExtra };
 
+/** Arguments of a {@link DnsRecord}. */
 export interface DnsRecordArgs {
   /** The zone (domain) the record belongs to. Changing it replaces the record. */
   zone: pulumi.Input<string>;
@@ -52,7 +54,7 @@ export interface DnsRecordArgs {
   name?: pulumi.Input<string>;
   /** The value. Targets are host names ("@" = apex, trailing dot optional); TXT unquoted or quoted; zone-file shorthand for MX/SRV/CAA is split into fields. */
   content: pulumi.Input<string>;
-  /** Seconds, 60 to 86400, default 3600. Shared by all records of one name and type (see README, "Shared TTL"). */
+  /** Seconds, 60 to 86400, default 3600. Shared by all records of one name and type: records of one name and type declaring different TTLs are refused before anything changes. */
   ttl?: pulumi.Input<number>;
   /** Required for MX and SRV. */
   priority?: pulumi.Input<number>;
@@ -104,6 +106,7 @@ export class DnsRecord extends ResellerResource {
   }
 }
 
+/** Arguments of a {@link ZoneTemplate}. */
 export interface ZoneTemplateArgs {
   /** The zone (domain) to apply the template to. Changing it applies the template there instead. */
   zone: pulumi.Input<string>;

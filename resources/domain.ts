@@ -2,11 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Contact, ContactSet, RenewalPolicy } from "../provider/shapes";
 import { ResellerResource, type ResellerResourceOptions } from "./register";
 
-/** Each field of `T` as a Pulumi input (the field's documentation carries over). */
-type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
-
 /** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
-export type ContactArgs = Inputs<Contact>;
+export type ContactArgs = { [K in keyof Contact]: pulumi.Input<Contact[K]> };
 
 /** A WHOIS contact as the outputs hold it (secret). */
 export type { Contact };
@@ -18,8 +15,9 @@ export type DomainContactsArgs = { [K in keyof ContactSet<ContactArgs>]: pulumi.
 export type DomainContacts = ContactSet;
 
 /** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
-export type RenewalPolicyArgs = Inputs<RenewalPolicy>;
+export type RenewalPolicyArgs = { [K in keyof RenewalPolicy]: pulumi.Input<RenewalPolicy[K]> };
 
+/** Arguments of a {@link Domain}. */
 export interface DomainArgs {
   /** The domain name; an IDN may be given in Unicode (stored as punycode). Changing it replaces the resource (the old domain stays registered). */
   domain: pulumi.Input<string>;

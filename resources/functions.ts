@@ -60,62 +60,89 @@ export interface AccountArgs {
 export interface Price {
   /** Decimal string, e.g. "12.50". */
   amount: string;
+  /** ISO 4217 code, e.g. "USD". */
   currency: string;
 }
 
+/** Whether a name can be registered, and at what price. */
 export interface AvailabilityResult {
   /** The name, ASCII, lower case. */
   domain: string;
+  /** True when the name can be registered now. */
   available: boolean;
   /** The registration price, when the service gives one. */
   pricing?: Price | null;
 }
 
+/** The service's quote for one action on one name. */
 export interface PriceQuote {
+  /** What the quote is for: register, renew, transfer or restore. */
   action: string;
+  /** The name quoted (ASCII), when the service repeats it. */
   domain?: string;
+  /** The term quoted, in years. */
   years?: number;
   /** Decimal string. */
   amount: string;
+  /** ISO 4217 code, e.g. "USD". */
   currency: string;
 }
 
+/** A top-level domain the account can sell, with its 1-year prices and limits. */
 export interface TldInfo {
   /** e.g. "com", "co.uk". */
   tld: string;
   /** 1-year prices, decimal strings. */
   registerPrice: string;
+  /** 1-year renewal price, decimal string. */
   renewPrice: string;
+  /** 1-year transfer price, decimal string. */
   transferPrice: string;
+  /** ISO 4217 code of the prices. */
   currency?: string;
+  /** Shortest registration term, in years. */
   minYears?: number;
+  /** Longest registration term, in years. */
   maxYears?: number;
   /** Whether new orders wait for identity verification (stage pending_kyc). */
   kycRequired?: boolean;
 }
 
+/** The account's credit. */
 export interface AccountBalance {
-  /** Decimal string. */
+  /** Credit left, decimal string. */
   balance: string;
+  /** ISO 4217 code of the balance. */
   currency: string;
+  /** Domains the account holds that are active. */
   activeDomains: number;
 }
 
+/** The account's pricing tier and what the next one takes. */
 export interface AccountTier {
+  /** The current tier's name. */
   tier: string;
+  /** The next tier's name; null at the top tier. */
   nextTier: string | null;
+  /** Active domains still needed to reach `nextTier`; null at the top tier. */
   domainsToNextTier: number | null;
 }
 
+/** Arguments of {@link getAvailability}. */
 export interface GetAvailabilityArgs extends AccountArgs {
   /** Any number of names; sent in batches of 20 (the API's limit per call). */
   domains: string[];
+  /** Registration term the prices are for, in years (default 1). */
   years?: number;
 }
 
+/** Arguments of {@link getAvailabilityOutput}: those of {@link getAvailability}, as inputs. */
 export interface GetAvailabilityOutputArgs {
+  /** Any number of names; sent in batches of 20 (the API's limit per call). */
   domains: pulumi.Input<pulumi.Input<string>[]>;
+  /** Registration term the prices are for, in years (default 1). */
   years?: pulumi.Input<number>;
+  /** Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller". */
   account?: string;
 }
 
@@ -128,16 +155,22 @@ export async function getAvailability(args: GetAvailabilityArgs): Promise<Availa
   return camel(await programClient(args.account).checkAvailability(names, y));
 }
 
+/** {@link getAvailability} taking inputs and giving an output. */
 export function getAvailabilityOutput(args: GetAvailabilityOutputArgs): pulumi.Output<AvailabilityResult[]> {
   return pulumi.output(args).apply((a) => getAvailability(a as GetAvailabilityArgs));
 }
 
+/** Arguments of {@link checkDomain}. */
 export interface CheckDomainArgs extends AccountArgs {
+  /** The name to check; an IDN may be given in Unicode. */
   domain: string;
 }
 
+/** Arguments of {@link checkDomainOutput}: those of {@link checkDomain}, as inputs. */
 export interface CheckDomainOutputArgs {
+  /** The name to check; an IDN may be given in Unicode. */
   domain: pulumi.Input<string>;
+  /** Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller". */
   account?: string;
 }
 
@@ -146,20 +179,30 @@ export async function checkDomain(args: CheckDomainArgs): Promise<AvailabilityRe
   return camel(await programClient(args.account).checkDomain(domainName("domain", args.domain)));
 }
 
+/** {@link checkDomain} taking inputs and giving an output. */
 export function checkDomainOutput(args: CheckDomainOutputArgs): pulumi.Output<AvailabilityResult> {
   return pulumi.output(args).apply((a) => checkDomain(a as CheckDomainArgs));
 }
 
+/** Arguments of {@link getPricing}. */
 export interface GetPricingArgs extends AccountArgs {
+  /** What to price: register, renew, transfer or restore. */
   action: PricingAction;
+  /** The name to price; an IDN may be given in Unicode. */
   domain: string;
+  /** Term in years (default 1). */
   years?: number;
 }
 
+/** Arguments of {@link getPricingOutput}: those of {@link getPricing}, as inputs. */
 export interface GetPricingOutputArgs {
+  /** What to price: register, renew, transfer or restore. */
   action: pulumi.Input<PricingAction>;
+  /** The name to price; an IDN may be given in Unicode. */
   domain: pulumi.Input<string>;
+  /** Term in years (default 1). */
   years?: pulumi.Input<number>;
+  /** Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller". */
   account?: string;
 }
 
@@ -182,6 +225,7 @@ export async function getPricing(args: GetPricingArgs | GetPricingArgs[]): Promi
   return out;
 }
 
+/** {@link getPricing} taking inputs and giving an output. */
 export function getPricingOutput(args: GetPricingOutputArgs): pulumi.Output<PriceQuote> {
   return pulumi.output(args).apply((a) => getPricing(a as GetPricingArgs));
 }
@@ -191,6 +235,7 @@ export async function getTlds(args: AccountArgs = {}): Promise<TldInfo[]> {
   return camel(await programClient(args.account).listTlds());
 }
 
+/** {@link getTlds} giving an output. */
 export function getTldsOutput(args: AccountArgs = {}): pulumi.Output<TldInfo[]> {
   return pulumi.output(getTlds(args));
 }
@@ -200,6 +245,7 @@ export async function getBalance(args: AccountArgs = {}): Promise<AccountBalance
   return camel(await programClient(args.account).getBalance());
 }
 
+/** {@link getBalance} giving an output. */
 export function getBalanceOutput(args: AccountArgs = {}): pulumi.Output<AccountBalance> {
   return pulumi.output(getBalance(args));
 }
@@ -209,14 +255,18 @@ export async function getTier(args: AccountArgs = {}): Promise<AccountTier> {
   return camel(await programClient(args.account).getTier());
 }
 
+/** {@link getTier} giving an output. */
 export function getTierOutput(args: AccountArgs = {}): pulumi.Output<AccountTier> {
   return pulumi.output(getTier(args));
 }
 
+/** A Quick Setup template of the service. */
 export interface TemplateInfo {
   /** The id ZoneTemplate's `templateId` takes. */
   id: string;
+  /** Display name. */
   name?: string;
+  /** What the template sets up. */
   description?: string;
   /** Names of the variables the template needs (ZoneTemplate's `variables`). */
   variables: string[];
@@ -227,6 +277,7 @@ export async function getTemplates(args: AccountArgs = {}): Promise<TemplateInfo
   return camel(await programClient(args.account).listTemplates());
 }
 
+/** {@link getTemplates} giving an output. */
 export function getTemplatesOutput(args: AccountArgs = {}): pulumi.Output<TemplateInfo[]> {
   return pulumi.output(getTemplates(args));
 }

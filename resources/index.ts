@@ -52,3 +52,5 @@ export {
   type TldInfo,
 } from "./functions";
 export { SECRET_OUTPUTS, typeToken, type AccountOption, type ResellerResourceOptions } from "./register";
+export type { Kind } from "./shim";
+export type { ContactSet, RenewalPolicy } from "../provider/shapes";

@@ -11,6 +11,7 @@ import { shim, type Kind } from "./shim";
  * config (secret); only the namespace's name is in the serialized provider.
  */
 export interface AccountOption {
+  /** Config namespace of the account's settings, e.g. "reseller-eu". Default "reseller". */
   account?: string;
 }
 
@@ -20,6 +21,7 @@ export type ResellerResourceOptions = pulumi.CustomResourceOptions & AccountOpti
 /** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export const MODULE = "reseller";
 
+/** The type token of a kind in state and URNs, e.g. `pulumi-nodejs:dynamic/reseller:Domain`. */
 export const typeToken = (kind: Kind): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
 
 /**
@@ -67,7 +69,7 @@ export function resourceArgs(
  * The SDK gives each property of a resource four promises and records `new Error().stack` on each
  * (`debuggablePromise`, runtime/debuggable.js), formatted at once through source-map-support,
  * which the program runner registers. That text is read only when `PULUMI_DEBUG_PROMISE_LEAKS` is
- * set, and it was about 90 % of the program's CPU for a DnsRecord (bench/README.md, linear). So the
+ * set, and it was about 90 % of the program's CPU for a DnsRecord. So the
  * registration runs with `Error.stackTraceLimit` 0 unless that variable is set, and the limit is
  * restored before the constructor returns or throws.
  *

@@ -1,4 +1,8 @@
-/** Public surface of the sandbox: startSandbox and its types. */
+/**
+ * A local stand-in for the reseller API, for tests and trying the resources out: `startSandbox`,
+ * its options and the operator actions (approve an order, inject a fault, read the ledger, ...).
+ * @module
+ */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,8 +14,11 @@ import { SCOPES } from "./rules";
 import { Sandbox, defaultRandom } from "./server";
 import { defaultSettings, type SandboxState } from "./state";
 
+/** An API credential the sandbox accepts. */
 export interface SandboxCredentialOption {
+  /** The API key (`reseller:apiKey`). */
   key: string;
+  /** The API secret (`reseller:apiSecret`). */
   secret: string;
   /** Default: every scope (read, domains, dns, purchase). */
   scopes?: string[];
@@ -19,19 +26,32 @@ export interface SandboxCredentialOption {
   allowIps?: string[];
 }
 
+/** Options of {@link startSandbox}; every one has a default. */
 export interface SandboxOptions {
+  /** TCP port; 0 or omitted: a free port (read it from the handle). */
   port?: number;
+  /** Address to listen on; default 127.0.0.1. */
   host?: string;
+  /** Accepted credentials; default {@link DEFAULT_CREDENTIALS} with every scope. */
   credentials?: SandboxCredentialOption[];
+  /** Rate limit per credential; default the contract's (60). */
   requestsPerMinute?: number;
   /** Business-clock seconds an order stays pending (pending, pending_transfer). */
   processingDelaySeconds?: number;
-  approval?: { orders?: boolean; renewals?: boolean };
+  /** Which purchases wait for an operator's approval (`approve`/`reject`); default none. */
+  approval?: {
+    /** Register and transfer orders stop in pending_approval. */
+    orders?: boolean;
+    /** Renewals wait for review. */
+    renewals?: boolean;
+  };
+  /** TLDs whose new orders wait in pending_kyc until `completeKyc`. */
   kycTlds?: string[];
   /** Persist state as JSON to this file (atomic rewrite after each mutation); loaded at start when present. */
   dataFile?: string;
   /** Seed the demo account (default true); false starts with an empty account of 1000.00 credit. */
   seed?: boolean;
+  /** The choices the service's description leaves open, as the sandbox makes them: the same entries as the `reseller:contract` setting (default: the package's). */
   contract?: ContractOverrides;
   /** Wall clock, ms since epoch. */
   now?: () => number;
@@ -39,18 +59,34 @@ export interface SandboxOptions {
   random?: (n: number) => Uint8Array;
 }
 
+/** A running sandbox. */
 export interface SandboxHandle {
   /** http://HOST:PORT; the API is under contract.apiPrefix, the operator under /_sandbox/. */
   url: string;
+  /** The port it listens on. */
   port: number;
-  credentials: { key: string; secret: string };
+  /** The first accepted credential, for `reseller:apiKey` and `reseller:apiSecret`. */
+  credentials: {
+    /** The API key. */
+    key: string;
+    /** The API secret. */
+    secret: string;
+  };
   /** In-process operator: same actions as the HTTP operator interface, synchronous results. */
   operator: LocalOperator;
+  /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
 
-export const DEFAULT_CREDENTIALS = { key: "sandbox-key", secret: "sandbox-secret" };
+/** The credential a sandbox accepts when given none. */
+export const DEFAULT_CREDENTIALS: {
+  /** "sandbox-key". */
+  key: string;
+  /** "sandbox-secret". */
+  secret: string;
+} = { key: "sandbox-key", secret: "sandbox-secret" };
 
+/** Starts a sandbox on 127.0.0.1 (a free port unless `options.port` is given) and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const contract = resolveContract(options.contract ?? {}, DEFAULT_CONTRACT);
   const settings = defaultSettings();
@@ -141,8 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 export { LocalOperator } from "./operator";
-export type { SettingsPatch } from "./operator";
+export type { ClockAdvance, SandboxSettings, SettingsPatch } from "./operator";
 export { SandboxOperator } from "./operator-client";
-export type { Fault, FaultMatch, RequestLogEntry } from "./server";
+export type { DelayFault, DropAfterCommitFault, ErrorFault, Fault, FaultMatch, RateLimitFault, RequestLogEntry } from "./server";
 export { credentialFingerprint } from "./server";
 export type { LedgerEntry, SandboxState } from "./state";

@@ -11,17 +11,59 @@ import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "
 import { addYears, cents, parseCents, type DomainEntry, type LedgerEntry, type SandboxState, type Settings } from "./state";
 import { canonicalHost } from "./validate";
 
+/** Sandbox settings to change; omitted fields keep their value. */
 export interface SettingsPatch {
-  approval?: { orders?: boolean; renewals?: boolean };
+  /** Which purchases wait for an operator's approval. */
+  approval?: {
+    /** Register and transfer orders stop in pending_approval. */
+    orders?: boolean;
+    /** Renewals wait for review. */
+    renewals?: boolean;
+  };
+  /** TLDs whose new orders wait in pending_kyc. */
   kycTlds?: string[];
+  /** Business-clock seconds an order stays pending. */
   processingDelaySeconds?: number;
+  /** Rate limit per credential. */
   requestsPerMinute?: number;
   /** Account credit, decimal string or number. */
   balance?: string | number;
+  /** Nameservers a domain gets when its order names none. */
   defaultNameservers?: string[];
 }
 
+/** The business clock after it moved (the HTTP operator's answer, field for field). */
+export interface ClockAdvance {
+  /** Business time now, ISO 8601. */
+  now: string;
+  /** Total offset from the wall clock, seconds. */
+  offset_seconds: number;
+}
+
+/** Settings as they are after a change, with the account's credit. */
+export interface SandboxSettings {
+  /** Which purchases wait for an operator's approval. */
+  approval: {
+    /** Register and transfer orders stop in pending_approval. */
+    orders: boolean;
+    /** Renewals wait for review. */
+    renewals: boolean;
+  };
+  /** TLDs whose new orders wait in pending_kyc. */
+  kycTlds: string[];
+  /** Business-clock seconds an order stays pending. */
+  processingDelaySeconds: number;
+  /** Rate limit per credential. */
+  requestsPerMinute: number;
+  /** Nameservers a domain gets when its order names none. */
+  defaultNameservers: string[];
+  /** Account credit, decimal string. */
+  balance: string;
+}
+
+/** The operator actions of a sandbox in this process (`handle.operator`); each returns at once. */
 export class LocalOperator {
+  /** @internal The sandbox's handle builds it. */
   constructor(private readonly sb: Sandbox) {}
 
   private get core() {
@@ -39,34 +81,40 @@ export class LocalOperator {
     return d;
   }
 
+  /** Every charge and refund so far, oldest first. */
   ledger(): LedgerEntry[] {
     return this.core.state.ledger.map((e) => ({ ...e }));
   }
 
+  /** The API requests received (the latest 10,000), oldest first. */
   requests(): RequestLogEntry[] {
     return this.sb.requests.map((e) => ({ ...e }));
   }
 
+  /** Empties the request log. */
   clearRequests(): void {
     this.sb.requests = [];
   }
 
+  /** Makes the next matching requests fail, drop their answer, wait or be rate limited; returns the fault as kept. */
   injectFault(fault: Fault): Fault {
     const f = validateFault(fault);
     this.sb.faults.push(f);
     return { ...f };
   }
 
+  /** Faults not yet used up. */
   faults(): Fault[] {
     return this.sb.faults.map((f) => ({ ...f }));
   }
 
+  /** Removes every fault. */
   clearFaults(): void {
     this.sb.faults = [];
   }
 
   /** Move the business clock forward (stages, expiry); signatures keep using the wall clock. */
-  advanceClock(seconds: number): { now: string; offset_seconds: number } {
+  advanceClock(seconds: number): ClockAdvance {
     if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > 100 * 366 * 86400) {
       throw invalid("seconds", seconds, "a number of seconds from 0 to 100 years");
     }
@@ -127,6 +175,7 @@ export class LocalOperator {
     if (d.orderAmount > 0) this.core.charge(d.domain, "refund", null, -d.orderAmount, d.orderInvoice ?? this.core.newInvoice(), null);
   }
 
+  /** The registrant confirms WHOIS Privacy by e-mail: privacy goes live. Returns the domain's info. */
   confirmPrivacy(name: string): Record<string, unknown> {
     const d = this.domain(name);
     if (!isPrivacyAwaitingVerification(d.privacy)) {
@@ -136,6 +185,7 @@ export class LocalOperator {
     return this.commit(this.core.domainInfo(d));
   }
 
+  /** The registrant confirms a contact change by e-mail: the new registrant applies. Returns the domain's info. */
   confirmContacts(name: string): Record<string, unknown> {
     const d = this.domain(name);
     if (!d.pendingRegistrant) throw new ApiError("domain_not_active", `domain ${d.domain} has no contact change awaiting confirmation`);
@@ -144,6 +194,7 @@ export class LocalOperator {
     return this.commit(this.core.domainInfo(d));
   }
 
+  /** Identity verification done: an order in pending_kyc goes active. Returns the domain's info. */
   completeKyc(name: string): Record<string, unknown> {
     const d = this.domain(name);
     d.kycDone = true;
@@ -151,6 +202,7 @@ export class LocalOperator {
     return this.commit(this.core.domainInfo(d));
   }
 
+  /** The losing registrar lets a pending transfer go now. Returns the domain's info. */
   completeTransfer(name: string): Record<string, unknown> {
     const d = this.domain(name);
     if (d.stage !== STAGE.pending_transfer) throw new ApiError("domain_not_active", `domain ${d.domain} is ${d.stage}, not pending_transfer`);
@@ -178,7 +230,8 @@ export class LocalOperator {
     return this.commit(this.core.domainInfo(d));
   }
 
-  settings(patch: SettingsPatch = {}): Settings & { balance: string } {
+  /** Changes settings and the account's credit; returns them as they now are. */
+  settings(patch: SettingsPatch = {}): SandboxSettings {
     const s = applySettings(this.core.state.settings, patch);
     if (patch.balance !== undefined) {
       const c = parseCents(patch.balance);
@@ -189,10 +242,12 @@ export class LocalOperator {
     return this.commit({ ...structuredClone(s), balance: cents(this.core.state.account.balance) });
   }
 
+  /** Back to the state the sandbox started with. */
   reset(): void {
     this.sb.reset();
   }
 
+  /** @internal The whole state, for the repository's tests; its shape follows the sandbox's internals. */
   state(): SandboxState {
     this.core.settleAll();
     return structuredClone(this.core.state);

@@ -24,24 +24,84 @@ export const credentialFingerprint = (key: string): string => `key_${createHash(
 
 export const ROUTES: Route[] = [...accountRoutes, ...domainRoutes, ...dnsRoutes];
 
-export type FaultMatch = { method?: string; path?: string };
-export type Fault =
-  | { kind: "error"; status?: number; count: number; match?: FaultMatch }
-  | { kind: "drop-after-commit"; count: number; match?: FaultMatch }
-  | { kind: "delay"; ms: number; count: number; match?: FaultMatch }
-  | { kind: "rate-limit"; count: number; retryAfterSeconds?: number; match?: FaultMatch };
+/** Which requests a fault applies to; omitted fields match any. */
+export type FaultMatch = {
+  /** HTTP method, e.g. POST. */
+  method?: string;
+  /** A part of the request's path, or a regular expression written `/…/flags`. */
+  path?: string;
+};
+/**
+ * A fault for the next `count` matching API requests: an error answer (`status`, default 500),
+ * the request applied but its answer dropped, an answer delayed by `ms`, or a 429 with
+ * `retryAfterSeconds`.
+ */
+export type Fault = ErrorFault | DropAfterCommitFault | DelayFault | RateLimitFault;
 
+/** An error answer instead of the request's. */
+export interface ErrorFault {
+  /** Error answer. */
+  kind: "error";
+  /** HTTP status; default 500. */
+  status?: number;
+  /** How many matching requests it applies to. */
+  count: number;
+  /** Which requests; omitted: any. */
+  match?: FaultMatch;
+}
+/** The request is applied, then its answer is dropped (the connection closes). */
+export interface DropAfterCommitFault {
+  /** Applied, then no answer. */
+  kind: "drop-after-commit";
+  /** How many matching requests it applies to. */
+  count: number;
+  /** Which requests; omitted: any. */
+  match?: FaultMatch;
+}
+/** The answer waits. */
+export interface DelayFault {
+  /** Delayed answer. */
+  kind: "delay";
+  /** How long, milliseconds. */
+  ms: number;
+  /** How many matching requests it applies to. */
+  count: number;
+  /** Which requests; omitted: any. */
+  match?: FaultMatch;
+}
+/** A 429 rate-limited answer. */
+export interface RateLimitFault {
+  /** Rate limited. */
+  kind: "rate-limit";
+  /** The Retry-After header's seconds, if any. */
+  retryAfterSeconds?: number;
+  /** How many matching requests it applies to. */
+  count: number;
+  /** Which requests; omitted: any. */
+  match?: FaultMatch;
+}
+
+/** One API request as the sandbox saw it. */
 export interface RequestLogEntry {
+  /** When it arrived (business clock), ISO 8601. */
   at: string;
+  /** HTTP method. */
   method: string;
+  /** Path and query as sent (cut at 2,048 characters). */
   path: string;
+  /** Status of the answer; 0 when none was sent. */
   status: number;
+  /** Whether the request could change state (POST, PUT, PATCH, DELETE). */
   mutating: boolean;
+  /** Its Idempotency-Key header, if any. */
   idempotency_key: string | null;
+  /** Whether the answer was a stored one replayed for a repeated Idempotency-Key. */
   replayed: boolean;
   /** Which credential sent it: a fingerprint of the key (credentialFingerprint), never the key itself. */
   credential: string | null;
+  /** The error code answered, if any. */
   error: string | null;
+  /** The kind of fault applied to it, if any. */
   fault: string | null;
 }
 

@@ -91,15 +91,25 @@ export interface ZoneEntry {
   records: RecordEntry[];
 }
 
+/** A charge or refund on the account. */
 export interface LedgerEntry {
+  /** Entry id. */
   id: string;
+  /** When (business clock), ISO 8601. */
   at: string;
+  /** The domain charged for. */
   domain: string;
+  /** register, renew, transfer, restore, privacy, protection or refund. */
   action: string;
+  /** Years bought, when the action has a term. */
   years: number | null;
+  /** Decimal string; negative for a refund. */
   amount: string;
+  /** ISO 4217 code. */
   currency: string;
+  /** Idempotency-Key of the request that charged, if any. */
   idempotency_key: string | null;
+  /** Invoice number. */
   invoice: string;
 }
 
@@ -110,6 +120,7 @@ export interface StoredResponse {
   storedAt: number; // wall-clock ms
 }
 
+/** @internal The sandbox's whole state; its shape follows the sandbox's internals. */
 export interface SandboxState {
   account: { name: string; currency: string; balance: number; tier: string };
   tlds: TldEntry[];

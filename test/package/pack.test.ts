@@ -6,7 +6,8 @@
  * the current TypeScript (no skipLibCheck), then previewed, run with `up` and removed with `destroy`
  * by engine/ (the stand-in for the CLI) with that project's own SDK: its `cmd/run` runs the program,
  * its dynamic provider host loads the installed package, against the sandbox started from the
- * installed package (`npx reseller-pulumi sandbox --port 0`).
+ * installed package (`npx reseller-pulumi sandbox --port 0`). On the way, what npm ships and would
+ * publish: no scripts in the packed manifest, no source-map comments, `npm publish --dry-run` clean.
  *
  * Needs the npm registry or a warm npm cache (`--prefer-offline`): the first run downloads, later
  * runs take what the cache holds. Figures (sizes, seconds) are printed, never asserted.
@@ -128,6 +129,35 @@ function startInstalledSandbox(cwd: string): Promise<{ baseUrl: string; apiKey: 
   });
 }
 
+/**
+ * `npm publish --dry-run` in `src` (built, as `npm ci` leaves a clone): no warning but the one for a
+ * machine logged in to no registry, and the manifest npm would send has no install-time script.
+ * npm runs the scripts of the manifest it re-read after packing (what it sends): its postpublish
+ * sees that manifest on disk, and keeps a copy before restoring the sources' own.
+ */
+function publishDryRun(src: string): void {
+  const pkgPath = path.join(src, "package.json");
+  const original = fs.readFileSync(pkgPath, "utf8");
+  const pkg = JSON.parse(original) as { scripts: Record<string, string> };
+  const sent = path.join(work, "sent-manifest.json");
+  pkg.scripts.postpublish = `node -e "require('node:fs').copyFileSync('package.json', process.argv[1])" ${JSON.stringify(sent)} && ${pkg.scripts.postpublish}`;
+  const instrumented = JSON.stringify(pkg, null, 2) + "\n";
+  fs.writeFileSync(pkgPath, instrumented);
+  try {
+    const r = spawnSync("npm", ["publish", "--dry-run"], { cwd: src, env: npmEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    expect(r.status).toBe(0);
+    const warnings = r.stderr.split("\n").filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in .*\(dry-run\)/.test(l));
+    expect(warnings).toEqual([]);
+    const manifest = JSON.parse(fs.readFileSync(sent, "utf8")) as { scripts?: Record<string, string> };
+    const installTime = ["preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare", "prepublish"];
+    expect(Object.keys(manifest.scripts ?? {}).filter((s) => installTime.includes(s))).toEqual([]);
+    expect(fs.readFileSync(pkgPath, "utf8")).toBe(instrumented); // restored after the publish
+    expect(fs.existsSync(path.join(src, ".package.json.unpacked"))).toBe(false);
+  } finally {
+    fs.writeFileSync(pkgPath, original);
+  }
+}
+
 test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through engine/ with the project's own SDK against the installed sandbox", async () => {
   // 1. Pack from the sources alone: `prepare` must build dist/ (a fresh clone and a git install have none).
   const src = path.join(work, "src");
@@ -137,6 +167,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   fs.mkdirSync(path.join(src, "dist", "resources"), { recursive: true });
   fs.writeFileSync(path.join(src, "dist", "resources", "removed-module.js"), "module.exports = {};\n");
   fs.symlinkSync(path.join(root, "node_modules"), path.join(src, "node_modules"), "dir"); // what `npm ci` would install
+  const sourceManifest = fs.readFileSync(path.join(src, "package.json"), "utf8");
   const packed = await timed("pack", () => JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], src)) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[]);
   const { filename, files, size, unpackedSize } = packed[0];
   const shipped = files.map((f) => f.path);
@@ -145,6 +176,17 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
     expect(shipped).toContain(needed);
   expect(shipped.filter((f) => /^(test|bench|engine|demo|examples|scripts|\.ci)\/|^dist\/(test|bench|engine|demo|examples)\/|\.map$|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
   expect(shipped).not.toContain("dist/resources/removed-module.js");
+  // What a user's npm reads: no scripts at all (npm 11 asks to approve a `prepare` in a tarball
+  // install), no comment pointing at a source map that is not shipped; the sources keep theirs.
+  const unpacked = path.join(work, "unpacked");
+  fs.mkdirSync(unpacked);
+  run("tar", ["-xzf", path.join(work, filename), "-C", unpacked], work);
+  const packedManifest = JSON.parse(fs.readFileSync(path.join(unpacked, "package", "package.json"), "utf8")) as Record<string, unknown>;
+  expect(packedManifest.scripts).toBeUndefined();
+  expect(packedManifest).toMatchObject({ repository: { url: expect.stringMatching(/^git\+https:\/\//) }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(["pulumi"]) });
+  expect(shipped.filter((f) => f.endsWith(".js") && fs.readFileSync(path.join(unpacked, "package", f), "utf8").includes("sourceMappingURL"))).toEqual([]);
+  expect(fs.readFileSync(path.join(src, "package.json"), "utf8")).toBe(sourceManifest); // restored after packing
+  await timed("publish --dry-run", () => publishDryRun(src));
 
   // 2. A new project as `pulumi new typescript` makes it, then `npm install reseller-pulumi`.
   const app = path.join(work, "app");
@@ -227,6 +269,11 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/domains/packed-shop.com")).body.data).toMatchObject({ stage: "active" });
   expect(engine.hostLogs().join("\n")).not.toContain(creds.apiSecret);
 }, 600_000);
+
+test("CHANGELOG has a heading for the package's version", () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  expect(fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8")).toMatch(new RegExp(`^## ${version.replace(/\./g, "\\.")}( |$)`, "m"));
+});
 
 test("the README's install and quick start are the steps this test takes", () => {
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
