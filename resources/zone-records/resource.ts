@@ -5,6 +5,7 @@ import { ResellerResource, type ResellerResourceOptions } from "../register";
 /** One record of a zone: DnsRecord's arguments without the zone (the resource's) and adopt (a live identical record is always taken). */
 export type ZoneRecordArgs = Omit<DnsRecordArgs, "zone" | "adopt">;
 
+/** Arguments of a {@link DnsZoneRecords}. */
 export interface DnsZoneRecordsArgs {
   /** The zone (domain). Changing it replaces the resource: the records are made in the new zone, then deleted from the old. */
   zone: pulumi.Input<string>;
@@ -16,21 +17,28 @@ export interface DnsZoneRecordsArgs {
    */
   authoritative?: pulumi.Input<boolean>;
   /** The safety threshold (default: at most 30 % of the records changed or deleted by one up, in zones of 10 records or more). */
-  safety?: pulumi.Input<{ maxChangeShare?: pulumi.Input<number>; minExistingRecords?: pulumi.Input<number> }>;
+  safety?: pulumi.Input<{
+    /** Largest share of the zone's records one up may change or delete, above 0 and at most 1 (default 0.3). */
+    maxChangeShare?: pulumi.Input<number>;
+    /** Zones with fewer records than this are not held to the share (default 10). */
+    minExistingRecords?: pulumi.Input<number>;
+  }>;
   /** Let one up exceed the safety threshold. Set it for that up, then back. */
   allowLargeChanges?: pulumi.Input<boolean>;
 }
 
 /** A record this resource holds, as state keeps it: the service's id and its TTL. */
 export interface HeldRecord {
+  /** The service's record id. */
   id: string;
+  /** Seconds. */
   ttl: number;
 }
 
 /**
  * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one
  * list, one read of the zone, a plan of records added, changed and deleted, applied record by record
- * at the rate limit. See resources/zone-records/README.md for when to choose it over DnsRecord.
+ * at the rate limit. See https://github.com/reseller-pulumi/reseller-pulumi/blob/main/resources/zone-records/README.md for when to choose it over DnsRecord.
  */
 export class DnsZoneRecords extends ResellerResource {
   /** The zone's domain (ASCII). */
@@ -41,6 +49,7 @@ export class DnsZoneRecords extends ResellerResource {
   declare readonly unmanaged: pulumi.Output<string[]>;
   /** Keys of records in the zone that DnsRecords of the stack declare, as last seen (never touched here). */
   declare readonly elsewhere: pulumi.Output<string[]>;
+  /** Whether records nobody in the stack declares are deleted. */
   declare readonly authoritative: pulumi.Output<boolean>;
 
   constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
