@@ -13,6 +13,7 @@ import type { Contact, ContactType } from "./shapes";
 import { windowFor } from "./rate-limiter";
 import { defaultLogDir } from "./rate-log-folder";
 import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
+import { checkConnectionSettings } from "./settings";
 import { createAgent } from "./transport";
 import * as V from "./views";
 
@@ -113,9 +114,8 @@ export class ResellerClient {
 
   constructor(options: ResellerClientOptions) {
     const contract = resolveContract(options.contract);
-    const url = new URL(options.baseUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`baseUrl must be http(s), got ${url.protocol}`);
-    if (!options.apiKey || !options.apiSecret) throw new TypeError("ResellerClient: apiKey and apiSecret are required");
+    // Before anything is sent: TLS (or loopback), credentials a header can carry, sane numbers.
+    const url = checkConnectionSettings(options);
     const basePath = url.pathname.replace(/\/+$/, "");
     const timeoutMs = options.timeoutMs ?? 30_000;
     const now = options.now ?? Date.now;

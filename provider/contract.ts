@@ -402,6 +402,13 @@ export interface Contract {
   views: ViewFields;
   /** Largest request body the sandbox accepts, bytes (not shown; 1 MiB). */
   maxBodyBytes: number;
+  /**
+   * Largest answer the client reads, bytes (spec, Limits: response sizes not shown). Our guess: 16 MiB,
+   * far above the largest list page or zone the service can send (500 entries, 1000 records), and
+   * small enough that a broken or hostile server cannot exhaust memory. A larger answer is refused
+   * unread: a keyed or read call is retried, an unkeyed create ends "outcome unknown".
+   */
+  maxResponseBytes: number;
   /** Spec, Limits: "maximum records per zone: not shown". The sandbox refuses a create beyond it (our guess: 1000). */
   maxRecordsPerZone: number;
   /** Availability names per call (stated: up to 20). */
@@ -465,6 +472,7 @@ export const DEFAULT_CONTRACT: Contract = {
   money: { decimals: 2 },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
+  maxResponseBytes: 16 * 1024 * 1024,
   maxRecordsPerZone: 1000,
   availabilityBatch: 20,
   nameservers: { min: 2, max: 5 },
@@ -524,6 +532,8 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
     if (!(Number.isFinite(rl[k]) && rl[k] >= 0)) throw new TypeError(`contract override: "rateLimit.${k}" must be a number of 0 or more; got ${JSON.stringify(rl[k])}`);
   if (rl.minRetryAfterSeconds > rl.maxRetryAfterSeconds)
     throw new TypeError(`contract override: "rateLimit.minRetryAfterSeconds" (${rl.minRetryAfterSeconds}) must not exceed "rateLimit.maxRetryAfterSeconds" (${rl.maxRetryAfterSeconds})`);
+  if (!Number.isSafeInteger(c.maxResponseBytes) || c.maxResponseBytes < 1024)
+    throw new TypeError(`contract override: "maxResponseBytes" must be a whole number of bytes, at least 1024; got ${JSON.stringify(c.maxResponseBytes)}`);
   const fields = c.signing.canonicalFields;
   const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
   if (fields.length === 0 || bad !== undefined) {

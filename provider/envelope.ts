@@ -12,14 +12,18 @@ export function formatFieldPath(base: string, path: readonly PropertyKey[]): str
   return path.reduce<string>((acc, k) => (typeof k === "number" ? `${acc}[${k}]` : `${acc}.${String(k)}`), base);
 }
 
-/** The `data` of a success envelope. An empty body (e.g. 204) yields undefined. */
-export function envelopeData(text: string, status: number, endpoint: string): unknown {
+/**
+ * The `data` of a success envelope. An empty body (e.g. 204) yields undefined. The content type is
+ * only named when the body is not JSON (a proxy's page): a valid envelope is read whatever its label.
+ */
+export function envelopeData(text: string, status: number, endpoint: string, contentType?: string): unknown {
   if (text.trim() === "") return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ResponseShapeError(endpoint, "(body)", "not JSON", status);
+    const label = contentType && !/\bjson\b/i.test(contentType) ? ` (content type ${JSON.stringify(contentType).slice(1, -1).slice(0, 60)})` : "";
+    throw new ResponseShapeError(endpoint, "(body)", `not JSON${label}`, status);
   }
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new ResponseShapeError(endpoint, "(body)", "not a JSON object", status);
   const b = body as Record<string, unknown>;

@@ -1,8 +1,8 @@
 /**
  * Errors the client throws. One base class for answers of the service (`ResellerApiError`), a
  * subclass per code a caller acts on, one factory (`ResellerApiError.from`) mapping an answer to
- * its class, and three errors of the client itself: ResponseShapeError, OutcomeUnknownError,
- * ResellerNetworkError. Every message says what to do next; no message, field or body carries a
+ * its class, and four errors of the client itself: ResponseShapeError, OutcomeUnknownError,
+ * ResellerNetworkError, LocalRequestError. Every message says what to do next; no message, field or body carries a
  * secret or a contact detail (bodies and messages pass through redact()).
  */
 import { ERROR_CODES } from "./contract";
@@ -104,7 +104,7 @@ export class ResellerApiError extends Error {
   /** The one factory: maps status and code of an answer to the error class a caller acts on. */
   static from(status: number, body: unknown, ctx: RequestContext): ResellerApiError {
     const p = parseErrorBody(status, body);
-    const Class = CLASS_BY_CODE[p.code] ?? CLASS_BY_STATUS[status] ?? ResellerApiError;
+    const Class = CLASS_BY_CODE[p.code] ?? CLASS_BY_STATUS[status] ?? (status >= 300 && status < 400 ? RedirectNotFollowedError : ResellerApiError);
     return new Class(status, p, ctx, body);
   }
 }
@@ -191,6 +191,13 @@ export class NotFoundError extends ResellerApiError {
     "Check the name; if it existed before, it was removed outside this program (refresh to update the state). If every call answers 404, reseller:baseUrl is wrong: it is the scheme and host only (the client adds /api/v1).";
 }
 
+/** A 3xx answer. Never followed: the credentials would go with the request to wherever it points. */
+export class RedirectNotFollowedError extends ResellerApiError {
+  override readonly name = "RedirectNotFollowedError";
+  static override readonly hint =
+    "The service answered with a redirect, which is never followed (the API secret travels in every request); set reseller:baseUrl to the service's own https address. If this was an order, read the domain back before ordering again.";
+}
+
 const CLASS_BY_CODE: Record<string, ErrorClass> = {
   [ERROR_CODES.expiryMismatch]: ExpiryMismatchError,
   [ERROR_CODES.zoneExists]: ZoneExistsError,
@@ -241,12 +248,12 @@ export class OutcomeUnknownError extends Error {
   readonly method: string;
   readonly endpoint: string;
   readonly path: string;
-  /** What happened: "network" (connection lost after sending), "timeout", or "status <n>". */
+  /** What happened: "connection lost (...)", "no answer in time (...)", an oversized answer, or "status <n> <code>". */
   readonly reason: string;
   readonly status: number | undefined;
   constructor(ctx: RequestContext, reason: string, status?: number) {
     super(
-      `${ctx.method} ${ctx.path}: the request may have reached the service but no answer arrived (${reason}). ` +
+      `${ctx.method} ${ctx.path}: outcome unknown: the request may have reached the service but no usable answer came back (${reason}). ` +
         "It was not re-sent because it is not idempotent; read the resource back and reconcile before trying again.",
     );
     this.method = ctx.method;
@@ -257,7 +264,15 @@ export class OutcomeUnknownError extends Error {
   }
 }
 
-/** The service could not be reached (after the retries allowed), or did not answer in time. */
+/** How a network failure came about, for the advice of its message. */
+export interface NetworkFailureDetail {
+  /** Every attempt carried the same Idempotency-Key. */
+  keyed?: boolean;
+  /** The last attempt's failure kind (provider/retry AttemptFailure). */
+  kind?: "not-sent" | "network" | "timeout" | "oversized";
+}
+
+/** The service could not be reached (after the retries allowed), or did not answer in time or in size. */
 export class ResellerNetworkError extends Error {
   override readonly name = "ResellerNetworkError";
   readonly method: string;
@@ -266,11 +281,19 @@ export class ResellerNetworkError extends Error {
   readonly reason: string;
   /** false when no connection was ever made (refused, unknown host): nothing reached the service. */
   readonly sent: boolean;
-  constructor(ctx: RequestContext, reason: string, attempts: number, sent = true) {
+  /** Every attempt carried the same Idempotency-Key, so the service applied the call at most once. */
+  readonly keyed: boolean;
+  constructor(ctx: RequestContext, reason: string, attempts: number, sent = true, detail: NetworkFailureDetail = {}) {
+    const advice =
+      detail.kind === "oversized"
+        ? "Raise the contract entry maxResponseBytes (reseller:contract) only if the service's answers are really that large; otherwise something between this machine and the service is altering answers."
+        : "Check reseller:baseUrl and the network; raise reseller:timeoutSeconds (the client option timeoutMs) if the service is slow.";
+    const keyed = detail.keyed
+      ? " Every attempt carried the same Idempotency-Key (retried under the same key), so the service applied it at most once, and may have: read the resource back before anything else; a new attempt with that key cannot apply it twice."
+      : "";
     super(
       sent
-        ? `${ctx.method} ${ctx.path} failed after ${attempts} attempt(s): ${reason}. ` +
-            "Check reseller:baseUrl and the network; raise reseller:timeoutSeconds (the client option timeoutMs) if the service is slow."
+        ? `${ctx.method} ${ctx.path} failed after ${attempts} attempt(s): ${reason}. ${advice}${keyed}`
         : `${ctx.method} ${ctx.path}: the request never reached the service after ${attempts} attempt(s) (${reason}), so nothing was changed or charged. ` +
             "Check reseller:baseUrl (scheme, host and port) and that the service is up.",
     );
@@ -279,6 +302,27 @@ export class ResellerNetworkError extends Error {
     this.path = ctx.path;
     this.reason = reason;
     this.sent = sent;
+    this.keyed = detail.keyed ?? false;
+  }
+}
+
+/**
+ * The HTTP stack refused the request on this machine before writing it (a header value it cannot
+ * carry, a malformed URL): nothing was sent, and repeating it would fail the same way.
+ */
+export class LocalRequestError extends Error {
+  override readonly name = "LocalRequestError";
+  readonly method: string;
+  readonly endpoint: string;
+  readonly reason: string;
+  constructor(ctx: RequestContext, reason: string) {
+    super(
+      `${ctx.method} ${ctx.path}: not sent, ${reason}; nothing reached the service, so nothing was changed or charged. ` +
+        "Check the settings for characters an HTTP header cannot carry (reseller:apiKey, reseller:apiSecret: no line breaks or spaces at either end) and reseller:baseUrl.",
+    );
+    this.method = ctx.method;
+    this.endpoint = `${ctx.method} ${ctx.template}`;
+    this.reason = reason;
   }
 }
 
@@ -295,6 +339,7 @@ export const API_ERROR_NAMES: ReadonlySet<string> = new Set([
   "ValidationError",
   "InsufficientCreditError",
   "NotFoundError",
+  "RedirectNotFollowedError",
 ]);
 
 /** No `instanceof Error`: an error from another realm (a vm context, a worker) fails that too. */
@@ -312,6 +357,7 @@ export const isOutcomeUnknownError = (e: unknown): e is OutcomeUnknownError =>
   e instanceof OutcomeUnknownError || named(e, "OutcomeUnknownError");
 export const isResellerNetworkError = (e: unknown): e is ResellerNetworkError =>
   e instanceof ResellerNetworkError || (named(e, "ResellerNetworkError") && typeof (e as { sent?: unknown }).sent === "boolean");
+export const isLocalRequestError = (e: unknown): e is LocalRequestError => e instanceof LocalRequestError || named(e, "LocalRequestError");
 export const isResponseShapeError = (e: unknown): e is ResponseShapeError => e instanceof ResponseShapeError;
 /** Whether `e` is an API answer with this machine code (works across class boundaries, reads `code`). */
 export const hasErrorCode = (e: unknown, code: string): boolean => (e as { code?: unknown } | null)?.code === code;

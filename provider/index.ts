@@ -13,15 +13,19 @@ export {
   ValidationError,
   InsufficientCreditError,
   NotFoundError,
+  RedirectNotFollowedError,
   ResponseShapeError,
   OutcomeUnknownError,
   ResellerNetworkError,
+  LocalRequestError,
   isResellerApiError,
   isOutcomeUnknownError,
   isResellerNetworkError,
   isResponseShapeError,
+  isLocalRequestError,
   hasErrorCode,
 } from "./errors";
+export { checkConnectionSettings, isLoopbackHost, SettingError, type ConnectionSettings } from "./settings";
 export { redact, type RedactOptions } from "./redact";
 export { deriveIdempotencyKey } from "./idempotency";
 export { systemClock, ManualClock, type Clock, type ManualClockOptions } from "./clock";

@@ -6,7 +6,7 @@ import type { Dispatcher } from "undici";
 import { ERROR_CODES, requiresSignature, type Contract } from "./contract";
 import { endpointLabel, fillPath, requestSafety, type Endpoint } from "./endpoints";
 import { envelopeData, renameErrorCode, renamesFrom } from "./envelope";
-import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
+import { LocalRequestError, OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
 import type { SendWindow } from "./rate-limiter";
 import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure } from "./retry";
 import { formatTimestamp, makeNonce, signRequest } from "./signing";
@@ -146,24 +146,33 @@ export class RequestLoop {
       const headers = this.headersFor(method, signedPath, relPath, body, call.idempotencyKey);
       let res: HttpResponse;
       try {
-        res = await exchange(s.dispatcher, { origin: s.origin, method, path: signedPath, headers, body: body || undefined, timeoutMs: s.timeoutMs });
+        res = await exchange(s.dispatcher, {
+          origin: s.origin,
+          method,
+          path: signedPath,
+          headers,
+          body: body || undefined,
+          timeoutMs: s.timeoutMs,
+          maxResponseBytes: s.contract.maxResponseBytes,
+        });
         release();
       } catch (e) {
         release();
         if (!(e instanceof TransportFailure)) throw e;
         const failure = e.failure;
         s.logger.debug?.(`${label} attempt ${attempt}: ${failure.reason}`);
+        if (failure.kind === "local") throw new LocalRequestError(ctx, failure.reason);
         if (shouldRetry(failure, safety) && retries < s.maxRetries) {
           await this.backoff(retries++, undefined, label, jitter);
           continue;
         }
         if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, failure.reason);
-        throw new ResellerNetworkError(ctx, failure.reason, attempt, failure.kind !== "not-sent");
+        throw new ResellerNetworkError(ctx, failure.reason, attempt, failure.kind !== "not-sent", { keyed: call.idempotencyKey !== undefined, kind: failure.kind });
       }
 
       s.logger.debug?.(`${label} attempt ${attempt}: ${res.status}`);
       s.onResponse?.({ path: label, status: res.status, attempt });
-      if (res.status >= 200 && res.status < 300) return { status: res.status, data: envelopeData(res.text, res.status, label), endpoint: label };
+      if (res.status >= 200 && res.status < 300) return { status: res.status, data: envelopeData(res.text, res.status, label, headerValue(res.headers, "content-type")), endpoint: label };
 
       const rl = s.contract.rateLimit;
       const capMs = rl.maxRetryAfterSeconds * 1000;

@@ -16,10 +16,14 @@ export type RequestSafety = "safe" | "creating";
 export type AttemptFailure =
   /** No connection was made, so nothing was sent (refused, unknown host, connect timeout). */
   | { kind: "not-sent"; reason: string }
+  /** Refused on this side before anything was written (a header value or URL the HTTP stack rejects): repeating cannot help. */
+  | { kind: "local"; reason: string }
   /** The connection failed after the request may have been written. */
   | { kind: "network"; reason: string }
-  /** No answer in time after sending. */
+  /** No whole answer within the attempt's deadline (headers and body). */
   | { kind: "timeout"; reason: string }
+  /** An answer came but was larger than the contract's maxResponseBytes, so it was not read. */
+  | { kind: "oversized"; reason: string }
   /** The service answered with this status. */
   | { kind: "status"; status: number };
 
@@ -28,6 +32,7 @@ const RETRY_STATUSES = new Set([408, 425, 500, 502, 503, 504]);
 
 /** Whether the attempt may be repeated. */
 export function shouldRetry(failure: AttemptFailure, safety: RequestSafety): boolean {
+  if (failure.kind === "local") return false;
   if (failure.kind === "not-sent") return true;
   if (failure.kind === "status" && failure.status === 429) return true;
   if (safety === "creating") return false;
@@ -38,8 +43,9 @@ export function shouldRetry(failure: AttemptFailure, safety: RequestSafety): boo
 /** Whether a failed creating request may have been applied (so the caller must read back and reconcile). */
 export function outcomeUnknown(failure: AttemptFailure, safety: RequestSafety): boolean {
   if (safety !== "creating") return false;
-  if (failure.kind === "network" || failure.kind === "timeout") return true;
-  return failure.kind === "status" && failure.status >= 500;
+  if (failure.kind === "network" || failure.kind === "timeout" || failure.kind === "oversized") return true;
+  // A 303 after a POST classically means "done, look there": a redirect may follow an applied create.
+  return failure.kind === "status" && (failure.status >= 500 || (failure.status >= 300 && failure.status < 400));
 }
 
 export interface BackoffOptions {

@@ -6,6 +6,7 @@
 import { isAbsolute } from "node:path";
 import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../provider/contract";
 import type { ResellerClient, ResellerClientOptions } from "../provider/client";
+import { checkConnectionSettings, parseDecimalSetting, shownSetting } from "../provider/settings";
 
 /** The Idempotency-Key option of the keyed orders (register, transfer, renew, privacy and protection enable). */
 export type Keyed = Parameters<ResellerClient["register"]>[1];
@@ -67,21 +68,6 @@ export interface Settings {
 /** A config reader: `pulumi.Config("reseller").get` in the program, `req.config.get("reseller:...")` in the host. */
 export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds" | "rateLimitDir") => string | undefined;
 
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-/** A setting's value for a message: JSON, shortened, with any user:password@ in a URL masked. */
-function shownSetting(v: string): string {
-  const s = JSON.stringify(v.replace(/\/\/[^/@\s]*@/, "//(secret)@"));
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-}
-
 /** The default account: stack config namespace `reseller`, environment prefix `RESELLER_`. */
 export const DEFAULT_ACCOUNT = "reseller";
 
@@ -121,7 +107,6 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
     !apiSecret && `${name("apiSecret")}; set it with \`pulumi config set --secret\``,
   ].filter(Boolean);
   if (missing.length) throw new Error(`reseller: missing configuration: ${missing.join(", ")}`);
-  if (!isHttpUrl(baseUrl!)) throw new Error(`${account}:baseUrl: ${shownSetting(baseUrl!)} is not an http(s) URL (e.g. https://api.example.com)`);
   const contractText = get("contract");
   let contract: ContractOverrides | undefined;
   if (contractText) {
@@ -137,13 +122,11 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
     }
   }
   const rpm = get("requestsPerMinute");
-  const requestsPerMinute = rpm === undefined ? undefined : Number(rpm);
-  if (requestsPerMinute !== undefined && !(Number.isFinite(requestsPerMinute) && requestsPerMinute > 0))
-    throw new Error(`${account}:requestsPerMinute: "${rpm}" is not a positive number`);
+  const requestsPerMinute = rpm === undefined ? undefined : parseDecimalSetting(`${account}:requestsPerMinute`, rpm);
   const timeout = get("timeoutSeconds");
-  const timeoutSeconds = timeout === undefined ? undefined : Number(timeout);
-  if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0))
-    throw new Error(`${account}:timeoutSeconds: "${timeout}" is not a positive number`);
+  const timeoutMs = timeout === undefined ? undefined : Math.round(parseDecimalSetting(`${account}:timeoutSeconds`, timeout) * 1000);
+  // The client checks these too; here they are refused at configure, named as the stack config names them.
+  checkConnectionSettings({ baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, timeoutMs, requestsPerMinute }, (k) => `${account}:${k === "timeoutMs" ? "timeoutSeconds" : k}`);
   const rateLimitLogDir = get("rateLimitDir");
   if (rateLimitLogDir !== undefined && !isAbsolute(rateLimitLogDir))
     throw new Error(`${account}:rateLimitDir: ${shownSetting(rateLimitLogDir)} is not an absolute path (a folder of your own, mode 0700, e.g. under your home folder)`);
@@ -157,7 +140,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
     apiSecret: apiSecret!,
     contract,
     requestsPerMinute,
-    ...(timeoutSeconds ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
     ...(rateLimitLogDir !== undefined ? { rateLimitLogDir } : {}),
   };
 }
