@@ -1,10 +1,14 @@
 /** The retry policy's pure functions: what may be repeated, how long to wait, Retry-After. */
 import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure, type RequestSafety } from "../../provider/retry";
+import { classifyTransportError } from "../../provider/transport";
 
 const F = {
   notSent: { kind: "not-sent", reason: "ECONNREFUSED" },
   network: { kind: "network", reason: "UND_ERR_SOCKET" },
   timeout: { kind: "timeout", reason: "UND_ERR_HEADERS_TIMEOUT" },
+  local: { kind: "local", reason: "UND_ERR_INVALID_ARG" },
+  oversized: { kind: "oversized", reason: "answer larger than the cap" },
+  s307: { kind: "status", status: 307 },
   s429: { kind: "status", status: 429 },
   s500: { kind: "status", status: 500 },
   s503: { kind: "status", status: 503 },
@@ -27,12 +31,25 @@ describe("shouldRetry / outcomeUnknown", () => {
     ["s500", "creating", false, true],
     ["s503", "safe", true, false],
     ["s503", "creating", false, true],
+    ["local", "safe", false, false],
+    ["local", "creating", false, false],
+    ["oversized", "safe", true, false],
+    ["oversized", "creating", false, true],
+    ["s307", "safe", false, false],
+    ["s307", "creating", false, true],
     ["s400", "safe", false, false],
     ["s409", "creating", false, false],
   ];
   it.each(table)("%s on a %s request: retry %s, outcome unknown %s", (f, safety, retry, unknown) => {
     expect(shouldRetry(F[f], safety)).toBe(retry);
     expect(outcomeUnknown(F[f], safety)).toBe(unknown);
+  });
+
+  it.each(["UND_ERR_INVALID_ARG", "ERR_INVALID_URL", "ERR_INVALID_CHAR", "ERR_HTTP_INVALID_HEADER_VALUE"])("%s, raised on this machine, is local, never network", (code) => {
+    expect(classifyTransportError(Object.assign(new TypeError("refused"), { code })).kind).toBe("local");
+  });
+  it("an unknown error stays network: it may have been sent", () => {
+    expect(classifyTransportError(Object.assign(new Error("?"), { code: "UND_ERR_SOCKET" })).kind).toBe("network");
   });
 });
 
