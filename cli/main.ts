@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
 import { DEFAULT_CONTRACT } from "../provider/contract";
+import { checkConnectionSettings, isSettingError, type SettingName } from "../provider/settings";
 import { isGoneStage, isNotFound } from "../provider/vocabulary";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/normalize";
@@ -144,6 +145,19 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   if (requestsPerMinute !== undefined && !(Number.isFinite(requestsPerMinute) && requestsPerMinute > 0))
     throw new UsageError(`--requests-per-minute must be a positive number, not "${rpmText}"`);
 
+  // The client's own shape rules (https, credentials a header can carry), named as this command takes them.
+  const names: Record<SettingName, string> = {
+    baseUrl: "--base-url (or RESELLER_BASE_URL)",
+    apiKey: "--key (or RESELLER_API_KEY)",
+    apiSecret: "RESELLER_API_SECRET",
+    requestsPerMinute: "--requests-per-minute",
+    timeoutMs: "timeout",
+  };
+  try {
+    checkConnectionSettings({ baseUrl, apiKey, apiSecret, requestsPerMinute }, (k) => names[k]);
+  } catch (e) {
+    throw isSettingError(e) ? new UsageError(e.message) : e;
+  }
   const makeClient = io.client ?? defaultClient;
   const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
   const estate = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));

@@ -24,7 +24,7 @@ export interface ResellerClientOptions {
   /** Kept in a private field of the request loop only; never on the client or in an error. */
   apiSecret: string;
   contract?: ContractOverrides;
-  /** Per attempt: connect, headers and body each (default 30 s). */
+  /** Deadline of one attempt: connect, headers and the whole body together (default 30 s). */
   timeoutMs?: number;
   /** Retries of network failures, timeouts and 5xx (default 3). */
   maxRetries?: number;

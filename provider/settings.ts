@@ -34,6 +34,8 @@ export class SettingError extends TypeError {
   }
 }
 
+export const isSettingError = (e: unknown): e is SettingError => e instanceof SettingError || (e as { name?: unknown } | null)?.name === "SettingError";
+
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
 LOOPBACK.addAddress("::1", "ipv6");

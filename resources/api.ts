@@ -59,7 +59,7 @@ export interface Settings {
   apiSecret: string;
   contract?: ContractOverrides;
   requestsPerMinute?: number;
-  /** Per-attempt timeout of the client, ms (`reseller:timeoutSeconds`; the client's default when absent). */
+  /** Deadline of one attempt of the client, body included, ms (`reseller:timeoutSeconds`; the client's default when absent). */
   timeoutMs?: number;
   /** Folder of the shared rate-limit log (`reseller:rateLimitDir`; the user's cache folder when absent). */
   rateLimitLogDir?: string;

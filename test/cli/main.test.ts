@@ -133,6 +133,8 @@ describe("reseller-pulumi import (command line)", () => {
       [["import", "--all"], { env: { RESELLER_API_SECRET: SECRET, RESELLER_BASE_URL: "http://x" } }, /no API key: pass --key or set RESELLER_API_KEY/],
       [["import", "--all"], { env: { RESELLER_API_KEY: "k", RESELLER_API_SECRET: SECRET } }, /no service URL/],
       [["import", "--all", "--requests-per-minute", "0"], {}, /--requests-per-minute must be a positive number, not "0"/],
+      [["import", "--all", "--base-url", "http://api.example.com"], {}, /--base-url \(or RESELLER_BASE_URL\): "http:\/\/api.example.com" uses plain http to a host that is not this machine/],
+      [["import", "--all"], { env: { RESELLER_API_KEY: "k", RESELLER_API_SECRET: `${SECRET}\r\n`, RESELLER_BASE_URL: "https://api.example.com" } }, /RESELLER_API_SECRET: contains a line break \(CR or LF\)/],
       [["frobnicate"], {}, /unknown command "frobnicate"/],
     ];
     for (const [argv, extra, message] of cases) {
