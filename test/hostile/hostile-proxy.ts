@@ -84,6 +84,14 @@ export const oversized =
     if (!gone(res)) res.end();
   };
 
+/** Headers declaring a `bytes`-long body that never comes: only the declared size can refuse it in time. */
+export const declaresSize =
+  (bytes: number): Mangle =>
+  (up, res) => {
+    res.writeHead(up.status, { "content-type": "application/json", "content-length": String(bytes) });
+    res.flushHeaders();
+  };
+
 /** The real answer one byte every `everyMs`: no gap is long, the whole is endless for a test. */
 export const dripped =
   (everyMs: number): Mangle =>

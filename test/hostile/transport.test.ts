@@ -9,7 +9,7 @@ import { isOutcomeUnknownError, isResellerNetworkError, ResponseShapeError } fro
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import * as F from "../provider/fixtures";
 import { startRecordingServer } from "../support/recording-server";
-import { dripped, html, lateHeaders, okWithError, oversized, redirectTo, startHostileProxy, truncated, type HostileProxy } from "./hostile-proxy";
+import { declaresSize, dripped, html, lateHeaders, okWithError, oversized, redirectTo, startHostileProxy, truncated, type HostileProxy } from "./hostile-proxy";
 
 /** Deadline of one attempt: generous for a loaded machine, short enough for a test to wait out. */
 const DEADLINE_MS = 2500;
@@ -18,7 +18,10 @@ const CAP = 64 * 1024;
 let sandbox: SandboxHandle;
 let proxy: HostileProxy;
 let client: ResellerClient;
+/** The client's debug lines: one per attempt, with why it failed. */
+let debugLines: string[];
 beforeEach(async () => {
+  debugLines = [];
   sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
   proxy = await startHostileProxy(sandbox.url);
   client = new ResellerClient({
@@ -32,6 +35,7 @@ beforeEach(async () => {
     rateLimitLogDir: null,
     contract: { maxResponseBytes: CAP },
     sleep: async () => {}, // backoff between retries: not what is tested here
+    logger: { debug: (line) => debugLines.push(line) },
   });
 });
 afterEach(async () => {
@@ -55,13 +59,15 @@ async function chargedOnce(): Promise<void> {
 
 describe("a keyed order whose answer is late, dripped or oversized is retried under the same key and charged once", () => {
   it.each([
-    ["headers later than the deadline", lateHeaders(DEADLINE_MS * 3)],
-    ["a body dripped a byte at a time", dripped(100)],
-    ["a body above maxResponseBytes", oversized(CAP * 8)],
-  ])("%s", async (_what, how) => {
+    ["headers later than the deadline", lateHeaders(DEADLINE_MS * 3), /no whole answer within 2500 ms/],
+    ["a body dripped a byte at a time", dripped(100), /no whole answer within 2500 ms/],
+    ["a body above maxResponseBytes", oversized(CAP * 8), /answer larger than 65536 bytes/],
+    ["a Content-Length above maxResponseBytes, its body never sent (refused unread)", declaresSize(CAP + 1), /answer larger than 65536 bytes/],
+  ])("%s", async (_what, how, reason) => {
     proxy.mangle("POST", "/domains/register", how);
     const order = await register();
     expect(order).toMatchObject({ domain: DOMAIN });
+    expect(debugLines.filter((l) => l.startsWith("POST /domains/register attempt 1:"))).toEqual([expect.stringMatching(reason)]);
     const attempts = sent("POST", "/domains/register");
     expect(attempts).toHaveLength(2);
     expect(attempts.map((a) => a.idempotencyKey)).toEqual([KEY, KEY]);
