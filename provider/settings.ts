@@ -43,7 +43,8 @@ LOOPBACK.addAddress("::1", "ipv6");
 /** Whether a URL's hostname is this machine: 127.0.0.0/8, ::1 or localhost (nothing on the path between). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host === "localhost.") return true;
+  // Not "localhost.": a resolver may send the absolute name to DNS, which a hostile network answers.
+  if (host === "localhost") return true;
   const family = isIP(host);
   return family !== 0 && LOOPBACK.check(host, family === 4 ? "ipv4" : "ipv6");
 }

@@ -5,7 +5,7 @@ const ok = { baseUrl: "https://api.example.com", apiKey: "key_1", apiSecret: "s3
 
 it("loopback is 127.0.0.0/8, ::1 and localhost only", () => {
   for (const h of ["127.0.0.1", "127.255.0.9", "[::1]", "[::ffff:7f00:1]", "localhost", "LOCALHOST"]) expect([h, isLoopbackHost(h)]).toEqual([h, true]);
-  for (const h of ["128.0.0.1", "10.0.0.1", "[::2]", "[::ffff:a00:1]", "localhost.example.com", "example.com", "0.0.0.0"]) expect([h, isLoopbackHost(h)]).toEqual([h, false]);
+  for (const h of ["128.0.0.1", "10.0.0.1", "[::2]", "[::ffff:a00:1]", "localhost.", "localhost.example.com", "example.com", "0.0.0.0"]) expect([h, isLoopbackHost(h)]).toEqual([h, false]);
 });
 
 it("a base URL needs a scheme, no credentials, no query", () => {
