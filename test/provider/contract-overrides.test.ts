@@ -211,6 +211,8 @@ describe("override entries are checked", () => {
     expect(() => resolveContract({ errors: { form: "flat" } } as unknown as ContractOverrides)).toThrow('"errors.form" must be "nested"');
     expect(() => resolveContract({ rateLimit: { minRetryAfterSeconds: 200 } })).toThrow('"rateLimit.minRetryAfterSeconds" (200) must not exceed "rateLimit.maxRetryAfterSeconds" (120)');
     expect(() => resolveContract({ rateLimit: { maxRetries: -1 } })).toThrow('"rateLimit.maxRetries" must be a number of 0 or more; got -1');
+    expect(() => resolveContract({ maxResponseBytes: 100 })).toThrow('"maxResponseBytes" must be a whole number of bytes, at least 1024; got 100');
+    expect(resolveContract({ maxResponseBytes: 4096 }).maxResponseBytes).toBe(4096);
     const get = (contract: string) => (k: string) => ({ baseUrl: "http://127.0.0.1:1", apiKey: "k", apiSecret: "s", contract })[k];
     expect(() => readSettings(get('{"header":{"signature":"X-Sig"}}'), {})).toThrow('reseller:contract: contract override: unknown entry "header"');
     expect(readSettings(get('{"headers":{"signature":"X-Sig"}}'), {}).contract).toEqual({ headers: { signature: "X-Sig" } });
