@@ -56,7 +56,6 @@ const LOCAL_CODES = new Set([
   "ERR_UNESCAPED_CHARACTERS",
 ]);
 
-
 /** An attempt's own end (DEADLINE_CODE, OVERSIZED_CODE); the message is the failure's whole reason. */
 class AttemptEnded extends Error {
   constructor(
