@@ -7,6 +7,7 @@ import { isProviderHostError, UNKNOWN } from "./host";
 import type { AliasSpec, MonitorHandler, ReadRegistration, Registration } from "./monitor";
 import { markSecrets, unwrapInputs } from "./secrets";
 import type { ResourceState } from "./state";
+import { applyIgnoreChanges, diffPaths, formatPath, parsePropertyPath, pathContains, type PropertyPath } from "./property-path";
 import { createUrn, newUrn, qualifiedType, ROOT_STACK_TYPE, urnName } from "./urn";
 
 export const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
@@ -40,47 +41,44 @@ export function inputDiffs(olds: PropertyMap, news: PropertyMap): string[] {
 
 /**
  * diffResource (step_generator.go): a provider answering DiffUnknown (no `diff` method) gets the
- * engine's own diff of old and new inputs, every key included, and its changed keys.
+ * engine's own diff of old and new inputs, every key included: its changed keys and, as the
+ * detailed diff there, the changed paths under them.
  */
-export function classify(diff: DiffResult, oldInputs: PropertyMap, newInputs: PropertyMap): { changes: boolean; changedKeys: string[] } {
-  if (diff.changes !== undefined) return { changes: diff.changes, changedKeys: diff.diffs };
+export function classify(
+  diff: DiffResult,
+  oldInputs: PropertyMap,
+  newInputs: PropertyMap,
+): { changes: boolean; changedKeys: string[]; paths: PropertyPath[] } {
+  if (diff.changes !== undefined) return { changes: diff.changes, changedKeys: diff.diffs, paths: [] };
   const keys = new Set([...Object.keys(oldInputs), ...Object.keys(newInputs)]);
   const changedKeys = [...keys].filter((k) => canonical(oldInputs[k]) !== canonical(newInputs[k]));
-  return { changes: changedKeys.length > 0, changedKeys };
+  return { changes: changedKeys.length > 0, changedKeys, paths: diffPaths(oldInputs, newInputs) };
 }
 
-/** A property path's first key: `a.b[0]` and `["a"]` both start at `a`. */
-function pathHead(p: string): string {
-  const m = /^\["([^"]+)"\]|^([^.[]+)/.exec(p);
-  return m?.[1] ?? m?.[2] ?? p;
-}
-
-/** processIgnoreChanges (step_generator.go): each ignored path takes its old input value before Check. */
-export function applyIgnoreChanges(news: PropertyMap, olds: PropertyMap, paths: readonly string[]): PropertyMap {
-  const out: PropertyMap = structuredClone(news);
-  for (const p of paths) {
-    const keys = p.replace(/\[(\d+)\]/g, ".$1").replace(/\["([^"]+)"\]/g, ".$1").split(".").filter(Boolean);
-    let from: unknown = olds;
-    let to: unknown = out;
-    for (let i = 0; i < keys.length - 1; i++) {
-      from = (from as Record<string, unknown> | undefined)?.[keys[i]!];
-      to = (to as Record<string, unknown> | undefined)?.[keys[i]!];
-    }
-    const last = keys[keys.length - 1];
-    if (last === undefined || !to || typeof to !== "object") continue;
-    const src = from && typeof from === "object" ? (from as Record<string, unknown>) : undefined;
-    if (src && last in src) (to as Record<string, unknown>)[last] = structuredClone(src[last]);
-    else delete (to as Record<string, unknown>)[last];
-  }
-  return out;
-}
-
-/** applyReplaceOnChanges (step_generator.go): changed keys under a replaceOnChanges path become replace keys. */
-export function replaceKeysWith(replaces: readonly string[], changedKeys: readonly string[], replaceOnChanges: readonly string[]): string[] {
+/**
+ * applyReplaceOnChanges (step_generator.go): a changed key, or a changed path of the detailed diff,
+ * that lies under a replaceOnChanges path (PropertyPath.Contains) becomes a replace key. So a path
+ * `a.b` replaces on a change of `a.b` or under it, not on one of its sibling `a.c`. Throws on a path
+ * that does not parse, as there.
+ */
+export function replaceKeysWith(
+  replaces: readonly string[],
+  changed: { changedKeys: readonly string[]; paths: readonly PropertyPath[] },
+  replaceOnChanges: readonly string[],
+): string[] {
+  const rocs = replaceOnChanges.map((p) => parsePropertyPath(p));
+  const under = (p: PropertyPath): boolean => rocs.some((r) => pathContains(r, p));
   const out = new Set(replaces);
-  for (const k of changedKeys) {
-    if (replaceOnChanges.some((p) => p === "*" || pathHead(p) === k)) out.add(k);
+  for (const k of changed.changedKeys) {
+    let keyPath: PropertyPath;
+    try {
+      keyPath = parsePropertyPath(k);
+    } catch {
+      continue;
+    }
+    if (under(keyPath)) out.add(k);
   }
+  for (const p of changed.paths) if (under(p)) out.add(formatPath(p));
   return [...out];
 }
 
@@ -190,7 +188,9 @@ function blockedUrns(items: { r: ResourceState }[]): Set<string> {
 
 /**
  * ScheduleDeletes (step_generator.go): deletions in antichains, each run in parallel, dependents
- * before what they depend on. A failure stops the later antichains.
+ * before what they depend on. A failed (or protected) delete fails the run but the others go on:
+ * only what it depends on, still needed by it, is skipped, and what that depends on in turn
+ * (step_executor.go and deployment_executor.go, erroredDeps). Returns false when one failed.
  */
 export async function scheduleDeletes(
   items: { r: ResourceState; replacing: boolean }[],
@@ -201,7 +201,12 @@ export async function scheduleDeletes(
   const gate = new Gate(parallel);
   let remaining = [...items];
   let ok = true;
-  while (remaining.length > 0 && ok) {
+  /** URNs a resource left in place still depends on: their deletes are skipped. */
+  const stillNeeded = new Set<string>();
+  const keep = (r: ResourceState): void => {
+    for (const urn of dependedOnBy(r)) if (urn !== r.urn) stillNeeded.add(urn);
+  };
+  while (remaining.length > 0) {
     const blocked = blockedUrns(remaining);
     let layer = remaining.filter((it) => !blocked.has(it.r.urn));
     if (layer.length === 0) layer = remaining; // a cycle cannot be recorded by the SDK; never stall on one
@@ -210,14 +215,19 @@ export async function scheduleDeletes(
     const results = await Promise.all(
       layer.map((it) =>
         gate.run(async () => {
+          if (stillNeeded.has(it.r.urn)) return { it, done: false, skipped: true };
           const gone = await deleteOne(ctx, it.r, it.replacing);
           if (gone) onDeleted(it.r);
-          return gone || ctx.preview || (!it.r.custom && !it.r.protect);
+          const protectedOne = !it.replacing && !!it.r.protect;
+          return { it, done: ctx.preview ? !protectedOne : gone || (!it.r.custom && !it.r.protect), skipped: false };
         }),
       ),
     );
-    if (results.some((x) => !x) && !ctx.preview) ok = false;
-    if (ctx.preview && layer.some((it) => !it.replacing && it.r.protect)) ok = false;
+    for (const { it, done, skipped } of results) {
+      if (done) continue;
+      if (!skipped) ok = false;
+      keep(it.r);
+    }
   }
   return ok;
 }
@@ -301,6 +311,8 @@ export class Deployment implements MonitorHandler {
   private readonly gone = new Set<ResourceState>();
   private readonly urns = new Set<string>();
   private readonly aliased = new Map<string, string>();
+  /** The registrations of this run by URN, for their children to inherit from. */
+  private readonly goals = new Map<string, Registration>();
   private readonly aliases = new Map<string, string>();
   private readonly replaced = new Set<string>();
   /** sg.deletes: URNs a delete-before-replace deleted in this run; a dependent among them that registers is recreated. */
@@ -355,11 +367,21 @@ export class Deployment implements MonitorHandler {
 
   /** The state as it stands: new entries, olds not yet superseded, old halves still to delete. */
   snapshot(): ResourceState[] {
-    return [
-      ...this.news,
-      ...this.olds.filter((o) => !this.consumed.has(o) && !this.gone.has(o)),
-      ...this.condemned.filter((c) => !this.gone.has(c)),
-    ];
+    // The old half of a replace stays right after its new half, as the snapshot manager writes it.
+    const condemned = new Map<string, ResourceState[]>();
+    for (const c of this.condemned) if (!this.gone.has(c)) condemned.set(c.urn, [...(condemned.get(c.urn) ?? []), c]);
+    const out: ResourceState[] = [];
+    for (const n of this.news) {
+      out.push(n);
+      const halves = condemned.get(n.urn);
+      if (halves) {
+        out.push(...halves);
+        condemned.delete(n.urn);
+      }
+    }
+    out.push(...this.olds.filter((o) => !this.consumed.has(o) && !this.gone.has(o)));
+    for (const halves of condemned.values()) out.push(...halves);
+    return out;
   }
 
   checkpoint(): void {
@@ -415,10 +437,35 @@ export class Deployment implements MonitorHandler {
     return undefined;
   }
 
+  /** processIgnoreChanges: the ignored paths take their old values; what cannot be reset is said, as there. */
+  private ignoreChanges(urn: string, news: PropertyMap, olds: PropertyMap, paths: readonly string[]): PropertyMap {
+    const { inputs, invalid } = applyIgnoreChanges(news, olds, paths);
+    if (invalid.length > 0) {
+      this.opts.log(`    info: ${urnName(urn)}: cannot ignore changes in added or removed elements of the path: ${JSON.stringify(invalid.join(", "))}`);
+    }
+    return inputs;
+  }
+
   // ---- the monitor's calls ----
 
-  async register(reg: Registration): Promise<{ urn: string; id: string; object: PropertyMap }> {
+  /**
+   * inheritFromParent (source_eval.go): a child without its own deletedWith, protect or
+   * retainOnDelete takes its parent's.
+   */
+  private inheritFromParent(reg: Registration): Registration {
+    const parent = this.goals.get(reg.parent);
+    if (!parent) return reg;
+    return {
+      ...reg,
+      deletedWith: reg.deletedWith || parent.deletedWith,
+      protect: reg.protect ?? parent.protect,
+      retainOnDelete: reg.retainOnDelete ?? parent.retainOnDelete,
+    };
+  }
+
+  async register(given: Registration): Promise<{ urn: string; id: string; object: PropertyMap }> {
     if (this.hasFailed) return never();
+    const reg = this.inheritFromParent(given);
     // Tracked while it works; a failed one is left unanswered outside the count, so the run can end.
     const res = await this.track(async () => {
       let urn = "";
@@ -428,6 +475,7 @@ export class Deployment implements MonitorHandler {
         urn = createUrn(reg.name, reg.type, reg.parent, this.opts.project, this.opts.stack);
         if (this.urns.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
         this.urns.add(urn);
+        this.goals.set(urn, reg);
         if (!reg.custom) return this.registerComponent(urn, reg);
         if (!reg.type.startsWith(DYNAMIC_PREFIX)) throw new Error(`only dynamic resources are supported by this engine, not ${reg.type}`);
         return await this.gate.run(async () => {
@@ -511,7 +559,7 @@ export class Deployment implements MonitorHandler {
     }
 
     // Check: ignoreChanges takes the old inputs first (processIgnoreChanges); olds are the old inputs.
-    const news = old ? applyIgnoreChanges(plain, old.inputs, reg.ignoreChanges) : plain;
+    const news = old ? this.ignoreChanges(urn, plain, old.inputs, reg.ignoreChanges) : plain;
     const check = async (olds: PropertyMap): Promise<PropertyMap> => {
       let res: CheckResult;
       try {
@@ -567,7 +615,11 @@ export class Deployment implements MonitorHandler {
         }
         const c = classify(diff, old.inputs, checked);
         changes = c.changes;
-        replaces = changes ? replaceKeysWith(diff.replaces, c.changedKeys, reg.replaceOnChanges) : [];
+        try {
+          replaces = changes ? replaceKeysWith(diff.replaces, c, reg.replaceOnChanges) : [];
+        } catch (e) {
+          return failStep(e);
+        }
         providerDbr = diff.deleteBeforeReplace;
       }
     }
@@ -622,7 +674,9 @@ export class Deployment implements MonitorHandler {
       this.opts.record(step, started);
       return reply(old.id, outputs);
     } catch (e) {
-      if (isProviderHostError(e) && e.id) this.supersede(old, entry(e.id, e.properties ?? {}, e.reasons ?? []));
+      // A partially failed update keeps the old inputs with the new outputs, so the next run's Check
+      // and ignoreChanges see what the resource was last made from (engine/update.go OnResourceStepPost).
+      if (isProviderHostError(e) && e.id) this.supersede(old, { ...entry(e.id, e.properties ?? {}, e.reasons ?? []), inputs: old.inputs });
       return failStep(e);
     }
   }
@@ -738,8 +792,8 @@ export class Deployment implements MonitorHandler {
     const news = Object.fromEntries(Object.entries(d.inputs).map(([k, v]) => [k, affected(k) ? UNKNOWN : v]));
     const diff = await this.opts.host.diff(d.id, d.urn, d.outputs, news);
     // diffResource: a DiffUnknown answer gets the engine's own diff, ignoreChanges applied first.
-    const { changedKeys } = classify(diff, d.inputs, applyIgnoreChanges(news, d.inputs, d.ignoreChanges ?? []));
-    const replaces = replaceKeysWith(diff.replaces, changedKeys, d.replaceOnChanges ?? []);
+    const c = classify(diff, d.inputs, applyIgnoreChanges(news, d.inputs, d.ignoreChanges ?? []).inputs);
+    const replaces = replaceKeysWith(diff.replaces, c, d.replaceOnChanges ?? []);
     return replaces.length > 0 ? replaces : undefined;
   }
 

@@ -40,6 +40,11 @@ export interface EngineOptions {
   /** refresh/destroy: run the program and use today's config (the CLI's `--run-program`), instead of the config saved at the last `up`. */
   runProgram?: boolean;
   log?: (line: string) => void;
+  /**
+   * Starts each run's provider in place of the SDK's dynamic provider host: the engine's own tests
+   * give an in-test provider, as pulumi's lifecycle tests do (deploytest.Provider).
+   */
+  startHost?: () => Promise<ProviderHost>;
   /** Called with each run's provider host as soon as it has started (chaos runs kill it mid-apply). */
   onHostStarted?: (host: ProviderHost) => void;
 }
@@ -206,7 +211,8 @@ export class Engine {
     this.log(header(operation, this.opts.stack));
     this.log("");
     // Started, not awaited: the host's start-up overlaps the program's own.
-    const starting = startProviderHost({ ...this.opts.host, projectDir: this.opts.projectDir }).then((host) => {
+    const start = this.opts.startHost ?? (() => startProviderHost({ ...this.opts.host, projectDir: this.opts.projectDir }));
+    const starting = start().then((host) => {
       this.opts.onHostStarted?.(host);
       return host;
     });

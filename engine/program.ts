@@ -9,7 +9,16 @@ import * as readline from "node:readline";
 import { guardedNodeArgs } from "./guarded-node";
 import { PROGRAM_ARGS_ENV } from "./program-args";
 
-export type Program = string | { file: string; args?: unknown };
+/**
+ * A program that is a function of the monitor's address, run in this process: it registers through
+ * its own gRPC client, as the programs of pulumi's lifecycle tests do (deploytest.NewLanguageRuntime).
+ * For the engine's own step-rule tests; a thrown error fails the run as a program's exit would.
+ */
+export interface MonitorProgram {
+  monitor: (address: string, opts: { dryRun: boolean }) => Promise<void>;
+}
+
+export type Program = string | { file: string; args?: unknown } | MonitorProgram;
 
 export interface ProgramRun {
   /** Resolves when the process has exited. */
@@ -59,7 +68,25 @@ function entry(file: string, projectDir: string | undefined): { pwd: string; ent
   return { pwd: path.dirname(abs), entryPoint: abs };
 }
 
+/** A MonitorProgram: exits 0 when its function resolves, 1 with the message when it throws; stop() ends it. */
+function runInProcess(program: MonitorProgram, opts: ProgramOptions): ProgramRun {
+  const lines: string[] = [];
+  let stopped: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void = () => undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    stopped = resolve;
+    program.monitor(opts.monitor, { dryRun: opts.dryRun }).then(
+      () => resolve({ code: 0, signal: null }),
+      (e: unknown) => {
+        lines.push(e instanceof Error ? e.message : String(e));
+        resolve({ code: 1, signal: null });
+      },
+    );
+  });
+  return { exited, output: () => [...lines], stop: () => stopped({ code: null, signal: "SIGKILL" }) };
+}
+
 export function startProgram(opts: ProgramOptions): ProgramRun {
+  if (typeof opts.program === "object" && "monitor" in opts.program) return runInProcess(opts.program, opts);
   const file = typeof opts.program === "string" ? opts.program : opts.program.file;
   const args = typeof opts.program === "string" ? undefined : opts.program.args;
   if (!fs.existsSync(path.resolve(file))) throw new Error(`program not found: ${file} (compile it first: npm run build)`);
