@@ -279,6 +279,35 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
   return { step, read };
 }
 
+/**
+ * rebuildBaseState and undangleParentResources (deployment_executor.go), after a refresh removed what
+ * it found gone: the references left to it go, each entry keeping only URNs of entries before it in
+ * state (dependencies, property dependencies, deletedWith); a child whose parent went gets no parent.
+ */
+export function rebuildBaseState(resources: ResourceState[]): ResourceState[] {
+  const referenceable = new Set<string>();
+  const availableParents = new Map<string, string>();
+  return resources.map((r) => {
+    const next: ResourceState = { ...r };
+    if (r.dependencies.length > 0) next.dependencies = r.dependencies.filter((u) => referenceable.has(u));
+    if (r.propertyDependencies) {
+      const deps = Object.entries(r.propertyDependencies)
+        .map(([k, urns]) => [k, urns.filter((u) => referenceable.has(u))] as const)
+        .filter(([, urns]) => urns.length > 0);
+      next.propertyDependencies = Object.fromEntries(deps);
+    }
+    if (r.deletedWith !== undefined && !referenceable.has(r.deletedWith)) delete next.deletedWith;
+    if (r.parent !== undefined && !referenceable.has(r.parent)) {
+      const parent = availableParents.get(r.parent);
+      if (parent) next.parent = parent;
+      else delete next.parent;
+    }
+    referenceable.add(next.urn);
+    availableParents.set(next.urn, next.parent ?? "");
+    return next;
+  });
+}
+
 export interface DeploymentOptions {
   preview: boolean;
   /** Registrations are answered from the state without provider calls (refresh/destroy --run-program). */
@@ -421,6 +450,9 @@ export class Deployment implements MonitorHandler {
 
   /** getOldResource: by URN first, then by alias; an alias claimed twice is an error. */
   private getOld(urn: string, reg: Registration): ResourceState | undefined {
+    // A resource registering under a URN another resource already claimed through an alias.
+    const claimedBy = this.aliased.get(urn);
+    if (claimedBy) throw new Error(`Duplicate resource URN '${urn}' conflicting with alias on resource with URN '${claimedBy}'`);
     for (const candidate of [urn, ...this.generateAliases(reg)]) {
       const old = this.live.get(candidate);
       if (!old) continue;
@@ -540,6 +572,12 @@ export class Deployment implements MonitorHandler {
       throw new Error(step.error);
     };
     let old = this.getOld(urn, reg);
+    // Declaring as managed what was read with `.get()`: it is created, the read entry dropped without
+    // a Delete (step_generator.go, TestTakeOwnershipStep).
+    if (old?.external && !this.opts.readOnly) {
+      if (!preview) this.consumed.add(old);
+      old = undefined;
+    }
 
     if (this.opts.readOnly) {
       if (old) this.supersede(old, { ...old });
@@ -902,6 +940,13 @@ export class Deployment implements MonitorHandler {
         if (read.id === "") throw new Error(`resource '${req.id}' does not exist`);
         this.urns.add(urn);
         const old = this.live.get(urn);
+        // A managed resource read by another id is replaced by the read: the managed object is deleted
+        // with the other deletes (ReadReplacementStep, then GenerateDeletes); by its own id it is only
+        // relinquished, left to live unmanaged (TestRelinquishStep).
+        if (old && !old.external && old.custom && old.id !== read.id && !this.opts.preview) {
+          old.delete = true;
+          this.condemned.push(old);
+        }
         this.supersede(old, {
           urn,
           type: req.type,

@@ -5,7 +5,7 @@
 // chaos runs. What it mirrors and what still differs: engine/README.md.
 import * as os from "node:os";
 import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
-import { Deployment, destroyAll, errorMessage, Gate, refreshOne, reportedOutputs, type HostCalls } from "./deployment";
+import { Deployment, destroyAll, errorMessage, Gate, rebuildBaseState, refreshOne, reportedOutputs, type HostCalls } from "./deployment";
 import { startProviderHost, type HostOptions, type ProviderHost } from "./host";
 import { startMonitor } from "./monitor";
 import { startProgram, type Program } from "./program";
@@ -155,6 +155,7 @@ export class Engine {
           .filter((r) => r.custom && !r.pendingReplacement)
           .map((r) => gate.run(() => this.refreshOne(ctx, r))),
       );
+      this.state.resources = rebuildBaseState(this.state.resources);
       this.state.save();
     });
   }
