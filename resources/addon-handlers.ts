@@ -29,8 +29,10 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
 async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
   const outcome = await sendPaidOrder(what, send, readOn);
   if ("answered" in outcome) return outcome.answered;
-  ctx.log.warn(`${what}: no answer, but the service shows it on now; taking it`);
-  return outcome.unanswered;
+  ctx.log.warn(
+    `${what} may have been charged: ${outcome.reason}. The service shows it on now, so it was bought, once (every re-send carried the same Idempotency-Key); taking it. What it charged is on the account's invoices; nothing is bought again.`,
+  );
+  return outcome.unconfirmed;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
-import { RUN_AGAIN, sendPaidOrder } from "./unanswered-order";
+import { chargeUnknown, sendPaidOrder } from "./unanswered-order";
 import { priceGuard } from "./price-guard";
 import { formatAmount, moneyDecimals, parseAmount, parseCurrency } from "../provider/money";
 import type { MoneyContract } from "../provider/contract";
@@ -33,14 +33,31 @@ export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "conta
   adopted: boolean;
   /** "pending" while a contact change awaits the registrant's confirmation. */
   contactsStatus?: string;
+  /** A paid order whose charge is unknown (its answer was lost or unreadable); the next up confirms it. */
+  unconfirmedOrder?: UnconfirmedOrder;
   contacts?: HeldContacts;
 };
+
+/**
+ * A paid order that may have been charged: sent, applied (the service shows it), its answer lost or
+ * unreadable. The next up asks for it again under the same key, which the service answers with a
+ * replay of the order (spec, Authentication 7: a retry with the same key never charges twice).
+ */
+export interface UnconfirmedOrder {
+  operation: "register" | "transfer" | "renew";
+  idempotencyKey: string;
+  years: number;
+  /** A renewal: the expiry it renewed from. */
+  from?: string;
+  /** Why it is unconfirmed, for the next run's message. */
+  reason: string;
+}
 
 /** Contacts as state holds them: the program's (when the registry agrees) or the registry's. */
 type HeldContacts = Partial<Record<ContactType, Contact | null>>;
 
 /** What outputs() overlays on the inputs besides the live view. */
-type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts">>;
+type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts" | "unconfirmedOrder">>;
 
 
 export const DEFAULT_WAIT_SECONDS = 120;
@@ -99,6 +116,48 @@ const orderFields = (o: DomainOrder, money: MoneyContract): Overlay => ({
   invoice: o.invoice ?? null,
 });
 
+/** Sends one paid order: the first time, or again under the same key to have its answer replayed. */
+function sendOrder(api: ResellerApi, domain: string, o: Omit<UnconfirmedOrder, "reason">, inputs?: DomainInputs): Promise<DomainOrder> {
+  const keyed = { idempotencyKey: o.idempotencyKey };
+  if (o.operation === "renew") return api.renew(domain, { years: o.years, current_expiry: o.from ?? "" }, keyed);
+  if (!inputs?.contacts) throw new Error(`contacts: is required to ${o.operation} ${domain}; nothing was charged`);
+  const body: RegisterRequest = defined({ domain, years: o.years, contacts: inputs.contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
+  return o.operation === "register" ? api.register(body, keyed) : api.transfer({ ...body, auth_code: inputs.authCode ?? "" }, keyed);
+}
+
+/** An order and what it charged; a malformed charge throws inside the paid call, so its charge counts as unknown. */
+async function charged(order: Promise<DomainOrder>, money: MoneyContract): Promise<{ order: DomainOrder; fields: Overlay }> {
+  const o = await order;
+  return { order: o, fields: orderFields(o, money) };
+}
+
+const KEPT_UNCONFIRMED =
+  "It is kept in state as an unconfirmed order: the next `pulumi up` asks the service for it again under the same Idempotency-Key (answered with a replay of the order, never a second charge) and records what it charged.";
+
+/** The partial failure of an order that may have been charged and shows as applied. */
+const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, outs: DomainOutputs): PartialFailure =>
+  new PartialFailure(`${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} may have been charged: ${o.reason}. ${found}. ${KEPT_UNCONFIRMED}`, domain, outs);
+
+/**
+ * Asks again for an order an earlier run left unconfirmed, under its own key: the service replays its
+ * answer, so what it charged is known and nothing is bought again. Its charge still unknown, it stays
+ * unconfirmed; refused (the inputs changed since, or the service no longer keeps the answer), it was
+ * applied all the same (the domain is in the account) and the invoices say what it cost.
+ */
+async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs): Promise<Overlay> {
+  const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
+  try {
+    const { fields } = await charged(sendOrder(api, domain, o, inputs), ctx.contract().money);
+    ctx.log.info(`${what} is confirmed: it charged ${fields.charged} ${fields.currency}${fields.invoice ? ` (invoice ${fields.invoice})` : ""}; the service replayed its answer to the same Idempotency-Key, nothing was bought again`);
+    return fields;
+  } catch (e) {
+    const reason = chargeUnknown(e);
+    if (reason !== undefined) return { unconfirmedOrder: { ...o, reason } };
+    ctx.log.warn(`${what} cannot be confirmed: the service would not replay its answer (${e instanceof Error ? e.message : String(e)}). It was applied, and charged once; the account's invoices say what it cost. Nothing was bought again.`);
+    return { unconfirmedOrder: undefined };
+  }
+}
+
 function protectionHint(e: unknown, domain: string, what: string): Error {
   if (isProtectionEnabled(e))
     return new Error(`${domain}: ${what} was refused because Domain Protection is on. Protection can only be removed in the reseller portal (the API always refuses); remove it there, then run again.`);
@@ -122,21 +181,18 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
   await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
-  const key = ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry });
+  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry };
   try {
-    // Applied without an answer: the expiry has moved on.
+    // Applied without a readable answer: the expiry has moved on.
     const outcome = await sendPaidOrder(
       `${domain}: the renewal from ${expiry}`,
-      () => api.renew(domain, { years, current_expiry: expiry }, { idempotencyKey: key }),
+      () => charged(sendOrder(api, domain, placed), ctx.contract().money),
       async () => ((await api.getDomain(domain)).expiry_date !== expiry ? {} : undefined),
     );
-    if ("unanswered" in outcome) {
-      ctx.log.info(`${domain}: the renewal from ${expiry} got no answer, but the expiry has moved on: it was applied`);
-      return {};
-    }
-    const order = outcome.answered;
-    ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${order.charged} ${order.currency}, stage ${order.stage}`);
-    return orderFields(order, ctx.contract().money);
+    if ("unconfirmed" in outcome) return { unconfirmedOrder: { ...placed, reason: outcome.reason } };
+    const { order, fields } = outcome.answered;
+    ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${fields.charged} ${fields.currency}, stage ${order.stage}`);
+    return fields;
   } catch (e) {
     if (!isExpiryMismatch(e)) throw e;
     ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
@@ -189,34 +245,31 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
       ctx.owners.claim(ownerKey, urn);
       const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
       if (inputs.adopt) ctx.log.info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
-      else ctx.log.warn(`${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, or bought outside this stack); taking it over, nothing charged or changed`);
+      // Not "nothing charged": an earlier run interrupted while ordering it (its host killed) finds it here too.
+      else
+        ctx.log.warn(
+          `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered by an earlier run that was interrupted before it could record the order); taking it over: this run buys and changes nothing. What an earlier order charged is on the account's invoices.`,
+        );
       return { id: domain, outs: outputs(inputs, owned, { adopted: !!inputs.adopt, contacts }) };
     }
     if (inputs.adopt) throw new Error(`adopt: ${domain} is not in this reseller account, and adopt never buys; nothing was charged. Remove adopt to register it`);
     ctx.owners.claim(ownerKey, urn);
 
     const years = inputs.years;
-    const action = inputs.authCode ? "transfer" : "register";
+    const action: "register" | "transfer" = inputs.authCode ? "transfer" : "register";
     await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
     // check() requires contacts unless adopt is set, and adopt never reaches here.
     if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
-    const body: RegisterRequest = defined({ domain, years, contacts: inputs.contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
     // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
-    const key = ctx.purchaseKey({ urn, operation: action, domain, years, after });
-    const send = (): Promise<DomainOrder> =>
-      action === "register"
-        ? api.register(body, { idempotencyKey: key })
-        : api.transfer({ ...body, auth_code: inputs.authCode ?? "" }, { idempotencyKey: key });
+    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years };
     // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
-    const outcome = await sendPaidOrder(`${domain}: the ${action} request`, send, () => liveOrder(api, domain));
-    if ("unanswered" in outcome)
-      throw new PartialFailure(
-        `${domain}: the ${action} request got no answer, but the domain is now in the account (stage ${outcome.unanswered.stage}); it is kept in state. ${RUN_AGAIN}`,
-        domain,
-        outputs(inputs, outcome.unanswered, { adopted: false }),
-      );
-    const order = outcome.answered;
-    const extra: Overlay = { ...orderFields(order, ctx.contract().money), adopted: false };
+    const outcome = await sendPaidOrder(`${domain}: the ${action} request`, () => charged(sendOrder(api, domain, placed, inputs), ctx.contract().money), () => liveOrder(api, domain));
+    if ("unconfirmed" in outcome) {
+      const o = { ...placed, reason: outcome.reason };
+      throw unconfirmedFailure(domain, o, `The domain is in the account now (stage ${outcome.unconfirmed.stage})`, outputs(inputs, outcome.unconfirmed, { adopted: false, unconfirmedOrder: o }));
+    }
+    const { order, fields } = outcome.answered;
+    const extra: Overlay = { ...fields, adopted: false };
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);
@@ -261,6 +314,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
     if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
     const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
+    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news));
     const managed: string[] = [];
     const wantNs = news.nameservers;
     if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
@@ -292,7 +346,8 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     if (managed.length) live = await api.getDomain(domain);
 
     const policy = news.renewal;
-    if (policy && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
+    // Never a renewal while an order's charge is unknown: it may be that very renewal.
+    if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
       if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
       else {
         Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice));
@@ -301,7 +356,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     }
     const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
     // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
-    return { outs: outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts }) };
+    const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
+    const o = extra.unconfirmedOrder;
+    if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
+    return { outs };
   },
 
   async delete(ctx, id, props) {

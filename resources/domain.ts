@@ -45,7 +45,7 @@ export interface DomainArgs {
 
 const OUTPUTS = [
   "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
-  "invoice", "registryStatuses", "adopted", "contactsStatus", "years", "contacts", "authCode", "clientReference",
+  "invoice", "registryStatuses", "adopted", "contactsStatus", "unconfirmedOrder", "years", "contacts", "authCode", "clientReference",
   "maxPrice", "renewal", "adopt", "waitTimeoutSeconds",
 ] as const;
 
@@ -85,6 +85,11 @@ export class Domain extends ResellerResource {
   declare readonly adopted: pulumi.Output<boolean>;
   /** "pending" while a contact change awaits the registrant's e-mail confirmation. */
   declare readonly contactsStatus: pulumi.Output<string | undefined>;
+  /**
+   * Set while an order this resource sent may have been charged but its answer was lost or
+   * unreadable (the service shows it applied); the next `up` reads it back and sets `charged`.
+   */
+  declare readonly unconfirmedOrder: pulumi.Output<{ operation: string; idempotencyKey: string; years: number; from?: string; reason: string } | undefined>;
   /** Contacts (secret). */
   declare readonly contacts: pulumi.Output<DomainContacts | undefined>;
 

@@ -62,12 +62,19 @@ test("order unanswered but applied: kept in state; the next up reconciles with n
   env.sandbox.operator.injectFault({ kind: "delay", ms: 2500, count: 10, match: { path: "/domains/register" } });
   const d = new Managed(env, "Domain", "lost-answer");
   const failure = await failedCreate(d, args);
-  expect(failure.message).toMatch(/got no answer, but the domain is now in the account/);
+  expect(failure.message).toMatch(/lost-answer\.com: the register may have been charged: no answer came back \(.*\)\. The domain is in the account now \(stage active\)\. It is kept in state as an unconfirmed order/);
   expect(money("lost-answer.com")).toEqual(["register"]);
+  expect(d.state!.outputs).toMatchObject({ charged: null, unconfirmedOrder: { operation: "register", years: 1 } });
+  // The service answers in time again: the next up asks for the order under its key and is answered with a replay.
+  env.sandbox.operator.clearFaults();
+  await env.host.configure(env.config);
   const registers = env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).length;
   const outs = await upAfterInitError(d, failure, args);
-  expect(outs).toMatchObject({ domain: "lost-answer.com", stage: "active" });
-  expect(env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).length).toBe(registers);
+  const [order] = env.sandbox.operator.ledger().filter((e) => e.domain === "lost-answer.com");
+  expect(outs).toMatchObject({ domain: "lost-answer.com", stage: "active", charged: order.amount, currency: order.currency, invoice: order.invoice });
+  expect(outs.unconfirmedOrder).toBeUndefined();
+  expect(env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).slice(registers).map((r) => r.replayed)).toEqual([true]);
+  expect(env.host.logs().join("\n")).toContain(`lost-answer.com: the register of an earlier run is confirmed: it charged ${order.amount} ${order.currency} (invoice ${order.invoice})`);
   expect(money("lost-answer.com")).toEqual(["register"]);
   const mark = env.mark();
   expect(await d.up(args)).toBe("same");
