@@ -15,6 +15,7 @@ import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/normalize";
 import { canonicalEstate } from "./canonical";
 import { generateProject, nextSteps, type Migration } from "./codegen";
+import { dependencySpec } from "./dependency";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
@@ -46,8 +47,10 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
                     DnsRecord per record
   --contacts MODE   omit (default): adopted domains keep their contacts, the program has none;
                     config: the program reads them from the secret stack config \`contacts\`
-  --dependency SPEC the reseller-pulumi version in the generated package.json
-                    (default ^<this version>; e.g. file:../reseller-pulumi for a local checkout)
+  --dependency SPEC the reseller-pulumi entry of the generated package.json, written as given:
+                    default ^<this version> (from the npm registry); or file:PATH, relative
+                    to --out (a checkout, or a .tgz from npm pack), or a git URL such as
+                    github:OWNER/reseller-pulumi#TAG. Refused unless npm could install it.
   -h, --help        this text
 
 The API secret is read from RESELLER_API_SECRET only, so it never lands in shell history.`;
@@ -72,6 +75,15 @@ export interface CliIo {
 /** Wrong or missing arguments: exit code 2 and the usage text. */
 class UsageError extends Error {
   override readonly name = "UsageError";
+}
+
+/** `fn`'s error as a usage error (exit 2, with the usage text). */
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** The real API client, loaded only when an import runs (so `--help` and usage errors stay instant). */
@@ -158,17 +170,15 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     throw isSettingError(e) ? new UsageError(e.message) : e;
   }
+  const outDir = resolve(io.cwd, values.out ?? "imported");
+  const dependency = usage(() => dependencySpec(values.dependency, outDir));
   const makeClient = io.client ?? defaultClient;
   const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
   const estate = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
   const gone = estate.domains.filter((d) => isGoneStage(d.stage));
   if (scope.kind === "domain" && gone.length)
     throw new Error(`${scope.domain} is in stage ${gone[0].stage}: it no longer belongs to this account, so there is nothing to adopt`);
-  const outDir = resolve(io.cwd, values.out ?? "imported");
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
-  // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.
-  const version = (require("reseller-pulumi/package.json") as { version: string }).version;
-  const dependency = values.dependency ?? `^${version}`;
   mkdirSync(outDir, { recursive: true });
   for (const file of generateProject(estate, { name, dependency, contacts, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, file.path), file.content);
 
@@ -205,9 +215,9 @@ function migrateZoneFile(file: string, values: { zone?: string; domain?: string;
   const records = read.records.map(({ line: _line, extra, ...r }) => ({ ...r, extra: extra ? { ...extra } : null }));
   const estate = { domains: [], zones: [{ domain: zone, records }] };
   const outDir = resolve(io.cwd, values.out ?? "imported");
-  const version = (require("reseller-pulumi/package.json") as { version: string }).version;
+  const dependency = usage(() => dependencySpec(values.dependency, outDir));
   mkdirSync(outDir, { recursive: true });
-  for (const f of generateProject(estate, { name: values.name ?? `${zone}-zone`, dependency: values.dependency ?? `^${version}`, migration, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, f.path), f.content);
+  for (const f of generateProject(estate, { name: values.name ?? `${zone}-zone`, dependency, migration, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, f.path), f.content);
   const shownDir = values.out ?? "imported";
   io.out(`Read ${records.length + read.skipped.length} record(s) from ${file}: ${records.length} to create in ${zone}, ${read.skipped.length} not carried over, into ${shownDir}/index.ts`);
   for (const x of read.skipped) io.out(`  not carried over: line ${x.line}: ${x.record} -- ${x.reason}`);

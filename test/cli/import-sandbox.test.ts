@@ -258,9 +258,22 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(fs.existsSync(path.join(dir, "imported"))).toBe(false);
   });
 
-  test("the CI example's drift check: its import command, run as written, reproduces examples/imported-zone", async () => {
+  test("the CI example installs the program's dependencies from the registry, previews pull requests, runs up on main, and its drift check reproduces examples/imported-zone", async () => {
     const { zone } = await seeded();
-    const workflow = fs.readFileSync(path.join(root, "examples", "ci", "pulumi-preview.yml"), "utf8");
+    const workflow = fs.readFileSync(path.join(root, "examples", "ci", "pulumi.yml"), "utf8");
+    // As a user's repository would: the program's lock file, nothing built from this repository.
+    expect(workflow).toMatch(/^\s+run: npm (ci|install)\b/m);
+    expect(workflow).not.toMatch(/file:|npm run build|npm pack/);
+    const program = JSON.parse(fs.readFileSync(path.join(root, "examples", "imported-zone", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    expect(program.dependencies["reseller-pulumi"]).toBe(`^${version}`);
+    // Each Pulumi step and when it runs: preview (commented on the pull request) only for pull requests, up only on main.
+    const steps = workflow.split(/\n      - /).slice(1);
+    const step = (command: string): string => steps.find((s) => new RegExp(`\\n\\s+command: ${command}\\n`).test(s)) ?? "";
+    expect(step("preview")).toContain("if: github.event_name == 'pull_request'");
+    expect(step("preview")).toMatch(/comment-on-pr: true/);
+    expect(step("up")).toContain("if: github.event_name == 'push' && github.ref == 'refs/heads/main'");
+    expect(workflow).toMatch(/on:\n  pull_request:\n  push:\n    branches: \[main\]\n/);
     // Credentials come from the CI secret store, nothing else.
     expect(workflow).toContain("RESELLER_API_KEY: ${{ secrets.RESELLER_API_KEY }}");
     expect(workflow).toContain("RESELLER_API_SECRET: ${{ secrets.RESELLER_API_SECRET }}");
@@ -278,7 +291,7 @@ describe("import against the sandbox, then up through the engine", () => {
 
   test("examples/imported-zone is what the command writes for the seeded zone", async () => {
     const { zone } = await seeded();
-    const args = ["import", "--zone", zone, "--out", "example", "--name", "imported-zone", "--dependency", "file:../..", ...fast];
+    const args = ["import", "--zone", zone, "--out", "example", "--name", "imported-zone", ...fast];
     expect(await main(args, io())).toBe(0);
     for (const file of ["index.ts", "Pulumi.yaml", "package.json", "tsconfig.json"]) {
       const committed = fs.readFileSync(path.join(root, "examples", "imported-zone", file), "utf8");

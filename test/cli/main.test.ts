@@ -93,6 +93,7 @@ describe("reseller-pulumi import (command line)", () => {
   });
 
   test("--domain reads the domain, its hosts and its zone; the same import twice gives the same files", async () => {
+    fs.mkdirSync(path.join(dir, "pkg")); // --dependency file:../pkg, read from imported/
     expect(await main(["import", "--domain", "example.com", "--dependency", "file:../pkg"], io())).toBe(0);
     expect(calls).toEqual([
       "client http://127.0.0.1:9 key-1",
@@ -135,6 +136,9 @@ describe("reseller-pulumi import (command line)", () => {
       [["import", "--all", "--requests-per-minute", "0"], {}, /--requests-per-minute must be a positive number, not "0"/],
       [["import", "--all", "--base-url", "http://api.example.com"], {}, /--base-url \(or RESELLER_BASE_URL\): "http:\/\/api.example.com" uses plain http to a host that is not this machine/],
       [["import", "--all"], { env: { RESELLER_API_KEY: "k", RESELLER_API_SECRET: `${SECRET}\r\n`, RESELLER_BASE_URL: "https://api.example.com" } }, /RESELLER_API_SECRET: contains a line break \(CR or LF\)/],
+      // The generated package.json must install as written: a file: path is read from --out, as npm reads it.
+      [["import", "--all", "--dependency", "file:reseller-pulumi"], {}, /--dependency: "file:reseller-pulumi" names nothing that exists: a file: path is read from the generated directory \(--out\)/],
+      [["import", "--all", "--dependency", "my copy"], {}, /--dependency: "my copy" is not a spec npm installs/],
       [["frobnicate"], {}, /unknown command "frobnicate"/],
     ];
     for (const [argv, extra, message] of cases) {

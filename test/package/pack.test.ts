@@ -201,6 +201,16 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   const resolveFromApp = (id: string): string => require.resolve(id, { paths: [app] });
   expect(resolveFromApp("reseller-pulumi/dist/resources/runtime")).toBe(path.join(installed, "dist", "resources", "runtime.js"));
   expect(resolveFromApp("reseller-pulumi/sandbox")).toBe(path.join(installed, "dist", "sandbox", "index.js"));
+  // `import` from the installed CLI writes a package.json that installs as written: here a file:
+  // spec of the tarball, relative to the generated directory, resolved by npm as a user's would.
+  fs.writeFileSync(path.join(app, "zone.txt"), "$ORIGIN packed-shop.com.\n$TTL 3600\nwww IN A 192.0.2.10\n");
+  const generated = path.join(app, "generated");
+  const spec = `file:${path.relative(generated, path.join(work, filename))}`;
+  run("npx", ["reseller-pulumi", "import", "--zone-file", "zone.txt", "--zone", "packed-shop.com", "--out", "generated", "--dependency", spec], app);
+  expect((JSON.parse(fs.readFileSync(path.join(generated, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["reseller-pulumi"]).toBe(spec);
+  await timed("generated project's install (lock only)", () => run("npm", ["install", "--package-lock-only", "--prefer-offline"], generated));
+  const lock = JSON.parse(fs.readFileSync(path.join(generated, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  expect(lock.packages["node_modules/reseller-pulumi"]?.version).toBe(packedManifest.version);
 
   // 3. Type-check with the template's tsconfig (no skipLibCheck): TypeScript 5.9 (emits bin/), then the current TypeScript.
   const tsVersion = (dir: string): string => (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "typescript", "package.json"), "utf8")) as { version: string }).version;
