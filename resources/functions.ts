@@ -1,21 +1,20 @@
 /**
  * Read-only functions. The dynamic provider host implements no Invoke, so these run in the program's
  * own process, with credentials from `new pulumi.Config("reseller")` (env fallback), or from another
- * account's namespace given as `account`. None of them changes anything or charges anything. Each has
- * an `…Output` form taking inputs, as Pulumi's own functions do; results use camelCase like the
- * resources' outputs (fields the service adds are kept, camelCased).
+ * account's namespace named by `{ provider }` in the options. None of them changes anything or
+ * charges anything. Each has an `…Output` form taking inputs and options, as Pulumi's own functions
+ * do; results use camelCase like the resources' outputs (fields the service adds are kept, camelCased).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { accountFailure, createClient, DEFAULT_ACCOUNT, readSettings, type ResellerApi } from "./api";
+import { createClient, DEFAULT_ACCOUNT, readSettings, type ResellerApi } from "./api";
+import { namespaceOf, type Provider } from "./provider";
 import { canonicalHost } from "./normalize";
 import { domainNameFailure, yearsFailure } from "./rules";
 
 const cached = new Map<string, { key: string; client: ResellerApi }>();
 
-/** The program's client for an account, built once per credential from stack config (or env). */
+/** The program's client for an account (a namespace `accountOf` checked), built once per credential from stack config (or env). */
 function programClient(account: string | undefined): ResellerApi {
-  const failure = accountFailure(account);
-  if (failure) throw new Error(failure);
   const ns = account ?? DEFAULT_ACCOUNT;
   const cfg = new pulumi.Config(ns);
   const settings = readSettings((k) => cfg.get(k), process.env, ns);
@@ -50,10 +49,38 @@ function camel<T>(v: unknown): T {
 export type PricingAction = "register" | "renew" | "transfer" | "restore";
 const PRICING_ACTIONS: readonly PricingAction[] = ["register", "renew", "transfer", "restore"];
 
-/** Which account a function asks: a config namespace holding its settings (default "reseller"). */
+/** Which account a function asks, in its arguments (older form of `{ provider }` in its options). */
 export interface AccountArgs {
-  /** Config namespace of the account's settings, e.g. "reseller-eu" (environment prefix RESELLER_EU_). Default "reseller". */
+  /**
+   * Config namespace of the account's settings, e.g. "reseller-eu" (environment prefix RESELLER_EU_). Default "reseller".
+   * @deprecated Pass `{ provider: new reseller.Provider(name, { configNamespace }) }` as the options.
+   */
   account?: string;
+}
+
+/** Options of a function, as Pulumi's invoke options: the account's {@link Provider}. */
+export interface ResellerInvokeOptions {
+  /** The account's {@link Provider}. Default: the settings under `reseller:`. */
+  provider?: Provider;
+  /** Accepted as Pulumi's invoke options have it; the function runs in the program and ignores it. */
+  parent?: pulumi.Resource;
+}
+
+/** Options of an `…Output` function, as Pulumi's invoke output options. */
+export interface ResellerInvokeOutputOptions extends ResellerInvokeOptions {
+  /** Resources the call waits for: it runs once they are created or updated (unknown during a preview that creates them). */
+  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>;
+}
+
+/** The config namespace of a call: `provider` in the options, or the older `account` argument. */
+const accountOf = (args: AccountArgs | undefined, opts: ResellerInvokeOptions | undefined, at = ""): string | undefined =>
+  namespaceOf({ provider: opts?.provider, account: args?.account }, at);
+
+/** `args` as an output that also waits for `opts.dependsOn`, for the `…Output` forms. */
+function outputArgs<T>(args: T, opts: ResellerInvokeOutputOptions | undefined): pulumi.Output<pulumi.Unwrap<T>> {
+  const deps = opts?.dependsOn === undefined ? [] : opts.dependsOn;
+  const ready = pulumi.output(deps).apply((d) => pulumi.all((Array.isArray(d) ? d : [d]).map((r) => (pulumi.CustomResource.isInstance(r) ? r.id : r.urn))));
+  return pulumi.all([pulumi.output(args), ready]).apply(([a]) => a) as pulumi.Output<pulumi.Unwrap<T>>;
 }
 
 /** A price as the service states it. */
@@ -142,22 +169,25 @@ export interface GetAvailabilityOutputArgs {
   domains: pulumi.Input<pulumi.Input<string>[]>;
   /** Registration term the prices are for, in years (default 1). */
   years?: pulumi.Input<number>;
-  /** Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller". */
+  /**
+   * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
+   * @deprecated Pass `{ provider }` as the options.
+   */
   account?: string;
 }
 
 /** Availability and price of many names. */
-export async function getAvailability(args: GetAvailabilityArgs): Promise<AvailabilityResult[]> {
+export async function getAvailability(args: GetAvailabilityArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult[]> {
   if (!Array.isArray(args.domains)) throw new Error(`domains: ${JSON.stringify(args.domains)} is not a list of domain names`);
   const names = args.domains.map((d, i) => domainName(`domains[${i}]`, d));
   const y = years("years", args.years);
   if (names.length === 0) return [];
-  return camel(await programClient(args.account).checkAvailability(names, y));
+  return camel(await programClient(accountOf(args, opts)).checkAvailability(names, y));
 }
 
 /** {@link getAvailability} taking inputs and giving an output. */
-export function getAvailabilityOutput(args: GetAvailabilityOutputArgs): pulumi.Output<AvailabilityResult[]> {
-  return pulumi.output(args).apply((a) => getAvailability(a as GetAvailabilityArgs));
+export function getAvailabilityOutput(args: GetAvailabilityOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<AvailabilityResult[]> {
+  return outputArgs(args, opts).apply((a) => getAvailability(a as GetAvailabilityArgs, opts));
 }
 
 /** Arguments of {@link checkDomain}. */
@@ -170,18 +200,21 @@ export interface CheckDomainArgs extends AccountArgs {
 export interface CheckDomainOutputArgs {
   /** The name to check; an IDN may be given in Unicode. */
   domain: pulumi.Input<string>;
-  /** Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller". */
+  /**
+   * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
+   * @deprecated Pass `{ provider }` as the options.
+   */
   account?: string;
 }
 
 /** Availability and price of one name. */
-export async function checkDomain(args: CheckDomainArgs): Promise<AvailabilityResult> {
-  return camel(await programClient(args.account).checkDomain(domainName("domain", args.domain)));
+export async function checkDomain(args: CheckDomainArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult> {
+  return camel(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
 }
 
 /** {@link checkDomain} taking inputs and giving an output. */
-export function checkDomainOutput(args: CheckDomainOutputArgs): pulumi.Output<AvailabilityResult> {
-  return pulumi.output(args).apply((a) => checkDomain(a as CheckDomainArgs));
+export function checkDomainOutput(args: CheckDomainOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<AvailabilityResult> {
+  return outputArgs(args, opts).apply((a) => checkDomain(a as CheckDomainArgs, opts));
 }
 
 /** Arguments of {@link getPricing}. */
@@ -202,20 +235,23 @@ export interface GetPricingOutputArgs {
   domain: pulumi.Input<string>;
   /** Term in years (default 1). */
   years?: pulumi.Input<number>;
-  /** Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller". */
+  /**
+   * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
+   * @deprecated Pass `{ provider }` as the options.
+   */
   account?: string;
 }
 
 /** A price quote for register, renew, transfer or restore. Quotes for several requests run in order. */
-export async function getPricing(args: GetPricingArgs): Promise<PriceQuote>;
-export async function getPricing(args: GetPricingArgs[]): Promise<PriceQuote[]>;
-export async function getPricing(args: GetPricingArgs | GetPricingArgs[]): Promise<PriceQuote | PriceQuote[]> {
+export async function getPricing(args: GetPricingArgs, opts?: ResellerInvokeOptions): Promise<PriceQuote>;
+/** Quotes for several requests, asked in order. */
+export async function getPricing(args: GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote[]>;
+export async function getPricing(args: GetPricingArgs | GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote | PriceQuote[]> {
   // Every request is checked before the first quote is asked for.
   const request = (a: GetPricingArgs, at: string): { action: PricingAction; domain: string; years: number; account?: string } => {
     if (!PRICING_ACTIONS.includes(a.action)) throw new Error(`${at}action: ${JSON.stringify(a.action)} is not one of ${PRICING_ACTIONS.join(", ")}`);
-    const failure = accountFailure(a.account);
-    if (failure) throw new Error(`${at}${failure}`);
-    return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years), account: a.account };
+    const account = accountOf(a, opts, at);
+    return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years), account };
   };
   const ask = async ({ account, ...r }: ReturnType<typeof request>): Promise<PriceQuote> => camel(await programClient(account).quote(r));
   if (!Array.isArray(args)) return ask(request(args, ""));
@@ -226,38 +262,38 @@ export async function getPricing(args: GetPricingArgs | GetPricingArgs[]): Promi
 }
 
 /** {@link getPricing} taking inputs and giving an output. */
-export function getPricingOutput(args: GetPricingOutputArgs): pulumi.Output<PriceQuote> {
-  return pulumi.output(args).apply((a) => getPricing(a as GetPricingArgs));
+export function getPricingOutput(args: GetPricingOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<PriceQuote> {
+  return outputArgs(args, opts).apply((a) => getPricing(a as GetPricingArgs, opts));
 }
 
 /** TLDs with their 1-year prices and limits. */
-export async function getTlds(args: AccountArgs = {}): Promise<TldInfo[]> {
-  return camel(await programClient(args.account).listTlds());
+export async function getTlds(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TldInfo[]> {
+  return camel(await programClient(accountOf(args, opts)).listTlds());
 }
 
 /** {@link getTlds} giving an output. */
-export function getTldsOutput(args: AccountArgs = {}): pulumi.Output<TldInfo[]> {
-  return pulumi.output(getTlds(args));
+export function getTldsOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<TldInfo[]> {
+  return outputArgs(args, opts).apply((a) => getTlds(a, opts));
 }
 
 /** Account credit, currency and active domain count. */
-export async function getBalance(args: AccountArgs = {}): Promise<AccountBalance> {
-  return camel(await programClient(args.account).getBalance());
+export async function getBalance(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountBalance> {
+  return camel(await programClient(accountOf(args, opts)).getBalance());
 }
 
 /** {@link getBalance} giving an output. */
-export function getBalanceOutput(args: AccountArgs = {}): pulumi.Output<AccountBalance> {
-  return pulumi.output(getBalance(args));
+export function getBalanceOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<AccountBalance> {
+  return outputArgs(args, opts).apply((a) => getBalance(a, opts));
 }
 
 /** Pricing tier, next tier and domains needed to advance. */
-export async function getTier(args: AccountArgs = {}): Promise<AccountTier> {
-  return camel(await programClient(args.account).getTier());
+export async function getTier(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountTier> {
+  return camel(await programClient(accountOf(args, opts)).getTier());
 }
 
 /** {@link getTier} giving an output. */
-export function getTierOutput(args: AccountArgs = {}): pulumi.Output<AccountTier> {
-  return pulumi.output(getTier(args));
+export function getTierOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<AccountTier> {
+  return outputArgs(args, opts).apply((a) => getTier(a, opts));
 }
 
 /** A Quick Setup template of the service. */
@@ -273,11 +309,11 @@ export interface TemplateInfo {
 }
 
 /** The service's Quick Setup templates, with the variables each needs. */
-export async function getTemplates(args: AccountArgs = {}): Promise<TemplateInfo[]> {
-  return camel(await programClient(args.account).listTemplates());
+export async function getTemplates(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TemplateInfo[]> {
+  return camel(await programClient(accountOf(args, opts)).listTemplates());
 }
 
 /** {@link getTemplates} giving an output. */
-export function getTemplatesOutput(args: AccountArgs = {}): pulumi.Output<TemplateInfo[]> {
-  return pulumi.output(getTemplates(args));
+export function getTemplatesOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<TemplateInfo[]> {
+  return outputArgs(args, opts).apply((a) => getTemplates(a, opts));
 }

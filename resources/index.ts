@@ -48,9 +48,12 @@ export {
   type Price,
   type PriceQuote,
   type PricingAction,
+  type ResellerInvokeOptions,
+  type ResellerInvokeOutputOptions,
   type TemplateInfo,
   type TldInfo,
 } from "./functions";
 export { SECRET_OUTPUTS, typeToken, type AccountOption, type ResellerResourceOptions } from "./register";
+export { Provider, type ProviderArgs } from "./provider";
 export type { Kind } from "./shim";
 export type { ContactSet, RenewalPolicy } from "../provider/shapes";

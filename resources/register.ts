@@ -1,22 +1,27 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as pulumi from "@pulumi/pulumi";
-import { accountFailure } from "./api";
+import { namespaceOf, type Provider } from "./provider";
 import { sdkTooOld } from "./sdk-version";
 import { shim, type Kind } from "./shim";
 
 /**
- * Resource option of every reseller resource: which account it lives in, as the config namespace
- * holding that account's settings (`<account>:apiKey`, `<account>:apiSecret`, ... or the environment
- * with prefix RESELLER_EU_ for "reseller-eu"). Default "reseller". Credentials stay in the stack
- * config (secret); only the namespace's name is in the serialized provider.
+ * Which account a resource lives in: `provider`, a {@link Provider} naming the config namespace
+ * of the account's settings, as Pulumi's explicit providers are passed. Default: the `reseller`
+ * namespace. Credentials stay in the stack config (secret); only the namespace's name is in the
+ * serialized provider.
  */
 export interface AccountOption {
-  /** Config namespace of the account's settings, e.g. "reseller-eu". Default "reseller". */
+  /** The account's {@link Provider}. Default: the settings under `reseller:`. */
+  provider?: Provider;
+  /**
+   * Config namespace of the account's settings, e.g. "reseller-eu".
+   * @deprecated Pass `provider: new reseller.Provider(name, { configNamespace })`; both name the same namespace in state.
+   */
   account?: string;
 }
 
-/** Options of every reseller resource: Pulumi's own, and `account`. */
-export type ResellerResourceOptions = pulumi.CustomResourceOptions & AccountOption;
+/** Options of every reseller resource: Pulumi's own (`provider` is a reseller {@link Provider}), and `account`. */
+export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provider"> & AccountOption;
 
 /** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export const MODULE = "reseller";
@@ -44,13 +49,12 @@ export function resourceArgs(
   name: string,
   args: object,
   outputs: readonly string[],
-  resourceOpts: (pulumi.CustomResourceOptions & AccountOption) | undefined,
+  resourceOpts: ResellerResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
   const tooOld = sdkTooOld();
   if (tooOld) throw new Error(tooOld);
-  const { account, ...opts } = resourceOpts ?? {};
-  const failure = accountFailure(account);
-  if (failure) throw new Error(`${kind} ${name}: ${failure}`);
+  const { account, provider, ...opts } = resourceOpts ?? {};
+  const ns = namespaceOf({ account, provider }, `${kind} ${name}: `);
   const urn = pulumi.createUrn(name, typeToken(kind), parentUrnOf(opts.parent), pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
   Object.assign(props, args, { resourceUrn: urn });
@@ -59,7 +63,7 @@ export function resourceArgs(
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
   };
-  return [shim(kind, account === "reseller" ? undefined : account), name, props, options, MODULE, kind];
+  return [shim(kind, ns), name, props, options, MODULE, kind];
 }
 
 /**

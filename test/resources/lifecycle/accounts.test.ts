@@ -1,8 +1,11 @@
 /**
- * Two accounts in one program: resources with the option `account: "reseller-eu"` are served, in the
- * same provider host, with the settings of the config namespace reseller-eu (here from the
- * environment, RESELLER_EU_*), the others with reseller:*. Each sandbox sees only its own account's
- * changes, and the serialized provider names the namespace, never a credential.
+ * Two accounts in one program: resources given `{ provider: new reseller.Provider("eu", {
+ * configNamespace: "reseller-eu" }) }` (or, as older programs do, the option `account:
+ * "reseller-eu"`) are served, in the same provider host, with the settings of the config namespace
+ * reseller-eu (here from the environment, RESELLER_EU_*), the others with reseller:*. Each sandbox
+ * sees only its own account's changes, and the serialized provider names the namespace, never a
+ * credential. The public classes are declared under the SDK's mocks, which hand each registration's
+ * inputs (`__provider` included) to the test; those go to the host as the engine would send them.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
@@ -10,6 +13,9 @@ import { shim } from "../../../resources/shim";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { signedGet } from "../../sandbox/signed-get";
 import { ROOT } from "./harness";
+import * as reseller from "../../../resources";
+
+const registered = new Map<string, Record<string, unknown>>();
 
 const ZONE = "demo-reseller.com";
 let home: SandboxHandle;
@@ -23,6 +29,7 @@ beforeAll(async () => {
     cwd: ROOT,
     env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined, RESELLER_EU_BASE_URL: `${eu.url}/api/v1`, RESELLER_EU_API_KEY: "eu-key", RESELLER_EU_API_SECRET: "eu-secret-value", RESELLER_EU_REQUESTS_PER_MINUTE: "100000" },
   });
+  await pulumi.runtime.setMocks({ newResource: (a) => (registered.set(a.name, a.inputs), { id: `${a.name}-id`, state: a.inputs }), call: () => ({}) }, "accounts", "test", false);
   await host.configure({ "reseller:baseUrl": home.url, "reseller:apiKey": home.credentials.key, "reseller:apiSecret": home.credentials.secret, "reseller:requestsPerMinute": "100000" });
 });
 afterAll(async () => {
@@ -75,4 +82,64 @@ test("an account that is not a config namespace is refused by name when the reso
   expect(() => resourceArgs("DnsRecord", "bad", {}, [], { account: "eu accounts" })).toThrow(
     'DnsRecord bad: account: "eu accounts" is not a config namespace (letters, digits, "-" and "_", starting with a letter, e.g. "reseller-eu")',
   );
+});
+
+/** Declares a public resource under the mocks and returns the inputs the SDK sent for it. */
+async function declared(r: pulumi.CustomResource, name: string): Promise<Record<string, unknown>> {
+  await new Promise<void>((resolve) => r.urn.apply(() => resolve()));
+  return registered.get(name)!;
+}
+
+test("two Providers' accounts in one stack: `{ provider }` sends each resource to its account's service, naming only the namespace", async () => {
+  const euProvider = new reseller.Provider("eu", { configNamespace: "reseller-eu" });
+  const inputs = {
+    home: await declared(new reseller.DnsRecord("prov-home", { zone: ZONE, type: "TXT", name: "prov-home", content: "made by home", ttl: 300 }), "prov-home"),
+    eu: await declared(new reseller.DnsRecord("prov-eu", { zone: ZONE, type: "TXT", name: "prov-eu", content: "made by eu", ttl: 300 }, { provider: euProvider }), "prov-eu"),
+  };
+  // The same text the older `account` option writes: states of either form read the same.
+  expect(inputs.eu.__provider).toBe(await text("reseller-eu"));
+  expect(inputs.home.__provider).toBe(await text());
+  for (const v of Object.values(inputs)) expect(JSON.stringify(v)).not.toMatch(/eu-secret-value|eu-key|sandbox-secret/);
+
+  home.operator.clearRequests();
+  eu.operator.clearRequests();
+  for (const [name, news] of Object.entries(inputs)) {
+    const urn = `urn:pulumi:test::accounts::pulumi-nodejs:dynamic/reseller:DnsRecord::prov-${name}`;
+    const checked = await host.check(urn, {}, news as Record<string, unknown>);
+    expect(checked.failures).toEqual([]);
+    await host.create(urn, checked.inputs);
+  }
+  expect(mutating(home)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records ${credentialFingerprint(home.credentials.key)}`]);
+  expect(mutating(eu)).toEqual([`POST /api/v1/dns/zones/${ZONE}/records ${credentialFingerprint("eu-key")}`]);
+});
+
+test("functions take the Provider in their options; the …Output forms too", async () => {
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    RESELLER_BASE_URL: home.url, RESELLER_API_KEY: home.credentials.key, RESELLER_API_SECRET: home.credentials.secret, RESELLER_REQUESTS_PER_MINUTE: "100000",
+    RESELLER_EU_BASE_URL: eu.url, RESELLER_EU_API_KEY: "eu-key", RESELLER_EU_API_SECRET: "eu-secret-value", RESELLER_EU_REQUESTS_PER_MINUTE: "100000",
+  });
+  try {
+    eu.operator.settings({ balance: "777.00" });
+    home.operator.settings({ balance: "123.00" });
+    const euProvider = new reseller.Provider("reseller-eu");
+    expect((await reseller.getBalance({}, { provider: euProvider })).balance).toBe("777.00");
+    expect((await reseller.getBalance()).balance).toBe("123.00");
+    const viaOutput = await new Promise((resolve) => reseller.getBalanceOutput({}, { provider: euProvider }).balance.apply(resolve));
+    expect(viaOutput).toBe("777.00");
+  } finally {
+    process.env = saved;
+  }
+});
+
+test("a provider that is not a reseller.Provider, or one that contradicts `account`, is refused by name when declared", () => {
+  const { resourceArgs } = require("../../../resources/register") as typeof import("../../../resources/register");
+  const foreign = { urn: "x" } as unknown as reseller.Provider;
+  expect(() => resourceArgs("DnsRecord", "bad", {}, [], { provider: foreign })).toThrow(
+    "DnsRecord bad: provider: a reseller resource or function takes a reseller.Provider (new reseller.Provider(name, { configNamespace })), not a Object",
+  );
+  expect(() => resourceArgs("DnsRecord", "bad", {}, [], { provider: new reseller.Provider("eu", { configNamespace: "reseller-eu" }), account: "reseller-us" })).toThrow(
+    'DnsRecord bad: account: "reseller-us" differs from the provider\'s configNamespace "reseller-eu"; give only provider',
+  );
+  expect(() => new reseller.Provider("eu", { configNamespace: "eu accounts" })).toThrow('Provider eu: configNamespace: "eu accounts" is not a config namespace');
 });
