@@ -188,9 +188,12 @@ function blockedUrns(items: { r: ResourceState }[]): Set<string> {
 
 /**
  * ScheduleDeletes (step_generator.go): deletions in antichains, each run in parallel, dependents
- * before what they depend on. A failed (or protected) delete fails the run but the others go on:
- * only what it depends on, still needed by it, is skipped, and what that depends on in turn
- * (step_executor.go and deployment_executor.go, erroredDeps). Returns false when one failed.
+ * before what they depend on. A protected delete fails the run but the others go on: only what it
+ * depends on is skipped, and what that depends on in turn (deployment_executor.go erroredDeps;
+ * step_executor.go cancelDueToError always continues past a deleteProtectedError). A copy pending
+ * delete is never skipped so: what depends on a URN depends on its live copy (TestProtectedDelete
+ * ChainsWithDuplicateDeletedResources). Any other failed delete cancels the run: the later antichains
+ * do not start. Returns false when one failed.
  */
 export async function scheduleDeletes(
   items: { r: ResourceState; replacing: boolean }[],
@@ -201,12 +204,13 @@ export async function scheduleDeletes(
   const gate = new Gate(parallel);
   let remaining = [...items];
   let ok = true;
-  /** URNs a resource left in place still depends on: their deletes are skipped. */
+  let cancelled = false;
+  /** URNs a protected resource left in place still depends on: their live copies' deletes are skipped. */
   const stillNeeded = new Set<string>();
   const keep = (r: ResourceState): void => {
     for (const urn of dependedOnBy(r)) if (urn !== r.urn) stillNeeded.add(urn);
   };
-  while (remaining.length > 0) {
+  while (remaining.length > 0 && !cancelled) {
     const blocked = blockedUrns(remaining);
     let layer = remaining.filter((it) => !blocked.has(it.r.urn));
     if (layer.length === 0) layer = remaining; // a cycle cannot be recorded by the SDK; never stall on one
@@ -215,17 +219,19 @@ export async function scheduleDeletes(
     const results = await Promise.all(
       layer.map((it) =>
         gate.run(async () => {
-          if (stillNeeded.has(it.r.urn)) return { it, done: false, skipped: true };
+          if (stillNeeded.has(it.r.urn) && !it.r.delete) return { it, outcome: "skipped" as const };
+          const protectedOne = !it.replacing && !!it.r.protect;
           const gone = await deleteOne(ctx, it.r, it.replacing);
           if (gone) onDeleted(it.r);
-          const protectedOne = !it.replacing && !!it.r.protect;
-          return { it, done: ctx.preview ? !protectedOne : gone || (!it.r.custom && !it.r.protect), skipped: false };
+          if (protectedOne) return { it, outcome: "protected" as const };
+          return { it, outcome: gone || ctx.preview || !it.r.custom ? ("done" as const) : ("failed" as const) };
         }),
       ),
     );
-    for (const { it, done, skipped } of results) {
-      if (done) continue;
-      if (!skipped) ok = false;
+    for (const { it, outcome } of results) {
+      if (outcome === "done") continue;
+      if (outcome !== "skipped") ok = false;
+      if (outcome === "failed") cancelled = true;
       keep(it.r);
     }
   }

@@ -33,17 +33,50 @@ describe("protect_test.go", () => {
     expect(s.state().map((r) => [r.name, !!r.protect])).toEqual([["parent", true], ["resA", true], ["resB", false]]);
   });
 
-  test("TestProtectedDeleteChainsWithDuplicateDeletedResources: a protected delete skips only what it depends on; unrelated deletes are done", async () => {
+  test("TestProtectedDeleteChainsWithDuplicateDeletedResources: a protected delete skips what it depends on, not the copy of it pending delete", async () => {
+    const s = new TestStack();
+    const program = async (m: TestMonitor): Promise<void> => {
+      const a = await m.resource("resA");
+      await m.resource("resB", { protect: true, dependencies: [a.urn] });
+    };
+    await s.up(program);
+    // A replace of A whose delete fails leaves two copies of A, the old one pending delete.
+    s.provider.diffF = async (urn) => (urn.endsWith("::resA") ? { changes: true, replaces: ["__replace"] } : {});
+    s.provider.deleteF = async (urn) => {
+      if (urn.endsWith("::resA")) throw new Error("delete error");
+    };
+    expect((await failure(s.up(program))).message).toContain("delete error");
+    expect(s.state().map((r) => [r.name, !!r.delete])).toEqual([["resA", false], ["resA", true], ["resB", false]]);
+    const live = s.get("resA")!.id;
+    s.provider.diffF = undefined;
+    s.provider.deleteF = undefined;
+    s.provider.reset();
+    const e = await failure(s.destroy());
+    expect(e.message).toContain(`resource "${urnOf("resB")}" cannot be deleted`);
+    expect(s.provider.made("delete")).toEqual(["resA"]);
+    expect(s.state().map((r) => [r.name, r.id, !!r.delete])).toEqual([["resA", live, false], ["resB", s.get("resB")!.id, false]]);
+  });
+});
+
+describe("continue_on_error_test.go", () => {
+  test("TestDestroyContinueOnError, without --continue-on-error (step_executor.go cancelDueToError): a failed delete cancels the later deletes", async () => {
     const s = new TestStack();
     await s.up(async (m) => {
-      const a = await m.resource("resA");
-      await m.resource("resB", { dependencies: [a.urn], protect: true });
-      await m.resource("resC");
+      const u1 = await m.resource("unrelated1");
+      await m.resource("unrelated2", { dependencies: [u1.urn] });
+      const d = await m.resource("dependency");
+      await m.resource("failing", { dependencies: [d.urn] });
+      await m.resource("anotherUnrelatedRes");
     });
+    s.provider.deleteF = async (urn) => {
+      if (urn.endsWith("::failing")) throw new Error("intentionally failed delete");
+    };
     s.provider.reset();
-    await failure(s.up(async () => undefined));
-    expect(s.provider.made("delete")).toEqual(["resC"]);
-    expect(s.names()).toEqual(["resA", "resB"]);
+    const e = await failure(s.up(async () => undefined));
+    expect(e.message).toContain("intentionally failed delete");
+    // The first antichain (unrelated2, failing, anotherUnrelatedRes) ran; the second did not start.
+    expect(s.provider.made("delete").sort()).toEqual(["anotherUnrelatedRes", "failing", "unrelated2"]);
+    expect(s.names()).toEqual(["unrelated1", "dependency", "failing"]);
   });
 });
 
@@ -66,7 +99,7 @@ describe("retain_on_delete_test.go", () => {
     expect(s.state()).toEqual([]);
   });
 
-  test("TestRetainOnDelete (inherited, source_eval.go inheritFromParent): a child of a retained component is retained", async () => {
+  test("inheritFromParent (source_eval.go; no Go test of its own): a child of a retained component is retained", async () => {
     const s = new TestStack();
     await s.up(async (m) => {
       const p = await m.component("parent", { retainOnDelete: true });
@@ -78,31 +111,12 @@ describe("retain_on_delete_test.go", () => {
 });
 
 describe("destroy_test.go", () => {
-  test("TestDestroyContinuesPastFailedDelete (deployment_executor.go erroredDeps): a failed delete skips only its dependencies", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => {
-      const a = await m.resource("resA");
-      await m.resource("resB", { dependencies: [a.urn] });
-      await m.resource("resC");
-      await m.resource("resD");
-    });
-    s.provider.deleteF = async (urn) => {
-      if (urn.endsWith("::resB")) throw new Error("cannot delete B");
-    };
-    const e = await failure(s.destroy());
-    expect(e.message).toContain("cannot delete B");
-    expect(s.provider.made("delete").sort()).toEqual(["resB", "resC", "resD"]);
-    expect(s.names()).toEqual(["resA", "resB"]);
-  });
-
-  test("TestDestroyWithPendingDelete after a failed delete: the pending-delete copy is deleted even when another delete fails", async () => {
+  test("TestDestroyWithPendingDelete (pending_delete_test.go) beside a protected resource: the pending-delete copy is still deleted", async () => {
     const urn = urnOf("resA");
-    const s = new TestStack({ snapshot: [{ urn: urnOf("resB"), id: "b" }, { urn, id: "1" }, { urn, id: "0", delete: true }] });
-    s.provider.deleteF = async (u) => {
-      if (u.endsWith("::resB")) throw new Error("cannot delete B");
-    };
-    await failure(s.up(async (m) => void (await m.resource("resA"))));
-    expect(s.state().map((r) => [r.name, r.id])).toEqual([["resA", "1"], ["resB", "b"]]);
+    const s = new TestStack({ snapshot: [{ urn: urnOf("resB"), id: "b", protect: true }, { urn, id: "1" }, { urn, id: "0", delete: true }] });
+    await failure(s.destroy());
+    expect(s.provider.made("delete")).toEqual(["resA", "resA"]);
+    expect(s.state().map((r) => [r.name, r.id])).toEqual([["resB", "b"]]);
   });
 });
 
@@ -182,7 +196,7 @@ describe("delete_before_replace_test.go", () => {
 });
 
 describe("deleted_with_replace_test.go", () => {
-  test("TestDeletedWithReplace: replacing the target replaces what is deletedWith it, whose old half makes no Delete", async () => {
+  test("TestDeletedWithDependentReplacedOnCreateBeforeDelete: replacing the target replaces what is deletedWith it, whose old half makes no Delete", async () => {
     const s = new TestStack();
     s.provider.diffF = async (u, id, o, n) => (u.endsWith("::resA") ? replaceOn("foo")(u, id, o, n) : { changes: false });
     let foo = "bar";
@@ -198,7 +212,7 @@ describe("deleted_with_replace_test.go", () => {
     expect(s.provider.made("delete")).toEqual(["resA"]);
   });
 
-  test("TestDeletedWithDestroy: a destroy deletes the target only", async () => {
+  test("TestDeletedWith (pulumi_test.go), destroy: a destroy deletes the target only", async () => {
     const s = new TestStack();
     await s.up(async (m) => {
       const a = await m.resource("resA");
@@ -209,7 +223,7 @@ describe("deleted_with_replace_test.go", () => {
     expect(s.state()).toEqual([]);
   });
 
-  test("TestDeletedWithInherited (source_eval.go inheritFromParent): a child of a component deletedWith X is deletedWith X", async () => {
+  test("inheritFromParent (source_eval.go; no Go test of its own): a child of a component deletedWith X is deletedWith X", async () => {
     const s = new TestStack();
     await s.up(async (m) => {
       const a = await m.resource("resA");
