@@ -8,7 +8,8 @@ import { startProviderHost } from "../../engine/host";
 import { ResellerClient } from "../../provider/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { contact, Managed, ROOT, type Env } from "../resources/lifecycle/harness";
-import { dripped, startHostileProxy, type HostileProxy } from "./hostile-proxy";
+import { startRewritingProxy } from "../support/rewriting-proxy";
+import { dripped } from "./answer-writers";
 
 const opened: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -42,10 +43,10 @@ async function sandbox(): Promise<SandboxHandle> {
 
 test("a register whose answer drips past the deadline is retried under its key: one charge, state as the sandbox holds it", async () => {
   const sb = await sandbox();
-  const proxy: HostileProxy = await startHostileProxy(sb.url);
+  const proxy = await startRewritingProxy(sb.url);
   opened.push(proxy);
   const env = await hostEnv(sb, { "reseller:baseUrl": proxy.url, "reseller:timeoutSeconds": "3" });
-  proxy.mangle("POST", "/domains/register", dripped(100));
+  proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: dripped(100) });
 
   const d = new Managed(env, "Domain", "dripped");
   expect(await d.up({ domain: "dripped-order.com", years: 1, contacts: { registrant: contact } })).toBe("create");

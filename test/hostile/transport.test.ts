@@ -1,5 +1,6 @@
 /**
- * Hostile answers between the client and the sandbox (test/hostile/hostile-proxy.ts): late headers,
+ * Hostile answers between the client and the sandbox (test/support/rewriting-proxy.ts, with the
+ * writers of ./answer-writers.ts): late headers,
  * a dripped or oversized body, truncated JSON, a non-JSON page, 200 with an error body, a redirect
  * to another host. For each: what the client does (retry under the same key, or "outcome unknown"
  * and no re-send), that the sandbox's ledger holds each charge once, and what the message says.
@@ -9,21 +10,22 @@ import { isOutcomeUnknownError, isResellerNetworkError, ResponseShapeError } fro
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import * as F from "../provider/fixtures";
 import { startRecordingServer } from "../support/recording-server";
-import { declaresSize, dripped, html, lateHeaders, okWithError, oversized, redirectTo, startHostileProxy, truncated, type HostileProxy } from "./hostile-proxy";
+import { startRewritingProxy, type Lie, type RewritingProxy } from "../support/rewriting-proxy";
+import { declaresSize, dripped, lateHeaders, oversized, redirectTo } from "./answer-writers";
 
 /** Deadline of one attempt: generous for a loaded machine, short enough for a test to wait out. */
 const DEADLINE_MS = 2500;
 const CAP = 64 * 1024;
 
 let sandbox: SandboxHandle;
-let proxy: HostileProxy;
+let proxy: RewritingProxy;
 let client: ResellerClient;
 /** The client's debug lines: one per attempt, with why it failed. */
 let debugLines: string[];
 beforeEach(async () => {
   debugLines = [];
   sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
-  proxy = await startHostileProxy(sandbox.url);
+  proxy = await startRewritingProxy(sandbox.url);
   client = new ResellerClient({
     baseUrl: proxy.url,
     apiKey: sandbox.credentials.key,
@@ -64,7 +66,7 @@ describe("a keyed order whose answer is late, dripped or oversized is retried un
     ["a body above maxResponseBytes", oversized(CAP * 8), /answer larger than 65536 bytes/],
     ["a Content-Length above maxResponseBytes, its body never sent (refused unread)", declaresSize(CAP + 1), /answer larger than 65536 bytes/],
   ])("%s", async (_what, how, reason) => {
-    proxy.mangle("POST", "/domains/register", how);
+    proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: how });
     const order = await register();
     expect(order).toMatchObject({ domain: DOMAIN });
     expect(debugLines.filter((l) => l.startsWith("POST /domains/register attempt 1:"))).toEqual([expect.stringMatching(reason)]);
@@ -75,7 +77,7 @@ describe("a keyed order whose answer is late, dripped or oversized is retried un
   });
 
   it("when every answer is dripped, the error says the order was retried under one key and may have been applied", async () => {
-    proxy.mangle("POST", "/domains/register", dripped(100), 10);
+    proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: dripped(100), times: 10 });
     const e = await register().catch((x: unknown) => x);
     expect(isResellerNetworkError(e)).toBe(true);
     expect((e as Error).message).toMatch(/no whole answer within 2500 ms/);
@@ -86,7 +88,7 @@ describe("a keyed order whose answer is late, dripped or oversized is retried un
   });
 
   it("when every answer is oversized, the error names the cap and its contract entry", async () => {
-    proxy.mangle("POST", "/domains/register", oversized(CAP * 8), 10);
+    proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: oversized(CAP * 8), times: 10 });
     const e = await register().catch((x: unknown) => x);
     expect(isResellerNetworkError(e)).toBe(true);
     expect((e as Error).message).toMatch(new RegExp(`answer larger than ${CAP} bytes, not read \\(contract entry maxResponseBytes\\)`));
@@ -101,7 +103,7 @@ describe("an unkeyed create whose answer is late, dripped or oversized is 'outco
     ["a body dripped a byte at a time", dripped(100), /no whole answer within/],
     ["a body above maxResponseBytes", oversized(CAP * 8), /answer larger than 65536 bytes/],
   ])("%s", async (_what, how, reason) => {
-    proxy.mangle("POST", "/dns/zones", how);
+    proxy.rewrite({ method: "POST", path: /\/dns\/zones$/, write: how });
     const e = await client.createZone("demo-shop.net").catch((x: unknown) => x);
     expect(isOutcomeUnknownError(e)).toBe(true);
     expect((e as Error).message).toMatch(/outcome unknown/);
@@ -114,12 +116,13 @@ describe("an unkeyed create whose answer is late, dripped or oversized is 'outco
 });
 
 describe("a paid answer with the wrong shape is not retried; the order stands once, and asking again charges nothing", () => {
-  it.each([
-    ["truncated JSON", truncated, /answered 201 with an unexpected body at \(body\): not JSON/],
-    ["an HTML page", html, /answered 200 with an unexpected body at \(body\): not JSON \(content type text\/html/],
-    ["200 with an error body", okWithError, /answered 200 with an unexpected body at success: expected true, got false/],
-  ])("%s", async (_what, how, message) => {
-    proxy.mangle("POST", "/domains/register", how);
+  const lies: [string, (a: { body: string }) => Lie, RegExp][] = [
+    ["truncated JSON", (a) => ({ body: a.body.slice(0, a.body.length / 2) }), /answered 201 with an unexpected body at \(body\): not JSON/],
+    ["an HTML page", () => ({ status: 200, contentType: "text/html; charset=utf-8", body: "<html>Sign in to the network</html>" }), /answered 200 with an unexpected body at \(body\): not JSON \(content type text\/html/],
+    ["200 with an error body", () => ({ status: 200, body: '{"success":false,"error":{"code":"internal_error"}}' }), /answered 200 with an unexpected body at success: expected true, got false/],
+  ];
+  it.each(lies)("%s", async (_what, lie, message) => {
+    proxy.rewrite({ method: "POST", path: /\/domains\/register$/, lie });
     const e = await register().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ResponseShapeError);
     expect((e as Error).message).toMatch(message);
@@ -135,7 +138,7 @@ describe("a redirect to another host is never followed", () => {
   it("a keyed order: refused as a redirect, nothing reaches the other host, the order stands once", async () => {
     const elsewhere = await startRecordingServer();
     try {
-      proxy.mangle("POST", "/domains/register", redirectTo(`${elsewhere.url}/api/v1/domains/register`));
+      proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: redirectTo(`${elsewhere.url}/api/v1/domains/register`) });
       const e = await register().catch((x: unknown) => x);
       expect(e).toMatchObject({ name: "RedirectNotFollowedError", status: 307 });
       expect((e as Error).message).toMatch(/redirect, which is never followed/);
@@ -151,7 +154,7 @@ describe("a redirect to another host is never followed", () => {
   it("an unkeyed create: 'outcome unknown', not re-sent, not followed", async () => {
     const elsewhere = await startRecordingServer();
     try {
-      proxy.mangle("POST", "/dns/zones", redirectTo(`${elsewhere.url}/api/v1/dns/zones`));
+      proxy.rewrite({ method: "POST", path: /\/dns\/zones$/, write: redirectTo(`${elsewhere.url}/api/v1/dns/zones`) });
       const e = await client.createZone("demo-shop.net").catch((x: unknown) => x);
       expect(isOutcomeUnknownError(e)).toBe(true);
       expect((e as Error).message).toMatch(/status 307/);

@@ -2,7 +2,8 @@
  * A lying service for hostile tests: a loopback HTTP proxy (127.0.0.1, port 0) in front of a real
  * server (the sandbox) that forwards every request as it is, lets the server act on it (charge,
  * register, ...), and rewrites the answer of the requests a test names: another body, status or
- * content type, or an answer cut off halfway. What the server did stays true; only the answer lies.
+ * content type, or an answer cut off halfway; or writes the answer itself (late, dripped,
+ * oversized: test/hostile/answer-writers.ts). What the server did stays true; only the answer lies.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,17 +18,36 @@ export interface Lie {
   truncate?: boolean;
 }
 
-export interface Rewrite {
+/** The server's answer, for a rewrite. */
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+interface RewriteMatch {
   method: string;
   /** Matched against the request's path (query included). */
   path: RegExp;
   /** How many answers to rewrite (default 1); the rest pass as the server sent them. */
   times?: number;
-  lie: (answer: { status: number; body: string }) => Lie;
+}
+
+/** `lie` names what to send; `write` sends it itself, over time if it likes (it should stop once `res` is destroyed). */
+export type Rewrite = RewriteMatch &
+  ({ lie: (answer: Answer) => Lie; write?: never } | { write: (answer: Answer, res: http.ServerResponse) => void | Promise<void>; lie?: never });
+
+/** A request as the proxy received it. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
 }
 
 export interface RewritingProxy {
   url: string;
+  /** Every request received, in order. */
+  requests: ProxiedRequest[];
   rewrite(r: Rewrite): void;
   /** Rewrites still waiting for their request. */
   pending(): number;
@@ -39,10 +59,13 @@ export interface RewritingProxy {
 export async function startRewritingProxy(target: string): Promise<RewritingProxy> {
   const upstream = new URL(target);
   const rewrites: (Rewrite & { left: number })[] = [];
+  const requests: ProxiedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      const key = req.headers["idempotency-key"];
+      requests.push({ method: req.method ?? "", path: req.url ?? "", idempotencyKey: typeof key === "string" ? key : undefined });
       const headers = { ...req.headers, host: upstream.host };
       const fwd = http.request({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (up) => {
         const body: Buffer[] = [];
@@ -56,7 +79,12 @@ export async function startRewritingProxy(target: string): Promise<RewritingProx
             return;
           }
           r.left--;
-          const lie = r.lie({ status: up.statusCode ?? 502, body: text });
+          const answer: Answer = { status: up.statusCode ?? 502, headers: up.headers, body: text };
+          if (r.write) {
+            Promise.resolve(r.write(answer, res)).catch(() => res.destroy());
+            return;
+          }
+          const lie = r.lie(answer);
           const out = Buffer.from(lie.body ?? text, "utf8");
           res.writeHead(lie.status ?? up.statusCode ?? 502, { "content-type": lie.contentType ?? "application/json", "content-length": String(out.length) });
           if (!lie.truncate) {
@@ -75,6 +103,7 @@ export async function startRewritingProxy(target: string): Promise<RewritingProx
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     rewrite: (r) => rewrites.push({ ...r, left: r.times ?? 1 }),
     pending: () => rewrites.reduce((n, r) => n + r.left, 0),
     clear: () => void rewrites.splice(0),
