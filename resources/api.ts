@@ -124,7 +124,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   const rpm = get("requestsPerMinute");
   const requestsPerMinute = rpm === undefined ? undefined : parseDecimalSetting(`${account}:requestsPerMinute`, rpm);
   const timeout = get("timeoutSeconds");
-  const timeoutMs = timeout === undefined ? undefined : Math.round(parseDecimalSetting(`${account}:timeoutSeconds`, timeout) * 1000);
+  const timeoutMs = timeout === undefined ? undefined : Math.max(1, Math.round(parseDecimalSetting(`${account}:timeoutSeconds`, timeout) * 1000));
   // The client checks these too; here they are refused at configure, named as the stack config names them.
   checkConnectionSettings({ baseUrl: baseUrl!, apiKey: apiKey!, apiSecret: apiSecret!, timeoutMs, requestsPerMinute }, (k) => `${account}:${k === "timeoutMs" ? "timeoutSeconds" : k}`);
   const rateLimitLogDir = get("rateLimitDir");
