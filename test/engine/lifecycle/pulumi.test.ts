@@ -149,6 +149,46 @@ describe("pulumi_test.go", () => {
     expect(cloud.size).toBe(2);
   });
 
+  test("TestPendingDeleteReplacement: a B whose delete failed is pending delete; a delete-before-replace of A then replaces both and the state ends with one of each", async () => {
+    const s = new TestStack();
+    const cloud = new Map<string, Record<string, unknown>>();
+    let n = 0;
+    let failDeleteB = true;
+    s.provider.createF = async (_u, inputs) => {
+      const id = String(n++);
+      cloud.set(id, inputs);
+      return { id, outputs: inputs };
+    };
+    s.provider.deleteF = async (urn, id) => {
+      for (const props of cloud.values()) if (Object.values(props).includes(id)) throw new Error(`Can not delete ${id}`);
+      if (urn.endsWith("::resB") && failDeleteB) throw new Error("Could not delete typB");
+      cloud.delete(id);
+    };
+    s.provider.diffF = async (urn, _id, olds, news) => {
+      if (urn.endsWith("::resA")) return olds.foo !== news.foo ? { changes: true, replaces: ["foo"], deleteBeforeReplace: true } : { changes: false };
+      for (const key of ["parent", "frob"]) if (olds[key] !== news[key]) return { changes: true, replaces: [key] };
+      return { changes: false };
+    };
+    s.provider.updateF = async () => {
+      throw new Error("Didn't expect update to be called");
+    };
+    let foo = "bar";
+    let frob = "active";
+    const program = async (m: TestMonitor): Promise<void> => {
+      const a = await m.resource("resA", { inputs: { foo } });
+      await m.resource("resB", { inputs: { parent: a.id, frob }, propertyDependencies: { parent: [a.urn] }, dependencies: [a.urn] });
+    };
+    await s.up(program);
+    frob = "inactive";
+    await failure(s.up(program));
+    expect(s.state().map((r) => [r.name, !!r.delete])).toEqual([["resA", false], ["resB", false], ["resB", true]]);
+    foo = "baz";
+    failDeleteB = false;
+    await s.up(program);
+    expect(s.state().map((r) => [r.name, !!r.delete])).toEqual([["resA", false], ["resB", false]]);
+    expect(cloud.size).toBe(2);
+  });
+
   test("TestProtect: a protected replace fails (preview reports it), a protected delete fails, unprotecting allows both", async () => {
     const s = new TestStack();
     s.provider.diffF = async (_u, _id, olds, news) => (olds.foo !== news.foo ? { changes: true, replaces: ["foo"] } : { changes: false });
