@@ -12,6 +12,7 @@ import { accountId, purchaseKey, type Purchase } from "../provider/idempotency";
 import { redact } from "../provider/redact";
 import { createClient, DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "./api";
 import { ReadCaches } from "./read-cache";
+import { SecretValues } from "./secret-inputs";
 import { MIN_CLI_VERSION } from "./sdk-version";
 import type { Limits } from "./validate";
 
@@ -41,9 +42,10 @@ export function redacted(msg: string): string {
   }
 }
 
-const redactingLog = (sink: LogSink): Log => ({
-  info: (msg) => sink.info(`reseller: ${redacted(msg)}`),
-  warn: (msg) => sink.warn(`reseller: ${redacted(msg)}`),
+/** Log lines masked twice over: credentials and contact details by rule, and every value the program marked secret. */
+const redactingLog = (sink: LogSink, secrets: SecretValues): Log => ({
+  info: (msg) => sink.info(`reseller: ${secrets.mask(redacted(msg))}`),
+  warn: (msg) => sink.warn(`reseller: ${secrets.mask(redacted(msg))}`),
 });
 
 /** A URN's last segment, the resource's name. */
@@ -238,11 +240,13 @@ export class Host {
   private stackHadCredentials = false;
   readonly clock: Clock;
   readonly log: Log;
+  /** Values the program marked secret, seen by this process: masked in its log lines and in the errors it throws. */
+  readonly secrets = new SecretValues();
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly options: HostOptions) {
     this.clock = options.clock ?? systemClock;
-    this.log = redactingLog(options.sink);
+    this.log = redactingLog(options.sink, this.secrets);
     this.env = options.env ?? process.env;
   }
 

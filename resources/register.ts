@@ -1,6 +1,7 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as pulumi from "@pulumi/pulumi";
 import { namespaceOf, type Provider } from "./provider";
+import { SECRET_INPUTS } from "./secret-inputs";
 import { sdkTooOld } from "./sdk-version";
 import { shim, type Kind } from "./shim";
 
@@ -57,13 +58,36 @@ export function resourceArgs(
   const ns = namespaceOf({ account, provider }, `${kind} ${name}: `);
   const urn = pulumi.createUrn(name, typeToken(kind), parentUrnOf(opts.parent), pulumi.getProject(), pulumi.getStack());
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
-  Object.assign(props, args, { resourceUrn: urn });
+  Object.assign(props, args, { resourceUrn: urn, [SECRET_INPUTS]: secretInputNames(args) });
   const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
   const options: pulumi.CustomResourceOptions = {
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
   };
   return [shim(kind, ns), name, props, options, MODULE, kind];
+}
+
+/** Whether `v` is or holds (in an array or a plain object) an Output or a promise: only those can be secret. */
+function holdsOutput(v: unknown, depth = 0): boolean {
+  if (pulumi.Output.isInstance(v) || v instanceof Promise) return true;
+  if (depth > 10 || !v || typeof v !== "object") return false;
+  return Object.values(v).some((x) => holdsOutput(x, depth + 1));
+}
+
+/**
+ * The names of the inputs the program marked secret (pulumi.secret, a secret output, or one inside
+ * an object or list), for the input `secretInputs`: the provider host gets plain values and could
+ * not tell otherwise (resources/secret-inputs.ts). Undefined, so absent from the inputs and the
+ * state, when none is; resolved without waiting for anything but the inputs themselves.
+ */
+function secretInputNames(args: object): pulumi.Output<string[] | undefined> | undefined {
+  const candidates = Object.entries(args).filter(([, v]) => holdsOutput(v));
+  if (!candidates.length) return undefined;
+  const names = Promise.all(candidates.map(async ([k, v]) => ((await pulumi.isSecret(pulumi.output(v))) ? k : undefined))).then((ns) => {
+    const secret = ns.filter((n): n is string => n !== undefined);
+    return secret.length ? secret : undefined;
+  });
+  return pulumi.output(names);
 }
 
 /**

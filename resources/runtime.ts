@@ -78,6 +78,20 @@ function handler(name: string): Kind {
 
 const contextOf = (account: string | undefined): HostContext => host.context(account ?? DEFAULT_ACCOUNT);
 
+/**
+ * Runs a handler call with the values its property bags mark secret (`secretInputs`, from the
+ * program) added to the host's, and masks them in whatever it throws: the SDK's host prints an
+ * error's text and stack and sends its message and reasons to the engine.
+ */
+async function guarded<T>(bags: Props[], run: () => T | Promise<T>): Promise<T> {
+  host.secrets.addFrom(...bags);
+  try {
+    return await run();
+  } catch (e) {
+    throw host.secrets.scrub(e);
+  }
+}
+
 /** The subset of Pulumi's dynamic ConfigureRequest we read. */
 export interface ConfigureRequest {
   config: { get(key: string): string | undefined };
@@ -91,11 +105,13 @@ export async function configure(_kind: string, req: ConfigureRequest, account: s
 }
 
 export async function check(name: string, olds: Props, news: Props, account?: string): Promise<CheckResult<unknown>> {
-  return handler(name).check(contextOf(account), olds, news);
+  const r = await guarded([news, olds], () => handler(name).check(contextOf(account), olds, news));
+  // Failures of the inputs marked secret never show them (validate.ts); no other failure may quote them either.
+  return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
 }
 
 export async function diff(name: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
-  return handler(name).diff(contextOf(account), id, olds, news);
+  return guarded([news, olds], () => handler(name).diff(contextOf(account), id, olds, news));
 }
 
 /** After any write the account-wide read lists may be stale (read-cache.ts). */
@@ -105,22 +121,22 @@ function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
 
 export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {
   const ctx = contextOf(account);
-  return written(ctx, handler(name).create(ctx, inputs));
+  return guarded([inputs], () => written(ctx, handler(name).create(ctx, inputs)));
 }
 
 export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
-  return handler(name).read(contextOf(account), id, props);
+  return guarded([props], () => handler(name).read(contextOf(account), id, props));
 }
 
 export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
   const ctx = contextOf(account);
-  return written(ctx, handler(name).update(ctx, id, olds, news));
+  return guarded([news, olds], () => written(ctx, handler(name).update(ctx, id, olds, news)));
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
 function remove(name: string, id: string, props: Props, account?: string): Promise<void> {
   const ctx = contextOf(account);
-  return written(ctx, handler(name).delete(ctx, id, props));
+  return guarded([props], () => written(ctx, handler(name).delete(ctx, id, props)));
 }
 export { remove as delete };
 

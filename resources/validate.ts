@@ -19,9 +19,10 @@ import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type Reco
 import type { ConflictStrategy } from "../provider/views";
 import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "./normalize";
 import { domainNameRule, hostNameProblem, intRule, show } from "./rules";
+import { isSecretName, maskQuoted, SECRET_SHOWN, secretNames } from "./secret-inputs";
+import { UNKNOWN } from "./unknown";
 
-/** The value Pulumi sends for an input that is not known yet (preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN };
 
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
 
@@ -119,14 +120,28 @@ export interface TemplateInputs extends Common {
 
 /** Adds a failure at `path` (relative to the value being parsed) and returns zod's "no value". */
 function refuse(ctx: z.RefinementCtx, value: unknown, rule: string, opts: { secret?: boolean; path?: (string | number)[] } = {}): never {
-  ctx.addIssue({ code: "custom", message: `${opts.secret ? "(secret)" : show(value)} ${rule}`, input: value, path: opts.path });
+  ctx.addIssue({ code: "custom", message: `${opts.secret ? SECRET_SHOWN : show(value)} ${rule}`, input: value, path: opts.path, params: ruled(rule, true) });
   return z.NEVER as never;
 }
 
 /** A failure without a value to show ("is required", a key that is itself the mistake). */
 function refuseBare(ctx: z.RefinementCtx, rule: string, path?: (string | number)[]): never {
-  ctx.addIssue({ code: "custom", message: rule, path });
+  ctx.addIssue({ code: "custom", message: rule, path, params: ruled(rule, false) });
   return z.NEVER as never;
+}
+
+/** What a failure of an input the program marked secret is told from: the rule alone, and whether the message showed the value. */
+interface Ruled {
+  rule: string;
+  valued: boolean;
+}
+const ruled = (rule: string, valued: boolean): Ruled => ({ rule, valued });
+
+/** A failure's text for an input marked secret: the rule without the value (and without what it quotes of it); fails closed when the rule is not known. */
+function secretFailureText(issue: z.core.$ZodIssue): string {
+  const r = (issue as { params?: Partial<Ruled> }).params;
+  if (typeof r?.rule !== "string") return `${SECRET_SHOWN} is not valid`;
+  return `${r.valued ? `${SECRET_SHOWN} ` : ""}${maskQuoted(r.rule)}`;
 }
 
 /**
@@ -197,7 +212,7 @@ const KNOWN_CONTACT_FIELDS: readonly string[] = [...CONTACT_FIELDS.required, ...
 function nested<T>(schema: z.ZodType<T>, v: unknown, ctx: z.RefinementCtx): T {
   const r = schema.safeParse(v);
   if (r.success) return r.data;
-  for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, params: (issue as { params?: Ruled }).params });
   return z.NEVER as never;
 }
 
@@ -423,7 +438,8 @@ const recordSchema = withLimits<RecordInputs>((limits) =>
         return { ...r, type: isUnknown(r.type) ? r.type : r.type.trim().toUpperCase(), name, priority: asSent(r.priority), extra: asSent(r.extra) };
       const c = canonicalize({ type: r.type, name, content: r.content, ttl: r.ttl, priority: r.priority, extra: r.extra }, r.zone);
       if (!c.record) {
-        for (const p of c.problems) refuseBare(ctx, problemText(p).slice(p.field.length + 2), [p.field]);
+        for (const p of c.problems)
+          ctx.addIssue({ code: "custom", message: problemText(p).slice(p.field.length + 2), path: [p.field], params: ruled(p.rule, p.value !== undefined && p.value !== null) });
         return z.NEVER as never;
       }
       return { ...r, type: c.record.type, name: c.record.name, content: c.record.content, priority: c.record.priority, extra: c.record.extra };
@@ -481,9 +497,13 @@ const pathText = (path: readonly PropertyKey[]): string =>
 export function parseInputs<T>(schema: z.ZodType<T>, news: Record<string, unknown>): CheckResult<T> {
   const r = schema.safeParse(news);
   if (r.success) return { ok: true, inputs: defined(r.data), failures: [] };
+  const secret = secretNames(news);
   const failures = r.error.issues.map((i) => {
+    // The input the failure is under ("extra.weight" is a record problem's one-element path).
+    const input = String(i.path[0] ?? "").split(/[.[]/)[0];
     const property = pathText(i.path);
-    return { property, reason: property ? `${property}: ${i.message}` : i.message };
+    const message = isSecretName(secret, input) ? secretFailureText(i) : i.message;
+    return { property, reason: property ? `${property}: ${message}` : message };
   });
   return failed(defined(news), failures);
 }
