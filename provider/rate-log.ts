@@ -112,8 +112,9 @@ export class RequestLogFile {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") break;
         try {
-          // A lock is held for microseconds; one older than a second was left by a killed process.
-          if (Date.now() - fs.lstatSync(lock).mtimeMs > 1000) fs.unlinkSync(lock);
+          // A lock is held for microseconds; one older than a second was left by a killed process,
+          // and one dated in the future was planted (it would never age).
+          if (Math.abs(Date.now() - fs.lstatSync(lock).mtimeMs) > 1000) fs.unlinkSync(lock);
         } catch {
           // gone meanwhile
         }

@@ -91,6 +91,18 @@ test("lines inside the skew and never-ending sends of a live process hold a requ
   expect(warnings).toEqual([]);
 });
 
+test("a lock file planted with a date in the future is taken as stale: the call goes at once", async () => {
+  const { dir, file } = logFolder();
+  const lock = `${file}.lock`;
+  fs.writeFileSync(lock, "", { mode: 0o600 });
+  const inAnHour = new Date(Date.now() + 3_600_000);
+  fs.utimesSync(lock, inAnHour, inAnHour);
+  expect(await register(client(dir), "planted-lock.com")).toEqual({ sentAfterMs: 0, charges: 1 });
+  // Believed, it never aged: every decision spun 500 one-millisecond waits, then went on without the lock, leaving it there.
+  expect(fs.existsSync(lock)).toBe(false);
+  expect(fs.readFileSync(file, "utf8")).toMatch(/^s \S+ \d+\na \S+ \d+\n$/);
+});
+
 test("a log that is a link is set aside, never written through, with a warning", async () => {
   const { dir, file } = logFolder();
   const target = path.join(tmp, "someone-elses.txt");
