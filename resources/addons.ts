@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ResellerResource, type ResellerResourceOptions } from "./register";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** Arguments of a {@link ChildHost}. */
 export interface ChildHostArgs {
@@ -12,7 +12,7 @@ export interface ChildHostArgs {
   /** IPv6 addresses, may be empty. */
   ipv6?: pulumi.Input<pulumi.Input<string>[]>;
   /** Take an existing child host of that name into state instead of creating it: no change is made. */
-  adopt?: boolean;
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** A child nameserver (glue host) of a domain: full create, read, update, delete. */
@@ -28,6 +28,28 @@ export class ChildHost extends ResellerResource {
   /** True when the host was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing ChildHost into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a ChildHost in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<ChildHostArgs>, opts?: ResellerResourceOptions): ChildHost {
+    return new ChildHost(name, (state ?? {}) as ChildHostArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a ChildHost (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is ChildHost {
+    return isResellerResource(obj, "ChildHost");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
     super("ChildHost", name, { ipv6: [], ...args }, ["domain", "hostname", "ipv4", "ipv6", "adopted"], opts);
   }
@@ -38,7 +60,7 @@ export interface DomainAddonArgs {
   /** The domain (held by the account). Changing it replaces the resource. */
   domain: pulumi.Input<string>;
   /** Take the add-on, already on, into state: no purchase. */
-  adopt?: boolean;
+  adopt?: pulumi.Input<boolean>;
 }
 
 /**
@@ -58,6 +80,28 @@ export class PrivacyAddon extends ResellerResource {
   /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing PrivacyAddon into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a PrivacyAddon in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DomainAddonArgs>, opts?: ResellerResourceOptions): PrivacyAddon {
+    return new PrivacyAddon(name, (state ?? {}) as DomainAddonArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a PrivacyAddon (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is PrivacyAddon {
+    return isResellerResource(obj, "PrivacyAddon");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
     super("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted"], opts);
   }
@@ -78,6 +122,28 @@ export class Protection extends ResellerResource {
   /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing Protection into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a Protection in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DomainAddonArgs>, opts?: ResellerResourceOptions): Protection {
+    return new Protection(name, (state ?? {}) as DomainAddonArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a Protection (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is Protection {
+    return isResellerResource(obj, "Protection");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
     super("Protection", name, args, ["domain", "enabled", "status", "adopted"], opts);
   }
@@ -102,6 +168,28 @@ export class EppCode extends ResellerResource {
   /** When this code was requested, ISO 8601. */
   declare readonly requestedAt: pulumi.Output<string>;
 
+  /**
+   * Reads an existing EppCode into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of an EppCode in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<EppCodeArgs>, opts?: ResellerResourceOptions): EppCode {
+    return new EppCode(name, (state ?? {}) as EppCodeArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is an EppCode (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is EppCode {
+    return isResellerResource(obj, "EppCode");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
     super("EppCode", name, args, ["authCode", "requestedAt"], opts);
   }

@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RecordExtra } from "../provider/shapes";
-import { ResellerResource, type ResellerResourceOptions } from "./register";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** Arguments of a {@link DnsZone}. */
 export interface DnsZoneArgs {
   /** The domain whose zone the service hosts. Changing it replaces the zone. */
   domain: pulumi.Input<string>;
   /** Take an existing zone into state without changing it (a second create would get 409 zone_exists). */
-  adopt?: boolean;
+  adopt?: pulumi.Input<boolean>;
   /** After create, post the delegation check until the zone is delegated (bounded by waitTimeoutSeconds). */
   waitForDelegation?: pulumi.Input<boolean>;
   /** Seconds to wait for delegation, default 300. */
@@ -33,6 +33,28 @@ export class DnsZone extends ResellerResource {
   /** True when the zone was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing DnsZone into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a DnsZone in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DnsZoneArgs>, opts?: ResellerResourceOptions): DnsZone {
+    return new DnsZone(name, (state ?? {}) as DnsZoneArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a DnsZone (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is DnsZone {
+    return isResellerResource(obj, "DnsZone");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: DnsZoneArgs, opts?: ResellerResourceOptions) {
     super("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "adopted"], opts);
   }
@@ -61,7 +83,7 @@ export interface DnsRecordArgs {
   /** Required for SRV ({weight, port}) and CAA ({flag, tag}). */
   extra?: pulumi.Input<RecordExtraArgs>;
   /** Take an existing record (same type and name; the content picks among several) into state. */
-  adopt?: boolean;
+  adopt?: pulumi.Input<boolean>;
 }
 
 /**
@@ -95,6 +117,28 @@ export class DnsRecord extends ResellerResource {
   /** True when the record was adopted rather than created. */
   declare readonly adopted: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing DnsRecord into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a DnsRecord in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DnsRecordArgs>, opts?: ResellerResourceOptions): DnsRecord {
+    return new DnsRecord(name, (state ?? {}) as DnsRecordArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a DnsRecord (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is DnsRecord {
+    return isResellerResource(obj, "DnsRecord");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: DnsRecordArgs, opts?: ResellerResourceOptions) {
     super(
       "DnsRecord",
@@ -117,7 +161,7 @@ export interface ZoneTemplateArgs {
   /** What to do with existing records the template would write: skip, replace or cancel (default). */
   conflictStrategy?: pulumi.Input<"skip" | "replace" | "cancel">;
   /** Take an already applied template into state (verifies template and zone exist; claims no records). */
-  adopt?: boolean;
+  adopt?: pulumi.Input<boolean>;
 }
 
 /**
@@ -134,6 +178,28 @@ export class ZoneTemplate extends ResellerResource {
   /** "TYPE name" of the records skipped (conflictStrategy skip). */
   declare readonly skipped: pulumi.Output<string[]>;
 
+  /**
+   * Reads an existing ZoneTemplate into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a ZoneTemplate in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<ZoneTemplateArgs>, opts?: ResellerResourceOptions): ZoneTemplate {
+    return new ZoneTemplate(name, (state ?? {}) as ZoneTemplateArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a ZoneTemplate (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is ZoneTemplate {
+    return isResellerResource(obj, "ZoneTemplate");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: ZoneTemplateArgs, opts?: ResellerResourceOptions) {
     super("ZoneTemplate", name, args, ["recordIds", "created", "replaced", "skipped", "adopted"], opts);
   }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Contact, ContactSet, RenewalPolicy } from "../provider/shapes";
-import { ResellerResource, type ResellerResourceOptions } from "./register";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
 export type ContactArgs = { [K in keyof Contact]: pulumi.Input<Contact[K]> };
@@ -33,12 +33,12 @@ export interface DomainArgs {
   authCode?: pulumi.Input<string>;
   /** Your own order or domain reference, sent with the order. */
   clientReference?: pulumi.Input<string>;
-  /** Decimal string, e.g. "25.00": refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
-  maxPrice?: pulumi.Input<string>;
+  /** A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
+  maxPrice?: pulumi.Input<number | string>;
   /** Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice). */
   renewal?: pulumi.Input<RenewalPolicyArgs>;
   /** Take an existing domain of the account into state: no purchase, no change. */
-  adopt?: boolean;
+  adopt?: pulumi.Input<boolean>;
   /** How long create waits for the registry (stage `pending`), seconds; default 120. */
   waitTimeoutSeconds?: pulumi.Input<number>;
 }
@@ -89,10 +89,46 @@ export class Domain extends ResellerResource {
    * Set while an order this resource sent may have been charged but its answer was lost or
    * unreadable (the service shows it applied); the next `up` reads it back and sets `charged`.
    */
-  declare readonly unconfirmedOrder: pulumi.Output<{ operation: string; idempotencyKey: string; years: number; from?: string; reason: string } | undefined>;
+  declare readonly unconfirmedOrder: pulumi.Output<
+    | {
+        /** register, transfer or renew. */
+        operation: string;
+        /** The Idempotency-Key it was sent with; the read-back replays it, never a new order. */
+        idempotencyKey: string;
+        /** The term ordered, in years. */
+        years: number;
+        /** A renewal: the expiry it renewed from. */
+        from?: string;
+        /** Why it is unconfirmed. */
+        reason: string;
+      }
+    | undefined
+  >;
   /** Contacts (secret). */
   declare readonly contacts: pulumi.Output<DomainContacts | undefined>;
 
+  /**
+   * Reads an existing Domain into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a Domain in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DomainArgs>, opts?: ResellerResourceOptions): Domain {
+    return new Domain(name, (state ?? {}) as DomainArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a Domain (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is Domain {
+    return isResellerResource(obj, "Domain");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: DomainArgs, opts?: ResellerResourceOptions) {
     const inputs = {
       ...args,

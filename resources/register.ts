@@ -151,3 +151,8 @@ function parentUrnOf(parent: pulumi.Resource | undefined): pulumi.Output<string>
   if (!parent) return undefined;
   return pulumi.output(new Promise<string>((resolve) => void parent.urn.apply((u) => resolve(u))));
 }
+
+/** Whether `obj` is a reseller resource of `kind`, by its type token (so across copies of the package). */
+export function isResellerResource(obj: unknown, kind: Kind): boolean {
+  return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === typeToken(kind);
+}

@@ -292,14 +292,19 @@ function readNameservers(limits: Limits): (v: unknown, ctx: z.RefinementCtx) => 
   };
 }
 
-/** maxPrice as provider/money.ts parses it (the guard parses it again from the same text, identically). */
+/**
+ * maxPrice as provider/money.ts parses it (the guard parses it again from the same text,
+ * identically). A number is taken as the decimal text JavaScript prints for it (30 -> "30",
+ * 12.5 -> "12.5"), so one the text rule refuses (0.1 + 0.2, 1e21, -5) is refused, never rounded.
+ */
 function readMaxPrice(decimals: number): (v: unknown, ctx: z.RefinementCtx) => string {
   return (v, ctx) => {
+    const text = typeof v === "number" ? String(v) : v;
     try {
-      parseMaxPrice(v, decimals);
-      return v as string;
+      parseMaxPrice(text, decimals);
+      return text as string;
     } catch {
-      return refuse(ctx, v, `is not a decimal amount as a string: ${MAX_PRICE_RULE(decimals)}`);
+      return refuse(ctx, v, `is not a decimal amount: a number, or ${MAX_PRICE_RULE(decimals)}`);
     }
   };
 }

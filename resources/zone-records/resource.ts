@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DnsRecordArgs, RecordExtra } from "../dns";
-import { ResellerResource, type ResellerResourceOptions } from "../register";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../register";
 
 /** One record of a zone: DnsRecord's arguments without the zone (the resource's) and adopt (a live identical record is always taken). */
 export type ZoneRecordArgs = Omit<DnsRecordArgs, "zone" | "adopt">;
@@ -52,6 +52,28 @@ export class DnsZoneRecords extends ResellerResource {
   /** Whether records nobody in the stack declares are deleted. */
   declare readonly authoritative: pulumi.Output<boolean>;
 
+  /**
+   * Reads an existing DnsZoneRecords into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a DnsZoneRecords in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DnsZoneRecordsArgs>, opts?: ResellerResourceOptions): DnsZoneRecords {
+    return new DnsZoneRecords(name, (state ?? {}) as DnsZoneRecordsArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a DnsZoneRecords (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is DnsZoneRecords {
+    return isResellerResource(obj, "DnsZoneRecords");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
   constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
     super("DnsZoneRecords", name, args, ["zone", "records", "unmanaged", "elsewhere", "authoritative"], opts);
   }

@@ -118,7 +118,8 @@ describe("domain", () => {
     ["contact field", domain({ contacts: { registrant: { ...jane, city: "" } } }), "contacts.registrant.city: is required"],
     ["contact type", domain({ contacts: { registrant: jane, owner: jane } }), "contacts.owner: is not a contact type"],
     ["maxPrice", domain({ maxPrice: "12.345" }), 'maxPrice: "12.345" is not a decimal amount'],
-    ["maxPrice number", domain({ maxPrice: 12 }), "maxPrice: 12 is not a decimal amount"],
+    ["maxPrice negative number", domain({ maxPrice: -12 }), "maxPrice: -12 is not a decimal amount"],
+    ["maxPrice float noise", domain({ maxPrice: 0.1 + 0.2 }), "maxPrice: 0.30000000000000004 is not a decimal amount"],
     ["notBefore", domain({ renewal: { notBefore: "2025-02-30" } }), 'renewal.notBefore: "2025-02-30" is not a date YYYY-MM-DD'],
     ["renewal years", domain({ renewal: { years: 20 } }), "renewal.years: 20 is above the maximum"],
     ["renewal key", domain({ renewal: { every: 1 } }), "renewal.every: 1 is not a renewal setting"],
@@ -126,6 +127,14 @@ describe("domain", () => {
     ["locked", domain({ locked: "yes" }), 'locked: "yes" is not true or false'],
   ];
   test.each(bad)("%s", (_l, input, want) => expect(reasons(checkDomainInputs(input)).join("\n")).toContain(want));
+
+  test("maxPrice as a number is its decimal text: 30 and 12.5 pass as \"30\" and \"12.5\"", () => {
+    for (const [given, text] of [[30, "30"], [12.5, "12.5"]] as const) {
+      const r = checkDomainInputs(domain({ maxPrice: given }));
+      expect(r.failures).toEqual([]);
+      expect((r.inputs as { maxPrice?: unknown }).maxPrice).toBe(text);
+    }
+  });
 
   test("no secret value appears in any failure", () => {
     const secretContact = { ...jane, email: "SECRET-EMAIL", phone: "SECRET-PHONE", country: "SECRET-COUNTRY" };
