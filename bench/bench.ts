@@ -17,6 +17,7 @@ import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
 import { readBurst } from "./read-burst";
 import { records } from "./records";
+import { zoneRecords } from "./zone-records";
 
 export type Metrics = Record<string, number | string>;
 
@@ -30,7 +31,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup(), linear()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup(), linear(), zoneRecords()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

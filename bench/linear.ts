@@ -53,7 +53,7 @@ type Op = "Up" | "Noop" | "Refresh" | "Destroy";
 type Role = CpuRecord["role"];
 
 /** What one operation cost: CPU ms of each process that ran, its wall time, its API requests, and when the first came. */
-interface OpCost {
+export interface OpCost {
   cpuMs: Partial<Record<Role, number>>;
   wallSeconds: number;
   requests: number;
@@ -74,13 +74,13 @@ function takeCpu(dir: string): Partial<Record<Role, number>> {
 }
 
 /** NODE_OPTIONS that preload the CPU recorder, after any this shell already sets. */
-function preloadOptions(): string {
+export function preloadOptions(): string {
   const preload = compiledProgram("bench/cpu-preload.ts");
   return [process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(" ");
 }
 
 /** What `call` cost: the CPU files written meanwhile, its wall time, its first request in the sandbox's log. */
-async function measureOp(sandbox: SandboxHandle, cpuDir: string, call: () => Promise<void>): Promise<OpCost> {
+export async function measureOp(sandbox: SandboxHandle, cpuDir: string, call: () => Promise<void>): Promise<OpCost> {
   takeCpu(cpuDir);
   sandbox.operator.clearRequests();
   const startedAt = Date.now();

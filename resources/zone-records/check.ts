@@ -7,7 +7,7 @@
  */
 import { checkRecordInputs, containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../validate";
 import { domainNameRule, intRule, show } from "../rules";
-import { canonicalHost, defined } from "../normalize";
+import { DEFAULT_TTL, canonicalHost, defined } from "../normalize";
 import { recordKey, type ZoneRecord } from "./plan";
 import { DEFAULT_SAFETY, type Safety } from "./safety";
 
@@ -21,11 +21,28 @@ export interface ZoneRecordsInputs {
   allowLargeChanges: boolean;
 }
 
+/** The records as the program sent them: a list, or (resource.ts `packed`) that list as JSON text. */
+function recordsOf(news: Record<string, unknown>): unknown {
+  if (typeof news.recordsJson !== "string" || isUnknown(news.recordsJson)) return news.records ?? [];
+  try {
+    return JSON.parse(news.recordsJson) as unknown;
+  } catch {
+    return news.recordsJson;
+  }
+}
+
 const RECORD_FIELDS = ["type", "name", "content", "ttl", "priority", "extra"];
 
 const label = (r: Record<string, unknown>): string => `${typeof r.type === "string" ? r.type : "?"} ${typeof r.name === "string" ? r.name : "@"}`;
 
-export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Limits): CheckResult<ZoneRecordsInputs> {
+/** A record's fields as given, as one string: equal for a record given exactly in its canonical form. */
+const asGiven = (r: Record<string, unknown>): string => JSON.stringify([r.type, r.name ?? "@", r.content, r.priority ?? null, r.extra ?? null]);
+
+/**
+ * `olds` are the inputs this check returned at the last up, for the same zone: canonical records,
+ * which a record given exactly as one of them is (canonical forms are fixed points of the table).
+ */
+export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Limits, olds: Record<string, unknown> = {}): CheckResult<ZoneRecordsInputs> {
   const failures: CheckFailure[] = [];
   const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
   let zone = news.zone;
@@ -37,11 +54,16 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
   const authoritative = readBool(news.authoritative, "authoritative", fail);
   const allowLargeChanges = readBool(news.allowLargeChanges, "allowLargeChanges", fail);
   const safety = readSafety(news.safety, fail);
-  const list = news.records ?? [];
+  const list = recordsOf(news);
   if (!Array.isArray(list) && !isUnknown(list)) fail("records", `${show(list)} is not a list of records ({type, name, content, ttl?, priority?, extra?})`);
   if (failures.length || isUnknown(zone) || !Array.isArray(list) || containsUnknown(list) || containsUnknown([authoritative, allowLargeChanges, safety]))
-    return failures.length ? failed(news, failures) : { ok: true, inputs: news as unknown as ZoneRecordsInputs, failures: [] };
+    // Unknown in preview: kept as sent (records as a list), judged once known; diff calls it a change.
+    return failures.length ? failed(news, failures) : { ok: true, inputs: defined({ ...news, recordsJson: undefined, records: list }) as unknown as ZoneRecordsInputs, failures: [] };
 
+  // A zone of thousands changed by one record: the others are taken from the last check, not parsed again.
+  const known = new Map<string, ZoneRecord>();
+  if (olds.zone === zone && olds.records && typeof olds.records === "object" && !Array.isArray(olds.records))
+    for (const r of Object.values(olds.records as Record<string, ZoneRecord>)) known.set(asGiven(r as unknown as Record<string, unknown>), r);
   const records: Record<string, ZoneRecord> = {};
   const where = new Map<string, number>();
   const ttlOf = new Map<string, { ttl: number; at: number }>();
@@ -50,12 +72,18 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return void fail(at, `${show(raw)} is not a record ({type, name, content, ttl?, priority?, extra?})`);
     const r = raw as Record<string, unknown>;
     for (const k of Object.keys(r)) if (!RECORD_FIELDS.includes(k)) fail(`${at}.${k}`, `is not a record field (${RECORD_FIELDS.join(", ")}); the zone is the resource's`);
-    const c = checkRecordInputs({ ...r, zone }, limits);
-    if (!c.ok) {
-      for (const f of c.failures) failures.push({ property: `${at}.${f.property}`, reason: `${at}.${f.reason} (record ${label(r)})` });
-      return;
+    const was = known.get(asGiven(r));
+    const ttl = r.ttl ?? DEFAULT_TTL;
+    let rec: ZoneRecord;
+    if (was && intRule(ttl, limits.ttl.min, limits.ttl.max).ok) rec = { ...was, ttl: ttl as number };
+    else {
+      const c = checkRecordInputs({ ...r, zone }, limits);
+      if (!c.ok) {
+        for (const f of c.failures) failures.push({ property: `${at}.${f.property}`, reason: `${at}.${f.reason} (record ${label(r)})` });
+        return;
+      }
+      rec = defined({ type: c.inputs.type, name: c.inputs.name, content: c.inputs.content, ttl: c.inputs.ttl, priority: c.inputs.priority ?? undefined, extra: c.inputs.extra ?? undefined });
     }
-    const rec: ZoneRecord = defined({ type: c.inputs.type, name: c.inputs.name, content: c.inputs.content, ttl: c.inputs.ttl, priority: c.inputs.priority ?? undefined, extra: c.inputs.extra ?? undefined });
     const key = recordKey(rec);
     const twice = where.get(key);
     if (twice !== undefined) return void fail(at, `${show(key)} is declared twice (also records[${twice}]); a record is one entry`);

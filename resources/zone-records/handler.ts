@@ -10,8 +10,8 @@ import type { DnsRecord, RecordInput } from "../../provider/views";
 import { isNotFound, isServiceManagedRecord } from "../../provider/vocabulary";
 import { GONE, type Handler } from "../handler";
 import { objectKey, PartialFailure, resourceName, type HostContext } from "../host";
-import { canonicalRecord, defined, sameJson } from "../normalize";
-import { containsUnknown, failed } from "../validate";
+import { canonicalHost, canonicalRecord, defined, sameJson } from "../normalize";
+import { containsUnknown, failed, isUnknown } from "../validate";
 import type { DiffResult } from "../diff";
 import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
 import { declarations } from "./declared";
@@ -186,6 +186,13 @@ async function apply(ctx: HostContext, inputs: ZoneRecordsInputs, held: Record<s
   return outputsOf(inputs, now, plan, owners.elsewhere);
 }
 
+/** A promise that never rejects (one nobody may await), and its outcome back. */
+const settled = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+function unsettled<T>(o: { value: T } | { error: unknown }): T {
+  if ("error" in o) throw o.error;
+  return o.value;
+}
+
 /** Whether the declaration (records, authoritative) differs from the one in state's inputs. */
 function declarationChanged(olds: Record<string, unknown>, news: ZoneRecordsInputs): boolean {
   return olds.zone !== news.zone || olds.authoritative !== news.authoritative || !sameJson(olds.records ?? null, news.records);
@@ -193,10 +200,13 @@ function declarationChanged(olds: Record<string, unknown>, news: ZoneRecordsInpu
 
 export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> = {
   async check(ctx, olds, news) {
-    const result = checkZoneRecordsInputs(news, ctx.limits());
+    // A new resource is planned against the live zone whatever it declares: its list is asked for
+    // while the records are judged (thousands take a while), not after.
+    const early = !olds.records && typeof news.zone === "string" && !isUnknown(news.zone) ? settled(readZone(ctx, canonicalHost(news.zone))) : undefined;
+    const result = checkZoneRecordsInputs(news, ctx.limits(), olds);
     if (!result.ok) return result;
     const i = result.inputs;
-    if (containsUnknown(i.records) || containsUnknown(i.zone) || i.resourceUrn === undefined) return result;
+    if (Array.isArray(i.records) || containsUnknown(i) || i.resourceUrn === undefined) return result;
     const clashes = declarations(ctx).declare(i.resourceUrn, i.zone, Object.keys(i.records));
     if (clashes.length)
       return failed(
@@ -210,7 +220,7 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     if (!declarationChanged(olds, i)) return result;
     let live: LiveRecord[];
     try {
-      live = await readZone(ctx, i.zone);
+      live = early && i.zone === canonicalHost(news.zone as string) ? unsettled(await early) : await readZone(ctx, i.zone);
     } catch (e) {
       // A zone this run creates (or one not active yet) cannot be listed: the apply reports what it finds.
       ctx.log.info(`${who(i.resourceUrn)} (${i.zone}): the zone could not be read to plan (${e instanceof Error ? e.message : String(e)})`);
@@ -232,7 +242,7 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
   },
 
   diff(ctx, _id, olds, news): DiffResult {
-    if (containsUnknown(news.records) || containsUnknown(news.zone)) return { changes: true, replaces: containsUnknown(news.zone) ? ["zone"] : [], stables: [], deleteBeforeReplace: false, diffs: ["records"] };
+    if (Array.isArray(news.records) || containsUnknown(news)) return { changes: true, replaces: containsUnknown(news.zone) ? ["zone"] : [], stables: [], deleteBeforeReplace: false, diffs: ["records"] };
     const held = olds.records ?? {};
     if (olds.zone !== news.zone) return { changes: true, replaces: ["zone"], stables: [], deleteBeforeReplace: false, diffs: ["zone"] };
     for (const h of Object.values(held)) ctx.owners.claim(objectKey.record(news.zone, h.id), news.resourceUrn ?? olds.resourceUrn);

@@ -12,7 +12,7 @@ import { Engine } from "../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { generatedProgram } from "../../bench/program-file";
 
-jest.setTimeout(300_000);
+jest.setTimeout(600_000);
 
 const ZONE = "demo-reseller.com";
 let sandbox: SandboxHandle;

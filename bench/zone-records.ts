@@ -1,0 +1,154 @@
+/**
+ * Bench section: one DnsZoneRecords holding N records (1,000, 3,000 and 10,000; BENCH_ZONE_RECORDS_SIZES
+ * picks others), driven by the engine against the sandbox, the limit raised out of the way:
+ * - when the first API request of an up comes, at N and at one record, side by side;
+ * - CPU of program and host per record for up, no-op up, refresh, preview of a one-record change
+ *   and destroy, and its growth from the smallest size to the largest;
+ * - requests of a no-op up (none) and of a refresh (one list per page of the zone);
+ * - state bytes per record;
+ * and, at a raised limit that the sandbox enforces too, an apply of `floor.records` creates against
+ * the floor (N − burst) / limit, with the 429s the sandbox answered. Goals: bench/README.md.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Program, RunResult } from "../engine/engine";
+import { DEFAULT_CONTRACT } from "../provider/contract";
+import { startSandbox, type SandboxHandle } from "../sandbox/index";
+import type { Measurement, Metrics } from "./bench";
+import { CPU_DIR_ENV } from "./cpu-preload";
+import { measureOp, preloadOptions, type OpCost } from "./linear";
+import { atMs, round, sandboxEngine } from "./measure";
+import { compiledProgram } from "./program-file";
+import { ZONE } from "./records";
+
+export interface ZoneRecordsOptions {
+  sizes: number[];
+  floor: { records: number; limitPerMinute: number };
+}
+
+export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[] {
+  const raw = env.BENCH_ZONE_RECORDS_SIZES;
+  if (raw === undefined || raw === "") return [1000, 3000, 10_000];
+  const picked = raw.split(",").map(Number);
+  if (!picked.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_ZONE_RECORDS_SIZES: "${raw}" is not a list of record counts, e.g. 1000,10000`);
+  return picked;
+}
+
+export const ZONE_RECORDS_DEFAULTS: ZoneRecordsOptions = { sizes: zoneRecordsSizes(), floor: { records: 1000, limitPerMinute: 3000 } };
+
+const UNPACED_PER_MINUTE = 10_000_000;
+/** The records per page of a list (contract.paging). */
+const PER_PAGE = Math.min(DEFAULT_CONTRACT.paging.perPage, DEFAULT_CONTRACT.paging.maxPerPage);
+
+const program = (records: number, changed?: number): Program => ({
+  file: compiledProgram("bench/programs/zone-records-program.ts"),
+  args: { records, zone: ZONE, ...(changed === undefined ? {} : { changed }) },
+});
+
+function expectSummary(r: RunResult, what: string, want: Partial<RunResult["summary"]>): void {
+  for (const [k, v] of Object.entries(want))
+    if (r.summary[k as keyof RunResult["summary"]] !== v) throw new Error(`zone-records ${what}: expected ${k} ${v}, got ${JSON.stringify(r.summary)}`);
+}
+
+const cpu = (c: OpCost): number => (c.cpuMs.program ?? 0) + (c.cpuMs.host ?? 0);
+
+async function withSandbox<T>(limitPerMinute: number, records: number, run: (sandbox: SandboxHandle) => Promise<T>): Promise<T> {
+  const sandbox = await startSandbox({ port: 0, requestsPerMinute: limitPerMinute, processingDelaySeconds: 0, contract: { maxRecordsPerZone: records + 100 } });
+  try {
+    return await run(sandbox);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+interface SizeCosts {
+  up: OpCost;
+  noop: OpCost;
+  refresh: OpCost;
+  preview: OpCost;
+  destroy: OpCost;
+  stateBytes: number;
+}
+
+/** Up, no-op up, refresh, preview of one changed record, and destroy of N records, each checked by its summary. */
+async function measureSize(n: number, full: boolean): Promise<SizeCosts | OpCost> {
+  return withSandbox(UNPACED_PER_MINUTE, n, async (sandbox) => {
+    const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-zone-records-cpu-"));
+    try {
+      const engine = sandboxEngine(sandbox, UNPACED_PER_MINUTE, { parallel: 16, host: { env: { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir } } });
+      const op = (what: string, call: () => Promise<RunResult>, want: Partial<RunResult["summary"]>) =>
+        measureOp(sandbox, cpuDir, async () => expectSummary(await call(), `${what} of ${n}`, want));
+      const up = await op("up", () => engine.up(program(n)), { create: 1 });
+      if (!full) return up;
+      const stateBytes = Buffer.byteLength(engine.serializedState());
+      return {
+        up,
+        stateBytes,
+        noop: await op("no-op up", () => engine.up(program(n)), { same: 1 }),
+        refresh: await op("refresh", () => engine.refresh(), { read: 1, update: 0 }),
+        preview: await op("preview", () => engine.preview(program(n, Math.floor(n / 2))), { update: 1 }),
+        destroy: await op("destroy", () => engine.destroy(), { delete: 1 }),
+      };
+    } finally {
+      fs.rmSync(cpuDir, { recursive: true, force: true });
+    }
+  });
+}
+
+/** An up of `records` creates at a limit both the client and the sandbox hold: the creates' span against the floor, and the 429s. */
+async function measureFloor(records: number, limitPerMinute: number): Promise<{ seconds: number; floorSeconds: number; rateLimited: number }> {
+  return withSandbox(limitPerMinute, records, async (sandbox) => {
+    const engine = sandboxEngine(sandbox, limitPerMinute);
+    sandbox.operator.clearRequests();
+    expectSummary(await engine.up(program(records)), `floor up of ${records}`, { create: 1 });
+    const log = sandbox.operator.requests();
+    const creates = log.filter((r) => r.method === "POST" && r.path.endsWith("/records") && r.status === 201).map(atMs);
+    const burst = DEFAULT_CONTRACT.rateLimit.burst;
+    return {
+      seconds: (Math.max(...creates) - Math.min(...creates)) / 1000,
+      floorSeconds: ((records - burst) / limitPerMinute) * 60,
+      rateLimited: log.filter((r) => r.status === 429).length,
+    };
+  });
+}
+
+export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): Measurement {
+  return {
+    id: "zone-records",
+    name: `DnsZoneRecords (${opts.sizes.join(", ")} records; first request, CPU per record, requests, state; creates at ${opts.floor.limitPerMinute}/min)`,
+    async run(progress) {
+      const out: Metrics = {};
+      const perRecord: Record<number, number> = {};
+      for (const n of opts.sizes) {
+        const c = (await measureSize(n, true)) as SizeCosts;
+        const total = cpu(c.up) + cpu(c.noop) + cpu(c.refresh) + cpu(c.preview) + cpu(c.destroy);
+        perRecord[n] = total / n;
+        out[`zoneRecordsUpSecondsAt${n}`] = round(c.up.wallSeconds, 1);
+        out[`zoneRecordsMsPerRecordAt${n}`] = round(total / n, 3);
+        out[`zoneRecordsUpMsPerRecordAt${n}`] = round(cpu(c.up) / n, 3);
+        out[`zoneRecordsNoopRequestsAt${n}`] = c.noop.requests;
+        out[`zoneRecordsRefreshRequestsAt${n}`] = c.refresh.requests;
+        out[`zoneRecordsRefreshPagesAt${n}`] = Math.ceil((n + 14) / PER_PAGE);
+        out[`zoneRecordsPreviewCpuSecondsAt${n}`] = round(cpu(c.preview) / 1000, 2);
+        out[`zoneRecordsStateBytesPerRecordAt${n}`] = round(c.stateBytes / n, 1);
+        progress(`${n}: up ${round(c.up.wallSeconds, 1)} s, ${round(total / 1000, 1)} s CPU in all, preview ${round(cpu(c.preview) / 1000, 2)} s CPU, state ${round(c.stateBytes / n, 1)} B/record`);
+      }
+      // When the first request leaves: one record and the largest zone, one after the other in this run.
+      const large = opts.sizes[opts.sizes.length - 1];
+      const one = (await measureSize(1, false)) as OpCost;
+      const big = (await measureSize(large, false)) as OpCost;
+      out.zoneRecordsFirstRequestSecondsAt1 = round(one.firstRequestSeconds ?? NaN, 2);
+      out[`zoneRecordsFirstRequestSecondsAt${large}`] = round(big.firstRequestSeconds ?? NaN, 2);
+      out.zoneRecordsFirstRequestLaterSeconds = round((big.firstRequestSeconds ?? NaN) - (one.firstRequestSeconds ?? NaN), 2);
+      out.zoneRecordsGrowth = round(perRecord[large] / perRecord[opts.sizes[0]], 3);
+      const f = await measureFloor(opts.floor.records, opts.floor.limitPerMinute);
+      out[`zoneRecordsFloorSecondsAt${opts.floor.records}`] = round(f.seconds, 2);
+      out[`zoneRecordsFloorIdealSecondsAt${opts.floor.records}`] = round(f.floorSeconds, 2);
+      out.zoneRecordsFloorRatio = round(f.seconds / f.floorSeconds, 3);
+      out.zoneRecordsFloor429s = f.rateLimited;
+      progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min: ${round(f.seconds, 1)} s (floor ${round(f.floorSeconds, 1)} s), ${f.rateLimited} × 429`);
+      return out;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The zone-records section at a tiny size against a real sandbox and the real provider host (needs
+ * `npm run build`): every figure is produced; a no-op up sends nothing and a refresh one list.
+ */
+import { zoneRecords, zoneRecordsSizes } from "../../bench/zone-records";
+
+jest.setTimeout(300_000);
+
+test("sizes: 1,000, 3,000 and 10,000 unless BENCH_ZONE_RECORDS_SIZES picks others", () => {
+  expect(zoneRecordsSizes({})).toEqual([1000, 3000, 10_000]);
+  expect(zoneRecordsSizes({ BENCH_ZONE_RECORDS_SIZES: "5,50" })).toEqual([5, 50]);
+  expect(() => zoneRecordsSizes({ BENCH_ZONE_RECORDS_SIZES: "5,x" })).toThrow(/is not a list of record counts/);
+});
+
+test("zone-records: first request, CPU per record, requests, state and the creates' floor", async () => {
+  const m = await zoneRecords({ sizes: [3], floor: { records: 30, limitPerMinute: 6000 } }).run(() => undefined);
+  expect(m.zoneRecordsNoopRequestsAt3).toBe(0);
+  expect(m.zoneRecordsRefreshRequestsAt3).toBe(m.zoneRecordsRefreshPagesAt3);
+  expect(m.zoneRecordsRefreshPagesAt3).toBe(1);
+  for (const k of ["zoneRecordsMsPerRecordAt3", "zoneRecordsPreviewCpuSecondsAt3", "zoneRecordsStateBytesPerRecordAt3", "zoneRecordsFirstRequestSecondsAt1", "zoneRecordsFirstRequestSecondsAt3"])
+    expect(m[k]).toBeGreaterThan(0);
+  expect(m.zoneRecordsGrowth).toBe(1);
+  expect(m.zoneRecordsFloor429s).toBe(0);
+  expect(m.zoneRecordsFloorSecondsAt30).toBeGreaterThan(0);
+});
