@@ -38,9 +38,20 @@ export interface ProjectOptions {
 /** A zone file's records not carried over, and records taken with a change, each with its line and reason. */
 export interface Migration {
   file: string;
-  skipped: { line: number; record: string; reason: string }[];
-  notes: { line: number; record: string; reason: string }[];
+  skipped: MigrationLine[];
+  notes: MigrationLine[];
 }
+
+/** One record of the zone file: its line (and the included file it is in, if any), the record and the reason. */
+export interface MigrationLine {
+  line: number;
+  file?: string;
+  record: string;
+  reason: string;
+}
+
+/** Where a record is in the zone file: "line 12", or "sub/hosts.zone line 3" in an included file. */
+export const lineOf = (x: MigrationLine): string => `${x.file ? `${x.file} ` : ""}line ${x.line}`;
 
 /** A Pulumi logical name: lower case, [a-z0-9-], no leading/trailing or doubled dashes. */
 export function slug(text: string): string {
@@ -106,9 +117,12 @@ export function literal(value: unknown, indent = ""): string {
   return entries.length ? `{\n${entries.join("\n")}\n${indent}}` : "{}";
 }
 
-/** Text safe inside a `//` comment: one line, printable ASCII. */
+/**
+ * Text safe inside a `//` comment: one line. Control characters and the Unicode line terminators
+ * (which end a `//` comment in TypeScript) become "?"; other text, "§" included, stays as it is (UTF-8).
+ */
 export function commentText(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, "?");
+  return text.replace(/[\x00-\x1f\x7f\u0085\u2028\u2029]/g, "?");
 }
 
 function declare(className: string, name: string, args: Record<string, unknown>, opts?: string): string {
@@ -214,7 +228,22 @@ function zoneBlock(z: EstateZone, base: string, create = false, whole = false): 
     out += `const ${tableVar}: RecordTable = {\n${records.map((r) => `  ${JSON.stringify(r.name)}: ${inlineLiteral(r.args)},\n`).join("")}};\n`;
     return { code: out, table: { zoneVar, tableVar, domain: z.domain } };
   }
-  for (const r of records) out += declare("DnsRecord", r.name, { zone: z.domain, ...r.args, ...(create ? {} : { adopt: true }) }, `{ dependsOn: [${zoneVar}] }`);
+  // A DS comes after the NS records of its delegation and depends on them: a DS is only at a
+  // delegation point (RFC 4035 §2.4), so it can be made only once they are.
+  const dsAt = new Set(records.filter((r) => r.args.type === "DS").map((r) => r.args.name));
+  const delegations = new Map<unknown, string[]>();
+  const decl = (r: (typeof records)[number], after: string[] = []) =>
+    declare("DnsRecord", r.name, { zone: z.domain, ...r.args, ...(create ? {} : { adopt: true }) }, `{ dependsOn: [${[zoneVar, ...after].join(", ")}] }`);
+  for (const r of records.filter((x) => x.args.type !== "DS")) {
+    if (r.args.type !== "NS" || !dsAt.has(r.args.name)) {
+      out += decl(r);
+      continue;
+    }
+    const v = `${zoneVar}_ns_${[...delegations.values()].flat().length + 1}`;
+    delegations.set(r.args.name, [...(delegations.get(r.args.name) ?? []), v]);
+    out += `const ${v} = ${decl(r)}`;
+  }
+  for (const r of records.filter((x) => x.args.type === "DS")) out += decl(r, delegations.get(r.args.name));
   return { code: out };
 }
 
@@ -243,8 +272,14 @@ function tablesEnd(tables: TableRef[], create: boolean): string {
     'type RecordTable = Record<string, Omit<reseller.DnsRecordArgs, "zone" | "adopt">>;\n\n' +
     "async function declareRecords(zone: reseller.DnsZone, domain: string, table: RecordTable): Promise<void> {\n" +
     "  let declared = 0;\n" +
-    "  for (const [name, record] of Object.entries(table)) {\n" +
-    `    new reseller.DnsRecord(name, { zone: domain, ...record${create ? "" : ", adopt: true"} }, { dependsOn: [zone] });\n` +
+    "  // A DS comes after the NS records of its delegation and depends on them (RFC 4035 §2.4).\n" +
+    "  const delegations = new Map<string, reseller.DnsRecord[]>();\n" +
+    "  const rows = Object.entries(table);\n" +
+    '  for (const [name, record] of [...rows.filter(([, r]) => r.type !== "DS"), ...rows.filter(([, r]) => r.type === "DS")]) {\n' +
+    '    const owner = String(record.name ?? "@");\n' +
+    '    const after = record.type === "DS" ? (delegations.get(owner) ?? []) : [];\n' +
+    `    const made = new reseller.DnsRecord(name, { zone: domain, ...record${create ? "" : ", adopt: true"} }, { dependsOn: [zone, ...after] });\n` +
+    '    if (record.type === "NS") delegations.set(owner, [...(delegations.get(owner) ?? []), made]);\n' +
     `    if (++declared % ${TABLE_YIELD_EVERY} === 0) await new Promise((resolve) => setImmediate(resolve));\n` +
     "  }\n" +
     "}\n\n" +
@@ -303,7 +338,7 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
 
 /** The zone file's lines not carried over, and those taken with a change, as `//` comment lines. */
 function migrationComment(m: Migration): string {
-  const line = (x: Migration["skipped"][number]) => `//   line ${x.line}: ${commentText(x.record)} -- ${commentText(x.reason)}\n`;
+  const line = (x: MigrationLine) => `//   ${commentText(lineOf(x))}: ${commentText(x.record)} -- ${commentText(x.reason)}\n`;
   let out = "";
   if (m.skipped.length) out += `// Not carried over (${m.skipped.length}):\n${m.skipped.map(line).join("")}`;
   if (m.notes.length) out += `// Carried over with a change (${m.notes.length}):\n${m.notes.map(line).join("")}`;
@@ -368,8 +403,12 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
   ];
 }
 
-/** What to run next, printed by the command and written into the project's README. */
-export function nextSteps(dir: string | undefined, contacts: "omit" | "config" = "omit"): string {
+/**
+ * What to run next, printed by the command and written into the project's README. `creates`: the
+ * program migrates a zone file, so the first `up` creates the zone and that many records instead of
+ * adopting what exists.
+ */
+export function nextSteps(dir: string | undefined, contacts: "omit" | "config" = "omit", creates?: number): string {
   return [
     ...(dir === undefined ? [] : [`cd ${dir}`]),
     "npm install",
@@ -379,15 +418,19 @@ export function nextSteps(dir: string | undefined, contacts: "omit" | "config" =
     "pulumi config set --secret reseller:apiSecret <API_SECRET>",
     "pulumi config set reseller:baseUrl <BASE_URL>",
     ...(contacts === "config" ? ["pulumi config set --secret --path contacts.registrant.name '<NAME>'   # and the other fields: see README.md"] : []),
-    "pulumi preview                  # expect only creates (adoptions), no updates",
-    "pulumi up                       # adopts: no purchase, no change",
+    ...(creates === undefined
+      ? ["pulumi preview                  # expect only creates (adoptions), no updates", "pulumi up                       # adopts: no purchase, no change"]
+      : [
+          `pulumi preview                  # expect ${creates + 1} creates: the zone and ${creates} record(s)`,
+          "pulumi up                       # creates the zone, waits for the delegation, creates the records",
+        ]),
     "pulumi up                       # again: no changes",
   ].join("\n");
 }
 
 function migrationReadme(name: string, estate: Estate, m: Migration): string {
   const z = estate.zones[0];
-  const list = (xs: Migration["skipped"]) => xs.map((x) => `- line ${x.line}: \`${x.record.replace(/`/g, "'")}\` — ${x.reason}`).join("\n");
+  const list = (xs: MigrationLine[]) => xs.map((x) => `- ${lineOf(x)}: \`${x.record.replace(/`/g, "'")}\` — ${x.reason}`).join("\n");
   return `# ${name}
 
 Generated by \`reseller-pulumi import --zone-file ${m.file}\`: the DNS zone ${z.domain} and its
@@ -396,7 +439,7 @@ it is active, that is once the domain is delegated to the service's nameservers:
 zone, waits for the delegation (\`waitForDelegation\`), then creates the records.
 
 \`\`\`sh
-${nextSteps(undefined)}
+${nextSteps(undefined, "omit", z.records.length)}
 \`\`\`
 ${m.skipped.length ? `\n## Not carried over (${m.skipped.length})\n\n${list(m.skipped)}\n` : ""}${m.notes.length ? `\n## Carried over with a change (${m.notes.length})\n\n${list(m.notes)}\n` : ""}`;
 }

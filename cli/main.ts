@@ -5,7 +5,7 @@
  * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
 import { DEFAULT_CONTRACT } from "../provider/contract";
@@ -14,7 +14,7 @@ import { isGoneStage, isNotFound } from "../provider/vocabulary";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/normalize";
 import { canonicalEstate } from "./canonical";
-import { generateProject, nextSteps, type Migration } from "./codegen";
+import { generateProject, lineOf, nextSteps, type Migration } from "./codegen";
 import { dependencySpec } from "./dependency";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
@@ -33,7 +33,8 @@ the zone and its records, to move DNS hosting here from another provider. Record
 manages itself (SOA, the apex NS) or cannot hold are listed with the reason, never dropped silently.
 
   --zone DOMAIN     the DNS zone of DOMAIN and its records
-  --zone-file FILE  a BIND zone file for DOMAIN ($ORIGIN, $TTL, relative names, parentheses)
+  --zone-file FILE  a BIND zone file for DOMAIN, read as BIND loads it ($ORIGIN, $TTL,
+                    $INCLUDE relative to the file, $GENERATE, relative names, parentheses)
   --domain DOMAIN   the domain, its child hosts, privacy, protection, zone and records
   --all             every domain and zone of the account
   --out DIR         where to write the program (default ./imported)
@@ -197,22 +198,28 @@ function migrateZoneFile(file: string, values: { zone?: string; domain?: string;
   if (values.zone === undefined || values.domain !== undefined || values.all) throw new UsageError("--zone-file FILE needs --zone DOMAIN (the zone the file describes), and neither --domain nor --all");
   const zone = canonicalHost(values.zone);
   if (!zone.includes(".")) throw new UsageError(`"${values.zone}" is not a domain name`);
+  const top = resolve(io.cwd, file);
   let text: string;
   try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
+    text = readFileSync(top, "utf8");
   } catch (e) {
     throw new Error(`cannot read the zone file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   let read: ReturnType<typeof toRecords>;
   try {
-    read = toRecords(text, zone, DEFAULT_CONTRACT.ttl);
+    // $INCLUDE names a file relative to the including file; shown relative to the zone file's directory.
+    const include = (name: string, from: string | undefined) => {
+      const path = resolve(dirname(from === undefined ? top : resolve(dirname(top), from)), name);
+      return { path: relative(dirname(top), path), text: readFileSync(path, "utf8") };
+    };
+    read = toRecords(text, zone, DEFAULT_CONTRACT.ttl, { include });
   } catch (e) {
     if (e instanceof ZoneFileError) throw new Error(`${file}: ${e.message}`);
     throw e;
   }
   const migration: Migration = { file, skipped: read.skipped, notes: read.notes };
   // Canonical already (the table read them): not canonicalized a second time.
-  const records = read.records.map(({ line: _line, extra, ...r }) => ({ ...r, extra: extra ? { ...extra } : null }));
+  const records = read.records.map(({ line: _line, file: _file, extra, ...r }) => ({ ...r, extra: extra ? { ...extra } : null }));
   const estate = { domains: [], zones: [{ domain: zone, records }] };
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const dependency = usage(() => dependencySpec(values.dependency, outDir));
@@ -220,9 +227,9 @@ function migrateZoneFile(file: string, values: { zone?: string; domain?: string;
   for (const f of generateProject(estate, { name: values.name ?? `${zone}-zone`, dependency, migration, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, f.path), f.content);
   const shownDir = values.out ?? "imported";
   io.out(`Read ${records.length + read.skipped.length} record(s) from ${file}: ${records.length} to create in ${zone}, ${read.skipped.length} not carried over, into ${shownDir}/index.ts`);
-  for (const x of read.skipped) io.out(`  not carried over: line ${x.line}: ${x.record} -- ${x.reason}`);
-  for (const x of read.notes) io.out(`  changed: line ${x.line}: ${x.record} -- ${x.reason}`);
-  io.out("\nNext:\n" + nextSteps(shownDir));
+  for (const x of read.skipped) io.out(`  not carried over: ${lineOf(x)}: ${x.record} -- ${x.reason}`);
+  for (const x of read.notes) io.out(`  changed: ${lineOf(x)}: ${x.record} -- ${x.reason}`);
+  io.out("\nNext:\n" + nextSteps(shownDir, "omit", records.length));
   return 0;
 }
 

@@ -4,6 +4,7 @@
  * Returns the stored form or throws 422 naming the field, the value and the rule.
  */
 import { canonicalize } from "../provider/records";
+import { DS_PLACEMENT } from "../provider/records/t_hex";
 import { invalid, missing } from "./errors";
 import type { RecordEntry } from "./state";
 import type { Body } from "./validate";
@@ -48,4 +49,23 @@ export function validateRecord(body: Body, base: RecordEntry | null, ttlRange: {
   }
   const r = c.record;
   return { type: r.type, name: r.name, content: r.content, ttl, priority: r.priority, extra: r.extra as RecordDraft["extra"] };
+}
+
+/** A stored record as a refusal names it: "A 192.0.2.1 (rec_12)". */
+const named = (r: RecordEntry) => `${r.type} ${r.priority === null ? "" : `${r.priority} `}${r.content} (${r.id})`.slice(0, 120);
+
+/**
+ * Rules on a record among the zone's others (`others`: the zone's records, the one being changed
+ * left out), in the order a zone server applies them: an identical record is the same record
+ * (RFC 2181 §5); a CNAME stands alone at its name (RFC 1034 §3.6.2), and the refusal names what it
+ * would share the name with; a DS needs NS records at its name (RFC 4035 §2.4).
+ */
+export function placeRecord(others: readonly RecordEntry[], d: RecordDraft): void {
+  const here = others.filter((r) => r.name === d.name);
+  const same = here.find((r) => r.type === d.type && r.content === d.content && r.priority === d.priority && JSON.stringify(r.extra) === JSON.stringify(d.extra));
+  if (same) throw invalid("content", d.content, `an identical ${d.type} record for ${d.name} exists already (${same.id}): identical records are one record (RFC 2181 §5)`);
+  const clash = d.type === "CNAME" ? here : here.filter((r) => r.type === "CNAME");
+  if (clash.length > 0)
+    throw invalid("name", d.name, `a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1): ${d.name} holds ${clash.map(named).join(", ")}`);
+  if (d.type === "DS" && !here.some((r) => r.type === "NS")) throw invalid("name", d.name, DS_PLACEMENT.notDelegation(d.name));
 }

@@ -3,7 +3,7 @@ import { VALUES, VIEW_FIELDS } from "../provider/contract";
 import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../provider/vocabulary";
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
-import { validateRecord, type RecordDraft } from "./records";
+import { placeRecord, validateRecord, type RecordDraft } from "./records";
 import { ok, page, type Ctx, type Route } from "./routing";
 import { DNS_SERVICE_NAMESERVERS, type RecordEntry, type ZoneEntry } from "./state";
 import { canonicalHost, domainName } from "./validate";
@@ -79,13 +79,10 @@ const siblings = (z: ZoneEntry, name: string, type: string, except?: RecordEntry
 
 /** Checks shared by create and update: CNAME exclusivity, duplicates, shared TTL (create) and the zone size. */
 function checkPlacement(z: ZoneEntry, d: RecordDraft, except?: RecordEntry): void {
-  const others = z.records.filter((r) => r !== except && r.name === d.name);
-  if (d.type === "CNAME" ? others.length > 0 : others.some((r) => r.type === "CNAME")) {
-    throw invalid("name", d.name, "a CNAME cannot share its name with other records");
-  }
-  if (others.some((r) => r.type === d.type && r.content === d.content && r.priority === d.priority && JSON.stringify(r.extra) === JSON.stringify(d.extra))) {
-    throw invalid("content", d.content, `an identical ${d.type} record for ${d.name} exists already`);
-  }
+  placeRecord(
+    z.records.filter((r) => r !== except),
+    d,
+  );
 }
 
 const listZones = (c: Ctx) =>

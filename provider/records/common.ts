@@ -112,7 +112,46 @@ export function canonicalTarget(raw: string, zone: string, field = "content", ro
   const t = raw.trim();
   if (t === ".") return root ? "." : fail(field, raw, 'is "." (the root), which this record type cannot point to');
   if (t === "@") return zone;
-  return canonicalName(t, field, { underscore: true, plus: true, minLabels: 2 });
+  const name = canonicalName(t, field, { underscore: true, plus: true, minLabels: 2 });
+  // Names in content are absolute (README, "Names inside record data"): one that ends in a service
+  // label was meant relative, and read as absolute it would point nowhere.
+  const top = name.slice(name.lastIndexOf(".") + 1);
+  if (top.startsWith("_"))
+    fail(field, raw, `has the name ${t}, which ends in the label ${top}, no top-level domain: names in content are absolute with or without the trailing dot; write the whole name (e.g. ${name}.${zone})`);
+  return name;
+}
+
+/**
+ * Presentation-form tokens: white space separates them, a quoted part (with its spaces) stays inside
+ * its token, escapes are kept as written. Only the white space between tokens is not data.
+ */
+export function presentationTokens(text: string, raw: unknown, rfc = "RFC 1035 §5.1"): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let inQuote = false;
+  let has = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\" && i + 1 < text.length) {
+      cur += c + text[i + 1];
+      i++;
+      has = true;
+    } else if (c === '"') {
+      inQuote = !inQuote;
+      cur += c;
+      has = true;
+    } else if (/\s/.test(c) && !inQuote) {
+      if (has) out.push(cur);
+      cur = "";
+      has = false;
+    } else {
+      cur += c;
+      has = true;
+    }
+  }
+  if (inQuote) fail("content", raw, `has an unterminated quoted string (${rfc})`);
+  if (has) out.push(cur);
+  return out;
 }
 
 /** A decimal field in [min, max], named `what` (e.g. "the MX preference") in refusals; leading zeros are read. */

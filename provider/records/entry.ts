@@ -5,6 +5,30 @@
  */
 import type { RecordFields } from "./common";
 
+/**
+ * What one rdata field is, in presentation order: the table's one statement of which fields are
+ * domain names. The zone-file reader makes "name" fields absolute under the current $ORIGIN
+ * (RFC 1035 §5.1); check and the sandbox canonicalize them as names (absolute, see README).
+ * - "name": a domain name;
+ * - "string": one character-string (RFC 1035 §5.1), its bytes kept exactly;
+ * - "strings": this and every later field: character-strings;
+ * - "int": a decimal number; "word": one token as written (a flag, a tag, a key);
+ * - "rest": this and every later token as written (hex data, SVCB parameters, ...).
+ */
+export type FieldKind = "name" | "string" | "strings" | "int" | "word" | "rest";
+
+/** The kind of the i-th rdata token under a layout; a trailing "strings" or "rest" covers the rest. */
+export function fieldAt(fields: readonly FieldKind[], i: number): FieldKind | undefined {
+  if (i < fields.length) return fields[i];
+  const last = fields[fields.length - 1];
+  return last === "strings" || last === "rest" ? last : undefined;
+}
+
+/** Zone-file rdata tokens with every "name" field made absolute under origin (no trailing dot). */
+export function absoluteNames(fields: readonly FieldKind[], tokens: string[], origin: string): string[] {
+  return tokens.map((t, i) => (fieldAt(fields, i) === "name" ? absolute(t, origin) : t));
+}
+
 export interface RecordInputFields {
   content: string;
   /** As given: the entry judges it (a whole number in range, where the type has one). */
@@ -21,6 +45,8 @@ export interface RecordTypeEntry {
   priority: boolean;
   /** Keys of the API's extra object this type carries. */
   extra: readonly ("weight" | "port" | "flag" | "tag")[];
+  /** The rdata fields in presentation order (zone-file form, priority and extra included). */
+  fields: readonly FieldKind[];
   /**
    * API fields to canonical fields; zone-file shorthand in content ("10 mail.example.com") is read
    * when the structured fields are absent. Throws RecordSyntaxError naming field, value and rule.

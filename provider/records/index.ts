@@ -14,6 +14,7 @@ import { A } from "./t_a";
 import { AAAA } from "./t_aaaa";
 import { CAA } from "./t_caa";
 import { DS, SSHFP, TLSA } from "./t_hex";
+import { AFSDB, HINFO, KX, LP, MB, MG, MINFO, MR, NAPTR, PX, RP, RT, URI } from "./t_layout";
 import { MX } from "./t_mx";
 import { CNAME, DNAME, NS, PTR } from "./t_name";
 import { passThrough } from "./t_other";
@@ -22,12 +23,12 @@ import { HTTPS, SVCB } from "./t_svcb";
 import { SPF, TXT } from "./t_txt";
 
 export type { Problem, RecordExtra, RecordFields } from "./common";
-export type { RecordTypeEntry, RecordInputFields } from "./entry";
-export { absolute, dotted } from "./entry";
+export type { FieldKind, RecordTypeEntry, RecordInputFields } from "./entry";
+export { absolute, absoluteNames, dotted, fieldAt } from "./entry";
 export { canonicalName, parseCharacterStrings, quoteString } from "./common";
 
 export const RECORD_TYPES: Readonly<Record<string, RecordTypeEntry>> = Object.fromEntries(
-  [A, AAAA, CNAME, NS, PTR, DNAME, MX, TXT, SPF, SRV, CAA, TLSA, SSHFP, DS, SVCB, HTTPS].map((e) => [e.type, e]),
+  [A, AAAA, CNAME, NS, PTR, DNAME, MX, TXT, SPF, SRV, CAA, TLSA, SSHFP, DS, SVCB, HTTPS, NAPTR, RP, AFSDB, RT, KX, PX, LP, MINFO, MB, MG, MR, HINFO, URI].map((e) => [e.type, e]),
 );
 
 /** Types the service makes itself or a signer generates: never held as user records. */

@@ -7,6 +7,7 @@ export const A: RecordTypeEntry = {
   rfc: "RFC 1035 §3.4.1",
   priority: false,
   extra: [],
+  fields: ["word"],
   parse(i) {
     const t = i.content.trim();
     if (t === "") fail("content", i.content, "is empty; an A record holds an IPv4 address (RFC 1035 §3.4.1)");

@@ -7,6 +7,7 @@ export const AAAA: RecordTypeEntry = {
   rfc: "RFC 3596 §2.2, RFC 5952",
   priority: false,
   extra: [],
+  fields: ["word"],
   parse(i) {
     const t = i.content.trim();
     if (t === "") fail("content", i.content, "is empty; an AAAA record holds an IPv6 address (RFC 3596 §2.2)");

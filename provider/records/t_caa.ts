@@ -70,6 +70,7 @@ export const CAA: RecordTypeEntry = {
   rfc: "RFC 8659, RFC 8657",
   priority: false,
   extra: ["flag", "tag"],
+  fields: ["int", "word", "string"],
   parse(i) {
     let flagRaw: unknown = i.extra?.flag;
     let tagRaw: unknown = i.extra?.tag;
@@ -94,10 +95,8 @@ export const CAA: RecordTypeEntry = {
     let content: string;
     if (ISSUE_TAGS.has(tag)) content = issueValue(text, i.content);
     else if (tag === "iodef") content = iodefValue(text, i.content);
-    else {
-      content = text.trim();
-      if (content === "") fail("content", i.content, `is empty: a CAA ${tag} property needs a value (RFC 8659 §4.1.1)`);
-    }
+    // Any other property's value is kept byte for byte: only its owner knows what spaces mean.
+    else content = text;
     const extra: RecordExtra = { flag, tag };
     return { content, priority: null, extra };
   },

@@ -15,12 +15,21 @@ interface Field {
 }
 
 /** `dataLength` gives the hex length the fields call for, and which field calls for it. */
-function hexType(type: string, rfc: string, fields: Field[], usage: string, dataLength: (n: number[]) => [number, string] | undefined, dataWhat: string): RecordTypeEntry {
+function hexType(
+  type: string,
+  rfc: string,
+  fields: Field[],
+  usage: string,
+  dataLength: (n: number[]) => [number, string] | undefined,
+  dataWhat: string,
+  owner?: (name: string) => string | undefined,
+): RecordTypeEntry {
   return {
     type,
     rfc,
     priority: false,
     extra: [],
+    fields: [...fields.map(() => "int" as const), "rest"],
     parse(i) {
       const w = words(i.content);
       if (w.length < fields.length + 1) fail("content", i.content, `is not ${type} content: ${usage} (${rfc})`);
@@ -34,6 +43,7 @@ function hexType(type: string, rfc: string, fields: Field[], usage: string, data
       if (want !== undefined && hex.length !== want[0]) fail("content", i.content, `has ${hex.length} hex digits of ${dataWhat}; ${want[1]} needs ${want[0]} (${rfc})`);
       return { content: [...nums, hex].join(" "), priority: null, extra: null };
     },
+    owner,
     print: (f) => f.content,
     fromZone: (tokens) => ({ content: tokens.filter((t) => t !== "(" && t !== ")").join(" ") }),
   };
@@ -67,6 +77,13 @@ export const SSHFP = hexType(
   "fingerprint",
 );
 
+/** RFC 4035 §2.4: a DS record sits at a delegation point (a name with NS records) below the zone apex. */
+export const DS_PLACEMENT = {
+  apex: "cannot hold a DS record: DS is at the top of the zone; it belongs at a delegation point below the apex, and the apex's own DS is published by the parent zone (RFC 4035 §2.4)",
+  notDelegation: (name: string) =>
+    `cannot hold a DS record: ${name} is not a delegation point (no NS records at that name); DS is only at a delegation point below the apex (RFC 4035 §2.4)`,
+};
+
 // IANA DS digest types: SHA-1(1) SHA-256(2) GOST R 34.11-94(3) SHA-384(4); algorithm 0 is reserved.
 export const DS = hexType(
   "DS",
@@ -82,4 +99,6 @@ export const DS = hexType(
     return len === undefined ? undefined : [len, `digest type ${d}`];
   },
   "digest",
+  // Below the apex, whether the name is a delegation is the zone's to say: DS_PLACEMENT.
+  (name) => (name === "@" ? DS_PLACEMENT.apex : undefined),
 );

@@ -1,12 +1,15 @@
 /** MX: preference and exchange (RFC 1035 §3.3.9); null MX is preference 0 and "." (RFC 7505 §3). */
 import { canonicalTarget, decimal, fail, integerField, words } from "./common";
-import { absolute, dotted, type RecordTypeEntry } from "./entry";
+import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./entry";
+
+const FIELDS: readonly FieldKind[] = ["int", "name"];
 
 export const MX: RecordTypeEntry = {
   type: "MX",
   rfc: "RFC 1035 §3.3.9, RFC 7505",
   priority: true,
   extra: [],
+  fields: FIELDS,
   parse(i, zone) {
     const w = words(i.content);
     let priority: number;
@@ -26,5 +29,7 @@ export const MX: RecordTypeEntry = {
     return { content, priority, extra: null };
   },
   print: (f) => `${f.priority} ${dotted(f.content)}`,
-  fromZone: (tokens, origin) => (tokens.length === 2 ? { content: `${tokens[0]} ${absolute(tokens[1], origin)}` } : { content: tokens.join(" ") }),
+  fromZone(tokens, origin) {
+    return { content: absoluteNames(FIELDS, tokens, origin).join(" ") };
+  },
 };

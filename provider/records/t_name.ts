@@ -1,7 +1,9 @@
 /** Types whose data is one domain name: CNAME (RFC 1035 §3.3.1), NS (§3.3.11), PTR (§3.3.12), DNAME (RFC 6672). */
 import { isServiceManagedRecord } from "../vocabulary";
 import { canonicalTarget, fail, words } from "./common";
-import { absolute, dotted, type RecordTypeEntry } from "./entry";
+import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./entry";
+
+const FIELDS: readonly FieldKind[] = ["name"];
 
 function nameType(type: string, rfc: string, owner?: (name: string) => string | undefined): RecordTypeEntry {
   return {
@@ -9,6 +11,7 @@ function nameType(type: string, rfc: string, owner?: (name: string) => string | 
     rfc,
     priority: false,
     extra: [],
+    fields: FIELDS,
     parse(i, zone) {
       const w = words(i.content);
       if (w.length !== 1) fail("content", i.content, `is not one host name (${type}, ${rfc})`);
@@ -16,7 +19,9 @@ function nameType(type: string, rfc: string, owner?: (name: string) => string | 
     },
     owner,
     print: (f) => dotted(f.content),
-    fromZone: (tokens, origin) => ({ content: tokens.length === 1 ? absolute(tokens[0], origin) : tokens.join(" ") }),
+    fromZone(tokens, origin) {
+      return { content: absoluteNames(FIELDS, tokens, origin).join(" ") };
+    },
   };
 }
 

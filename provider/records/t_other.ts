@@ -1,9 +1,10 @@
 /**
- * Any other type (the service's list is open-ended: NAPTR, LOC, HINFO, URI, ...): the content is
- * kept as written, trimmed, and only checked to be non-empty text. No canonical form is invented
- * for data this package does not read.
+ * Any other type the table has no entry for (the service's list is open-ended: LOC, CERT, ...): the
+ * content is kept as written, only the white space between tokens made one space; a quoted string
+ * keeps every byte, spaces inside included. No canonical form is invented for data this package
+ * does not read, and no name in it is made absolute: a type that carries names has an entry.
  */
-import { fail } from "./common";
+import { fail, presentationTokens } from "./common";
 import type { RecordTypeEntry } from "./entry";
 
 export function passThrough(type: string): RecordTypeEntry {
@@ -12,8 +13,9 @@ export function passThrough(type: string): RecordTypeEntry {
     rfc: "RFC 3597 (types this package does not read: content kept as written)",
     priority: false,
     extra: [],
+    fields: ["rest"],
     parse(i) {
-      const t = i.content.trim().replace(/\s+/g, " ");
+      const t = presentationTokens(i.content, i.content).join(" ");
       if (t === "") fail("content", i.content, `is empty; a ${type} record needs its data`);
       if (t.includes("\0")) fail("content", i.content, "holds a NUL character, which the API's text cannot carry");
       if (t.length > 4096) fail("content", i.content, "is longer than 4096 characters (the service's limit)");

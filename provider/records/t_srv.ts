@@ -4,7 +4,7 @@
  * wildcard in place of the service label (RFC 4592).
  */
 import { canonicalTarget, decimal, fail, integerField, words, type RecordExtra } from "./common";
-import { absolute, dotted, type RecordTypeEntry } from "./entry";
+import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./entry";
 
 /**
  * RFC 6335 §5.1: 1 to 15 of [a-z0-9-], at least one letter, no hyphen at either end or twice in a row.
@@ -24,11 +24,14 @@ function ownerRule(name: string): string | undefined {
   return undefined;
 }
 
+const FIELDS: readonly FieldKind[] = ["int", "int", "int", "name"];
+
 export const SRV: RecordTypeEntry = {
   type: "SRV",
   rfc: "RFC 2782, RFC 6335 §5.1",
   priority: true,
   extra: ["weight", "port"],
+  fields: FIELDS,
   parse(i, zone) {
     const w = words(i.content);
     const e = i.extra ?? {};
@@ -54,5 +57,7 @@ export const SRV: RecordTypeEntry = {
   },
   owner: ownerRule,
   print: (f) => `${f.priority} ${f.extra?.weight} ${f.extra?.port} ${dotted(f.content)}`,
-  fromZone: (tokens, origin) => (tokens.length === 4 ? { content: `${tokens.slice(0, 3).join(" ")} ${absolute(tokens[3], origin)}` } : { content: tokens.join(" ") }),
+  fromZone(tokens, origin) {
+    return { content: absoluteNames(FIELDS, tokens, origin).join(" ") };
+  },
 };

@@ -9,42 +9,12 @@
  * - canonical form: keys in numeric order (the wire order, §2.2), addresses RFC 5952, values quoted
  *   only when they must be.
  */
-import { canonicalTarget, decimal, fail, ipv4, ipv6, parseCharacterStrings } from "./common";
-import { absolute, dotted, type RecordTypeEntry } from "./entry";
+import { canonicalTarget, decimal, fail, ipv4, ipv6, parseCharacterStrings, presentationTokens } from "./common";
+import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./entry";
 
 const KEYS: Record<string, number> = { mandatory: 0, alpn: 1, "no-default-alpn": 2, port: 3, ipv4hint: 4, ech: 5, ipv6hint: 6, dohpath: 7, ohttp: 8 };
 const NAMES = Object.fromEntries(Object.entries(KEYS).map(([k, v]) => [v, k])) as Record<number, string>;
 const FLAGS = new Set(["no-default-alpn", "ohttp"]);
-
-/** Split content into whitespace-separated tokens, keeping quoted parts (with spaces) inside a token. */
-function tokens(text: string, raw: unknown): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let inQuote = false;
-  let has = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\" && i + 1 < text.length) {
-      cur += c + text[i + 1];
-      i++;
-      has = true;
-    } else if (c === '"') {
-      inQuote = !inQuote;
-      cur += c;
-      has = true;
-    } else if (/\s/.test(c) && !inQuote) {
-      if (has) out.push(cur);
-      cur = "";
-      has = false;
-    } else {
-      cur += c;
-      has = true;
-    }
-  }
-  if (inQuote) fail("content", raw, "has an unterminated quoted value (RFC 9460 §2.1)");
-  if (has) out.push(cur);
-  return out;
-}
 
 /** A value-list (RFC 9460 Appendix A.1): commas separate items, "\," and "\\" escape them. */
 function valueList(v: string, key: string, raw: unknown): string[] {
@@ -81,15 +51,18 @@ function keyNumber(key: string, raw: unknown): number {
   return n;
 }
 
+const FIELDS: readonly FieldKind[] = ["int", "name", "rest"];
+
 function svcbType(type: string): RecordTypeEntry {
   return {
     type,
     rfc: "RFC 9460",
     priority: false,
     extra: [],
+    fields: FIELDS,
     parse(i, zone) {
       const raw = i.content;
-      const t = tokens(i.content, raw);
+      const t = presentationTokens(i.content, raw, "RFC 9460 §2.1");
       if (t.length < 2) fail("content", raw, `is not ${type} content: priority target [key=value ...], e.g. 1 . alpn=h2 (RFC 9460 §2.1)`);
       const priority = decimal(t[0], "content", 0, 65535, `the ${type} SvcPriority`, "RFC 9460 §2.4.1");
       const target = canonicalTarget(t[1], zone, "content", true);
@@ -173,7 +146,9 @@ function svcbType(type: string): RecordTypeEntry {
       const [p, target, ...rest] = f.content.split(" ");
       return [p, dotted(target), ...rest].join(" ");
     },
-    fromZone: (toks, origin) => ({ content: toks.length >= 2 ? [toks[0], absolute(toks[1], origin), ...toks.slice(2)].join(" ") : toks.join(" ") }),
+    fromZone(toks, origin) {
+      return { content: absoluteNames(FIELDS, toks, origin).join(" ") };
+    },
   };
 }
 

@@ -223,6 +223,27 @@ describe("import code generation", () => {
       expect(txt?.args).toMatchObject({ content: records[3].content, adopt: true, zone: "example.com" });
     });
 
+    test("a DS depends on the NS records of its delegation, in the straight and the table form (RFC 4035 §2.4)", async () => {
+      const delegation: EstateRecord[] = [
+        { type: "DS", name: "lab", content: `1 13 2 ${"ab".repeat(32)}`, ttl: 3600 },
+        { type: "NS", name: "lab", content: "ns1.lab-host.net", ttl: 3600 },
+        { type: "NS", name: "lab", content: "ns2.lab-host.net", ttl: 3600 },
+        { type: "NS", name: "other", content: "ns1.other-host.net", ttl: 3600 },
+      ];
+      const withDs = (n: number): Estate => ({ domains: [], zones: [{ domain: "example.com", records: [...many(n), ...delegation] }] });
+      const straight = runGenerated(generateProgram(withDs(10)));
+      const loaded = loadGenerated(generateProgram(withDs(RECORD_TABLE_FROM)));
+      await (loaded.entry as () => Promise<void>)();
+      for (const made of [straight, loaded.made]) {
+        const ns = made.filter((m) => m.args.type === "NS" && m.args.name === "lab").map((m) => ({ resource: m.name }));
+        const ds = made.filter((m) => m.args.type === "DS");
+        expect(ns).toHaveLength(2);
+        expect(ds).toHaveLength(1);
+        expect(ds[0].opts).toEqual({ dependsOn: [{ resource: "example-com-zone" }, ...ns] });
+        expect(made.find((m) => m.args.name === "other")?.opts).toEqual({ dependsOn: [{ resource: "example-com-zone" }] });
+      }
+    });
+
     test("a zone-file migration's table creates its records (no adopt)", async () => {
       const m = { file: "example.com.zone", skipped: [], notes: [] };
       const { made, entry } = loadGenerated(generateProgram(zoneOf(RECORD_TABLE_FROM), { migration: m }));

@@ -120,6 +120,8 @@ describe("import against the sandbox, then up through the engine", () => {
     const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret });
     for (const r of [
       { type: "PTR", name: "1", content: `host.${zone}` },
+      // A DS only at a delegation point (RFC 4035 §2.4): "sub" is delegated first.
+      { type: "NS", name: "sub", content: "ns.sub-host.net" },
       { type: "DS", name: "sub", content: `12345 8 2 ${"ab".repeat(32)}` },
       { type: "SVCB", name: "_svc", content: `1 svc.${zone} port=8443` },
       { type: "NAPTR", name: "n", content: '100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .' },

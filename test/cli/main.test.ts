@@ -188,6 +188,34 @@ describe("reseller-pulumi import (command line)", () => {
     expect(fs.existsSync(path.join(dir, "gone"))).toBe(false);
   });
 
+  test("--zone-file: $INCLUDE relative to the including file; every record not carried or changed listed by file and line; the text says the up creates; UTF-8", async () => {
+    fs.mkdirSync(path.join(dir, "zones", "parts"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "zones", "example.com.zone"), "$TTL 30\nwww A 192.0.2.1\n$INCLUDE parts/hosts.inc lab\n");
+    // Relative to parts/, where this file is, not to the working directory or the zone file's directory.
+    fs.writeFileSync(path.join(dir, "zones", "parts", "hosts.inc"), "box A 192.0.2.2\nbox A 192.0.2.2\n$INCLUDE more.inc\n");
+    fs.writeFileSync(path.join(dir, "zones", "parts", "more.inc"), "deep TXT \"a  b\" \"c\"\n");
+    expect(await main(["import", "--zone-file", "zones/example.com.zone", "--zone", "example.com", "--out", "mig"], io())).toBe(0);
+    expect(err).toEqual([]);
+    expect(out.slice(0, 5)).toEqual([
+      "Read 4 record(s) from zones/example.com.zone: 3 to create in example.com, 1 not carried over, into mig/index.ts",
+      "  not carried over: parts/hosts.inc line 2: box.lab A 192.0.2.2 -- identical to the record on parts/hosts.inc line 1: one record (RFC 2181 §5), folded into it",
+      "  changed: line 2: www A -- ttl 30 is outside the service's 60 to 86400 seconds; taken as 60",
+      "  changed: parts/hosts.inc line 1: box.lab A -- ttl 30 is outside the service's 60 to 86400 seconds; taken as 60",
+      "  changed: parts/more.inc line 1: deep.lab TXT -- ttl 30 is outside the service's 60 to 86400 seconds; taken as 60",
+    ]);
+    const text = out.join("\n");
+    expect(text).toContain("pulumi preview                  # expect 4 creates: the zone and 3 record(s)");
+    expect(text).toContain("pulumi up                       # creates the zone, waits for the delegation, creates the records");
+    expect(text).not.toContain("adopt");
+    const program = fs.readFileSync(path.join(dir, "mig", "index.ts"), "utf8");
+    const readme = fs.readFileSync(path.join(dir, "mig", "README.md"), "utf8");
+    expect(program).toContain("//   parts/hosts.inc line 2: box.lab A 192.0.2.2 -- identical to the record on parts/hosts.inc line 1: one record (RFC 2181 §5), folded into it");
+    expect(program).toContain('content: "\\"a  b\\" \\"c\\""');
+    expect(readme).toContain("pulumi up                       # creates the zone, waits for the delegation, creates the records");
+    expect(readme).not.toContain("adopts");
+    for (const f of [program, readme]) expect(f).not.toContain("?");
+  });
+
   test("--help prints the usage and exits 0; no command exits 2", async () => {
     expect(await main(["import", "--help"], io())).toBe(0);
     expect(out.join("\n")).toContain("--zone DOMAIN");

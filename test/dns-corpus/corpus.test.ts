@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { hasErrorCode, isResellerApiError } from "../../provider/errors";
-import { zoneLine, type CanonicalRecord } from "../../provider/records";
+import { relativeName, zoneLine, type CanonicalRecord } from "../../provider/records";
 import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
 import { startSandbox } from "../../sandbox/index";
@@ -104,6 +104,11 @@ beforeAll(async () => {
   await seed.close();
   const state = JSON.parse(fs.readFileSync(dataFile, "utf8"));
   for (const z of zones) state.zones[z] = { domain: z, status: "active", records: [] };
+  // A DS is only at a delegation point (RFC 4035 §2.4): each DS case's name is delegated first.
+  for (const c of cases.filter((x) => x.record.type === "DS")) {
+    const name = relativeName(String(c.record.name ?? "@"), c.zone);
+    if (name !== "@") state.zones[c.zone].records.push({ id: `rec_ns_${c.id}`, type: "NS", name, content: "ns.delegated-host.net", ttl: 3600, priority: null, extra: null });
+  }
   fs.writeFileSync(dataFile, JSON.stringify(state));
   env = await startEnv({ seed: false, dataFile });
   const mark = env.mark();
@@ -178,9 +183,12 @@ test("every valid case prints as a zone-file line that reads back as the same re
   for (const c of cases.filter((x) => x.verdict === "valid")) {
     const r = first.get(c.id)!.inputs as unknown as CanonicalRecord;
     const line = zoneLine(r, c.zone);
-    const back = toRecords(`${line}\n`, c.zone);
+    // A DS reads back only at a delegation point (RFC 4035 §2.4): its name is delegated first.
+    const delegation = r.type === "DS" ? `${line.split("\t")[0]} 3600 IN NS ns.delegated-host.net.\n` : "";
+    const back = toRecords(`${delegation}${line}\n`, c.zone);
     const same = (x: CanonicalRecord) => stable([x.type, x.name, x.content, x.priority ?? null, x.extra ?? null, x.ttl]);
-    if (back.records.length !== 1 || same(back.records[0]) !== same(r)) wrong.push(`${c.id}: ${line} read back as ${JSON.stringify(back)}`);
+    const read = back.records.filter((x) => x.type === r.type);
+    if (read.length !== 1 || same(read[0]) !== same(r)) wrong.push(`${c.id}: ${line} read back as ${JSON.stringify(back)}`);
   }
   expect(wrong).toEqual([]);
 });

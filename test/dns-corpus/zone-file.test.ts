@@ -99,7 +99,8 @@ test("the fixture: at least 300 records the service can hold; what it cannot hol
   expect(read.records.find((r) => r.type === "SRV" && r.name === "_client._smtp")).toMatchObject({ content: ZONE, priority: 1, extra: { weight: 1, port: 1 } });
   expect(read.records.find((r) => r.type === "CAA" && r.content.includes("accounturi="))?.content).toBe("letsencrypt.org; accounturi=https://acme-v01.api.letsencrypt.org/acme/reg/1234567");
   expect(read.records.find((r) => r.name === "_ourcaca4-tlsa")?.content).toBe("2 0 1 ea99063a0a3bda9727032cf82da238698b90ba729300703d3956943635f96488");
-  expect(read.records.find((r) => r.name === "dns-moreinfo")?.content).toBe("Fred Bloggs, TZ=America/New_YorkChat-Service-X: @handle1Chat-Service-Y: federated-handle@example.org");
+  // Several strings stay several (RFC 1035 §3.3.14): not joined into one text.
+  expect(read.records.find((r) => r.name === "dns-moreinfo")?.content).toBe('"Fred Bloggs, TZ=America/New_York" "Chat-Service-X: @handle1" "Chat-Service-Y: federated-handle@example.org"');
 });
 
 test("loaded through the API, imported, then up: every record adopted with no write and no change; a second up and a refresh are quiet", async () => {

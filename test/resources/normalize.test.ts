@@ -59,7 +59,17 @@ describe("content", () => {
 
   test.each([
     ['"v=spf1 -all"', "v=spf1 -all"],
-    ['"abc" "def"', "abcdef"],
+    // Several strings stay several strings (RFC 1035 §3.3.14): DNS-SD reads each as one key (RFC 6763 §6).
+    ['"abc" "def"', '"abc" "def"'],
+    ['"txtvers=1"   "rp=x"', '"txtvers=1" "rp=x"'],
+    // One string, or exactly the 255-octet split of one text, is that text.
+    ['"Intel  486"', "Intel  486"],
+    [`"${"a".repeat(255)}" "bc"`, `${"a".repeat(255)}bc`],
+    [`${"a".repeat(255)}bc`, `${"a".repeat(255)}bc`],
+    ['"a" ""', '"a" ""'],
+    ['""', '""'],
+    // Text that starts with a quote is written quoted, so it is not read as strings.
+    ['"\\"quoted\\""', '"\\"quoted\\""'],
     ['"say \\"hi\\""', 'say "hi"'],
     ["v=spf1 mx -all", "v=spf1 mx -all"],
     ['"foo\\032bar"', "foo bar"],
@@ -85,7 +95,7 @@ const rows: Row[] = [
   ["SRV structured", { type: "SRV", name: "_sip._tcp.example.com.", content: "sip.example.com", priority: 1, extra: { weight: 2, port: 3 } }, { name: "_sip._tcp", extra: { weight: 2, port: 3 } }],
   ["CAA split", { type: "CAA", name: "@", content: '0 issue "letsencrypt.org"' }, { content: "letsencrypt.org", extra: { flag: 0, tag: "issue" } }],
   ["CAA structured quoted", { type: "CAA", name: "@", content: '"letsencrypt.org"', extra: { flag: 0, tag: "ISSUE" } }, { content: "letsencrypt.org", extra: { flag: 0, tag: "issue" } }],
-  ["TXT chunks", { type: "TXT", name: "@", content: '"v=DKIM1; " "p=abc"' }, { content: "v=DKIM1; p=abc" }],
+  ["TXT strings kept", { type: "TXT", name: "@", content: '"v=DKIM1; " "p=abc"' }, { content: '"v=DKIM1; " "p=abc"' }],
   ["TXT priority dropped (a record the table refuses keeps its fields, trimmed)", { type: "TXT", name: "@", content: "x", priority: 3 }, { priority: null }],
   ["TLSA hex", { type: "TLSA", name: "_443._tcp", content: `03 1 0 ${"ABCDEF"}` }, { content: "3 1 0 abcdef" }],
   ["SSHFP spaces", { type: "SSHFP", name: "@", content: `4  2   ${"AB".repeat(16)} ${"CD".repeat(16)}` }, { content: `4 2 ${"ab".repeat(16)}${"cd".repeat(16)}` }],

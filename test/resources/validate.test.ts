@@ -30,6 +30,10 @@ describe("record failures name field, value and rule", () => {
     ["SRV owner", record({ type: "SRV", name: "sip", content: "10 5 5060 sip.example.com" }), 'name: "sip" is not an SRV owner name'],
     ["SRV port", record({ type: "SRV", name: "_sip._tcp", content: "sip.example.com", priority: 1, extra: { weight: 1, port: 70000 } }), "extra.port: 70000 is outside 0 to 65535 (SRV port, RFC 2782)"],
     ["CAA needs tag", record({ type: "CAA", name: "@", content: "letsencrypt.org", extra: { flag: 0 } }), "extra.tag: is required for CAA records"],
+    // Names in content are absolute (provider/records/README.md): one that can only be relative is refused, the rule shown.
+    ["NAPTR relative replacement", record({ type: "NAPTR", content: '100 10 "S" "SIP+D2U" "" _sip._udp' }), 'content: "100 10 \\"S\\" \\"SIP+D2U\\" \\"\\" _sip._udp" has the name _sip._udp, which ends in the label _udp, no top-level domain: names in content are absolute with or without the trailing dot; write the whole name (e.g. _sip._udp.example.com)'],
+    ["RP relative mailbox", record({ type: "RP", content: "admin info.example.com" }), 'needs at least 2 labels: a target is a fully qualified name'],
+    ["DS at the apex", record({ type: "DS", name: "@", content: "12345 13 2 " + "a".repeat(64) }), 'name: "@" cannot hold a DS record: DS is at the top of the zone'],
     ["CAA flag", record({ type: "CAA", name: "@", content: "x", extra: { flag: 300, tag: "issue" } }), "extra.flag: 300 is outside 0 to 255 (CAA flags, RFC 8659 §4.1)"],
     ["TXT empty", record({ type: "TXT", content: "" }), 'content: "" is empty'],
     ["TLSA shape", record({ type: "TLSA", name: "_443._tcp", content: "3 1 1" }), "is not TLSA content"],
@@ -92,7 +96,14 @@ describe("record failures name field, value and rule", () => {
     ["HTTPS", record({ type: "HTTPS", name: "@", content: "1 . alpn=h2" }), {}],
     ["wildcard", record({ name: "*" }), { name: "*" }],
     ["IDN name", record({ name: "bücher" }), { name: "xn--bcher-kva" }],
-    ["unknown type passed", record({ type: "NAPTR", content: '100 10 "u" "E2U+sip" "!^.*$!sip:x@example.com!" .' }), { type: "NAPTR" }],
+    ["NAPTR by its fields", record({ type: "NAPTR", content: '100  10 u "E2U+sip" "!^.*$!sip:x@example.com!" _SIP._udp.Example.com.' }), { content: '100 10 "u" "E2U+sip" "!^.*$!sip:x@example.com!" _sip._udp.example.com' }],
+    ["RP both names", record({ type: "RP", content: "Admin.example.com. info.example.com" }), { content: "admin.example.com info.example.com" }],
+    ["HINFO spaces inside quotes kept", record({ type: "HINFO", content: '"Intel  486"   "Linux"' }), { content: '"Intel  486" "Linux"' }],
+    ["TXT several strings stay several", record({ type: "TXT", content: '"txtvers=1" "rp=x"' }), { content: '"txtvers=1" "rp=x"' }],
+    // A quoted string of more than 255 octets is split at 255 (RFC 1035 §3.3), so it is that text.
+    ["TXT string over 255 octets", record({ type: "TXT", content: `"${"a".repeat(256)}"` }), { content: "a".repeat(256) }],
+    ["TXT split, then a boundary kept", record({ type: "TXT", content: `"${"a".repeat(256)}" "" "b"` }), { content: `"${"a".repeat(255)}" "a" "" "b"` }],
+    ["unknown type: quoted spaces kept", record({ type: "LOC", content: ' 51 30 12.748 N  0 7 39.611 W 0.00m "a  b" ' }), { content: '51 30 12.748 N 0 7 39.611 W 0.00m "a  b"' }],
   ];
   test.each(good)("accepts %s", (_l, input, want) => {
     const r = checkRecordInputs(input);

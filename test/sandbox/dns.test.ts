@@ -70,12 +70,34 @@ describe("DNS hosting", () => {
     ["TLSA odd-length data", { type: "TLSA", name: "_443._tcp", content: "3 1 0 abc" }, "content"],
     ["SVCB port out of range", { type: "SVCB", name: "_x", content: "1 . port=100000" }, "content"],
     ["apex NS (service managed)", { type: "NS", name: "@", content: "ns.example.com" }, "name"],
+    ["DS at the apex (RFC 4035 §2.4)", { type: "DS", name: "@", content: `12345 8 2 ${"ab".repeat(32)}` }, "name"],
+    ["DS where no NS delegates (RFC 4035 §2.4)", { type: "DS", name: "nodeleg", content: `12345 8 2 ${"ab".repeat(32)}` }, "name"],
+    ["NAPTR with a relative replacement", { type: "NAPTR", name: "n", content: '100 10 "S" "SIP+D2U" "" _sip._udp' }, "content"],
   ];
   it.each(bad)("refuses %s with 422 naming the field, zone unchanged", async (_l, body, field) => {
     const before = zone().records;
     const r = await api("POST", `${Z}/records`, body);
     expect([r.status, code(r), r.body.error.field]).toEqual([422, "validation_error", field]);
     expect(zone().records).toEqual(before);
+  });
+
+  it("says why: a DS off a delegation cites RFC 4035, a CNAME conflict names the records it meets", async () => {
+    const ds = await api("POST", `${Z}/records`, { type: "DS", name: "nodeleg", content: `12345 8 2 ${"ab".repeat(32)}` });
+    expect(ds.body.error.message).toContain("nodeleg is not a delegation point (no NS records at that name); DS is only at a delegation point below the apex (RFC 4035 §2.4)");
+    const a = await api("POST", `${Z}/records`, { type: "A", name: "shared", content: "192.0.2.7" });
+    const cname = await api("POST", `${Z}/records`, { type: "CNAME", name: "shared", content: "x.example.net" });
+    expect(cname.body.error.message).toContain(`a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1): shared holds A 192.0.2.7 (${a.body.data.id})`);
+  });
+
+  it("keeps character-strings byte for byte: spaces inside quotes, several TXT strings", async () => {
+    const bodies = [
+      { type: "HINFO", name: "strings", content: '"Intel  486" "Linux"' },
+      { type: "TXT", name: "strings", content: '"txtvers=1" "rp=x"' },
+      { type: "TXT", name: "strings", content: "  two  spaces  " },
+    ];
+    for (const b of bodies) expect((await api("POST", `${Z}/records`, b)).status).toBe(201);
+    const live = (await api("GET", `${Z}/records`)).body.data.items.filter((r: { name: string }) => r.name === "strings");
+    expect(live.map((r: { content: string }) => r.content).sort()).toEqual(bodies.map((b) => b.content).sort());
   });
 
   it("accepts each checked type and passes others through, with rec_<n> ids", async () => {
@@ -95,6 +117,8 @@ describe("DNS hosting", () => {
       { type: "SRV", name: "*._tcp", content: "demo-shop.net", priority: 1, extra: { weight: 1, port: 1 } },
       { type: "TXT", name: "spaced", content: "  kept  " },
       { type: "SSHFP", name: "h", content: `4 2 ${"ab".repeat(32)}` },
+      // A DS only at a delegation point (RFC 4035 §2.4): the NS records of "sub" come first.
+      { type: "NS", name: "sub", content: "ns.sub-provider.net" },
       { type: "DS", name: "sub", content: `12345 8 2 ${"ab".repeat(32)}` },
       { type: "HTTPS", name: "@", content: "1 . alpn=h2" },
       { type: "SVCB", name: "_svc", content: "1 svc.demo-shop.net port=8443" },
