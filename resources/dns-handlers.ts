@@ -1,4 +1,5 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
+import { DS_PLACEMENT } from "../provider/records/t_hex";
 import { every, waitUntil } from "../provider/wait";
 import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput } from "../provider/views";
@@ -272,6 +273,17 @@ function cnameClash(live: DnsRecord[], zone: string, want: CanonicalRecord): str
   return undefined;
 }
 
+/**
+ * RFC 4035 §2.4: a DS sits only at a delegation point. check refuses the apex; whether a name below
+ * it is delegated is the live zone's to say, read afresh (its NS records may have been made earlier
+ * in this run), so a DS is never written where no NS records are, whatever the service allows.
+ */
+async function requireDelegation(ctx: HostContext, zone: string, want: CanonicalRecord): Promise<void> {
+  ctx.reads.invalidateZone(zone);
+  const live = (await ctx.reads.zoneRecords(zone)).map((r) => canonicalRecord(r, zone));
+  if (!live.some((r) => r.type === "NS" && r.name === want.name)) throw new Error(`name: ${JSON.stringify(want.name)} ${DS_PLACEMENT.notDelegation(fqdn(want.name, zone))}; declare its NS records first, with dependsOn`);
+}
+
 export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
   check(ctx, _olds, news) {
     const result = checkRecordInputs(news, ctx.limits());
@@ -315,6 +327,7 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
       }
       ctx.log.info(`${what}: adopt: no unmanaged record with this content${claimedBy ? ` (the identical one is managed by "${resourceName(claimedBy)}")` : ""}; creating it`);
     }
+    if (want.type === "DS") await requireDelegation(ctx, zone, want);
     let created: DnsRecord;
     try {
       created = await api.createRecord(zone, toRequest(want));

@@ -398,6 +398,12 @@ export function toRecords(text: string, zone: string, ttlRange: { min: number; m
       skip(`refused: ${c.problems.map(problemText).join("; ")}`);
       continue;
     }
+    // A name the API reads back as another owner cannot be carried: "ns.example.com" written
+    // relative in example.com is ns.example.com.example.com, which the service's name reads as ns.
+    if (c.record.name !== name) {
+      skip(`not carried: the owner ${e.owner} ends in the zone's name twice (a missing trailing dot?); a record name ending in ${z} is taken as absolute, so it would become ${c.record.name === "@" ? z : `${c.record.name}.${z}`}`);
+      continue;
+    }
     read.push({ ...c.record, ...at(e) });
   }
   // 1. Identical records are one record, before any rule counts them (RFC 2181 §5).

@@ -80,6 +80,14 @@ v SVCB 0 alias
   });
 });
 
+test("an owner that ends in the zone's name twice is listed, not carried as another name", () => {
+  const r = read("$TTL 300\nns.example.com A 192.0.2.1\n");
+  expect(r.records).toEqual([]);
+  expect(r.skipped[0].reason).toBe(
+    "not carried: the owner ns.example.com.example.com ends in the zone's name twice (a missing trailing dot?); a record name ending in example.com is taken as absolute, so it would become ns.example.com",
+  );
+});
+
 describe("DS only at a delegation point below the apex (RFC 4035 §2.4)", () => {
   test("at the apex and at a name without NS: refused with the RFC; at a delegation: carried", () => {
     const r = read(`$TTL 300\n@ DS 1 13 2 ${HEX}\nlost DS 1 13 2 ${HEX}\nchild NS ns.child-host.net.\nchild DS 1 13 2 ${HEX}\n`);

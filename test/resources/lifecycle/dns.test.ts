@@ -111,6 +111,19 @@ test("shared TTL: a managed record meeting an unmanaged sibling with another TTL
   await r.destroy();
 });
 
+test("DS only at a delegation point (RFC 4035 §2.4): refused before any write where no NS delegates; created once the NS is", async () => {
+  const ds = { zone: ZONE, type: "DS", name: "lab", content: `12345 13 2 ${"ab".repeat(32)}`, ttl: 3600 };
+  const r = new Managed(env, "DnsRecord", "ds-lab");
+  const mark = env.mark();
+  await expect(r.up(ds)).rejects.toThrow('name: "lab" cannot hold a DS record: lab.demo-reseller.com is not a delegation point (no NS records at that name); DS is only at a delegation point below the apex (RFC 4035 §2.4); declare its NS records first, with dependsOn');
+  expect(env.mutatingSince(mark)).toEqual([]);
+  const ns = new Managed(env, "DnsRecord", "ns-lab");
+  expect(await ns.up({ zone: ZONE, type: "NS", name: "lab", content: "ns1.lab-host.net", ttl: 3600 })).toBe("create");
+  expect(await r.up(ds)).toBe("create");
+  await r.destroy();
+  await ns.destroy();
+});
+
 test("unknown inputs during preview pass check and diff", async () => {
   const r = new Managed(env, "DnsRecord", "pending");
   const c = await r.check({ zone: ZONE, type: "A", name: "later", content: UNKNOWN, ttl: 300 });
