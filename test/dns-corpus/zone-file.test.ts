@@ -15,9 +15,9 @@ import { Engine } from "../../engine/engine";
 import { ResellerClient } from "../../provider/client";
 import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
-import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { DNS_SERVICE_NAMESERVERS } from "../../sandbox/state";
+import type { SandboxHandle } from "../../sandbox/index";
 import { generatedProgram } from "../../bench/program-file";
+import { hostingSandbox } from "./hosting-sandbox";
 
 const ZONE = "example.org";
 const ZONE_FILE = path.join(__dirname, "example.org.zone");
@@ -32,15 +32,7 @@ let err: string[];
 /** A sandbox whose account holds example.org, active, with the DNS add-on, delegated to the service; with a zone when asked. */
 async function start(withZone: boolean): Promise<void> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "zone-file-"));
-  const dataFile = path.join(dir, "state.json");
-  const seed = await startSandbox({ port: 0, dataFile });
-  await seed.close();
-  const state = JSON.parse(fs.readFileSync(dataFile, "utf8"));
-  const template = Object.values(state.domains as Record<string, { addons: string[]; stage: string }>).find((d) => d.stage === "active" && d.addons.includes("dns_management"));
-  state.domains[ZONE] = { ...structuredClone(template), domain: ZONE, nameservers: [...DNS_SERVICE_NAMESERVERS], hosts: [] };
-  if (withZone) state.zones[ZONE] = { domain: ZONE, status: "active", records: [] };
-  fs.writeFileSync(dataFile, JSON.stringify(state));
-  sandbox = await startSandbox({ port: 0, dataFile, requestsPerMinute: Number(RPM), processingDelaySeconds: 0 });
+  sandbox = await hostingSandbox(dir, [ZONE], { withZones: withZone, requestsPerMinute: Number(RPM) });
   client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: Number(RPM) });
   out = [];
   err = [];
