@@ -399,7 +399,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
       path: "tsconfig.json",
       content: JSON.stringify(PULUMI_TEMPLATE_TSCONFIG, null, 4) + "\n",
     },
-    { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration) : projectReadme(name, estate, contacts) },
+    { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration, opts.wholeZone) : projectReadme(name, estate, contacts) },
   ];
 }
 
@@ -408,7 +408,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
  * program migrates a zone file, so the first `up` creates the zone and that many records instead of
  * adopting what exists.
  */
-export function nextSteps(dir: string | undefined, contacts: "omit" | "config" = "omit", creates?: number): string {
+export function nextSteps(dir: string | undefined, contacts: "omit" | "config" = "omit", creates?: { records: number; wholeZone?: boolean }): string {
   return [
     ...(dir === undefined ? [] : [`cd ${dir}`]),
     "npm install",
@@ -421,14 +421,16 @@ export function nextSteps(dir: string | undefined, contacts: "omit" | "config" =
     ...(creates === undefined
       ? ["pulumi preview                  # expect only creates (adoptions), no updates", "pulumi up                       # adopts: no purchase, no change"]
       : [
-          `pulumi preview                  # expect ${creates + 1} creates: the zone and ${creates} record(s)`,
+          creates.wholeZone
+            ? `pulumi preview                  # expect 2 creates: the zone and one DnsZoneRecords of ${creates.records} record(s)`
+            : `pulumi preview                  # expect ${creates.records + 1} creates: the zone and ${creates.records} record(s)`,
           "pulumi up                       # creates the zone, waits for the delegation, creates the records",
         ]),
     "pulumi up                       # again: no changes",
   ].join("\n");
 }
 
-function migrationReadme(name: string, estate: Estate, m: Migration): string {
+function migrationReadme(name: string, estate: Estate, m: Migration, wholeZone = false): string {
   const z = estate.zones[0];
   const list = (xs: MigrationLine[]) => xs.map((x) => `- ${lineOf(x)}: \`${x.record.replace(/`/g, "'")}\` — ${x.reason}`).join("\n");
   return `# ${name}
@@ -439,7 +441,7 @@ it is active, that is once the domain is delegated to the service's nameservers:
 zone, waits for the delegation (\`waitForDelegation\`), then creates the records.
 
 \`\`\`sh
-${nextSteps(undefined, "omit", z.records.length)}
+${nextSteps(undefined, "omit", { records: z.records.length, wholeZone })}
 \`\`\`
 ${m.skipped.length ? `\n## Not carried over (${m.skipped.length})\n\n${list(m.skipped)}\n` : ""}${m.notes.length ? `\n## Carried over with a change (${m.notes.length})\n\n${list(m.notes)}\n` : ""}`;
 }

@@ -229,7 +229,7 @@ function migrateZoneFile(file: string, values: { zone?: string; domain?: string;
   io.out(`Read ${records.length + read.skipped.length} record(s) from ${file}: ${records.length} to create in ${zone}, ${read.skipped.length} not carried over, into ${shownDir}/index.ts`);
   for (const x of read.skipped) io.out(`  not carried over: ${lineOf(x)}: ${x.record} -- ${x.reason}`);
   for (const x of read.notes) io.out(`  changed: ${lineOf(x)}: ${x.record} -- ${x.reason}`);
-  io.out("\nNext:\n" + nextSteps(shownDir, "omit", records.length));
+  io.out("\nNext:\n" + nextSteps(shownDir, "omit", { records: records.length, wholeZone: values["whole-zone"] }));
   return 0;
 }
 

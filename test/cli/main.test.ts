@@ -214,6 +214,10 @@ describe("reseller-pulumi import (command line)", () => {
     expect(readme).toContain("pulumi up                       # creates the zone, waits for the delegation, creates the records");
     expect(readme).not.toContain("adopts");
     for (const f of [program, readme]) expect(f).not.toContain("?");
+    out = [];
+    expect(await main(["import", "--zone-file", "zones/example.com.zone", "--zone", "example.com", "--out", "whole", "--whole-zone"], io())).toBe(0);
+    expect(out.join("\n")).toContain("pulumi preview                  # expect 2 creates: the zone and one DnsZoneRecords of 3 record(s)");
+    expect(fs.readFileSync(path.join(dir, "whole", "README.md"), "utf8")).toContain("# expect 2 creates: the zone and one DnsZoneRecords of 3 record(s)");
   });
 
   test("--help prints the usage and exits 0; no command exits 2", async () => {
