@@ -94,10 +94,8 @@ async function migrate(entry: Entry, n: number): Promise<Migrated> {
 
 /** One program declaring every migrated zone: each generated index.ts, required in turn. */
 function combined(projects: string[]): { file: string } {
-  const files = projects.map((p) => {
-    const program = generatedProgram(p);
-    return typeof program === "string" ? program : program.file;
-  });
+  // generatedProgram compiles each project's index.ts into index.js beside it, with its node_modules.
+  const files = projects.map((p) => (generatedProgram(p), path.join(p, "index.js")));
   const file = path.join(dir, "all.js");
   fs.writeFileSync(file, files.map((f) => `require(${JSON.stringify(f)});\n`).join(""));
   return { file };
