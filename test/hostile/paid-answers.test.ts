@@ -1,38 +1,24 @@
 /**
  * A lying service on every paid call (register, transfer, renew, privacy, protection): the sandbox
- * takes the order and charges it, and a proxy in front of it (test/support/rewriting-proxy.ts)
+ * takes the order and charges it, and a proxy in front of it (test/support/rewriting-service.proxy.ts)
  * rewrites the answer into each wrong shape: another shape, a malformed charge, a body cut off on
  * every attempt, not JSON, 200 with an error body. Through the SDK's provider host, each must end
  * in "may have been charged" (never "nothing charged"), one charge only, and state true to what the
  * service holds; the next up reads the order back under the same key (a replay) and records exactly
  * what it charged, buying nothing again.
  */
-import { isProviderHostError } from "../../engine/host";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
-import { contact, Managed, startEnv, type Env } from "../resources/lifecycle/harness";
-import { startRewritingProxy, type Lie, type RewritingProxy } from "../support/rewriting-proxy";
+import { contact, Managed } from "../resources/lifecycle/harness";
+import { dataWith, type Lie } from "../support/rewriting-proxy";
+import { failureOf, lyingService } from "./lying-service";
 
 jest.setTimeout(300_000);
 
-let env: Env;
-let proxy: RewritingProxy;
-beforeAll(async () => {
-  env = await startEnv();
-  proxy = await startRewritingProxy(env.sandbox.url);
-  await env.host.configure({ ...env.config, "reseller:baseUrl": proxy.url });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await env?.close();
-});
+const service = lyingService();
 
 const contacts = { registrant: contact };
 /** Every attempt is lied to (the client re-sends a keyed order whose answer was cut off). */
 const EVERY_ATTEMPT = 10;
-const withCharge = (charged: string) => (a: { body: string }): Lie => {
-  const b = JSON.parse(a.body) as { data: Record<string, unknown> };
-  return { body: JSON.stringify({ ...b, data: { ...b.data, charged } }) };
-};
 const LIES: [name: string, lie: (a: { status: number; body: string }) => Lie, times: number, reason: RegExp][] = [
   ["another shape", () => ({ body: JSON.stringify({ success: true, data: { result: "ok" } }) }), 1, /its answer could not be read \(.* with an unexpected body at data\./],
   ["cut off on every attempt", () => ({ truncate: true }), EVERY_ATTEMPT, /no answer came back/],
@@ -40,27 +26,18 @@ const LIES: [name: string, lie: (a: { status: number; body: string }) => Lie, ti
   ["200 with an error body", () => ({ status: 200, body: JSON.stringify({ success: false, error: { code: "internal_error", message: "try later" } }) }), 1, /its answer could not be read \(.* at success\)/],
 ];
 /** A Domain order's answer also carries the charge. */
-const ORDER_LIES: typeof LIES = [...LIES, ["a malformed charge", withCharge("-12.00"), 1, /its answer could not be read \(charged: "-12\.00" must be a decimal amount/]];
+const ORDER_LIES: typeof LIES = [...LIES, ["a malformed charge", dataWith("charged", "-12.00"), 1, /its answer could not be read \(charged: "-12\.00" must be a decimal amount/]];
 
-const ledger = (domain: string, action: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain && e.action === action);
-
-async function failure(run: Promise<unknown>): Promise<{ message: string; id?: string }> {
-  const e = await run.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!isProviderHostError(e)) throw e ?? new Error("the up did not fail");
-  return e;
-}
+const ledger = (domain: string, action: string) => service.env.sandbox.operator.ledger().filter((e) => e.domain === domain && e.action === action);
 
 /**
  * The up under the lie fails as a partial failure that says the order may have been charged and
  * keeps it unconfirmed; the next up confirms it by replay: charged as the ledger says, once.
  */
 async function unconfirmedThenConfirmed(d: Managed, args: Record<string, unknown>, domain: string, action: "register" | "transfer" | "renew", reason: RegExp, times: number) {
-  const f = await failure(d.up(args));
-  expect(proxy.pending()).toBeLessThan(times);
-  proxy.clear();
+  const f = await failureOf(d.up(args));
+  expect(service.proxy.pending()).toBeLessThan(times);
+  service.proxy.clear();
   expect(f.message).toMatch(/may have been charged: /);
   expect(f.message).toMatch(reason);
   expect(f.message).toMatch(/kept in state as an unconfirmed order/);
@@ -68,7 +45,7 @@ async function unconfirmedThenConfirmed(d: Managed, args: Record<string, unknown
   expect(f.id).toBe(domain);
   expect(ledger(domain, action)).toHaveLength(1);
   expect(d.state!.outputs).toMatchObject({ domain, unconfirmedOrder: { operation: action } });
-  expect(d.state!.outputs.stage).toBe((await env.client.getDomain(domain)).stage);
+  expect(d.state!.outputs.stage).toBe((await service.env.client.getDomain(domain)).stage);
 
   expect(await d.up(args)).toBe("update");
   const [order] = ledger(domain, action);
@@ -81,27 +58,27 @@ async function unconfirmedThenConfirmed(d: Managed, args: Record<string, unknown
 describe.each(ORDER_LIES.map((l, i) => [...l, i] as const))("an answer with %s", (_name, lie, times, reason, i) => {
   test("to a register", async () => {
     const domain = `lie-register-${i}.com`;
-    proxy.rewrite({ method: "POST", path: /\/domains\/register$/, times, lie });
-    await unconfirmedThenConfirmed(new Managed(env, "Domain", `register-${i}`), { domain, contacts }, domain, "register", reason, times);
+    service.proxy.rewrite({ method: "POST", path: /\/domains\/register$/, times, lie });
+    await unconfirmedThenConfirmed(new Managed(service.env, "Domain", `register-${i}`), { domain, contacts }, domain, "register", reason, times);
   });
 
   test("to a transfer", async () => {
     const domain = `taken-transfer-${i}.com`;
-    proxy.rewrite({ method: "POST", path: /\/domains\/transfer$/, times, lie });
-    await unconfirmedThenConfirmed(new Managed(env, "Domain", `transfer-${i}`), { domain, contacts, authCode: FOREIGN_AUTH_CODE }, domain, "transfer", reason, times);
+    service.proxy.rewrite({ method: "POST", path: /\/domains\/transfer$/, times, lie });
+    await unconfirmedThenConfirmed(new Managed(service.env, "Domain", `transfer-${i}`), { domain, contacts, authCode: FOREIGN_AUTH_CODE }, domain, "transfer", reason, times);
   });
 
   test("to a renewal", async () => {
     const domain = `lie-renew-${i}.com`;
-    const d = new Managed(env, "Domain", `renew-${i}`);
+    const d = new Managed(service.env, "Domain", `renew-${i}`);
     // Due once: a year's registration is inside 400 days of its expiry, a renewed one is not.
     const args = { domain, contacts, renewal: { minDaysRemaining: 400 } };
     expect(await d.up(args)).toBe("create");
-    const expiry = (await env.client.getDomain(domain)).expiry_date;
-    proxy.rewrite({ method: "POST", path: /\/renew$/, times, lie });
+    const expiry = (await service.env.client.getDomain(domain)).expiry_date;
+    service.proxy.rewrite({ method: "POST", path: /\/renew$/, times, lie });
     await unconfirmedThenConfirmed(d, args, domain, "renew", reason, times);
-    expect((await env.client.getDomain(domain)).expiry_date).not.toBe(expiry);
-    expect(d.state!.outputs.expiryDate).toBe((await env.client.getDomain(domain)).expiry_date);
+    expect((await service.env.client.getDomain(domain)).expiry_date).not.toBe(expiry);
+    expect(d.state!.outputs.expiryDate).toBe((await service.env.client.getDomain(domain)).expiry_date);
   });
 });
 
@@ -111,18 +88,18 @@ describe.each(LIES.map((l, i) => [...l, i] as const))("an add-on purchase answer
     ["Protection", "protection", /\/protection$/, "Domain Protection"],
   ] as const)("%s: taken as the service shows it, said to be possibly charged, bought once", async (kind, action, path, label) => {
     const domain = `lie-${action}-${i}.com`;
-    await new Managed(env, "Domain", `${action}-domain-${i}`).up({ domain, contacts });
-    proxy.rewrite({ method: "POST", path, times, lie });
-    const a = new Managed(env, kind, `${action}-${i}`);
-    const logsBefore = env.host.logs().length;
+    await new Managed(service.env, "Domain", `${action}-domain-${i}`).up({ domain, contacts });
+    service.proxy.rewrite({ method: "POST", path, times, lie });
+    const a = new Managed(service.env, kind, `${action}-${i}`);
+    const logsBefore = service.env.host.logs().length;
     expect(await a.up({ domain })).toBe("create");
-    expect(proxy.pending()).toBeLessThan(times);
-    proxy.clear();
-    const said = env.host.logs().slice(logsBefore).join("\n");
+    expect(service.proxy.pending()).toBeLessThan(times);
+    service.proxy.clear();
+    const said = service.env.host.logs().slice(logsBefore).join("\n");
     expect(said).toMatch(new RegExp(`${domain.replace(/\./g, "\\.")}: ${label} purchase may have been charged: `));
     expect(said).toMatch(reason);
     expect(ledger(domain, action)).toHaveLength(1);
-    const live = action === "privacy" ? await env.client.getPrivacy(domain) : await env.client.getProtection(domain);
+    const live = action === "privacy" ? await service.env.client.getPrivacy(domain) : await service.env.client.getProtection(domain);
     expect(a.state!.outputs).toMatchObject({ domain, enabled: true });
     expect(live.enabled).toBe(true);
     expect(await a.up({ domain })).toBe("same");

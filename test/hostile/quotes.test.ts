@@ -3,42 +3,18 @@
  * move: a malformed amount, or a quote for another currency, domain, operation or term, refuses
  * the purchase before it is sent, naming the field and the value, through the SDK's provider host.
  */
-import { isProviderHostError } from "../../engine/host";
-import { contact, Managed, startEnv, type Env } from "../resources/lifecycle/harness";
-import { startRewritingProxy, type RewritingProxy } from "../support/rewriting-proxy";
+import { contact, Managed } from "../resources/lifecycle/harness";
+import { dataWith } from "../support/rewriting-proxy";
+import { failureOf, lyingService } from "./lying-service";
 
 jest.setTimeout(300_000);
 
-let env: Env;
-let proxy: RewritingProxy;
-beforeAll(async () => {
-  env = await startEnv();
-  proxy = await startRewritingProxy(env.sandbox.url);
-  await env.host.configure({ ...env.config, "reseller:baseUrl": proxy.url });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await env?.close();
-});
-afterEach(() => proxy.clear());
+const service = lyingService();
+afterEach(() => service.proxy.clear());
 
 const contacts = { registrant: contact };
-const paid = (domain: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain);
-const sent = (suffix: string) => env.sandbox.operator.requests().filter((r) => r.path.endsWith(suffix)).length;
-/** The sandbox's own quote with one field replaced. */
-const quoteWith = (field: string, value: unknown) => (a: { body: string }) => {
-  const b = JSON.parse(a.body) as { data: Record<string, unknown> };
-  return { body: JSON.stringify({ ...b, data: { ...b.data, [field]: value } }) };
-};
-
-async function refusal(run: Promise<unknown>): Promise<{ message: string; id?: string }> {
-  const e = await run.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!isProviderHostError(e)) throw e ?? new Error("the up did not fail");
-  return e;
-}
+const paid = (domain: string) => service.env.sandbox.operator.ledger().filter((e) => e.domain === domain);
+const sent = (suffix: string) => service.env.sandbox.operator.requests().filter((r) => r.path.endsWith(suffix)).length;
 
 test.each([
   ["amount", "", 'quote.amount "" must be a decimal amount'],
@@ -53,10 +29,10 @@ test.each([
   ["years", 2, "quote.years 2 is not the term asked for (1)"],
 ])("a register quote whose %s is %j refuses before any money moves", async (field, value, message) => {
   const domain = `quoted-${field}-${String(value).replace(/[^a-z0-9]/gi, "x") || "empty"}.com`;
-  proxy.rewrite({ method: "POST", path: /\/pricing$/, lie: quoteWith(field, value) });
+  service.proxy.rewrite({ method: "POST", path: /\/pricing$/, lie: dataWith(field, value) });
   const registers = sent("/domains/register");
-  const d = new Managed(env, "Domain", `quoted-${field}`);
-  const f = await refusal(d.up({ domain, contacts, maxPrice: "100.00" }));
+  const d = new Managed(service.env, "Domain", `quoted-${field}`);
+  const f = await failureOf(d.up({ domain, contacts, maxPrice: "100.00" }));
   expect(f.message).toContain(message);
   expect(f.message).toContain("nothing was charged");
   expect(f.id ?? "").toBe("");
@@ -66,8 +42,8 @@ test.each([
 });
 
 test("maxPrice stated in another currency than the quote's refuses; in the quote's, the order goes through once", async () => {
-  const d = new Managed(env, "Domain", "quoted-currency");
-  const f = await refusal(d.up({ domain: "quoted-in-eur.com", contacts, maxPrice: "100.00 EUR" }));
+  const d = new Managed(service.env, "Domain", "quoted-currency");
+  const f = await failureOf(d.up({ domain: "quoted-in-eur.com", contacts, maxPrice: "100.00 EUR" }));
   expect(f.message).toContain('quote.currency "USD" is not the currency maxPrice is compared in ("EUR")');
   expect(paid("quoted-in-eur.com")).toEqual([]);
   expect(await d.up({ domain: "quoted-in-eur.com", contacts, maxPrice: "100.00 USD" })).toBe("create");
@@ -76,15 +52,15 @@ test("maxPrice stated in another currency than the quote's refuses; in the quote
 
 test("a renewal quote for another term refuses the renewal: nothing charged, the expiry unchanged", async () => {
   const domain = "quoted-renewal.com";
-  const d = new Managed(env, "Domain", "quoted-renewal");
+  const d = new Managed(service.env, "Domain", "quoted-renewal");
   // Due once: a year's registration is inside 400 days of its expiry.
   const args = { domain, contacts, maxPrice: "100.00", renewal: { minDaysRemaining: 400 } };
   expect(await d.up(args)).toBe("create");
-  const expiry = (await env.client.getDomain(domain)).expiry_date;
-  proxy.rewrite({ method: "POST", path: /\/pricing$/, lie: quoteWith("years", 3) });
-  const f = await refusal(d.up(args));
+  const expiry = (await service.env.client.getDomain(domain)).expiry_date;
+  service.proxy.rewrite({ method: "POST", path: /\/pricing$/, lie: dataWith("years", 3) });
+  const f = await failureOf(d.up(args));
   expect(f.message).toContain(`the renew quote for ${domain} (1 year(s)): quote.years 3 is not the term asked for (1); nothing was charged`);
   expect(paid(domain).map((e) => e.action)).toEqual(["register"]);
-  expect((await env.client.getDomain(domain)).expiry_date).toBe(expiry);
+  expect((await service.env.client.getDomain(domain)).expiry_date).toBe(expiry);
   expect(d.state!.outputs.expiryDate).toBe(expiry);
 });

@@ -44,6 +44,14 @@ export interface ProxiedRequest {
   idempotencyKey: string | undefined;
 }
 
+/** A lie that keeps the server's own success answer but sets one field of its data. */
+export const dataWith =
+  (field: string, value: unknown) =>
+  (answer: { body: string }): Lie => {
+    const b = JSON.parse(answer.body) as { data: Record<string, unknown> };
+    return { body: JSON.stringify({ ...b, data: { ...b.data, [field]: value } }) };
+  };
+
 export interface RewritingProxy {
   url: string;
   /** Every request received, in order. */
