@@ -29,7 +29,10 @@ export function secretNames(props: Props): ReadonlySet<string> | "all" {
   return new Set(m as string[]);
 }
 
-export const isSecretName = (names: ReadonlySet<string> | "all", name: string): boolean => name !== SECRET_INPUTS && (names === "all" || names.has(name));
+/** Inputs that are never the program's values: the marker itself, the serialized provider and the URN. */
+const NOT_VALUES: ReadonlySet<string> = new Set([SECRET_INPUTS, "__provider", "resourceUrn"]);
+
+export const isSecretName = (names: ReadonlySet<string> | "all", name: string): boolean => !NOT_VALUES.has(name) && (names === "all" || names.has(name));
 
 /**
  * Every string and number inside the inputs marked secret, as given and trimmed. Whole values

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import type { PropertyMap } from "../../engine/host";
+import { UNKNOWN, type PropertyMap } from "../../engine/host";
 import type { Kind } from "../../resources/shim";
 import { providerFor, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 
@@ -135,6 +135,15 @@ describe("through the SDK's provider host", () => {
     expect(plain.failures.length).toBeGreaterThan(0);
   });
 
+  test("a marker that is not a list of names (unknown in preview) hides every input: fails closed", async () => {
+    const m = marker();
+    everyMarker.push(m);
+    const urn = urnOf("DnsRecord", "secret-unknown-marker");
+    const r = await env.host.check(urn, {}, { ...recordRest, content: `${m} is no address`, resourceUrn: urn, __provider: await providerFor("DnsRecord"), secretInputs: UNKNOWN });
+    expect(r.failures).toEqual([{ property: "content", reason: expect.stringMatching(/^content: \(secret\) is not/) }]);
+    expect(found(r.failures[0].reason, m)).toBe(false);
+  });
+
   test("controls: unmarked, a failure shows the value", async () => {
     const m = marker();
     const r = await check({ kind: "DnsRecord", field: "content", bad: (x) => `${x} is no address`, rest: recordRest }, m, false);
@@ -169,7 +178,7 @@ describe("through the SDK's provider host", () => {
     expect(logs).not.toContain("demo-reseller.com: zone adopted");
 
     // Nothing the host printed, on stdout or stderr, holds any marker of this file.
-    expect(everyMarker.length).toBe(CASES.length + 1);
+    expect(everyMarker.length).toBe(CASES.length + 2);
     for (const needle of everyMarker) expect(found(logs, needle)).toBe(false);
   });
 });
