@@ -173,7 +173,7 @@ export interface GetAvailabilityOutputArgs {
    * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
    * @deprecated Pass `{ provider }` as the options.
    */
-  account?: string;
+  account?: pulumi.Input<string>;
 }
 
 /** Availability and price of many names. */
@@ -204,7 +204,7 @@ export interface CheckDomainOutputArgs {
    * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
    * @deprecated Pass `{ provider }` as the options.
    */
-  account?: string;
+  account?: pulumi.Input<string>;
 }
 
 /** Availability and price of one name. */
@@ -239,7 +239,7 @@ export interface GetPricingOutputArgs {
    * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
    * @deprecated Pass `{ provider }` as the options.
    */
-  account?: string;
+  account?: pulumi.Input<string>;
 }
 
 /** A price quote for register, renew, transfer or restore. Quotes for several requests run in order. */
