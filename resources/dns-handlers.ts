@@ -290,7 +290,11 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
     if (!result.ok) return result;
     const i = result.inputs;
     if (i.resourceUrn === undefined || containsUnknown([i.zone, i.name, i.type, i.ttl])) return result;
-    const owner = declarations(ctx).declare(i.resourceUrn, i.zone, [recordKey(i)])[0];
+    // One record, one owner across kinds (declared.ts); two DnsRecords of one identical record stay
+    // allowed, as the import writes them for a zone holding exact duplicates (cli/README.md).
+    const owner = declarations(ctx)
+      .declare(i.resourceUrn, i.zone, [recordKey(i)])
+      .find((o) => o.urn.includes(":DnsZoneRecords::"));
     if (owner)
       return failed(news, [{ property: "content", reason: `content: ${owner.key} is also declared by "${resourceName(owner.urn)}" (a DnsZoneRecords) in ${i.zone}: one record, one owner; remove it from one of them` }]);
     const clash = ctx.ttls.register(i.resourceUrn, i.zone, i.name, i.type, i.ttl);
