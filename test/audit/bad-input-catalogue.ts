@@ -200,7 +200,7 @@ export const RESOURCE_CASES: ResourceCase[] = [
   rec("sshfp-not-hex", { type: "SSHFP", content: `4 2 ${"z".repeat(64)}` }, "content", `"4 2 ${"z".repeat(30)}`, "has data that is not hexadecimal (RFC 4255 §3"),
   rec("ds-algorithm-zero", { type: "DS", name: "sub", content: `12345 0 2 ${HEX64}` }, "content", `"12345 0 2 ${HEX64.slice(0, 30)}`, "has the DS algorithm 0, outside 1 to 255 (RFC 4034 §5"),
   rec("https-alias-params", { type: "HTTPS", name: "@", content: "0 svc.example.net. alpn=h2" }, "content", '"0 svc.example.net. alpn=h2"', "has HTTPS priority 0 (AliasMode), which takes no parameters (RFC 9460 §2.4.2)"),
-  rec("content-too-long", { type: "NAPTR", content: "n".repeat(4097) }, "content", `"${"n".repeat(60)}`, "is longer than 4096 characters"),
+  rec("content-too-long", { type: "LOC", content: "n".repeat(4097) }, "content", `"${"n".repeat(60)}`, "is longer than 4096 characters"),
   // DnsRecord: TTL, priority, extra, type, name, zone
   rec("ttl-low", { type: "A", content: "192.0.2.1", ttl: 30 }, "ttl", "30", "is below the minimum of 60 seconds"),
   rec("ttl-high", { type: "A", content: "192.0.2.1", ttl: 100000 }, "ttl", "100000", "is above the maximum of 86400 seconds"),
