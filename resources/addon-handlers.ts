@@ -2,6 +2,7 @@
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
 import { sendPaidOrder } from "./unanswered-order";
+import { eppWhileProtected } from "./preview-messages";
 import type { ResellerApi } from "./api";
 import { objectKey, resourceName, type HostContext } from "./host";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
@@ -273,7 +274,7 @@ export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
       return { id: domain, outs: defined({ ...inputs, authCode: auth_code, requestedAt: new Date(ctx.clock.now()).toISOString() }) };
     } catch (e) {
       if (isProtectionEnabled(e))
-        throw new Error(`${domain}: the EPP code cannot be requested while Domain Protection is on. Remove protection in the reseller portal (the API cannot), then run again.`);
+        throw new Error(eppWhileProtected(domain));
       throw e;
     }
   },

@@ -63,10 +63,12 @@ export interface Settings {
   timeoutMs?: number;
   /** Folder of the shared rate-limit log (`reseller:rateLimitDir`; the user's cache folder when absent). */
   rateLimitLogDir?: string;
+  /** Whether check reads the service to predict up (`reseller:preflight`, default true; resources/preflight.ts). */
+  preflight?: boolean;
 }
 
 /** A config reader: `pulumi.Config("reseller").get` in the program, `req.config.get("reseller:...")` in the host. */
-export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds" | "rateLimitDir") => string | undefined;
+export type ConfigGet = (key: "apiKey" | "apiSecret" | "baseUrl" | "contract" | "requestsPerMinute" | "timeoutSeconds" | "rateLimitDir" | "preflight") => string | undefined;
 
 /** The default account: stack config namespace `reseller`, environment prefix `RESELLER_`. */
 export const DEFAULT_ACCOUNT = "reseller";
@@ -91,6 +93,7 @@ export const ENV_NAMES: Record<Parameters<ConfigGet>[0], string> = {
   requestsPerMinute: "REQUESTS_PER_MINUTE",
   timeoutSeconds: "TIMEOUT_SECONDS",
   rateLimitDir: "RATE_LIMIT_DIR",
+  preflight: "PREFLIGHT",
 };
 
 /** Reads settings; a missing credential is reported by name, never by value. Every setting falls back to the environment. */
@@ -130,6 +133,8 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   const rateLimitLogDir = get("rateLimitDir");
   if (rateLimitLogDir !== undefined && !isAbsolute(rateLimitLogDir))
     throw new Error(`${account}:rateLimitDir: ${shownSetting(rateLimitLogDir)} is not an absolute path (a folder of your own, mode 0700, e.g. under your home folder)`);
+  const preflight = get("preflight");
+  if (preflight !== undefined && preflight !== "true" && preflight !== "false") throw new Error(`${account}:preflight: ${shownSetting(preflight)} is not true or false`);
   // A URL copied with the API prefix (the sandbox once printed it so) is taken as meant, never doubled.
   const apiPrefix = contract ? resolveContract(contract).apiPrefix : DEFAULT_CONTRACT.apiPrefix;
   const trimmed = baseUrl!.replace(/\/+$/, "");
@@ -142,6 +147,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
     requestsPerMinute,
     ...(timeoutMs ? { timeoutMs } : {}),
     ...(rateLimitLogDir !== undefined ? { rateLimitLogDir } : {}),
+    ...(preflight === "false" ? { preflight: false } : {}),
   };
 }
 

@@ -3,13 +3,15 @@ import { DS_PLACEMENT } from "../provider/records/t_hex";
 import { every, waitUntil } from "../provider/wait";
 import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
 import type { DnsRecord, DnsZone, DnsZoneWithRecords, RecordInput } from "../provider/views";
-import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecord, isTemplateConflict, isTtlConflict, isZoneExists, isZoneNotActive } from "../provider/vocabulary";
+import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecord, isTemplateConflict, isTtlConflict, isZoneActive, isZoneExists, isZoneNotActive } from "../provider/vocabulary";
 import { objectKey, resourceName, type HostContext } from "./host";
 import { diffRecord, diffTemplate, diffZone } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { templateFailures } from "./template-check";
 import { declarations } from "./zone-records/declared";
 import { recordKey } from "./zone-records/plan";
+import { recordDeclaredTwice, ttlConflict, zoneDeclaredTwice } from "./preview-messages";
+import { zonesInRun } from "./zones-in-run";
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "./normalize";
 import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
 
@@ -72,39 +74,15 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
   },
 
   async create(ctx, inputs) {
-    const api = ctx.api();
-    const { domain, resourceUrn: urn } = inputs;
-    const key = objectKey.zone(domain);
-    const other = ctx.owners.claimedByOther(key, urn);
-    if (other) throw new Error(`${domain}: the DNS zone is already managed by "${resourceName(other)}" in this stack; declare one DnsZone per zone`);
-    if (inputs.adopt) {
-      const z = await getZoneOrUndefined(ctx, domain);
-      if (z) {
-        ctx.owners.claim(key, urn);
-        ctx.log.info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
-        return { id: domain, outs: zoneOutputs(inputs, z, true) };
-      }
-      ctx.log.info(`${domain}: adopt: there is no DNS zone for ${domain} yet; creating it`);
-    }
-    let takenOver = false;
+    const run = zonesInRun(ctx);
     try {
-      await api.createZone(domain);
+      const z = await createZone(ctx, inputs);
+      run.settle(inputs.domain, { status: z.outs.status, serviceNameservers: z.outs.nameservers });
+      return z;
     } catch (e) {
-      // No answer: the zone may have been made; the read below decides.
-      if (isOutcomeUnknown(e) && (await getZoneOrUndefined(ctx, domain))) ctx.log.warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
-      else if (isZoneExists(e)) {
-        // Taken, never overwritten: nothing in it changes, and deleting it later still refuses while
-        // it holds records this stack does not manage. This is what a DnsZone renamed or moved
-        // without aliases meets (the old URN's delete then leaves the zone to this one).
-        ctx.log.warn(`${domain}: the DNS zone exists already (a DnsZone renamed or moved without aliases, or created outside this stack); taking it over unchanged. If another stack manages it, remove it from this program.`);
-        takenOver = true;
-      } else throw e;
+      run.settle(inputs.domain, { failed: e instanceof Error ? e.message : String(e) });
+      throw e;
     }
-    ctx.owners.claim(key, urn);
-    if (inputs.waitForDelegation) await waitForDelegation(ctx, domain, inputs.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
-    const z = await getZoneOrUndefined(ctx, domain);
-    if (!z) throw new Error(`${domain}: the DNS zone was created but cannot be read back; run pulumi refresh, then up again`);
-    return { id: domain, outs: zoneOutputs(inputs, z, takenOver) };
   },
 
   async read(ctx, id, props) {
@@ -137,6 +115,51 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
     ctx.log.info(`${id}: zone deleted${others.length ? ` with ${others.length} unmanaged record(s) (forceDestroy)` : ""}`);
   },
 };
+
+
+/** A zone's create: adopted, created or taken over, then made active when its domain already delegates to it. */
+async function createZone(ctx: HostContext, inputs: ZoneInputs): Promise<{ id: string; outs: ZoneOutputs }> {
+  const api = ctx.api();
+  const { domain, resourceUrn: urn } = inputs;
+  const key = objectKey.zone(domain);
+  const other = ctx.owners.claimedByOther(key, urn);
+  if (other) throw new Error(zoneDeclaredTwice(domain, resourceName(other)));
+  if (inputs.adopt) {
+    const z = await getZoneOrUndefined(ctx, domain);
+    if (z) {
+      ctx.owners.claim(key, urn);
+      ctx.log.info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
+      return { id: domain, outs: zoneOutputs(inputs, z, true) };
+    }
+    ctx.log.info(`${domain}: adopt: there is no DNS zone for ${domain} yet; creating it`);
+  }
+  let takenOver = false;
+  try {
+    await api.createZone(domain);
+  } catch (e) {
+    // No answer: the zone may have been made; the read below decides.
+    if (isOutcomeUnknown(e) && (await getZoneOrUndefined(ctx, domain))) ctx.log.warn(`${domain}: no answer to the zone create, but the zone exists; taking it`);
+    else if (isZoneExists(e)) {
+      // Taken, never overwritten: nothing in it changes, and deleting it later still refuses while
+      // it holds records this stack does not manage. This is what a DnsZone renamed or moved
+      // without aliases meets (the old URN's delete then leaves the zone to this one).
+      ctx.log.warn(`${domain}: the DNS zone exists already (a DnsZone renamed or moved without aliases, or created outside this stack); taking it over unchanged. If another stack manages it, remove it from this program.`);
+      takenOver = true;
+    } else throw e;
+  }
+  ctx.owners.claim(key, urn);
+  if (inputs.waitForDelegation) await waitForDelegation(ctx, domain, inputs.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
+  else {
+    // One delegation check, no wait: a domain that already points at the service's nameservers
+    // makes the zone active now (spec: POST zone check), so the records of this run can be created.
+    const checked = await api.checkZone(domain);
+    if (!isZoneActive(checked)) ctx.log.info(`${domain}: the zone is ${checked.status}: the domain does not delegate to ${checked.nameservers.join(", ")} yet; records can be created once it does (waitForDelegation: true waits for it)`);
+    return { id: domain, outs: zoneOutputs(inputs, checked, takenOver) };
+  }
+  const z = await getZoneOrUndefined(ctx, domain);
+  if (!z) throw new Error(`${domain}: the DNS zone was created but cannot be read back; run pulumi refresh, then up again`);
+  return { id: domain, outs: zoneOutputs(inputs, z, takenOver) };
+}
 
 /**
  * The zone's records that are the user's (not the service's own NS/SOA), once this command's own
@@ -177,6 +200,20 @@ async function userRecordsOnceSettled(ctx: HostContext, zone: string, force: boo
   return r.value.others;
 }
 
+/**
+ * A record's create. A zone that is not active gets one delegation check first (its domain may
+ * delegate to it since the zone was made: the zone then becomes active), and the create is sent again once.
+ */
+async function createInZone(ctx: HostContext, zone: string, want: CanonicalRecord): Promise<DnsRecord> {
+  const api = ctx.api();
+  try {
+    return await api.createRecord(zone, toRequest(want));
+  } catch (e) {
+    if (!isZoneNotActive(e) || !isZoneActive(await api.checkZone(zone))) throw e;
+    return api.createRecord(zone, toRequest(want));
+  }
+}
+
 /** The record in canonical form, as outputs carry it. */
 function recordOutputs(inputs: RecordInputs, zone: string, live: DnsRecord, adopted: boolean): RecordOutputs {
   const c = canonicalRecord(live, zone);
@@ -190,17 +227,17 @@ function toRequest(c: CanonicalRecord): RecordInput {
 /** Inputs come canonical from check() and outputs from read(): taken as they are, not canonicalized again. */
 const canonicalOf = (p: RecordInputs): CanonicalRecord => ({ type: p.type, name: p.name, content: p.content, ttl: p.ttl, priority: p.priority ?? null, extra: p.extra ?? null });
 
-/** A clear message for the shared-TTL refusal, naming the TTL the siblings have. */
+/** A clear message for the shared-TTL refusal, naming the TTL the siblings have (the one check predicts: preview-messages.ts). */
 async function ttlConflictMessage(ctx: HostContext, zone: string, c: CanonicalRecord): Promise<string> {
-  let sibling = "";
+  let sibling: number | undefined;
   try {
     ctx.reads.invalidateZone(zone);
     const same = (await ctx.reads.zoneRecords(zone)).map((r) => canonicalRecord(r, zone)).filter((r) => r.type === c.type && r.name === c.name);
-    if (same.length) sibling = ` (they have ttl ${same[0].ttl})`;
+    if (same.length) sibling = same[0].ttl;
   } catch {
     /* the message stays useful without it */
   }
-  return `${c.type} ${fqdn(c.name, zone)}: ttl_conflict: the service refused ttl ${c.ttl} because other ${c.type} records of this name have another TTL${sibling}. All records of one name and type share one TTL: give every one of them the same ttl.`;
+  return ttlConflict(`${c.type} ${fqdn(c.name, zone)}`, c.type, c.ttl, sibling);
 }
 
 /** Whole-record identity: type, name, content, priority and every extra field, all canonical (TTL is shared per name and type). */
@@ -314,7 +351,6 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
   },
 
   async create(ctx, inputs) {
-    const api = ctx.api();
     const { zone, resourceUrn: urn } = inputs;
     const want = canonicalOf(inputs);
     const what = `${want.type} ${fqdn(want.name, zone)}`;
@@ -332,9 +368,10 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
       ctx.log.info(`${what}: adopt: no unmanaged record with this content${claimedBy ? ` (the identical one is managed by "${resourceName(claimedBy)}")` : ""}; creating it`);
     }
     if (want.type === "DS") await requireDelegation(ctx, zone, want);
+    await zonesInRun(ctx).ready(ctx, zone, what);
     let created: DnsRecord;
     try {
-      created = await api.createRecord(zone, toRequest(want));
+      created = await createInZone(ctx, zone, want);
     } catch (e) {
       // No answer: the create may have been applied. Refused as invalid: the record may exist already,
       // made by an earlier create whose answer was lost, or held by this resource's old URN (renamed or
@@ -349,14 +386,14 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
           if (!isOutcomeUnknown(e)) ctx.log.warn(`${what}: the record exists already (an earlier create whose answer was lost, or this record renamed or moved without aliases); taking it`);
           return { id: match.id, outs: recordOutputs(inputs, zone, match, false) };
         }
-        if (claimedBy) throw new Error(`${what}: an identical record exists and is managed by "${resourceName(claimedBy)}" in this stack; one record, one DnsRecord: remove one of them`);
+        if (claimedBy) throw new Error(recordDeclaredTwice(what, resourceName(claimedBy)));
         if (isOutcomeUnknown(e))
           throw new Error(`${what}: no answer to the create and no such record is in the zone yet; the create may still be applied. Run again: a record that appears is taken as this one.`);
         const clash = cnameClash(live, zone, want);
         if (clash) throw new Error(clash);
       }
       if (isTtlConflict(e)) throw new Error(await ttlConflictMessage(ctx, zone, want));
-      if (isZoneNotActive(e)) throw new Error(`${zone}: the zone is not active yet (not delegated), so records cannot be created; delegate the domain to the zone's nameservers (DnsZone waitForDelegation: true waits for it)`);
+      if (isZoneNotActive(e)) throw new Error(zonesInRun(ctx).inactive(zone, undefined, undefined));
       throw e;
     } finally {
       ctx.reads.invalidateZone(zone);

@@ -15,6 +15,7 @@ import { chargeUnknown, sendPaidOrder } from "./unanswered-order";
 import { priceGuard } from "./price-guard";
 import { formatAmount, moneyDecimals, parseAmount, parseCurrency } from "../provider/money";
 import type { MoneyContract } from "../provider/contract";
+import { adoptDomainMissing } from "./preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./normalize";
 import { checkDomainInputs, type DomainInputs } from "./validate";
 
@@ -252,7 +253,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
         );
       return { id: domain, outs: outputs(inputs, owned, { adopted: !!inputs.adopt, contacts }) };
     }
-    if (inputs.adopt) throw new Error(`adopt: ${domain} is not in this reseller account, and adopt never buys; nothing was charged. Remove adopt to register it`);
+    if (inputs.adopt) throw new Error(adoptDomainMissing(domain));
     ctx.owners.claim(ownerKey, urn);
 
     const years = inputs.years;

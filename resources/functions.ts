@@ -13,6 +13,24 @@ import { domainNameFailure, yearsFailure } from "./rules";
 
 const cached = new Map<string, { key: string; client: ResellerApi }>();
 
+/**
+ * A function's failure as the program shows it: one line, no stack, no dumped error object. The
+ * SDK's runner prints a RunError's message alone (cmd/run: "Always hide the stack for RunErrors").
+ */
+function oneLine(e: unknown): pulumi.RunError {
+  const message = e instanceof Error ? e.message : String(e);
+  return new pulumi.RunError(`reseller: ${message.replace(/^reseller: /, "").replace(/\s*\n\s*/g, " ")}`);
+}
+
+/** Runs a function's body; any failure becomes one line (oneLine). */
+async function failingInOneLine<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    throw oneLine(e);
+  }
+}
+
 /** The program's client for an account (a namespace `accountOf` checked), built once per credential from stack config (or env). */
 function programClient(account: string | undefined): ResellerApi {
   const ns = account ?? DEFAULT_ACCOUNT;
@@ -178,11 +196,13 @@ export interface GetAvailabilityOutputArgs {
 
 /** Availability and price of many names. */
 export async function getAvailability(args: GetAvailabilityArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult[]> {
-  if (!Array.isArray(args.domains)) throw new Error(`domains: ${JSON.stringify(args.domains)} is not a list of domain names`);
-  const names = args.domains.map((d, i) => domainName(`domains[${i}]`, d));
-  const y = years("years", args.years);
-  if (names.length === 0) return [];
-  return camel(await programClient(accountOf(args, opts)).checkAvailability(names, y));
+  return failingInOneLine(async () => {
+    if (!Array.isArray(args.domains)) throw new Error(`domains: ${JSON.stringify(args.domains)} is not a list of domain names`);
+    const names = args.domains.map((d, i) => domainName(`domains[${i}]`, d));
+    const y = years("years", args.years);
+    if (names.length === 0) return [];
+    return camel(await programClient(accountOf(args, opts)).checkAvailability(names, y));
+  });
 }
 
 /** {@link getAvailability} taking inputs and giving an output. */
@@ -209,7 +229,9 @@ export interface CheckDomainOutputArgs {
 
 /** Availability and price of one name. */
 export async function checkDomain(args: CheckDomainArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult> {
-  return camel(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
+  });
 }
 
 /** {@link checkDomain} taking inputs and giving an output. */
@@ -247,18 +269,20 @@ export async function getPricing(args: GetPricingArgs, opts?: ResellerInvokeOpti
 /** Quotes for several requests, asked in order. */
 export async function getPricing(args: GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote[]>;
 export async function getPricing(args: GetPricingArgs | GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote | PriceQuote[]> {
-  // Every request is checked before the first quote is asked for.
-  const request = (a: GetPricingArgs, at: string): { action: PricingAction; domain: string; years: number; account?: string } => {
-    if (!PRICING_ACTIONS.includes(a.action)) throw new Error(`${at}action: ${JSON.stringify(a.action)} is not one of ${PRICING_ACTIONS.join(", ")}`);
-    const account = accountOf(a, opts, at);
-    return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years), account };
-  };
-  const ask = async ({ account, ...r }: ReturnType<typeof request>): Promise<PriceQuote> => camel(await programClient(account).quote(r));
-  if (!Array.isArray(args)) return ask(request(args, ""));
-  const requests = args.map((a, i) => request(a, `[${i}].`));
-  const out: PriceQuote[] = [];
-  for (const r of requests) out.push(await ask(r));
-  return out;
+  return failingInOneLine(async () => {
+    // Every request is checked before the first quote is asked for.
+    const request = (a: GetPricingArgs, at: string): { action: PricingAction; domain: string; years: number; account?: string } => {
+      if (!PRICING_ACTIONS.includes(a.action)) throw new Error(`${at}action: ${JSON.stringify(a.action)} is not one of ${PRICING_ACTIONS.join(", ")}`);
+      const account = accountOf(a, opts, at);
+      return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years), account };
+    };
+    const ask = async ({ account, ...r }: ReturnType<typeof request>): Promise<PriceQuote> => camel(await programClient(account).quote(r));
+    if (!Array.isArray(args)) return ask(request(args, ""));
+    const requests = args.map((a, i) => request(a, `[${i}].`));
+    const out: PriceQuote[] = [];
+    for (const r of requests) out.push(await ask(r));
+    return out;
+  });
 }
 
 /** {@link getPricing} taking inputs and giving an output. */
@@ -268,7 +292,9 @@ export function getPricingOutput(args: GetPricingOutputArgs, opts?: ResellerInvo
 
 /** TLDs with their 1-year prices and limits. */
 export async function getTlds(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TldInfo[]> {
-  return camel(await programClient(accountOf(args, opts)).listTlds());
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).listTlds());
+  });
 }
 
 /** {@link getTlds} giving an output. */
@@ -278,7 +304,9 @@ export function getTldsOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutpu
 
 /** Account credit, currency and active domain count. */
 export async function getBalance(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountBalance> {
-  return camel(await programClient(accountOf(args, opts)).getBalance());
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).getBalance());
+  });
 }
 
 /** {@link getBalance} giving an output. */
@@ -288,7 +316,9 @@ export function getBalanceOutput(args: AccountArgs = {}, opts?: ResellerInvokeOu
 
 /** Pricing tier, next tier and domains needed to advance. */
 export async function getTier(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountTier> {
-  return camel(await programClient(accountOf(args, opts)).getTier());
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).getTier());
+  });
 }
 
 /** {@link getTier} giving an output. */
@@ -310,7 +340,9 @@ export interface TemplateInfo {
 
 /** The service's Quick Setup templates, with the variables each needs. */
 export async function getTemplates(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TemplateInfo[]> {
-  return camel(await programClient(accountOf(args, opts)).listTemplates());
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).listTemplates());
+  });
 }
 
 /** {@link getTemplates} giving an output. */

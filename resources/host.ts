@@ -201,6 +201,8 @@ export interface HostContext {
   limits(): Limits;
   /** The Idempotency-Key of a purchase on this context's account (provider/idempotency.ts), in the contract's format. */
   purchaseKey(p: Omit<Purchase, "account">): string;
+  /** Whether check reads the service to predict up (reseller:preflight; true when the settings cannot be read, so their error shows). */
+  preflight(): boolean;
   readonly reads: ReadCaches;
   readonly owners: Ownership;
   readonly ttls: TtlRegistry;
@@ -355,6 +357,7 @@ export class Host {
         const s = this.settings(account);
         return purchaseKey({ ...p, account: accountId(s.baseUrl, s.apiKey) }, this.resolve(s.contract).idempotency);
       },
+      preflight: () => this.configured.get(account)?.settings?.preflight ?? true,
       reads: new ReadCaches(api, () => contract().listEntries, clock),
       owners: new Ownership(log),
       ttls: new TtlRegistry(),

@@ -16,6 +16,7 @@ import { zoneRecordsHandler } from "./zone-records/handler";
 import type { DiffResult } from "./diff";
 import type { Gone, Handler, Props } from "./handler";
 import { Host, type HostContext } from "./host";
+import { dropPreviewReads, preflight, previewRenewal } from "./preflight";
 import { sdkTooOld } from "./sdk-version";
 import type { CheckResult } from "./validate";
 
@@ -105,18 +106,29 @@ export async function configure(_kind: string, req: ConfigureRequest, account: s
 }
 
 export async function check(name: string, olds: Props, news: Props, account?: string): Promise<CheckResult<unknown>> {
-  const r = await guarded([news, olds], () => handler(name).check(contextOf(account), olds, news));
+  const ctx = contextOf(account);
+  // After the offline validation, what up will meet (preflight.ts): in preview and up alike.
+  const r = await guarded([news, olds], async () => preflight(ctx, name, olds, await handler(name).check(ctx, olds, news)));
   // Failures of the inputs marked secret never show them (validate.ts); no other failure may quote them either.
   return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
 }
 
 export async function diff(name: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
-  return guarded([news, olds], () => handler(name).diff(contextOf(account), id, olds, news));
+  return guarded([news, olds], async () => {
+    const ctx = contextOf(account);
+    const d = handler(name).diff(ctx, id, olds, news);
+    // A renewal is decided here, not in check: it is priced as a purchase (preflight.ts).
+    if (name === "Domain" && d.diffs.includes("renewal")) await previewRenewal(ctx, olds, news);
+    return d;
+  });
 }
 
 /** After any write the account-wide read lists may be stale (read-cache.ts). */
 function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
-  return p.finally(() => ctx.reads.dropAccountLists());
+  return p.finally(() => {
+    ctx.reads.dropAccountLists();
+    dropPreviewReads(ctx);
+  });
 }
 
 export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {

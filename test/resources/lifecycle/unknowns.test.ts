@@ -15,15 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-/** Every API request (reads included) since `mark`. */
-// Check reads nothing but ZoneTemplate's template list (a GET: an unknown template id fails at preview).
-const requestsSince = (mark: number) =>
-  env.sandbox.operator
-    .requests()
-    .slice(mark)
-    .map((q) => `${q.method} ${q.path}`)
-    .filter((r) => !/^GET \/api\/v1\/dns\/templates(\?|$)/.test(r));
-
 type Args = Record<string, unknown>;
 
 /** Known inputs of each kind, and the same with one value (or a nested value) unknown. */
@@ -85,8 +76,8 @@ test("check passes with any input unknown, alone or all at once, and still fails
     const c = await new Managed(env, kind, "bad").check(args);
     expect({ kind, properties: c.failures.map((f) => f.property) }).toEqual({ kind, properties: [property] });
   }
-  // Check is offline.
-  expect(requestsSince(mark)).toEqual([]);
+  // Check writes nothing (its reads predict up: resources/preflight.ts).
+  expect(env.mutatingSince(mark)).toEqual([]);
 });
 
 test("diff with unknowns: replace when the unknown names the object, update when it changes in place; the resolved values then change nothing", async () => {
@@ -131,8 +122,8 @@ test("diff with unknowns: replace when the unknown names the object, update when
   expect((await made.template.preview({ ...KNOWN.template.args, zone: UNKNOWN })).diff!.deleteBeforeReplace).toBe(true);
   expect((await made.childHost.preview({ ...KNOWN.childHost.args, hostname: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
   expect((await made.eppCode.preview({ ...KNOWN.eppCode.args, trigger: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
-  // Preview is offline.
-  expect(requestsSince(mark)).toEqual([]);
+  // Preview writes nothing (its reads predict up: resources/preflight.ts).
+  expect(env.mutatingSince(mark)).toEqual([]);
 
   // The unknowns resolve to the values already applied: up changes nothing.
   for (const [name, { args }] of Object.entries(KNOWN)) expect({ name, step: await made[name].up(args) }).toEqual({ name, step: "same" });

@@ -1,0 +1,169 @@
+/**
+ * What check learns from the service (resources/preflight.ts), through the SDK's provider host over
+ * gRPC against the sandbox: the account once per host process, delegation, money and adoption. The
+ * host cannot tell a preview from an up, so each of these is what both meet.
+ */
+import { startProviderHost } from "../../../engine/host";
+import { Managed, ROOT, contact, startEnv, type Env } from "./harness";
+
+const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
+const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+
+/** A second host on the same sandbox, configured with `config` over the good settings. */
+async function hostWith(config: Record<string, string | undefined>): Promise<Env> {
+  const host = await startProviderHost({ cwd: ROOT, env: NO_ENV });
+  const merged = Object.fromEntries(Object.entries({ ...env.config, ...config }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  await host.configure(merged);
+  return { ...env, host, close: () => host.close() };
+}
+
+const requestsSince = (mark: number) => env.sandbox.operator.requests().slice(mark);
+
+describe("settings and credentials: once per host process, before any other read", () => {
+  const zoneArgs = { domain: "demo-labs.io" };
+  const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", content: "x", ttl: 300 };
+
+  test.each([
+    ["a wrong API secret", { "reseller:apiSecret": "not-the-secret" }, /401 unauthorized.*reseller:apiKey \/ reseller:apiSecret/, 1],
+    ["a missing API key", { "reseller:apiKey": undefined }, /^reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)$/, 0],
+    ["a base URL without a scheme", { "reseller:baseUrl": "127.0.0.1:8787" }, /^reseller:baseUrl: "127.0.0.1:8787" is not an http\(s\) URL/, 0],
+  ])("%s fails the first check with up's message and no other; nothing else is read", async (_what, config, message, requests) => {
+    const other = await hostWith(config);
+    try {
+      const mark = env.mark();
+      const zone = new Managed(other, "DnsZone", "pf-zone");
+      const failure = await zone.check(zoneArgs).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+      expect(failure).toMatch(message);
+      expect(failure).not.toContain("not-the-secret");
+      // The second resource of the same run passes: the run fails once, with the first.
+      const record = new Managed(other, "DnsRecord", "pf-record");
+      expect((await record.check(recordArgs)).failures).toEqual([]);
+      expect(requestsSince(mark)).toHaveLength(requests);
+      // Up meets the same message: its check is the same call (engine: check before create).
+      const again = await hostWith(config);
+      try {
+        await expect(new Managed(again, "DnsZone", "pf-zone").up(zoneArgs)).rejects.toThrow(message);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("good settings: one balance read serves every check of the process", async () => {
+    const other = await hostWith({});
+    try {
+      const mark = env.mark();
+      for (const name of ["a", "b", "c"]) expect((await new Managed(other, "DnsRecord", `pf-ok-${name}`).check({ ...recordArgs, name })).failures).toEqual([]);
+      const balanceReads = requestsSince(mark).filter((r) => r.path.endsWith("/account/balance"));
+      expect(balanceReads).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("the first program: a zone made active on create, records that wait for it", () => {
+  test("a zone whose domain delegates elsewhere is flagged on the zone and its records, with the fix; the full message once", async () => {
+    const other = await hostWith({});
+    try {
+      // demo-shop.net keeps the registrar's default nameservers and has no zone.
+      const zone = new Managed(other, "DnsZone", "elsewhere-zone");
+      expect((await zone.check({ domain: "demo-shop.net" })).failures).toEqual([]);
+      const full = /demo-shop\.net: the zone is not active and cannot become active: demo-shop\.net is delegated to ns1\.sandbox-registrar\.test, ns2\.sandbox-registrar\.test, not to the zone's nameservers \(ns1\.dns\.sandbox\.test, ns2\.dns\.sandbox\.test\).*Set the Domain's nameservers/;
+      expect(other.host.logs().join("\n")).toMatch(full);
+      const r1 = new Managed(other, "DnsRecord", "elsewhere-www");
+      const r2 = new Managed(other, "DnsRecord", "elsewhere-mx");
+      await expect(r1.check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(full);
+      await expect(r2.check({ zone: "demo-shop.net", type: "MX", name: "@", content: "10 mx.demo-shop.net" })).rejects.toThrow(/demo-shop\.net: the zone cannot become active \(not delegated to the service; the fix is in the first error about demo-shop\.net\)/);
+      // The same zone with a Domain of the program that asks for the service's nameservers is not flagged.
+      const fresh = await hostWith({});
+      try {
+        await new Managed(fresh, "Domain", "shop").check({ domain: "demo-shop.net", contacts: { registrant: contact }, nameservers: SERVICE_NS, adopt: true });
+        expect((await new Managed(fresh, "DnsRecord", "fixed-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).failures).toEqual([]);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+  test("a zone whose domain already delegates to the service is active on create, with one delegation check and no wait", async () => {
+    // demo-reseller.com delegates to the service; its seeded zone is removed to be made again.
+    let other = await hostWith({});
+    try {
+      await env.client.deleteZone("demo-reseller.com");
+      const zone = new Managed(other, "DnsZone", "first-zone");
+      const mark = env.mark();
+      expect(await zone.up({ domain: "demo-reseller.com" })).toBe("create");
+      expect(zone.outputs).toMatchObject({ status: "active", delegated: true });
+      const checks = requestsSince(mark).filter((r) => r.method === "POST" && r.path.endsWith("/dns/zones/demo-reseller.com/check"));
+      expect(checks).toHaveLength(1);
+      // A record with the literal zone name, created while the zone's create runs, waits for it.
+      await env.client.deleteZone("demo-reseller.com");
+      // Another host: a new command (the first one's DnsZone holds the zone in its process).
+      await other.close();
+      other = await hostWith({});
+      const zone2 = new Managed(other, "DnsZone", "first-zone-2");
+      const record = new Managed(other, "DnsRecord", "first-www");
+      await zone2.check({ domain: "demo-reseller.com" });
+      const [zoneStep, recordStep] = await Promise.all([
+        new Promise((r) => setTimeout(r, 50)).then(() => zone2.up({ domain: "demo-reseller.com" })),
+        record.up({ zone: "demo-reseller.com", type: "A", name: "www2", content: "192.0.2.80", ttl: 3600 }),
+      ]);
+      expect([zoneStep, recordStep]).toEqual(["create", "create"]);
+      expect(other.host.logs().join("\n")).toMatch(/A www2\.demo-reseller\.com: waiting for zone demo-reseller\.com, which DnsZone "first-zone-2" is creating in this run/);
+      expect((await env.client.listRecords("demo-reseller.com")).some((r) => r.content === "192.0.2.80")).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+});
+
+describe("money: what up will charge, the running total, maxPrice and the balance", () => {
+  const domainArgs = (name: string, extra: Record<string, unknown> = {}) => ({ domain: name, contacts: { registrant: contact }, maxPrice: "20.00", ...extra });
+
+  test("each purchase is quoted and shown with the stack's running total; above maxPrice or the balance fails; nothing is written", async () => {
+    const other = await hostWith({});
+    const mark = env.mark();
+    try {
+      await new Managed(other, "Domain", "buy-a").check(domainArgs("preflight-money-a.com"));
+      await new Managed(other, "Domain", "buy-b").check(domainArgs("preflight-money-b.net", { years: 2, maxPrice: "30.00" }));
+      const lines = other.host.logs().join("\n");
+      expect(lines).toMatch(/Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/);
+      expect(lines).toMatch(/Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/);
+      // Above maxPrice: up's own message (domain-handler.ts priceGuard gives the same text).
+      await expect(new Managed(other, "Domain", "too-dear").check(domainArgs("preflight-money-c.io", { maxPrice: "10.00" }))).rejects.toThrow(
+        "preflight-money-c.io: register for 1 year(s) costs 39.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.",
+      );
+      // A name registered elsewhere cannot be registered: said before any money moves.
+      await expect(new Managed(other, "Domain", "taken").check(domainArgs("taken-name.com"))).rejects.toThrow(/taken-name\.com: is not available to register/);
+    } finally {
+      await other.close();
+    }
+    // The total above the balance names both.
+    env.sandbox.operator.settings({ balance: "20.00" });
+    const poor = await hostWith({});
+    try {
+      await new Managed(poor, "Domain", "poor-a").check(domainArgs("preflight-poor-a.com"));
+      await expect(new Managed(poor, "Domain", "poor-b").check(domainArgs("preflight-poor-b.com"))).rejects.toThrow(
+        "the purchases this stack would make total 24.00 USD, above the account balance of 20.00 USD",
+      );
+    } finally {
+      env.sandbox.operator.settings({ balance: "1000.00" });
+      await poor.close();
+    }
+    expect(env.mutatingSince(mark)).toEqual([]);
+  });
+});
