@@ -1,0 +1,168 @@
+/**
+ * Mistakes users make, each as a program (resources declared in order, test/audit/programs/
+ * bad-input-program.ts) with the stack config it runs under. test/audit/preview-predicts-up.test.ts
+ * previews and then ups each through the engine against a fresh sandbox: what fails `up` must fail
+ * (or, where said, warn) at `preview` with the same message. `message` is a phrase of it.
+ */
+import type { Kind } from "../../resources/shim";
+import { CONTACT } from "./bad-input-catalogue";
+
+export interface Mistake {
+  title: string;
+  resources: { kind: Kind; title: string; args: Record<string, unknown> }[];
+  /** Stack config over the sandbox's good settings; `null` removes a key. */
+  config?: Record<string, string | null>;
+  /** The sandbox's account balance for this case. */
+  balance?: string;
+  /** A phrase of the one message preview and up give. */
+  message: RegExp;
+  /** "warns": preview shows it as a warning (up fails with it, or, when said in `up`, does something else). */
+  preview: "fails" | "warns";
+  /** What up does when it does not fail with the message, and why preview cannot make it fail. */
+  up?: { succeeds: string };
+}
+
+const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
+const newDomain = (domain: string, extra: Record<string, unknown> = {}) => ({ domain, contacts: { registrant: CONTACT }, nameservers: SERVICE_NS, maxPrice: "50.00", ...extra });
+const record = (title: string, args: Record<string, unknown>) => ({ kind: "DnsRecord" as const, title, args: { zone: "demo-reseller.com", ttl: 3600, ...args } });
+const zone = (title: string, domain: string) => ({ kind: "DnsZone" as const, title, args: { domain } });
+
+export const MISTAKES: Mistake[] = [
+  {
+    title: "missing API key",
+    config: { "reseller:apiKey": null },
+    resources: [zone("z", "demo-labs.io")],
+    message: /reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)/,
+    preview: "fails",
+  },
+  {
+    title: "wrong API secret",
+    config: { "reseller:apiSecret": "a-wrong-secret" },
+    resources: [zone("z", "demo-labs.io")],
+    message: /401 unauthorized.*Check the API key and secret \(reseller:apiKey \/ reseller:apiSecret\)/,
+    preview: "fails",
+  },
+  {
+    title: "base URL without a scheme",
+    config: { "reseller:baseUrl": "reseller.example" },
+    resources: [zone("z", "demo-labs.io")],
+    message: /reseller:baseUrl: "reseller\.example" is not an http\(s\) URL/,
+    preview: "fails",
+  },
+  {
+    title: "price above maxPrice",
+    resources: [{ kind: "Domain", title: "dear", args: newDomain("catalogue-dear.io", { maxPrice: "10.00" }) }],
+    message: /catalogue-dear\.io: register for 1 year\(s\) costs 39\.00 USD, above maxPrice 10\.00; nothing was charged/,
+    preview: "fails",
+  },
+  {
+    title: "balance too low for the stack's purchases",
+    balance: "20.00",
+    resources: [
+      { kind: "Domain", title: "first", args: newDomain("catalogue-first.com") },
+      { kind: "Domain", title: "second", args: newDomain("catalogue-second.com") },
+    ],
+    message: /the purchases this stack would make total 24\.00 USD, above the account balance of 20\.00 USD/,
+    preview: "fails",
+  },
+  {
+    title: "a domain already taken",
+    resources: [{ kind: "Domain", title: "taken", args: newDomain("taken-brand.com") }],
+    message: /taken-brand\.com: is not available to register/,
+    preview: "fails",
+  },
+  {
+    title: "a transfer of a name registered nowhere",
+    resources: [{ kind: "Domain", title: "transfer", args: newDomain("catalogue-free.com", { authCode: "ABC-123-XYZ" }) }],
+    message: /catalogue-free\.com: is not registered anywhere, so it cannot be transferred in/,
+    preview: "fails",
+  },
+  {
+    title: "records in a zone that cannot become active",
+    resources: [zone("shop", "demo-shop.net"), record("www", { zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.7" })],
+    message: /demo-shop\.net: the zone is not active and cannot become active: demo-shop\.net is delegated to ns1\.sandbox-registrar\.test/,
+    preview: "fails",
+  },
+  {
+    title: "a CNAME at the apex",
+    resources: [record("apex", { type: "CNAME", name: "@", content: "elsewhere.example" })],
+    message: /CNAME/,
+    preview: "fails",
+  },
+  {
+    title: "an MX without priority",
+    resources: [record("mx", { type: "MX", name: "@", content: "mx9.demo-reseller.com" })],
+    message: /priority/,
+    preview: "fails",
+  },
+  {
+    title: "a record name outside its zone",
+    resources: [record("outside", { type: "A", name: "www.other-zone.example.", content: "192.0.2.8" })],
+    message: /name: "www\.other-zone\.example\."/,
+    preview: "fails",
+  },
+  {
+    title: "a TTL that conflicts with live records of the name",
+    resources: [record("mx3", { type: "MX", name: "@", content: "30 mx3.demo-reseller.com", ttl: 300 })],
+    message: /MX demo-reseller\.com: ttl_conflict: the service refused ttl 300 because other MX records of this name have another TTL \(they have ttl 3600\)/,
+    preview: "fails",
+  },
+  {
+    title: "a TTL that conflicts with another record of the program",
+    resources: [
+      record("txt-a", { type: "TXT", name: "shared", content: "a", ttl: 300 }),
+      record("txt-b", { type: "TXT", name: "shared", content: "b", ttl: 600 }),
+    ],
+    message: /ttl: 600 differs from ttl 300 of "txt-a"/,
+    preview: "fails",
+  },
+  {
+    title: "one record declared by two resources",
+    resources: [
+      record("twin-a", { type: "TXT", name: "twin", content: "same" }),
+      record("twin-b", { type: "TXT", name: "twin", content: "same" }),
+    ],
+    message: /TXT twin\.demo-reseller\.com: an identical record exists and is managed by "twin-a" in this stack; one record, one DnsRecord/,
+    preview: "warns",
+  },
+  {
+    title: "a zone declared twice",
+    resources: [zone("labs-a", "demo-labs.io"), zone("labs-b", "demo-labs.io")],
+    message: /demo-labs\.io: the DNS zone is already managed by "labs-a" in this stack; declare one DnsZone per zone/,
+    preview: "warns",
+    up: {
+      succeeds:
+        "when both creates run at once the second meets zone_exists and takes the zone over with a warning. Refusing that at check would refuse a DnsZone renamed without aliases whenever one provider host serves two commands (the repository's tests do); the CLI starts one per command",
+    },
+  },
+  {
+    title: "a zone for a domain without the DNS add-on",
+    resources: [zone("noaddon", "no-dns-addon.org")],
+    message: /no-dns-addon\.org: lacks the DNS Management add-on \(dns_management\)/,
+    preview: "fails",
+  },
+  {
+    title: "adopting a domain that is not in the account",
+    resources: [{ kind: "Domain", title: "ghost", args: { domain: "catalogue-ghost.com", adopt: true } }],
+    message: /adopt: catalogue-ghost\.com is not in this reseller account, and adopt never buys/,
+    preview: "fails",
+  },
+  {
+    title: "adopting WHOIS privacy that is off",
+    resources: [{ kind: "PrivacyAddon", title: "privacy", args: { domain: "demo-shop.net", adopt: true } }],
+    message: /adopt: WHOIS Privacy is not on for demo-shop\.net, and adopt never buys/,
+    preview: "fails",
+  },
+  {
+    title: "an EPP code while Domain Protection is on",
+    resources: [{ kind: "EppCode", title: "epp", args: { domain: "protected-brand.com" } }],
+    message: /protected-brand\.com: the EPP code cannot be requested while Domain Protection is on/,
+    preview: "fails",
+  },
+  {
+    title: "a template's variable missing",
+    resources: [{ kind: "ZoneTemplate", title: "web", args: { zone: "demo-reseller.com", templateId: "web", variables: {} } }],
+    message: /ipv4/,
+    preview: "fails",
+  },
+];
