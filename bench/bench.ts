@@ -15,6 +15,7 @@ import { linear } from "./linear";
 import { sharedCredential } from "./shared-credential";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
+import { previewReads } from "./preview-reads";
 import { readBurst } from "./read-burst";
 import { records } from "./records";
 import { zoneRecords } from "./zone-records";
@@ -31,7 +32,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), sharedCredential(), engineStartup(), linear(), zoneRecords()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), engineStartup(), linear(), zoneRecords()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

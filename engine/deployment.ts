@@ -625,6 +625,7 @@ export class Deployment implements MonitorHandler {
 
     if (!old) {
       if (preview) {
+        if (checked.adopt === true) step.adopt = true;
         this.opts.record(step, started);
         return reply("", checked);
       }

@@ -16,6 +16,12 @@ export interface Step {
   error?: string;
   /** The delete of the old half of a replace: shown, not counted (the replace is). */
   replacing?: boolean;
+  /**
+   * A planned create of a resource whose checked inputs say `adopt: true`: counted apart in a
+   * preview's summary. The CLI counts it as a create (a provider cannot change a step's kind);
+   * the provider's own line says whether it adopts or creates.
+   */
+  adopt?: boolean;
 }
 
 export interface Summary {
@@ -25,10 +31,12 @@ export interface Summary {
   delete: number;
   same: number;
   read: number;
+  /** Planned creates that adopt (`adopt: true`), in a preview only. */
+  adopt: number;
 }
 
 export function emptySummary(): Summary {
-  return { create: 0, update: 0, replace: 0, delete: 0, same: 0, read: 0 };
+  return { create: 0, update: 0, replace: 0, delete: 0, same: 0, read: 0, adopt: 0 };
 }
 
 const SYMBOL: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">" };
@@ -63,7 +71,7 @@ export function stepLine(step: Step, planned: boolean, seconds?: number): string
     const tail = step.error ? ` **failed**${time}\n        error: ${step.error}` : time;
     return `    -- ${step.type}  ${step.name}  ${planned ? "delete original" : "deleted original"}${tail}`;
   }
-  const verb = planned ? step.op : PAST[step.op];
+  const verb = planned ? (step.adopt ? "adopt" : step.op) : PAST[step.op];
   const time = seconds === undefined ? "" : ` (${seconds.toFixed(1)}s)`;
   const tail = step.error ? ` **failed**${time}\n        error: ${step.error}` : `${time}${diffSuffix(step.diffs)}`;
   return `    ${SYMBOL[step.op].padEnd(2)} ${step.type}  ${step.name}  ${verb}${tail}`;
@@ -80,6 +88,7 @@ export function summaryLines(summary: Summary, planned: boolean, seconds: number
   for (const [op, n] of rows) {
     if (n > 0) lines.push(`    ${SYMBOL[op]} ${n} ${planned ? `to ${op}` : PAST[op]}`);
   }
+  if (summary.adopt > 0) lines.push(`    = ${summary.adopt} to adopt (adopt: true; the CLI counts these as creates)`);
   if (summary.same > 0) lines.push(`    ${summary.same} unchanged`);
   if (lines.length === 1) lines.push("    no changes");
   lines.push("", `Duration: ${seconds < 60 ? `${Math.max(1, Math.round(seconds))}s` : `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s`}`);

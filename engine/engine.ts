@@ -196,7 +196,7 @@ export class Engine {
     if (step.error) {
       const msg = `${step.urn}: ${step.error}`;
       if (!ctx.errors.includes(msg)) ctx.errors.push(msg);
-    } else if (!step.replacing) ctx.summary[step.op]++;
+    } else if (!step.replacing) ctx.summary[step.adopt ? "adopt" : step.op]++;
     if (step.op !== "same" || step.error) {
       const planned = ctx.operation === "preview";
       this.log(stepLine(step, planned, planned ? undefined : (Date.now() - started) / 1000));

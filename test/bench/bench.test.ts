@@ -108,3 +108,17 @@ describe("sections against the sandbox", () => {
     expect(one).toMatchObject({ pollsPerRegistration: 7, pollsActiveAtSeconds: 63 });
   });
 });
+
+test("previewReads: a preview writes nothing and reads at most once per object, for the demo and an imported estate", async () => {
+  const { previewReads } = require("../../bench/preview-reads") as typeof import("../../bench/preview-reads");
+  const m = (await previewReads(3).run(() => undefined)) as Record<string, number>;
+  expect(m.previewDemoWrites).toBe(0);
+  expect(m.previewDemoReads).toBeGreaterThan(0);
+  expect(m.previewDemoReads).toBeLessThanOrEqual(m.previewDemoObjects);
+  expect(m.previewEstateObjects).toBe(3 * 7);
+  expect(m.previewEstateWrites).toBe(0);
+  expect(m.previewEstateReads).toBeLessThanOrEqual(m.previewEstateObjects);
+  // After the up, nothing is created: the account's one read is all a preview needs.
+  expect(m.previewEstateAfterUpWrites).toBe(0);
+  expect(m.previewEstateAfterUpReads).toBeLessThanOrEqual(1);
+}, 600_000);

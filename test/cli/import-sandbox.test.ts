@@ -148,7 +148,12 @@ describe("import against the sandbox, then up through the engine", () => {
     const declared = (source.match(/new reseller\.\w+\(/g) ?? []).length;
     const e = engine();
     const plan = await e.preview(generatedProgram(project));
-    expect(plan.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    // A freshly imported program previews with zero creates: every resource adopts (engine/display.ts).
+    expect(plan.summary).toMatchObject({ create: 0, adopt: declared, update: 0, replace: 0, delete: 0 });
+    // Each says so itself, as under the CLI (which counts them as creates): "adopts", never "creates".
+    const said = e.hostLogs().join("\n");
+    for (const kind of ["Domain", "DnsZone", "DnsRecord"]) expect(said).toMatch(new RegExp(`${kind} "[^"]+": adopts `));
+    expect(said).not.toMatch(/: creates /);
     const first = await e.up(generatedProgram(project));
     expect(first.errors).toEqual([]);
     expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
