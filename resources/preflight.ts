@@ -24,6 +24,7 @@ import { priceGuard } from "./price-guard";
 import { formatAmount, moneyDecimals, parseAmount, type Amount } from "../provider/money";
 import { containsUnknown, type CheckResult, type DomainAddonInputs, type DomainInputs, type RecordInputs, type ZoneInputs } from "./validate";
 import { zonesInRun } from "./zones-in-run";
+import { DEFAULT_WAIT_SECONDS } from "./domain-handler";
 
 /** Where a zone's domain points, when it does not point at the zone's nameservers. */
 interface Misdelegated {
@@ -139,6 +140,7 @@ async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInpu
     return;
   }
   if (i.adopt) throw new Error(adoptDomainMissing(i.domain));
+  zonesInRun(ctx).expect(i.domain, (i.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000);
   const action: PricedAction = i.authCode ? "transfer" : "register";
   const availability = await ctx.api().checkDomain(i.domain);
   if (action === "register" && !availability.available)

@@ -2,7 +2,9 @@
  * Zones this command creates, so a record of one waits for it. A record naming its zone through
  * `zone.domain` waits by itself (the engine holds its registration until the zone's create answers);
  * a record naming it as a literal does not: the engine creates both in parallel. The zone's check
- * declares it, its create settles it; a record's create waits for it, bounded and logged.
+ * declares it, its create settles it; a record's create waits for it, bounded and logged. A zone
+ * whose domain this run buys is declared late (its DnsZone waits for the domain): a record of it
+ * waits for the declaration first.
  * One registry per account and host process (one `pulumi` command).
  */
 import { isZoneActive } from "../provider/vocabulary";
@@ -24,6 +26,20 @@ interface Declared {
 
 export class ZonesInRun {
   private readonly zones = new Map<string, Declared>();
+  /**
+   * Domains this command registers or transfers: their zone's DnsZone registers only once the
+   * domain exists (it names it through domain.domain), after records naming the zone as a literal
+   * were sent; such a record waits for the zone to be declared too.
+   */
+  private readonly expected = new Map<string, { waitMs: number; declared: Promise<void>; resolve: () => void }>();
+
+  /** A Domain of this command is being bought: a zone of that name may follow, within `waitMs`. */
+  expect(zone: string, waitMs: number): void {
+    if (this.expected.has(zone) || this.zones.has(zone)) return;
+    let resolve!: () => void;
+    const declared = new Promise<void>((r) => (resolve = r));
+    this.expected.set(zone, { waitMs: waitMs + ZONE_IN_RUN_WAIT_MS, declared, resolve });
+  }
   /** Zones whose inactivity was already told in full in this command (once, then short). */
   private readonly told = new Set<string>();
 
@@ -34,6 +50,7 @@ export class ZonesInRun {
     let settle!: () => void;
     const settled = new Promise<void>((r) => (settle = r));
     this.zones.set(zone, { urn, waitMs: delegationWaitSeconds * 1000 + ZONE_IN_RUN_WAIT_MS, settled, settle });
+    this.expected.get(zone)?.resolve();
   }
 
   /** The zone's create ended (any way): records waiting for it go on. */
@@ -56,6 +73,12 @@ export class ZonesInRun {
    * that create failed or left the zone inactive. Returns at once for any other zone.
    */
   async ready(ctx: HostContext, zone: string, what: string): Promise<void> {
+    const e = this.expected.get(zone);
+    if (!this.zones.has(zone) && e) {
+      const seconds = Math.round(e.waitMs / 1000);
+      ctx.log.info(`${what}: waiting for ${zone}, which this run registers, and its zone (at most ${seconds} s)`);
+      await Promise.race([e.declared, ctx.clock.sleep(e.waitMs)]);
+    }
     const d = this.zones.get(zone);
     if (!d) return;
     if (!d.outcome) {

@@ -20,6 +20,11 @@ export interface Mistake {
   preview: "fails" | "warns";
   /** What up does when it does not fail with the message, and why preview cannot make it fail. */
   up?: { succeeds: string };
+  /**
+   * Needs a run of its own: its own config or balance, or an up that must create things. The others
+   * fail at check in preview and up alike, so they share one program (titles are unique across them).
+   */
+  alone?: true;
 }
 
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
@@ -30,6 +35,7 @@ const zone = (title: string, domain: string) => ({ kind: "DnsZone" as const, tit
 export const MISTAKES: Mistake[] = [
   {
     title: "missing API key",
+    alone: true,
     config: { "reseller:apiKey": null },
     resources: [zone("z", "demo-labs.io")],
     message: /reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)/,
@@ -37,6 +43,7 @@ export const MISTAKES: Mistake[] = [
   },
   {
     title: "wrong API secret",
+    alone: true,
     config: { "reseller:apiSecret": "a-wrong-secret" },
     resources: [zone("z", "demo-labs.io")],
     message: /401 unauthorized.*Check the API key and secret \(reseller:apiKey \/ reseller:apiSecret\)/,
@@ -44,6 +51,7 @@ export const MISTAKES: Mistake[] = [
   },
   {
     title: "base URL without a scheme",
+    alone: true,
     config: { "reseller:baseUrl": "reseller.example" },
     resources: [zone("z", "demo-labs.io")],
     message: /reseller:baseUrl: "reseller\.example" is not an http\(s\) URL/,
@@ -57,6 +65,7 @@ export const MISTAKES: Mistake[] = [
   },
   {
     title: "balance too low for the stack's purchases",
+    alone: true,
     balance: "20.00",
     resources: [
       { kind: "Domain", title: "first", args: newDomain("catalogue-first.com") },
@@ -118,6 +127,7 @@ export const MISTAKES: Mistake[] = [
   },
   {
     title: "one record declared by two resources",
+    alone: true,
     resources: [
       record("twin-a", { type: "TXT", name: "twin", content: "same" }),
       record("twin-b", { type: "TXT", name: "twin", content: "same" }),
@@ -127,6 +137,7 @@ export const MISTAKES: Mistake[] = [
   },
   {
     title: "a zone declared twice",
+    alone: true,
     resources: [zone("labs-a", "demo-labs.io"), zone("labs-b", "demo-labs.io")],
     message: /demo-labs\.io: the DNS zone is already managed by "labs-a" in this stack; declare one DnsZone per zone/,
     preview: "warns",
