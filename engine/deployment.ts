@@ -1,6 +1,7 @@
 // One preview or update: the real engine's step rules applied to the registrations a program sends
 // (pulumi/pulumi pkg/resource/deploy/step_generator.go, step.go, step_executor.go), each rule naming
 // the function it mirrors. Provider calls go to the SDK's dynamic provider host.
+import { isDeepStrictEqual } from "node:util";
 import type { Step } from "./display";
 import type { CheckResult, DiffResult, PropertyMap, ProviderHost } from "./host";
 import { isProviderHostError, UNKNOWN } from "./host";
@@ -259,7 +260,7 @@ export function destroyAll(
  * resource is gone (op "delete"); otherwise the state takes what was read, in place, and the
  * provider's Diff from the refreshed state to the inputs in state says update or same (the real
  * refresh diffs, then inverts). A failed call is the step's error, the state left as it was.
- * `read` says whether the Read answered.
+ * `read` says whether the Read answered. A Read that answers clears the init errors in state.
  */
 export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ step: Step; read: boolean }> {
   const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
@@ -272,13 +273,17 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
       return { step, read };
     }
     const inputs = res.inputs ?? r.inputs;
-    const diff = await host.diff(res.id, r.urn, res.props, r.inputs);
-    const { changes } = classify(diff, inputs, r.inputs);
+    // An external resource is not diffed by its provider, only its outputs compared (RefreshStep.ResultOp).
+    const changes = r.external
+      ? !isDeepStrictEqual(r.outputs, res.props)
+      : classify(await host.diff(res.id, r.urn, res.props, r.inputs), inputs, r.inputs).changes;
     step.diffs = inputDiffs(r.outputs, res.props);
     if (changes) step.op = "update";
     r.id = res.id;
     r.inputs = inputs;
     r.outputs = res.props;
+    // The new state takes the Read's init errors only (step.go RefreshStep.Apply): a clean Read clears old ones.
+    delete r.initErrors;
   } catch (e) {
     step.error = errorMessage(e);
   }

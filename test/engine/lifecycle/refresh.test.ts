@@ -5,7 +5,7 @@ import { removeSnapshots, TestStack, urnOf, type TestMonitor } from "./framework
 afterAll(removeSnapshots);
 
 describe("refresh_test.go", () => {
-  test("TestParallelRefresh: every resource is read, in parallel, and the state is kept", async () => {
+  test("TestParallelRefresh: a chain of four dependent resources is read in parallel and keeps its order in state", async () => {
     const s = new TestStack();
     let inFlight = 0;
     let most = 0;
@@ -15,9 +15,12 @@ describe("refresh_test.go", () => {
       inFlight--;
       return { id, props: state, inputs };
     };
+    // Each depends on the one before it, as in the Go test; the state order must survive the refresh.
     await s.up(async (m) => {
-      for (const n of ["resA", "resB", "resC", "resD"]) await m.resource(n, { inputs: { n } });
+      let prev: string | undefined;
+      for (const n of ["resA", "resB", "resC", "resD"]) prev = (await m.resource(n, { inputs: { n }, dependencies: prev ? [prev] : [] })).urn;
     });
+    expect(s.names()).toEqual(["resA", "resB", "resC", "resD"]);
     const r = await s.refresh();
     expect(r.steps.map((x) => x.op)).toEqual(["same", "same", "same", "same"]);
     expect(s.provider.made("read").sort()).toEqual(["resA", "resB", "resC", "resD"]);
@@ -73,11 +76,13 @@ describe("refresh_test.go", () => {
 
   test("TestRefreshDeletePropertyDependencies: a property dependency on a resource found gone is removed", async () => {
     const s = await goneWith("propertyDependencies");
+    expect(s.names()).toEqual(["resB"]);
     expect(s.get("resB")?.propertyDependencies ?? {}).toEqual({});
   });
 
   test("TestRefreshDeleteDeletedWith: deletedWith a resource found gone is cleared", async () => {
     const s = await goneWith("deletedWith");
+    expect(s.names()).toEqual(["resB"]);
     expect(s.get("resB")?.deletedWith).toBeUndefined();
   });
 
@@ -93,12 +98,12 @@ describe("refresh_test.go", () => {
     expect(s.get("resB")?.parent).toBeUndefined();
   });
 
-  test("TestRefreshStepWillPersistUpdatedIDs: an id the Read returns replaces the one in state", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => void (await m.resource("resA")));
-    s.provider.readF = async (_u, _id, inputs, state) => ({ id: "new-id", props: state, inputs });
+  test("TestRefreshStepWillPersistUpdatedIDs: an id the Read returns replaces the one in state, and the init errors are cleared", async () => {
+    const outputs = { foo: "bar" };
+    const s = new TestStack({ snapshot: [{ urn: urnOf("resA"), id: "myid", outputs, initErrors: ["Resource failed to initialize"] }] });
+    s.provider.readF = async () => ({ id: "mynewid", props: outputs, inputs: {} });
     await s.refresh();
-    expect(s.get("resA")?.id).toBe("new-id");
+    expect(s.state().map((r) => [r.urn, r.id, r.initErrors ?? []])).toEqual([[urnOf("resA"), "mynewid", []]]);
   });
 
   test("TestRefreshPreservesInputsWhenReadReturnsNoInputs: inputs stay when the Read gives none", async () => {
@@ -128,6 +133,17 @@ describe("refresh_test.go", () => {
     await s.refresh();
     expect(s.provider.made("read")).toEqual(["resA"]);
     expect(s.get("resA")).toMatchObject({ external: true, outputs: { v: 2 } });
+  });
+
+  test("TestExternalRefreshDoesNotCallDiff: a refresh of a .get() resource reads it and never calls Diff", async () => {
+    const s = new TestStack();
+    let readCall = 0;
+    // The Go Read returns no id; the read id is returned here, as a dynamic provider's read does.
+    s.provider.readF = async (_u, id) => ({ id, props: { o1: ++readCall }, inputs: {} });
+    await s.up(async (m: TestMonitor) => void (await m.read("resA", "resA-some-id")));
+    await s.refresh();
+    expect(s.provider.made("diff")).toEqual([]);
+    expect(s.get("resA")).toMatchObject({ external: true, outputs: { o1: 2 } });
   });
 
   test("TestRefreshUpdateWithDeletedResource: a refresh then an up recreates what was found gone", async () => {
