@@ -246,19 +246,42 @@ describe("pulumi_test.go", () => {
     expect(s.engine.serializedState()).toBeDefined();
   });
 
-  test("TestOldCheckedInputsAreSent: Check gets the old checked inputs as olds", async () => {
+  test("TestOldCheckedInputsAreSent: Check, Diff, Update and Delete get the old checked inputs and the old outputs", async () => {
     const s = new TestStack();
-    const olds: Record<string, unknown>[] = [];
-    s.provider.checkF = async (_u, o, news) => {
-      olds.push(o);
-      return { inputs: { ...news, checked: true }, failures: [] };
+    const seen: [string, unknown, unknown][] = [];
+    s.provider.checkF = async (_u, olds, news) => {
+      seen.push(["check", olds, news]);
+      return { inputs: { ...news, default: "default" }, failures: [] };
     };
-    let foo = "bar";
-    const program = async (m: TestMonitor): Promise<void> => void (await m.resource("resA", { inputs: { foo } }));
+    s.provider.diffF = async (_u, _id, olds, news) => {
+      seen.push(["diff", olds, news]);
+      return {};
+    };
+    s.provider.createF = async (_u, inputs, preview) => ({ id: preview ? "" : "1", outputs: { ...inputs, computed: "computed" } });
+    s.provider.updateF = async (_u, _id, olds, news) => {
+      seen.push(["update", olds, news]);
+      return { outputs: { ...news, computed: "computed" } };
+    };
+    s.provider.deleteF = async (_u, _id, props) => void seen.push(["delete", props, undefined]);
+    let insA = { foo: "bar" };
+    const program = async (m: TestMonitor): Promise<void> => void (await m.resource("resA", { inputs: insA }));
     await s.up(program);
-    foo = "baz";
+    expect(s.get("resA")).toMatchObject({ inputs: { foo: "bar", default: "default" }, outputs: { foo: "bar", default: "default", computed: "computed" } });
+    insA = { foo: "baz" };
     await s.up(program);
-    expect(olds).toEqual([{}, { foo: "bar", checked: true }]);
+    expect(s.get("resA")).toMatchObject({ inputs: { foo: "baz", default: "default" }, outputs: { foo: "baz", default: "default", computed: "computed" } });
+    await s.destroy();
+    expect(s.state()).toEqual([]);
+    const oldOuts = { foo: "bar", default: "default", computed: "computed" };
+    const newIns = { foo: "baz", default: "default" };
+    // Diff and Update get the old outputs (a dynamic provider has no separate old inputs argument).
+    expect(seen).toEqual([
+      ["check", {}, { foo: "bar" }],
+      ["check", { foo: "bar", default: "default" }, { foo: "baz" }],
+      ["diff", oldOuts, newIns],
+      ["update", oldOuts, newIns],
+      ["delete", { foo: "baz", default: "default", computed: "computed" }, undefined],
+    ]);
   });
 
   test("TestProviderPreview: a preview creates and updates with preview calls only, and records nothing", async () => {
