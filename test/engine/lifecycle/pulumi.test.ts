@@ -189,7 +189,7 @@ describe("pulumi_test.go", () => {
     expect(cloud.size).toBe(2);
   });
 
-  test("TestProtect: a protected replace fails (preview reports it), a protected delete fails, unprotecting allows both", async () => {
+  test("TestProtect: a protected replace fails (preview reports it), a protected delete fails; unprotect-and-replace in one update replaces; protecting again changes nothing else", async () => {
     const s = new TestStack();
     s.provider.diffF = async (_u, _id, olds, news) => (olds.foo !== news.foo ? { changes: true, replaces: ["foo"] } : { changes: false });
     let foo = "bar";
@@ -208,14 +208,20 @@ describe("pulumi_test.go", () => {
     const del = await failure(s.up(program));
     expect(del.message).toContain(`resource "${urnOf("resA")}" cannot be deleted`);
     expect(s.provider.made("delete")).toEqual([]);
+    expect(s.state().map((r) => [r.id, r.protect])).toEqual([["id-1", true]]);
+    // Unprotect and replace in one update: the old one is deleted, a new one created.
     create = true;
     protect = false;
-    foo = "bar";
-    await s.up(program);
-    create = false;
     await s.up(program);
     expect(s.provider.made("delete")).toEqual(["resA"]);
-    expect(s.state()).toEqual([]);
+    const replaced = s.get("resA")!.id;
+    expect(replaced).not.toBe("id-1");
+    expect(s.get("resA")?.protect ?? false).toBe(false);
+    // Protect again: nothing else changes.
+    protect = true;
+    await s.up(program);
+    expect(s.state().map((r) => [r.id, r.protect])).toEqual([[replaced, true]]);
+    expect(s.provider.made("delete")).toEqual(["resA"]);
   });
 
   test("TestDeletedWith: deleting or replacing the target takes what is deletedWith it without a Delete of its own", async () => {
