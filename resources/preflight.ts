@@ -14,10 +14,10 @@
  */
 import { VALUES } from "../provider/contract";
 import { isGoneStage, isZoneActive } from "../provider/vocabulary";
-import type { DomainInfo } from "../provider/views";
+import type { DnsRecord, DomainInfo } from "../provider/views";
 import type { Props } from "./handler";
 import { resourceName, type HostContext } from "./host";
-import { canonicalRecord, fqdn, sameJson } from "./normalize";
+import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normalize";
 import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
 import { priceGuard } from "./price-guard";
@@ -199,6 +199,25 @@ function requireDnsAddon(name: string, d: DomainInfo): void {
     throw new Error(`${name}: lacks the DNS Management add-on (${VALUES.dnsAddon}), which DNS hosting needs; add it in the reseller portal, then run again. Nothing was created.`);
 }
 
+/** A zone's live records by "type name", canonicalized once per list (not once per record checked). */
+const indexes = new WeakMap<DnsRecord[], Map<string, { r: DnsRecord; c: CanonicalRecord }[]>>();
+
+function byName(live: DnsRecord[], zone: string): Map<string, { r: DnsRecord; c: CanonicalRecord }[]> {
+  let index = indexes.get(live);
+  if (!index) {
+    index = new Map();
+    for (const r of live) {
+      const c = canonicalRecord(r, zone);
+      const key = `${c.type} ${c.name}`;
+      const list = index.get(key);
+      if (list) list.push({ r, c });
+      else index.set(key, [{ r, c }]);
+    }
+    indexes.set(live, index);
+  }
+  return index;
+}
+
 async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInputs): Promise<void> {
   const want = canonicalRecord({ type: i.type, name: i.name, content: i.content, ttl: i.ttl, priority: i.priority ?? null, extra: i.extra ?? null }, i.zone);
   const what = `${want.type} ${fqdn(want.name, i.zone)}`;
@@ -214,7 +233,7 @@ async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInpu
   const who = named("DnsRecord", i.resourceUrn);
   // A zone this run creates has no live records; any other is read once, for all its records.
   const live = declared !== undefined && !(await p.reads.zone(i.zone)) ? [] : ((await p.reads.zoneRecords(i.zone)) ?? []);
-  const same = live.map((r) => ({ r, c: canonicalRecord(r, i.zone) })).filter(({ c }) => c.type === want.type && c.name === want.name);
+  const same = byName(live, i.zone).get(`${want.type} ${want.name}`) ?? [];
   const match = same.find(({ c }) => c.content === want.content && (c.priority ?? null) === (want.priority ?? null) && sameJson(c.extra ?? null, want.extra ?? null));
   // Live siblings with another TTL refuse the create (shared TTL); an adopted record gets the program's TTL instead.
   const sibling = same.find(({ c }) => c.ttl !== want.ttl);

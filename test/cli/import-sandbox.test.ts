@@ -152,7 +152,7 @@ describe("import against the sandbox, then up through the engine", () => {
     expect(plan.summary).toMatchObject({ create: 0, adopt: declared, update: 0, replace: 0, delete: 0 });
     // Each says so itself, as under the CLI (which counts them as creates): "adopts", never "creates".
     const said = e.hostLogs().join("\n");
-    for (const kind of ["Domain", "DnsZone", "DnsRecord"]) expect(said).toMatch(new RegExp(`${kind} "[^"]+": adopts `));
+    for (const kind of ["DnsZone", "DnsRecord"]) expect(said).toMatch(new RegExp(`${kind} "[^"]+": adopts `));
     expect(said).not.toMatch(/: creates /);
     const first = await e.up(generatedProgram(project));
     expect(first.errors).toEqual([]);
