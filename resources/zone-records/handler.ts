@@ -165,12 +165,19 @@ async function apply(ctx: HostContext, inputs: ZoneRecordsInputs, held: Record<s
       }
     }
   };
-  const phases: Step["op"][][] = [["delete"], ["ttl", "change"], ["create"]];
+  // A DS is only accepted at a delegation point (RFC 4035 §2.4): its name's NS records go first.
+  const isDs = (s: Step): boolean => s.op === "create" && s.record.type === "DS";
+  const phases: ((s: Step) => boolean)[] = [
+    (s) => s.op === "delete",
+    (s) => s.op === "ttl" || s.op === "change",
+    (s) => s.op === "create" && !isDs(s),
+    isDs,
+  ];
   try {
     await ctx.recordDeletes.track(zone, async () => {
-      for (const ops of phases)
+      for (const inPhase of phases)
         await each(
-          plan.steps.filter((s) => ops.includes(s.op)),
+          plan.steps.filter(inPhase),
           APPLY_CONCURRENCY,
           run,
         );

@@ -198,3 +198,14 @@ test("refresh shows a record changed and one added by hand as changes naming the
   expect(await z.refresh()).toBe(true);
   expect(await z.up({ zone: ZONE, records, authoritative: true })).toBe("same");
 });
+
+test("a DS and the NS records that delegate its name, declared together, are created NS first (RFC 4035 §2.4)", async () => {
+  env = await startEnv();
+  const z = new Managed(env, "DnsZoneRecords", "zone");
+  const ds = { type: "DS", name: "lab", content: `12345 13 2 ${"ab".repeat(32)}`, ttl: 3600 };
+  const ns = [1, 2].map((i) => ({ type: "NS", name: "lab", content: `ns${i}.lab-hosting.example`, ttl: 3600 }));
+  // The DS listed first: the order of the declaration must not decide the order of the creates.
+  expect(await z.up({ zone: ZONE, records: [ds, ...ns] })).toBe("create");
+  const lab = (await env.client.listRecords(ZONE)).filter((r) => r.name === "lab").map((r) => r.type).sort();
+  expect(lab).toEqual(["DS", "NS", "NS"]);
+});
