@@ -157,7 +157,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
  * it about 80–95 ms more (measured on dist/, after resources/index is loaded) that a program making
  * no function call never needs. The provider host loads it at its first API call.
  */
-export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait" | "now" | "sleep"> = {}): ResellerApi {
+export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep"> = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ResellerClient } = require("../provider/client") as typeof import("../provider/client");
   return new ResellerClient({ ...settings, ...hooks });

@@ -201,6 +201,8 @@ export interface HostContext {
   limits(): Limits;
   /** The Idempotency-Key of a purchase on this context's account (provider/idempotency.ts), in the contract's format. */
   purchaseKey(p: Omit<Purchase, "account">): string;
+  /** How many requests other than GET the service has answered for this host's clients (any account): a write may have happened. */
+  writesSent(): number;
   /** Whether check reads the service to predict up (reseller:preflight; true when the settings cannot be read, so their error shows). */
   preflight(): boolean;
   readonly reads: ReadCaches;
@@ -232,6 +234,8 @@ export class Host {
   private readonly contexts = new Map<string, HostContext>();
   private readonly configured = new Map<string, Configured>();
   private readonly clients = new Map<string, ResellerApi>();
+  /** Requests other than GET answered by the service, by any client of this host (HostContext.writesSent). */
+  private writes = 0;
   /** Resolved contracts by the overrides object they came from. */
   private readonly resolved = new WeakMap<ContractOverrides, Contract>();
   /** Limits by contract, so that a context hands out one object per contract. */
@@ -330,6 +334,9 @@ export class Host {
           if (w.ms > LOG_WAITS_LONGER_THAN_MS) this.log.info(`waiting ${Math.round(w.ms / 1000)} s before ${w.path} (${w.reason})`);
         },
         logger: { warn: (line) => this.log.warn(line) },
+        onResponse: (r) => {
+          if (!r.path.startsWith("GET ")) this.writes++;
+        },
       });
       this.clients.set(id, c);
     }
@@ -357,6 +364,7 @@ export class Host {
         const s = this.settings(account);
         return purchaseKey({ ...p, account: accountId(s.baseUrl, s.apiKey) }, this.resolve(s.contract).idempotency);
       },
+      writesSent: () => this.writes,
       preflight: () => this.configured.get(account)?.settings?.preflight ?? true,
       reads: new ReadCaches(api, () => contract().listEntries, clock),
       owners: new Ownership(log),

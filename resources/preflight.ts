@@ -226,10 +226,12 @@ async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInpu
   const other = p.recordOwners.get(identity);
   if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsRecord", urn)}: ${recordDeclaredTwice(what, resourceName(other))}`);
   p.recordOwners.set(identity, urn);
+  // A record already in state lives in a zone that was active: only a create needs the zone's delegation
+  // and its live records (so a no-op up reads nothing but the account's one credential check).
+  if (!creating(olds)) return;
   const declared = p.zoneOwners.get(i.zone);
   const bad = p.zonesWaiting.has(i.zone) ? undefined : await p.misdelegated(i.zone);
   if (bad) throw new Error(zonesInRun(ctx).inactive(i.zone, bad.delegatedTo, bad.serviceNameservers));
-  if (!creating(olds)) return;
   const who = named("DnsRecord", i.resourceUrn);
   // A zone this run creates has no live records; any other is read once, for all its records.
   const live = declared !== undefined && !(await p.reads.zone(i.zone)) ? [] : ((await p.reads.zoneRecords(i.zone)) ?? []);

@@ -123,12 +123,28 @@ export async function diff(name: string, id: string, olds: Props, news: Props, a
   });
 }
 
-/** After any write the account-wide read lists may be stale (read-cache.ts). */
+/**
+ * After any write the account-wide read lists may be stale (read-cache.ts). Check's predictions
+ * (preflight.ts) are read again only when a write may have happened: a request other than GET was
+ * answered, or the call failed; an adoption that sent none keeps them (700 adopted records would
+ * otherwise read the zone list and the zone again after each one).
+ */
 function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
-  return p.finally(() => {
+  const sent = ctx.writesSent();
+  const settle = (failed: boolean): void => {
     ctx.reads.dropAccountLists();
-    dropPreviewReads(ctx);
-  });
+    if (failed || ctx.writesSent() !== sent) dropPreviewReads(ctx);
+  };
+  return p.then(
+    (v) => {
+      settle(false);
+      return v;
+    },
+    (e: unknown) => {
+      settle(true);
+      throw e;
+    },
+  );
 }
 
 export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {

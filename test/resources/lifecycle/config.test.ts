@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { ResellerClient } from "../../../provider/client";
-import { deriveIdempotencyKey } from "../../../provider/idempotency";
+import { accountId, purchaseKey } from "../../../provider/idempotency";
 import type { ContractOverrides } from "../../../provider/contract";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { Managed, ROOT, type Env } from "./harness";
@@ -147,7 +147,9 @@ describe("reseller:contract against a sandbox on another contract", () => {
     expect(log.filter((x) => x.error !== null)).toEqual([]);
     const purchase = log.find((x) => x.method === "POST" && x.path.endsWith("/domains/demo-shop.net/privacy"))!;
     expect(purchase.idempotency_key).toMatch(/^acme-[A-Za-z0-9_-]{24}$/);
-    expect(purchase.idempotency_key).toBe(deriveIdempotencyKey(privacy.urn, "privacy", "demo-shop.net", CONTRACT.idempotency));
+    // The key covers the account, the domain and the operation (provider/idempotency.ts purchaseKey).
+    const account = accountId(sandbox.url, sandbox.credentials.key);
+    expect(purchase.idempotency_key).toBe(purchaseKey({ account, urn: privacy.urn, operation: "privacy", domain: "demo-shop.net" }, CONTRACT.idempotency));
 
     await r.destroy();
     await privacy.destroy();
