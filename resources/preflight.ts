@@ -126,6 +126,13 @@ export function dropPreviewReads(ctx: HostContext): void {
 /** The resource's name for a message, from its URN. */
 const named = (kind: string, urn: string | undefined): string => (urn ? `${kind} "${resourceName(urn)}"` : kind);
 
+/** Whether check was given the inputs the resource already has (the serialized provider aside). */
+function unchanged(olds: Props, news: Props): boolean {
+  const { __provider: _o, ...was } = olds;
+  const { __provider: _n, ...now } = news;
+  return sameJson(was, now);
+}
+
 /** Whether the engine will create this resource: check got no old inputs (a new resource or a replacement). */
 const creating = (olds: Props): boolean => Object.keys(olds).length === 0;
 
@@ -275,6 +282,9 @@ const enabled = (ctx: HostContext): boolean => ctx.preflight();
  */
 export async function preflight(ctx: HostContext, kind: string, olds: Props, result: CheckResult<unknown>): Promise<CheckResult<unknown>> {
   if (!result.ok || !enabled(ctx)) return result;
+  // Inputs as they were: up sends nothing for this resource, so there is nothing to predict (and a no-op
+  // up or preview sends no request, not even the credential read).
+  if (!creating(olds) && unchanged(olds, result.inputs as Props)) return result;
   const p = preflightOf(ctx);
   const account = await p.accountFailure();
   if (account === "told") return result;

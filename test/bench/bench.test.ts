@@ -85,8 +85,7 @@ describe("sections against the sandbox", () => {
       refreshCallsPer6Records: 1,
       refreshChanged: 0,
       noopUpMutatingCalls: 0,
-      // The account's one signed read per command that proves the credentials (resources/preflight.ts).
-      noopUpRequests: 1,
+      noopUpRequests: 0,
     });
     // The 6 creates, and check's predicting reads (balance, zone list, zone; the last two again after a write).
     expect(m.applyRequests).toBeGreaterThanOrEqual(6);
