@@ -97,6 +97,12 @@ function viewRenames(contract: Contract): Map<z.ZodType, Prepare> {
     out.set(V.PrivacyView, privacy);
     out.set(V.DomainInfo, inInfo);
   }
+  // An add-on purchase's answer: its charge fields (addonOrder), and a privacy status word.
+  const order = map("addonOrder");
+  const charge = (d: unknown) => renameFields(d, order);
+  const privacyView = out.get(V.PrivacyView) ?? ((d: unknown) => d);
+  if (Object.keys(order).length) out.set(V.ProtectionOrder, charge);
+  if (Object.keys(order).length || out.has(V.PrivacyView)) out.set(V.PrivacyOrder, (d) => privacyView(charge(d)));
   const rec = map("record");
   if (Object.keys(rec).length) {
     out.set(V.DnsZoneWithRecords, (d) => renameIn(d, "records", rec));
@@ -321,8 +327,9 @@ export class ResellerClient {
     return this.one(ENDPOINTS.getPrivacy, V.PrivacyView, { params: { domain } });
   }
 
-  enablePrivacy(domain: string, opts: Keyed): Promise<V.PrivacyView> {
-    return this.one(ENDPOINTS.enablePrivacy, V.PrivacyView, { params: { domain }, idempotencyKey: opts.idempotencyKey });
+  /** Buys the add-on when absent and enables privacy; the answer says what it charged (contract: views.addonOrder). */
+  enablePrivacy(domain: string, opts: Keyed): Promise<V.PrivacyOrder> {
+    return this.one(ENDPOINTS.enablePrivacy, V.PrivacyOrder, { params: { domain }, idempotencyKey: opts.idempotencyKey });
   }
 
   disablePrivacy(domain: string): Promise<V.PrivacyView> {
@@ -333,8 +340,9 @@ export class ResellerClient {
     return this.one(ENDPOINTS.getProtection, V.ProtectionView, { params: { domain } });
   }
 
-  enableProtection(domain: string, opts: Keyed): Promise<V.ProtectionView> {
-    return this.one(ENDPOINTS.enableProtection, V.ProtectionView, { params: { domain }, idempotencyKey: opts.idempotencyKey });
+  /** Buys and switches on Domain Protection; the answer says what it charged (contract: views.addonOrder). */
+  enableProtection(domain: string, opts: Keyed): Promise<V.ProtectionOrder> {
+    return this.one(ENDPOINTS.enableProtection, V.ProtectionOrder, { params: { domain }, idempotencyKey: opts.idempotencyKey });
   }
 
   /** The service always refuses (403 requires_portal_verification, a PortalVerificationRequiredError); sent so the refusal is the service's. */

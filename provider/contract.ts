@@ -271,6 +271,12 @@ export const VIEW_FIELDS = {
   availability: { results: "results" },
   /** EPP code response (spec: "returns it"): data.auth_code. */
   eppCode: { code: "auth_code" },
+  /**
+   * What an add-on purchase (POST privacy, POST protection) charged (spec: "Response bodies of the
+   * management endpoints ... not shown"): the Domain order's stated charged, currency and invoice,
+   * beside the add-on's view. An answer without them leaves the charge unknown (state: charged null).
+   */
+  addonOrder: { charged: "charged", currency: "currency", invoice: "invoice" },
 } as const;
 
 /** Wire names of view fields, per view: our name (a key of VIEW_FIELDS[view]) -> the service's field name. */

@@ -72,6 +72,18 @@ export const ProtectionView = z.looseObject({
 });
 export type ProtectionView = z.infer<typeof ProtectionView>;
 
+/**
+ * What an add-on purchase (POST privacy, POST protection) answers: the add-on's view and what the
+ * order charged. Spec: "Response bodies of the management endpoints ... not shown"; we assume the
+ * Domain order's charge fields (contract: VIEW_FIELDS.addonOrder). Optional: an answer that states no
+ * charge leaves it unknown, and a malformed one is refused where money is decided (provider/money.ts).
+ */
+const AddonCharge = { charged: Decimal.optional(), currency: z.string().optional(), invoice: z.string().nullable().optional() };
+export const PrivacyOrder = PrivacyView.extend(AddonCharge);
+export type PrivacyOrder = z.infer<typeof PrivacyOrder>;
+export const ProtectionOrder = ProtectionView.extend(AddonCharge);
+export type ProtectionOrder = z.infer<typeof ProtectionOrder>;
+
 export const DomainDnsState = z.looseObject({
   hosted: z.boolean(),
   zone_status: z.string().nullable().optional(),

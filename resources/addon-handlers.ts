@@ -1,18 +1,24 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
-import { sendPaidOrder } from "./unanswered-order";
+import { chargeOf, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./unanswered-order";
 import { eppWhileProtected } from "./preview-messages";
 import type { ResellerApi } from "./api";
-import { objectKey, resourceName, type HostContext } from "./host";
+import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "./normalize";
 import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type ChildHostInputs, type DomainAddonInputs, type EppCodeInputs } from "./validate";
 
 export type ChildHostOutputs = ChildHostInputs & { adopted: boolean };
-export type PrivacyOutputs = DomainAddonInputs & { enabled: boolean; status: string; expiresAt: string | null; adopted: boolean };
-export type ProtectionOutputs = DomainAddonInputs & { enabled: boolean; status: string; adopted: boolean };
+/** An add-on purchase whose charge is unknown (its answer lost or unreadable, the add-on on); the next up confirms it. */
+export interface UnconfirmedAddonOrder extends UnconfirmedBase {
+  operation: "privacy" | "protection";
+}
+/** What an add-on holds in state besides its view: who brought it and what its purchase charged (null: adopted, taken over, or not stated). */
+type AddonHeld = Charge & { adopted: boolean; unconfirmedOrder?: UnconfirmedAddonOrder };
+export type PrivacyOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string; expiresAt: string | null };
+export type ProtectionOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string };
 /** The code is secret (the resource class marks it so). */
 export type EppCodeOutputs = EppCodeInputs & { authCode: string; requestedAt: string };
 
@@ -26,14 +32,27 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** A keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts): read back, never sent again. */
-async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
-  const outcome = await sendPaidOrder(what, send, readOn);
-  if ("answered" in outcome) return outcome.answered;
-  ctx.log.warn(
-    `${what} may have been charged: ${outcome.reason}. The service shows it on now, so it was bought, once (every re-send carried the same Idempotency-Key); taking it. What it charged is on the account's invoices; nothing is bought again.`,
+/** A purchase's outcome: the view and what it charged, or (its answer lost or unreadable) the view read back on and the order left unconfirmed. */
+type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: UnconfirmedAddonOrder };
+
+/**
+ * One keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts):
+ * read back, never sent again. The charge is parsed inside the paid call, so a malformed one leaves
+ * the charge unknown rather than refusing an order that was taken.
+ */
+async function keyed<V>(ctx: HostContext, what: string, operation: UnconfirmedAddonOrder["operation"], key: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
+  const placedAt = new Date(ctx.clock.now()).toISOString();
+  const money = ctx.contract().money;
+  const outcome = await sendPaidOrder(
+    what,
+    async () => {
+      const view = await send(key);
+      return { view, charge: chargeOf(view, money) };
+    },
+    readOn,
   );
-  return outcome.unconfirmed;
+  if ("answered" in outcome) return outcome.answered;
+  return { view: outcome.unconfirmed, unconfirmed: { operation, idempotencyKey: key, reason: outcome.reason, placedAt } };
 }
 
 /**
@@ -42,13 +61,15 @@ async function keyed<T>(ctx: HostContext, what: string, send: () => Promise<T>, 
  * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
  * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
-async function buy<T>(ctx: HostContext, what: string, urn: string, operation: string, domain: string, send: (key: string) => Promise<T>, readOn: () => Promise<T | undefined>): Promise<T> {
-  const first = await keyed(ctx, what, () => send(ctx.purchaseKey({ urn, operation, domain })), readOn);
-  if ((await readOn().catch(() => first)) !== undefined) return first;
+async function buy<V>(ctx: HostContext, what: string, urn: string, operation: UnconfirmedAddonOrder["operation"], domain: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
+  const first = await keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain }), send, readOn);
+  if ("unconfirmed" in first || (await readOn().catch(() => first.view)) !== undefined) return first;
   ctx.log.warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
-  const again = ctx.purchaseKey({ urn, operation, domain, after: new Date(ctx.clock.now()).toISOString() });
-  return keyed(ctx, what, () => send(again), readOn);
+  return keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain, after: new Date(ctx.clock.now()).toISOString() }), send, readOn);
 }
+
+/** No purchase by this resource (adopted, or taken over as found). */
+const NOT_BOUGHT: Charge = { charged: null, currency: null, invoice: null };
 
 /** A diff that keeps the object with this resource unless it is replaced (see host.ts, Ownership). */
 function claimUnlessReplaced(ctx: HostContext, d: DiffResult, key: string, olds: { resourceUrn?: string }, news: { resourceUrn?: string }): DiffResult {
@@ -143,12 +164,14 @@ interface DomainAddon<V extends { enabled: boolean }, O> {
   /** The add-on's name in messages, e.g. "WHOIS Privacy". */
   label: string;
   /** The operation its Idempotency-Key names. */
-  operation: string;
+  operation: UnconfirmedAddonOrder["operation"];
   key(domain: string): string;
   get(api: ResellerApi, domain: string): Promise<V>;
-  enable(api: ResellerApi, domain: string, idempotencyKey: string): Promise<V>;
+  /** The purchase: its answer is the view and what it charged. */
+  enable(api: ResellerApi, domain: string, idempotencyKey: string): Promise<V & ChargeAnswer>;
   isOn(view: V): boolean;
-  outputs(inputs: DomainAddonInputs, view: V, adopted: boolean): O;
+  /** The outputs the view gives (the rest: inputs and AddonHeld). */
+  fields(view: V): Omit<O, keyof DomainAddonInputs | keyof AddonHeld>;
   /** Said after a purchase, when the view calls for it. */
   bought?(ctx: HostContext, domain: string, view: V): void;
   /** Takes the add-on off, or says why it stays. */
@@ -160,7 +183,12 @@ interface DomainAddon<V extends { enabled: boolean }, O> {
  * resource renamed or moved without aliases); adopt never buys; otherwise it is bought under the
  * resource's key (buy). A read that finds it off drops it from state.
  */
-function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs & { adopted: boolean }>(a: DomainAddon<V, O>): Handler<DomainAddonInputs, O> {
+function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs & AddonHeld>(a: DomainAddon<V, O>): Handler<DomainAddonInputs, O> {
+  const outputs = (base: DomainAddonInputs, view: V, held: AddonHeld): O => defined({ ...base, ...a.fields(view), ...held }) as O;
+  /** What state holds of a purchase (none before charges were recorded). */
+  const heldOf = (o: Partial<AddonHeld>): AddonHeld => defined({ charged: o.charged ?? null, currency: o.currency ?? null, invoice: o.invoice ?? null, adopted: o.adopted ?? false, unconfirmedOrder: o.unconfirmedOrder });
+  const unconfirmedFailure = (domain: string, o: UnconfirmedAddonOrder, outs: O): PartialFailure =>
+    new PartialFailure(`${domain}: the ${a.label} purchase may have been charged: ${o.reason}. The service shows it on, so it was bought, once (every re-send carried the same Idempotency-Key). ${KEPT_UNCONFIRMED}`, domain, outs);
   return {
     check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
     diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
@@ -173,12 +201,16 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       const current = await orGone(() => a.get(api, domain));
       if (current && a.isOn(current)) {
         ctx.owners.claim(key, urn);
-        if (!inputs.adopt) ctx.log.warn(`${domain}: ${a.label} is on already (a ${a.kind} renamed or moved without aliases, or enabled outside this stack); taking it over, nothing bought`);
-        return { id: domain, outs: a.outputs(inputs, current, !!inputs.adopt) };
+        // Not "nothing charged": an earlier run of this resource, interrupted while buying it, finds it on too.
+        if (!inputs.adopt)
+          ctx.log.warn(
+            `${domain}: ${a.label} is on already (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought by an earlier run that was interrupted before it recorded the purchase); taking it over: this run buys nothing. What an earlier purchase charged is on the account's invoices.`,
+          );
+        return { id: domain, outs: outputs(inputs, current, { ...NOT_BOUGHT, adopted: !!inputs.adopt }) };
       }
       if (inputs.adopt) throw new Error(`adopt: ${a.label} is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
       ctx.owners.claim(key, urn);
-      const view = await buy(
+      const bought = await buy(
         ctx,
         `${domain}: ${a.label} purchase`,
         urn ?? "",
@@ -190,17 +222,28 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
           return a.isOn(live) ? live : undefined;
         },
       );
-      a.bought?.(ctx, domain, view);
-      return { id: domain, outs: a.outputs(inputs, view, false) };
+      if ("unconfirmed" in bought) throw unconfirmedFailure(domain, bought.unconfirmed, outputs(inputs, bought.view, { ...NOT_BOUGHT, adopted: false, unconfirmedOrder: bought.unconfirmed }));
+      ctx.log.info(`${domain}: ${a.label} bought; it charged ${showCharge(bought.charge)}`);
+      a.bought?.(ctx, domain, bought.view);
+      return { id: domain, outs: outputs(inputs, bought.view, { ...bought.charge, adopted: false }) };
     },
 
     async read(ctx, id, props) {
       const view = await orGone(() => a.get(ctx.api(), id));
-      return view && a.isOn(view) ? { id, props: a.outputs(props, view, props.adopted) } : GONE;
+      return view && a.isOn(view) ? { id, props: outputs(props, view, heldOf(props)) } : GONE;
     },
 
+    /** Nothing to change in place (only the domain, a replace, is an input); confirms a purchase an earlier run left unconfirmed. */
     async update(ctx, id, olds, news) {
-      return { outs: a.outputs(news, await a.get(ctx.api(), id), olds.adopted) };
+      const api = ctx.api();
+      const view = await a.get(api, id);
+      const held = heldOf(olds);
+      const o = held.unconfirmedOrder;
+      if (!o) return { outs: outputs(news, view, held) };
+      const money = ctx.contract().money;
+      const r = await confirmByReplay(ctx, `${id}: the ${a.label} purchase of an earlier run`, o, async () => chargeOf(await a.enable(api, id, o.idempotencyKey), money));
+      if (r && "unconfirmed" in r) throw unconfirmedFailure(id, r.unconfirmed, outputs(news, view, { ...held, unconfirmedOrder: r.unconfirmed }));
+      return { outs: outputs(news, view, { ...held, ...(r ? r.charge : {}), unconfirmedOrder: undefined }) };
     },
 
     async delete(ctx, id, props) {
@@ -219,7 +262,7 @@ export const privacyHandler = domainAddon<PrivacyView, PrivacyOutputs>({
   get: (api, domain) => api.getPrivacy(domain),
   enable: (api, domain, idempotencyKey) => api.enablePrivacy(domain, { idempotencyKey }),
   isOn: isPrivacyOn,
-  outputs: (inputs, p, adopted) => defined({ ...inputs, enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null, adopted }),
+  fields: (p) => ({ enabled: p.enabled, status: p.status, expiresAt: p.expires_at ?? null }),
   bought(ctx, domain, p) {
     if (isPrivacyAwaitingVerification(p)) ctx.log.info(`${domain}: WHOIS Privacy bought; it goes live when the registrant confirms the e-mail (status ${p.status})`);
   },
@@ -240,7 +283,7 @@ export const protectionHandler = domainAddon<ProtectionView, ProtectionOutputs>(
   get: (api, domain) => api.getProtection(domain),
   enable: (api, domain, idempotencyKey) => api.enableProtection(domain, { idempotencyKey }),
   isOn: isProtectionOn,
-  outputs: (inputs, p, adopted) => defined({ ...inputs, enabled: p.enabled, status: protectionStatus(p), adopted }),
+  fields: (p) => ({ enabled: p.enabled, status: protectionStatus(p) }),
   // Spec: DELETE protection always answers 403 requires_portal_verification. No call is made.
   async remove(ctx, domain) {
     ctx.log.warn(`${domain}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);

@@ -55,6 +55,21 @@ export class ChildHost extends ResellerResource {
   }
 }
 
+/** An add-on purchase whose charge is unknown: its answer was lost or unreadable, and the service shows the add-on on. */
+export interface UnconfirmedAddonOrder {
+  /** privacy or protection. */
+  operation: string;
+  /** The Idempotency-Key it was sent with; the read-back replays it, never a new order. */
+  idempotencyKey: string;
+  /** Why it is unconfirmed. */
+  reason: string;
+  /** When it was sent, ISO 8601. */
+  placedAt?: string;
+}
+
+/** Outputs of a purchased add-on that say what it cost. */
+const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"];
+
 /** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */
 export interface DomainAddonArgs {
   /** The domain (held by the account). Changing it replaces the resource. */
@@ -79,6 +94,14 @@ export class PrivacyAddon extends ResellerResource {
   declare readonly expiresAt: pulumi.Output<string | null>;
   /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
+  /** What this resource's purchase charged, decimal string; null when adopted, taken over as found, or not stated by the service. */
+  declare readonly charged: pulumi.Output<string | null>;
+  /** Currency of `charged`, e.g. USD. */
+  declare readonly currency: pulumi.Output<string | null>;
+  /** Invoice number of the purchase, when the service gives one. */
+  declare readonly invoice: pulumi.Output<string | null>;
+  /** Set while the purchase may have been charged but its answer was lost or unreadable; the next `up` reads it back and sets `charged`. */
+  declare readonly unconfirmedOrder: pulumi.Output<UnconfirmedAddonOrder | undefined>;
 
   /**
    * Reads an existing PrivacyAddon into the program, as Pulumi's `get` does: the engine reads it through
@@ -103,7 +126,7 @@ export class PrivacyAddon extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted"], opts);
+    super("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS], opts);
   }
 }
 
@@ -121,6 +144,14 @@ export class Protection extends ResellerResource {
   declare readonly status: pulumi.Output<string>;
   /** True when the add-on was adopted rather than bought. */
   declare readonly adopted: pulumi.Output<boolean>;
+  /** What this resource's purchase charged, decimal string; null when adopted, taken over as found, or not stated by the service. */
+  declare readonly charged: pulumi.Output<string | null>;
+  /** Currency of `charged`, e.g. USD. */
+  declare readonly currency: pulumi.Output<string | null>;
+  /** Invoice number of the purchase, when the service gives one. */
+  declare readonly invoice: pulumi.Output<string | null>;
+  /** Set while the purchase may have been charged but its answer was lost or unreadable; the next `up` reads it back and sets `charged`. */
+  declare readonly unconfirmedOrder: pulumi.Output<UnconfirmedAddonOrder | undefined>;
 
   /**
    * Reads an existing Protection into the program, as Pulumi's `get` does: the engine reads it through
@@ -145,7 +176,7 @@ export class Protection extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("Protection", name, args, ["domain", "enabled", "status", "adopted"], opts);
+    super("Protection", name, args, ["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS], opts);
   }
 }
 

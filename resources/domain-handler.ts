@@ -11,9 +11,8 @@ import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
-import { chargeUnknown, sendPaidOrder } from "./unanswered-order";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type UnconfirmedBase } from "./unanswered-order";
 import { priceGuard } from "./price-guard";
-import { formatAmount, moneyDecimals, parseAmount, parseCurrency } from "../provider/money";
 import type { MoneyContract } from "../provider/contract";
 import { adoptDomainMissing } from "./preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./normalize";
@@ -44,14 +43,11 @@ export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "conta
  * unreadable. The next up asks for it again under the same key, which the service answers with a
  * replay of the order (spec, Authentication 7: a retry with the same key never charges twice).
  */
-export interface UnconfirmedOrder {
+export interface UnconfirmedOrder extends UnconfirmedBase {
   operation: "register" | "transfer" | "renew";
-  idempotencyKey: string;
   years: number;
   /** A renewal: the expiry it renewed from. */
   from?: string;
-  /** Why it is unconfirmed, for the next run's message. */
-  reason: string;
 }
 
 /** Contacts as state holds them: the program's (when the registry agrees) or the registry's. */
@@ -62,6 +58,8 @@ type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | 
 
 
 export const DEFAULT_WAIT_SECONDS = 120;
+
+const isoNow = (ctx: HostContext): string => new Date(ctx.clock.now()).toISOString();
 
 /** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
 const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
@@ -110,15 +108,8 @@ function outputs(base: DomainInputs | DomainOutputs, live: DomainInfo, extra: Ov
   });
 }
 
-/** What an order charged, parsed once by the one money type (a malformed amount throws, naming it). */
-const orderFields = (o: DomainOrder, money: MoneyContract): Overlay => ({
-  charged: formatAmount(parseAmount("charged", o.charged, moneyDecimals(money))),
-  currency: parseCurrency("currency", o.currency),
-  invoice: o.invoice ?? null,
-});
-
 /** Sends one paid order: the first time, or again under the same key to have its answer replayed. */
-function sendOrder(api: ResellerApi, domain: string, o: Omit<UnconfirmedOrder, "reason">, inputs?: DomainInputs): Promise<DomainOrder> {
+function sendOrder(api: ResellerApi, domain: string, o: Omit<UnconfirmedOrder, "reason" | "placedAt">, inputs?: DomainInputs): Promise<DomainOrder> {
   const keyed = { idempotencyKey: o.idempotencyKey };
   if (o.operation === "renew") return api.renew(domain, { years: o.years, current_expiry: o.from ?? "" }, keyed);
   if (!inputs?.contacts) throw new Error(`contacts: is required to ${o.operation} ${domain}; nothing was charged`);
@@ -127,13 +118,10 @@ function sendOrder(api: ResellerApi, domain: string, o: Omit<UnconfirmedOrder, "
 }
 
 /** An order and what it charged; a malformed charge throws inside the paid call, so its charge counts as unknown. */
-async function charged(order: Promise<DomainOrder>, money: MoneyContract): Promise<{ order: DomainOrder; fields: Overlay }> {
+async function charged(order: Promise<DomainOrder>, money: MoneyContract): Promise<{ order: DomainOrder; fields: Charge }> {
   const o = await order;
-  return { order: o, fields: orderFields(o, money) };
+  return { order: o, fields: chargeOf(o, money) };
 }
-
-const KEPT_UNCONFIRMED =
-  "It is kept in state as an unconfirmed order: the next `pulumi up` asks the service for it again under the same Idempotency-Key (answered with a replay of the order, never a second charge) and records what it charged.";
 
 /** The partial failure of an order that may have been charged and shows as applied. */
 const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, outs: DomainOutputs): PartialFailure =>
@@ -147,16 +135,9 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
  */
 async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs): Promise<Overlay> {
   const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
-  try {
-    const { fields } = await charged(sendOrder(api, domain, o, inputs), ctx.contract().money);
-    ctx.log.info(`${what} is confirmed: it charged ${fields.charged} ${fields.currency}${fields.invoice ? ` (invoice ${fields.invoice})` : ""}; the service replayed its answer to the same Idempotency-Key, nothing was bought again`);
-    return fields;
-  } catch (e) {
-    const reason = chargeUnknown(e);
-    if (reason !== undefined) return { unconfirmedOrder: { ...o, reason } };
-    ctx.log.warn(`${what} cannot be confirmed: the service would not replay its answer (${e instanceof Error ? e.message : String(e)}). It was applied, and charged once; the account's invoices say what it cost. Nothing was bought again.`);
-    return { unconfirmedOrder: undefined };
-  }
+  const r = await confirmByReplay(ctx, what, o, async () => (await charged(sendOrder(api, domain, o, inputs), ctx.contract().money)).fields);
+  if (!r) return { unconfirmedOrder: undefined };
+  return "charge" in r ? { ...r.charge, unconfirmedOrder: undefined } : { unconfirmedOrder: r.unconfirmed };
 }
 
 function protectionHint(e: unknown, domain: string, what: string): Error {
@@ -182,7 +163,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
   await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
-  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry };
+  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry, placedAt: isoNow(ctx) };
   try {
     // Applied without a readable answer: the expiry has moved on.
     const outcome = await sendPaidOrder(
@@ -199,6 +180,41 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
     ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
     return {};
   }
+}
+
+/**
+ * A domain create finds in the account, not adopted: a Domain renamed or moved without aliases, one
+ * bought outside this stack, or one this resource ordered in an earlier run that was interrupted (its
+ * host killed) before the order was recorded. Nothing is bought. The order this resource places is
+ * sent under its own key (the same inputs give the same key and body): the service answers with the
+ * replay of that earlier order when there was one, so what it charged is recorded, and otherwise
+ * refuses it, the name being this account's already (spec, Authentication 7: a retry with the same
+ * key never charges twice; a register or transfer of a name the account holds is no new order).
+ * An answer lost again keeps the order unconfirmed for the next up.
+ */
+async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs, owned: DomainInfo, extra: Overlay): Promise<DomainOutputs> {
+  const { domain, years, resourceUrn: urn = "" } = inputs;
+  const action = inputs.authCode ? "transfer" : "register";
+  const order = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years }), years } as const;
+  let answer: string;
+  try {
+    const { fields } = await charged(sendOrder(api, domain, order, inputs), ctx.contract().money);
+    ctx.log.info(
+      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Taking it; nothing was bought again.`,
+    );
+    return outputs(inputs, owned, { ...extra, ...fields });
+  } catch (e) {
+    const reason = chargeUnknown(e);
+    if (reason !== undefined) {
+      const o: UnconfirmedOrder = { ...order, reason };
+      throw unconfirmedFailure(domain, o, `The domain is in the account (stage ${owned.stage}), perhaps ordered by an earlier run of this resource that was interrupted`, outputs(inputs, owned, { ...extra, unconfirmedOrder: o }));
+    }
+    answer = e instanceof Error ? e.message : String(e);
+  }
+  ctx.log.warn(
+    `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices.`,
+  );
+  return outputs(inputs, owned, extra);
 }
 
 /**
@@ -245,13 +261,9 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     if (owned) {
       ctx.owners.claim(ownerKey, urn);
       const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
-      if (inputs.adopt) ctx.log.info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
-      // Not "nothing charged": an earlier run interrupted while ordering it (its host killed) finds it here too.
-      else
-        ctx.log.warn(
-          `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered by an earlier run that was interrupted before it could record the order); taking it over: this run buys and changes nothing. What an earlier order charged is on the account's invoices.`,
-        );
-      return { id: domain, outs: outputs(inputs, owned, { adopted: !!inputs.adopt, contacts }) };
+      if (!inputs.adopt) return { id: domain, outs: await takeOver(ctx, api, inputs, owned, { adopted: false, contacts }) };
+      ctx.log.info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
+      return { id: domain, outs: outputs(inputs, owned, { adopted: true, contacts }) };
     }
     if (inputs.adopt) throw new Error(adoptDomainMissing(domain));
     ctx.owners.claim(ownerKey, urn);
@@ -262,7 +274,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // check() requires contacts unless adopt is set, and adopt never reaches here.
     if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
     // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
-    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years };
+    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx) };
     // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
     const outcome = await sendPaidOrder(`${domain}: the ${action} request`, () => charged(sendOrder(api, domain, placed, inputs), ctx.contract().money), () => liveOrder(api, domain));
     if ("unconfirmed" in outcome) {

@@ -101,6 +101,8 @@ export class Domain extends ResellerResource {
         from?: string;
         /** Why it is unconfirmed. */
         reason: string;
+        /** When it was sent, ISO 8601 (none when a take-over's replay was unanswered). */
+        placedAt?: string;
       }
     | undefined
   >;

@@ -19,7 +19,7 @@ export {
   type ZoneTemplateArgs,
 } from "./dns";
 export { DnsZoneRecords, type DnsZoneRecordsArgs, type ZoneRecordArgs, type HeldRecord } from "./zone-records/resource";
-export { ChildHost, PrivacyAddon, Protection, EppCode, type ChildHostArgs, type DomainAddonArgs, type EppCodeArgs } from "./addons";
+export { ChildHost, PrivacyAddon, Protection, EppCode, type ChildHostArgs, type DomainAddonArgs, type EppCodeArgs, type UnconfirmedAddonOrder } from "./addons";
 export {
   getAvailability,
   getAvailabilityOutput,

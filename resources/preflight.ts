@@ -143,7 +143,8 @@ async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInpu
   const live = await p.reads.domain(i.domain);
   if (live && !isGoneStage(live.stage)) {
     if (i.adopt) ctx.log.info(`${who}: adopts ${i.domain} (stage ${live.stage}); nothing charged or changed`);
-    else ctx.log.warn(`${who}: ${i.domain} is in this account already (stage ${live.stage}); up takes it over, nothing charged or changed`);
+    // Not "nothing charged": it may be this resource's own order, from an earlier run interrupted before it was recorded.
+    else ctx.log.warn(`${who}: ${i.domain} is in this account already (stage ${live.stage}); up takes it over and buys and changes nothing: it asks the service to replay this resource's order under its Idempotency-Key, to record what an earlier run's order charged, if there was one`);
     return;
   }
   if (i.adopt) throw new Error(adoptDomainMissing(i.domain));

@@ -4,8 +4,9 @@
  * rewrites the answer into each wrong shape: another shape, a malformed charge, a body cut off on
  * every attempt, not JSON, 200 with an error body. Through the SDK's provider host, each must end
  * in "may have been charged" (never "nothing charged"), one charge only, and state true to what the
- * service holds; the next up reads the order back under the same key (a replay) and records exactly
- * what it charged, buying nothing again.
+ * service holds, the order kept unconfirmed; the next up reads the order back under the same key (a
+ * replay) and records exactly what it charged, buying nothing again. Add-ons record their charge
+ * too; an unconfirmed purchase older than the service keeps keys is not sent again.
  */
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { contact, Managed } from "../resources/lifecycle/harness";
@@ -82,27 +83,87 @@ describe.each(ORDER_LIES.map((l, i) => [...l, i] as const))("an answer with %s",
   });
 });
 
-describe.each(LIES.map((l, i) => [...l, i] as const))("an add-on purchase answered with %s", (_name, lie, times, reason, i) => {
-  test.each([
-    ["PrivacyAddon", "privacy", /\/privacy$/, "WHOIS Privacy"],
-    ["Protection", "protection", /\/protection$/, "Domain Protection"],
-  ] as const)("%s: taken as the service shows it, said to be possibly charged, bought once", async (kind, action, path, label) => {
-    const domain = `lie-${action}-${i}.com`;
-    await new Managed(service.env, "Domain", `${action}-domain-${i}`).up({ domain, contacts });
+const ADDONS = [
+  ["PrivacyAddon", "privacy", /\/privacy$/, "WHOIS Privacy"],
+  ["Protection", "protection", /\/protection$/, "Domain Protection"],
+] as const;
+
+/** A domain of the account to buy add-ons for. */
+async function domainFor(name: string, i: number | string): Promise<string> {
+  const domain = `${name}.com`;
+  await new Managed(service.env, "Domain", `${name}-domain-${i}`).up({ domain, contacts });
+  return domain;
+}
+
+describe.each(ORDER_LIES.map((l, i) => [...l, i] as const))("an add-on purchase answered with %s", (_name, lie, times, reason, i) => {
+  test.each(ADDONS)("%s: may have been charged, kept unconfirmed; the next up records exactly what it charged, bought once", async (kind, action, path, label) => {
+    const domain = await domainFor(`lie-${action}-${i}`, i);
     service.proxy.rewrite({ method: "POST", path, times, lie });
     const a = new Managed(service.env, kind, `${action}-${i}`);
-    const logsBefore = service.env.host.logs().length;
-    expect(await a.up({ domain })).toBe("create");
+    const f = await failureOf(a.up({ domain }));
     expect(service.proxy.pending()).toBeLessThan(times);
     service.proxy.clear();
-    const said = service.env.host.logs().slice(logsBefore).join("\n");
-    expect(said).toMatch(new RegExp(`${domain.replace(/\./g, "\\.")}: ${label} purchase may have been charged: `));
-    expect(said).toMatch(reason);
+    expect(f.message).toContain(`${domain}: the ${label} purchase may have been charged: `);
+    expect(f.message).toMatch(reason);
+    expect(f.message).toMatch(/kept in state as an unconfirmed order/);
+    expect(f.message).not.toMatch(/nothing (was )?charged/i);
+    expect(f.id).toBe(domain);
     expect(ledger(domain, action)).toHaveLength(1);
     const live = action === "privacy" ? await service.env.client.getPrivacy(domain) : await service.env.client.getProtection(domain);
-    expect(a.state!.outputs).toMatchObject({ domain, enabled: true });
     expect(live.enabled).toBe(true);
+    expect(a.state!.outputs).toMatchObject({ domain, enabled: true, charged: null, unconfirmedOrder: { operation: action } });
+
+    const keys = () => service.proxy.requests.filter((r) => r.method === "POST" && r.path.includes(`/domains/${domain}/`) && path.test(r.path)).map((r) => r.idempotencyKey);
+    const sent = keys().length;
+    expect(await a.up({ domain })).toBe("update");
+    const [order] = ledger(domain, action);
+    expect(ledger(domain, action)).toHaveLength(1);
+    expect(order.amount).not.toBe("0.00");
+    expect(a.state!.outputs).toMatchObject({ enabled: true, charged: order.amount, currency: order.currency, invoice: order.invoice });
+    expect(a.state!.outputs.unconfirmedOrder).toBeUndefined();
+    expect(a.state!.initErrors).toBeUndefined();
+    // The read back was the first purchase's key, once more: a replay.
+    expect(keys().slice(sent)).toEqual([keys()[0]]);
     expect(await a.up({ domain })).toBe("same");
     expect(ledger(domain, action)).toHaveLength(1);
+  });
+});
+
+describe.each(ADDONS)("%s answered as the service sent it", (kind, action, _path, label) => {
+  test("records what the purchase charged, as the ledger has it", async () => {
+    const domain = await domainFor(`paid-${action}`, "plain");
+    const a = new Managed(service.env, kind, `paid-${action}`);
+    const logsBefore = service.env.host.logs().length;
+    expect(await a.up({ domain })).toBe("create");
+    const [order] = ledger(domain, action);
+    expect(ledger(domain, action)).toHaveLength(1);
+    expect(a.state!.outputs).toMatchObject({ domain, enabled: true, adopted: false, charged: order.amount, currency: order.currency, invoice: order.invoice });
+    expect(await a.refresh()).toBe(true);
+    expect(a.state!.outputs).toMatchObject({ charged: order.amount, currency: order.currency, invoice: order.invoice });
+    expect(await a.up({ domain })).toBe("same");
+    for (let n = 0; n < 100 && !service.env.host.logs().slice(logsBefore).join("\n").includes(`${label} bought`); n++) await new Promise((r) => setTimeout(r, 20));
+    expect(service.env.host.logs().slice(logsBefore).join("\n")).toContain(`${domain}: ${label} bought; it charged ${order.amount} ${order.currency} (invoice ${order.invoice})`);
+  });
+
+  test("an unconfirmed purchase older than the service keeps keys is not sent again: said so, dropped, nothing bought", async () => {
+    const domain = await domainFor(`old-${action}`, "old");
+    const a = new Managed(service.env, kind, `old-${action}`);
+    expect(await a.up({ domain })).toBe("create");
+    const [order] = ledger(domain, action);
+    const placedAt = "2001-01-01T00:00:00.000Z";
+    const unconfirmedOrder = { operation: action, idempotencyKey: "rp1-not-sent-again", reason: "no answer came back (test)", placedAt };
+    // As an earlier run left it: unconfirmed, its charge unknown, the engine's init error on the entry.
+    a.state = { ...a.state!, outputs: { ...a.state!.outputs, charged: null, currency: null, invoice: null, unconfirmedOrder }, initErrors: ["may have been charged"] };
+    const sent = service.proxy.requests.length;
+    const logsBefore = service.env.host.logs().length;
+    expect(await a.up({ domain })).toBe("update");
+    expect(service.proxy.requests.slice(sent).filter((r) => r.method !== "GET")).toEqual([]);
+    expect(a.state!.outputs.unconfirmedOrder).toBeUndefined();
+    expect(a.state!.outputs.charged).toBeNull();
+    expect(ledger(domain, action)).toEqual([order]);
+    const said = () => service.env.host.logs().slice(logsBefore).join("\n");
+    for (let n = 0; n < 100 && !said().includes("cannot be confirmed any more"); n++) await new Promise((r) => setTimeout(r, 20));
+    expect(said()).toContain(`${domain}: the ${label} purchase of an earlier run cannot be confirmed any more: it was sent at ${placedAt}`);
+    expect(said()).toMatch(/so asking again would be a new order; none was sent/);
   });
 });

@@ -231,15 +231,15 @@ test("protection: refresh keeps it on with no write; a new domain buys it once u
   expect(env.sandbox.operator.ledger()).toHaveLength(ledgerBefore + 1);
 });
 
-test("privacy: no answer to the purchase, its re-sends under the same key included, though it was applied: read back and taken, one charge, nothing sent again", async () => {
+test("privacy: no answer to the purchase, its re-sends under the same key included, though it was applied: read back, kept unconfirmed, one charge; the next up records what it charged", async () => {
   const own = await startEnv();
   try {
     // Every answer comes after the client gave up; the first request is applied all the same.
     await own.host.configure({ ...own.config, "reseller:timeoutSeconds": "1" });
-    own.sandbox.operator.injectFault({ kind: "delay", ms: 2500, count: 10, match: { method: "POST", path: "/domains/demo-shop.net/privacy" } });
+    own.sandbox.operator.injectFault({ kind: "delay", ms: 2500, count: 4, match: { method: "POST", path: "/domains/demo-shop.net/privacy" } });
     const p = new Managed(own, "PrivacyAddon", "lost-privacy");
-    expect(await p.up({ domain: "demo-shop.net" })).toBe("create");
-    expect(p.outputs).toMatchObject({ domain: "demo-shop.net", status: "awaiting_verification", adopted: false });
+    await expect(p.up({ domain: "demo-shop.net" })).rejects.toThrow(/demo-shop\.net: the WHOIS Privacy purchase may have been charged: no answer came back \(.*\)\. The service shows it on, so it was bought, once/);
+    expect(p.outputs).toMatchObject({ domain: "demo-shop.net", status: "awaiting_verification", adopted: false, charged: null, unconfirmedOrder: { operation: "privacy" } });
     const privacyPosts = () => own.sandbox.operator.requests().filter((r) => r.method === "POST" && r.path.endsWith("/privacy"));
     // The sandbox logs a delayed request when it answers, after the client has gone.
     while (privacyPosts().length < 4) await new Promise((r) => setTimeout(r, 100));
@@ -248,8 +248,15 @@ test("privacy: no answer to the purchase, its re-sends under the same key includ
     expect(posts).toHaveLength(4);
     expect(new Set(posts.map((r) => r.idempotency_key)).size).toBe(1);
     expect(posts.every((r) => r.fault === "delay")).toBe(true);
-    expect(own.sandbox.operator.ledger().filter((e) => e.domain === "demo-shop.net" && e.action === "privacy")).toHaveLength(1);
-    expect(own.host.logs().join("\n")).toMatch(/demo-shop\.net: WHOIS Privacy purchase may have been charged: no answer came back \(.*\)\. The service shows it on now, so it was bought, once/);
+    const charges = () => own.sandbox.operator.ledger().filter((e) => e.domain === "demo-shop.net" && e.action === "privacy");
+    expect(charges()).toHaveLength(1);
+
+    // The next up asks once more under the same key: the replay says what it charged.
+    expect(await p.up({ domain: "demo-shop.net" })).toBe("update");
+    expect(privacyPosts().slice(4).map((r) => [r.idempotency_key, r.replayed])).toEqual([[posts[0].idempotency_key, true]]);
+    expect(charges()).toHaveLength(1);
+    expect(p.outputs).toMatchObject({ charged: charges()[0].amount, currency: charges()[0].currency, invoice: charges()[0].invoice });
+    expect(p.outputs.unconfirmedOrder).toBeUndefined();
   } finally {
     await own.close();
   }

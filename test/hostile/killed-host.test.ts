@@ -1,0 +1,109 @@
+/**
+ * The provider host killed while a register is in flight, through the SDK's provider host over gRPC
+ * against the sandbox: the sandbox holds the register's answer (a delay fault), the host is killed
+ * (SIGKILL) while it waits, and the sandbox then takes the order and charges it. The run recorded
+ * nothing. The next up, on a new host, finds the domain in the account: it asks for the order again
+ * under the same Idempotency-Key, the service replays it, and state records exactly what it charged;
+ * nothing is bought again and nothing claims that nothing was charged. A domain bought outside the
+ * stack gets no replay (the service refuses the key's order, the name being the account's): taken
+ * over, charged null, the ledger unchanged.
+ */
+import { startProviderHost } from "../../engine/host";
+import { canonicalContact } from "../../resources/normalize";
+import { contact, Managed, ROOT, startEnv, type Env } from "../resources/lifecycle/harness";
+
+jest.setTimeout(300_000);
+
+let env: Env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+
+const contacts = { registrant: contact };
+const ledger = (domain: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain);
+/** The register requests the sandbox logged since `mark` (each test orders one domain). */
+const registers = (mark: number) => env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/domains/register"));
+
+async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The host's log lines since `from`, once `text` is among them (stdout and gRPC may arrive in either order). */
+async function logged(from: number, text: string): Promise<string> {
+  const since = () => env.host.logs().slice(from).join("\n");
+  for (let i = 0; i < 100 && !since().includes(text); i++) await new Promise((r) => setTimeout(r, 20));
+  return since();
+}
+
+/** Replaces the env's host by a new one, configured as before (a new `pulumi up`). */
+async function newHost(): Promise<void> {
+  const host = await startProviderHost({ cwd: ROOT, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } });
+  await host.configure(env.config);
+  env.host = host;
+}
+
+test("killed mid-register: the order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
+  const domain = "killed-mid-register.com";
+  const args = { domain, years: 1, contacts };
+  const mark = env.mark();
+  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path: "/domains/register" } });
+  const d = new Managed(env, "Domain", "killed");
+  const run = d.up(args).then(
+    () => "finished",
+    () => "failed",
+  );
+  // The register has reached the sandbox (its delay fault is taken) and waits for its answer: kill the host.
+  await until("the register to arrive", () => env.sandbox.operator.faults().length === 0);
+  await env.host.kill();
+  expect(await run).toBe("failed");
+  // The sandbox takes the order once its delay is over, the client gone.
+  await until("the order to be charged", () => ledger(domain).length === 1);
+  expect(d.state).toBeUndefined();
+  const [order] = ledger(domain);
+  expect(order).toMatchObject({ action: "register" });
+
+  await newHost();
+  const from = env.host.logs().length;
+  expect(await d.up(args)).toBe("create");
+  expect(ledger(domain)).toEqual([order]);
+  expect(d.outputs).toMatchObject({ domain, adopted: false, charged: order.amount, currency: order.currency, invoice: order.invoice });
+  expect(d.outputs.unconfirmedOrder).toBeUndefined();
+  // The same key twice: the killed run's order, then its replay.
+  const sent = registers(mark);
+  expect(sent.map((r) => [r.fault, r.replayed])).toEqual([
+    ["delay", false],
+    [null, true],
+  ]);
+  expect(new Set(sent.map((r) => r.idempotency_key)).size).toBe(1);
+  const said = await logged(from, "the service replayed that order's answer");
+  expect(said).toContain(`${domain}: is in this account already (stage ${d.outputs.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${order.amount} ${order.currency} (invoice ${order.invoice}). Taking it; nothing was bought again.`);
+  expect(said).not.toMatch(/nothing (was )?charged/i);
+
+  expect(await d.up(args)).toBe("same");
+  expect(ledger(domain)).toEqual([order]);
+});
+
+test("a domain bought outside the stack is taken over with no replay to have: charged null, nothing bought, nothing claimed", async () => {
+  const domain = "bought-elsewhere.com";
+  const mark = env.mark();
+  await env.client.register({ domain, years: 1, contacts: { registrant: canonicalContact(contact) } }, { idempotencyKey: "bought-in-the-portal" });
+  const [order] = ledger(domain);
+  const d = new Managed(env, "Domain", "elsewhere");
+  const from = env.host.logs().length;
+  expect(await d.up({ domain, contacts })).toBe("create");
+  expect(ledger(domain)).toEqual([order]);
+  expect(d.outputs).toMatchObject({ domain, adopted: false, charged: null, currency: null, invoice: null });
+  // The one register the take-over sent was refused (the name is the account's), and charged nothing.
+  const sent = registers(mark).filter((r) => r.idempotency_key !== "bought-in-the-portal");
+  expect(sent.map((r) => [r.error, r.replayed])).toEqual([["domain_unavailable", false]]);
+  const said = await logged(from, "has no order of this resource to replay");
+  expect(said).toContain(`${domain}: is in this account already`);
+  expect(said).toMatch(/Taking it over: this run buys and changes nothing; what it cost is on the account's invoices/);
+  expect(said).not.toMatch(/nothing (was )?charged/i);
+  expect(await d.up({ domain, contacts })).toBe("same");
+});
