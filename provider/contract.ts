@@ -387,7 +387,26 @@ export interface ListEntriesContract {
  */
 export interface MoneyContract {
   decimals: number;
+  /**
+   * What an add-on costs a year, an amount in the account's currency, by add-on. The spec states that
+   * POST privacy and POST protection buy the add-on "for the rest of the term from credit"; its price
+   * is not shown, and POST /pricing quotes only register, renew, transfer and restore. "" (the
+   * default): unknown, so a preview names the purchase without a price and leaves it out of the
+   * stack's total. Set it from the reseller portal's price list through reseller:contract, e.g.
+   * `{"money":{"addonPricesPerYear":{"privacy":"5.00"}}}`, and a preview prices the add-on
+   * (addonChargeYears) and counts it against the balance.
+   */
+  addonPricesPerYear: { privacy: string; protection: string };
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The years an add-on bought now is charged for, a domain expiring at `expiryMs`: assumed (spec: "for
+ * the rest of the term"; how it is counted: not shown) the whole years left, a started year counting
+ * whole, at least one. The sandbox charges by it.
+ */
+export const addonChargeYears = (expiryMs: number, nowMs: number): number => Math.max(1, Math.ceil((expiryMs - nowMs) / (365 * DAY_MS)));
 
 /** The whole contract, as one overridable value. */
 export interface Contract {
@@ -475,7 +494,7 @@ export const DEFAULT_CONTRACT: Contract = {
     replay: "replay-first-response",
   },
   rateLimit: { requestsPerMinute: 60, windowSeconds: 60, burst: 10, minRetryAfterSeconds: 1, maxRetryAfterSeconds: 120, maxRetries: 8, maxWaitSeconds: 300 },
-  money: { decimals: 2 },
+  money: { decimals: 2, addonPricesPerYear: { privacy: "", protection: "" } },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
   maxResponseBytes: 16 * 1024 * 1024,
@@ -533,6 +552,11 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
   }
   const d = c.money.decimals;
   if (!Number.isInteger(d) || d < 0 || d > 6) throw new TypeError(`contract override: "money.decimals" must be a whole number from 0 to 6; got ${JSON.stringify(d)}`);
+  for (const [k, v] of Object.entries(c.money.addonPricesPerYear)) {
+    const m = /^\d+(?:\.(\d+))?$/.exec(v);
+    if (v !== "" && (!m || (m[1]?.length ?? 0) > d))
+      throw new TypeError(`contract override: "money.addonPricesPerYear.${k}" must be "" (unknown) or an amount such as "5.00" with at most ${d} decimals; got ${JSON.stringify(v)}`);
+  }
   const rl = c.rateLimit;
   for (const k of ["minRetryAfterSeconds", "maxRetryAfterSeconds", "maxRetries", "maxWaitSeconds"] as const)
     if (!(Number.isFinite(rl[k]) && rl[k] >= 0)) throw new TypeError(`contract override: "rateLimit.${k}" must be a number of 0 or more; got ${JSON.stringify(rl[k])}`);

@@ -74,13 +74,22 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
   },
 
   async create(ctx, inputs) {
+    const { domain, resourceUrn: urn } = inputs;
+    const key = objectKey.zone(domain);
+    // Claimed before the first request, so of two DnsZones of one zone whose creates run at once the
+    // second is refused (with the message preview warned with) rather than meeting zone_exists and
+    // taking the first's zone over: one zone, one owner. The refused one leaves the zone's records
+    // to the first's create; a create that fails releases the claim.
+    const other = ctx.owners.claim(key, urn);
+    if (other) throw new Error(zoneDeclaredTwice(domain, resourceName(other)));
     const run = zonesInRun(ctx);
     try {
       const z = await createZone(ctx, inputs);
-      run.settle(inputs.domain, { status: z.outs.status, serviceNameservers: z.outs.nameservers });
+      run.settle(domain, { status: z.outs.status, serviceNameservers: z.outs.nameservers });
       return z;
     } catch (e) {
-      run.settle(inputs.domain, { failed: e instanceof Error ? e.message : String(e) });
+      ctx.owners.release(key, urn);
+      run.settle(domain, { failed: e instanceof Error ? e.message : String(e) });
       throw e;
     }
   },
@@ -117,17 +126,13 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
 };
 
 
-/** A zone's create: adopted, created or taken over, then made active when its domain already delegates to it. */
+/** A zone's create (claimed by its resource already): adopted, created or taken over, then made active when its domain already delegates to it. */
 async function createZone(ctx: HostContext, inputs: ZoneInputs): Promise<{ id: string; outs: ZoneOutputs }> {
   const api = ctx.api();
-  const { domain, resourceUrn: urn } = inputs;
-  const key = objectKey.zone(domain);
-  const other = ctx.owners.claimedByOther(key, urn);
-  if (other) throw new Error(zoneDeclaredTwice(domain, resourceName(other)));
+  const { domain } = inputs;
   if (inputs.adopt) {
     const z = await getZoneOrUndefined(ctx, domain);
     if (z) {
-      ctx.owners.claim(key, urn);
       ctx.log.info(`${domain}: zone adopted (${z.records_count} records); nothing changed`);
       return { id: domain, outs: zoneOutputs(inputs, z, true) };
     }
@@ -147,7 +152,6 @@ async function createZone(ctx: HostContext, inputs: ZoneInputs): Promise<{ id: s
       takenOver = true;
     } else throw e;
   }
-  ctx.owners.claim(key, urn);
   if (inputs.waitForDelegation) await waitForDelegation(ctx, domain, inputs.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
   else {
     // One delegation check, no wait: a domain that already points at the service's nameservers

@@ -7,12 +7,13 @@
  *
  * - The account: settings, then one signed read (the balance), once per process; a failure fails the
  *   first check with the message any request would give, and the run with it (once per stack).
- * - Money: each register, transfer and renew is quoted; the line says what up will charge and the
- *   stack's running total; above maxPrice, or a total above the balance, fails.
+ * - Money: each register, transfer and renew is quoted, and each paid add-on priced from the contract
+ *   (the API quotes none); the line says what up will charge and the stack's running total; above
+ *   maxPrice, or a total above the balance, fails.
  * - Zones: declared twice, no DNS add-on, or unable to become active (its records then fail).
  * - Adoption: "adopts" or "creates", and what up will change.
  */
-import { VALUES } from "../provider/contract";
+import { VALUES, addonChargeYears, type MoneyContract } from "../provider/contract";
 import { isGoneStage, isZoneActive } from "../provider/vocabulary";
 import type { DnsRecord, DomainInfo } from "../provider/views";
 import type { Props } from "./handler";
@@ -21,7 +22,7 @@ import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normali
 import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
 import { priceGuard } from "./price-guard";
-import { formatAmount, moneyDecimals, parseAmount, type Amount } from "../provider/money";
+import { amountFromMinor, formatAmount, moneyDecimals, parseAmount, type Amount } from "../provider/money";
 import { containsUnknown, type CheckResult, type DomainAddonInputs, type DomainInputs, type RecordInputs, type ZoneInputs } from "./validate";
 import { zonesInRun } from "./zones-in-run";
 import { DEFAULT_WAIT_SECONDS } from "./domain-handler";
@@ -38,6 +39,8 @@ class Preflight {
   private accountTold = false;
   /** Purchases predicted in this command, by resource URN (a re-check replaces its own line). */
   private readonly spent = new Map<string, { price: Amount; currency: string }>();
+  /** The years each Domain this command buys is bought for, by domain (an add-on of it is charged for them). */
+  readonly plannedYears = new Map<string, number>();
   /** Nameservers each Domain of this program asks for, by domain. */
   readonly plannedNameservers = new Map<string, string[]>();
   readonly zoneOwners = new Map<string, string>();
@@ -149,6 +152,7 @@ async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInpu
   }
   if (i.adopt) throw new Error(adoptDomainMissing(i.domain));
   zonesInRun(ctx).expect(i.domain, (i.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000);
+  p.plannedYears.set(i.domain, i.years);
   const action: PricedAction = i.authCode ? "transfer" : "register";
   const availability = await ctx.api().checkDomain(i.domain);
   if (action === "register" && !availability.available)
@@ -265,7 +269,28 @@ async function addon(p: Preflight, ctx: HostContext, olds: Props, kind: "Privacy
   const who = named(kind, i.resourceUrn);
   if (on) ctx.log.info(`${who}: ${i.adopt ? "adopts" : "takes over"} ${label} of ${i.domain} (on already); nothing bought`);
   else if (i.adopt) throw new Error(`adopt: ${label} is not on for ${i.domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-  else ctx.log.info(`${who}: buys ${label} for ${i.domain} for the rest of its term; the API quotes no price for add-ons, so it is not in the stack's total`);
+  else await chargeAddon(p, ctx, kind === "PrivacyAddon" ? "privacy" : "protection", `${who}: buys ${label} for ${i.domain} for the rest of its term`, i, d);
+}
+
+/**
+ * An add-on's purchase, priced from the contract's yearly price (the API quotes none) for the years
+ * the service charges (addonChargeYears: of the live term, or of the term this run buys), and counted
+ * like a quote; without a stated price, said so and left out of the total.
+ */
+async function chargeAddon(p: Preflight, ctx: HostContext, key: keyof MoneyContract["addonPricesPerYear"], what: string, i: DomainAddonInputs, d: DomainInfo | undefined): Promise<void> {
+  const money = ctx.contract().money;
+  const perYear = money.addonPricesPerYear[key];
+  if (!perYear) {
+    ctx.log.info(`${what}; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.${key}), so it is not in the stack's total`);
+    return;
+  }
+  const decimals = moneyDecimals(money);
+  const unit = parseAmount(`money.addonPricesPerYear.${key}`, perYear, decimals);
+  const expiry = d?.expiry_date ? Date.parse(`${d.expiry_date.slice(0, 10)}T00:00:00Z`) : NaN;
+  const years = Number.isNaN(expiry) ? (p.plannedYears.get(i.domain) ?? 1) : addonChargeYears(expiry, ctx.clock.now());
+  const price = amountFromMinor(unit.minor * BigInt(years), decimals);
+  const { currency } = await p.reads.balance();
+  ctx.log.info(await p.spend(i.resourceUrn ?? `${key} ${i.domain}`, `${what}, ${years} year(s) at ${formatAmount(unit)} ${currency} a year (the price reseller:contract states)`, price, currency));
 }
 
 async function eppCode(p: Preflight, olds: Props, i: DomainAddonInputs): Promise<void> {

@@ -2,7 +2,7 @@
  * The sandbox's business logic shared by the routes and the operator: clocks, lazy stage
  * evaluation, charging with a ledger, and the views the API returns.
  */
-import { VALUES } from "../provider/contract";
+import { VALUES, addonChargeYears } from "../provider/contract";
 import { STAGE, ZONE_STATUS, isActiveStage, isGoneStage, isProcessingStage, protectionStatus } from "../provider/vocabulary";
 import { ApiError, notFound } from "./errors";
 import {
@@ -130,7 +130,7 @@ export class SandboxCore {
 
   /** Remaining whole years of a domain's term (at least 1), for add-ons bought "for the rest of the term". */
   remainingYears(d: DomainEntry): number {
-    return Math.max(1, Math.ceil((d.expiresAt - this.bnow()) / (365 * 86_400_000)));
+    return addonChargeYears(d.expiresAt, this.bnow());
   }
 
   /** Refuse a charge the credit does not cover; nothing is charged. */

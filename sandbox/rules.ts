@@ -4,7 +4,7 @@
  * attaches a key where its caller passes one, and reads an error by its code first), so they live
  * here rather than in the protocol contract (provider/contract.ts), which keeps what both sides read.
  */
-import type { ErrorCode } from "../provider/contract";
+import { DEFAULT_CONTRACT, type ErrorCode } from "../provider/contract";
 
 /**
  * Scopes (spec, Authentication 4: "Scope names and which endpoint needs which scope: not shown").
@@ -23,6 +23,15 @@ export function requiredScope(method: string, path: string): Scope {
   if (/^\/domains\/[^/]+\/(privacy|protection)$/.test(path) && m === "POST") return "purchase";
   if (path.startsWith("/dns/")) return "dns";
   return "domains";
+}
+
+/**
+ * Whether a request, as the request log shows it (path with the API prefix and query), only reads:
+ * a GET, or one of the read-only POSTs (availability, check, pricing), the read scope's requests.
+ */
+export function isReadRequest(r: { method: string; path: string }, apiPrefix: string = DEFAULT_CONTRACT.apiPrefix): boolean {
+  const path = r.path.split("?")[0];
+  return requiredScope(r.method, path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path) === "read";
 }
 
 /**

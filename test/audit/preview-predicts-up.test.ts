@@ -10,6 +10,7 @@
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError, type RunResult } from "../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { isReadRequest } from "../../sandbox/rules";
 import { MISTAKES, type Mistake } from "./preview-catalogue";
 
 jest.setTimeout(2_400_000);
@@ -84,7 +85,8 @@ async function previewThenUp(mistakes: Mistake[]): Promise<{ preview: Outcome; u
   };
   const mark = sandbox.operator.requests().length;
   const preview = await rounds("preview");
-  const wrote = sandbox.operator.requests().slice(mark).filter((r) => r.mutating).map((r) => `${r.method} ${r.path}`);
+  // What preview sent that changed anything, or was other than a read (a GET, or one of the spec's read-only POSTs).
+  const wrote = sandbox.operator.requests().slice(mark).filter((r) => r.mutating || !isReadRequest(r)).map((r) => `${r.method} ${r.path}`);
   const up = await rounds("up");
   return { preview, up, wrote };
 }
@@ -135,9 +137,15 @@ test("the natural first program previews its cost and works on its first up, rec
   const { CONTACT } = require("./bad-input-catalogue") as typeof import("./bad-input-catalogue");
   const engine = new Engine({ config: configOf({}), secretConfigKeys: ["reseller:apiSecret"], host: { env: NO_ENV }, log: () => undefined });
   const program = { file: compiledProgram("test/audit/programs/first-program.ts"), args: { domain: "first-shop.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], contact: CONTACT } };
+  const mark = sandbox.operator.requests().length;
   const preview = await run(engine, "preview", program);
   expect(preview.errors).toEqual([]);
   expect(preview.result!.summary).toMatchObject({ create: 7 });
+  // Preview writes nothing and reads each object once: every GET path once, and besides GETs only the
+  // spec's read-only POSTs, the name's availability and its quote, once each.
+  const sent = sandbox.operator.requests().slice(mark).map((r) => `${r.method} ${r.path}`);
+  expect(sent.filter((r) => !r.startsWith("GET ")).sort()).toEqual(["POST /api/v1/domains/check", "POST /api/v1/pricing"]);
+  expect(sent.filter((r, i) => sent.indexOf(r) !== i)).toEqual([]);
   expect(preview.logs).toMatch(/Domain "shop": registers first-shop\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/);
   const up = await run(engine, "up", program);
   expect(up.errors).toEqual([]);
@@ -146,4 +154,42 @@ test("the natural first program previews its cost and works on its first up, rec
   const zone = engine.resources().find((r) => r.name === "shop-zone");
   expect(zone?.outputs).toMatchObject({ status: "active", delegated: true });
   expect(engine.resources().filter((r) => r.type.endsWith(":DnsRecord")).map((r) => r.outputs.fqdn).sort()).toEqual(["blog.first-shop.com", "first-shop.com", "first-shop.com", "www.first-shop.com", "first-shop.com"].sort());
+});
+
+test("the first program for a domain delegated elsewhere: flagged at preview on the zone and its records, with the fix; up fails once with that message", async () => {
+  const { CONTACT } = require("./bad-input-catalogue") as typeof import("./bad-input-catalogue");
+  // demo-shop.net is in the account, delegated to the registrar's nameservers, which the program keeps.
+  const args = { domain: "demo-shop.net", nameservers: ["ns1.sandbox-registrar.test", "ns2.sandbox-registrar.test"], contact: CONTACT };
+  const full = "demo-shop.net: the zone is not active and cannot become active: demo-shop.net is delegated to ns1.sandbox-registrar.test, ns2.sandbox-registrar.test, not to the zone's nameservers";
+  const fix = "Set the Domain's nameservers to the zone's";
+  const short = "demo-shop.net: the zone cannot become active (not delegated to the service; the fix is in the first error about demo-shop.net)";
+  const whole = (e: string) => e.includes(full) && e.includes(fix);
+  const failedRecords = (errors: string[]) => errors.map((e) => /::(\w+): demo-shop\.net: /.exec(e)?.[1]).filter((r) => r !== undefined).sort();
+
+  for (const literalRecords of [true, false]) {
+    sandbox.operator.reset();
+    const engine = new Engine({ config: configOf({}), secretConfigKeys: ["reseller:apiSecret"], host: { env: NO_ENV }, log: () => undefined });
+    const program = { file: compiledProgram("test/audit/programs/first-program.ts"), args: { ...args, literalRecords } };
+    const mark = sandbox.operator.requests().length;
+    const preview = await run(engine, "preview", program);
+    expect(sandbox.operator.requests().slice(mark).filter((r) => r.mutating)).toEqual([]);
+    // Every error is about the zone's delegation, with the whole message and the fix once per kind of
+    // flag; the records that fail are the ones check reached before the preview stopped.
+    expect(preview.errors.every((e) => whole(e) || e.includes(short))).toBe(true);
+    expect(preview.errors.filter(whole)).toHaveLength(1);
+    if (literalRecords) {
+      // Records naming the zone as a literal are checked first (the zone waits for its Domain): the preview stops at them.
+      expect(failedRecords(preview.errors)).toEqual(expect.arrayContaining(["apex", "blog", "mx"]));
+    } else {
+      // Records naming it through zone.domain come after the zone: the zone warns with the fix, then they fail.
+      expect(preview.logs).toContain(`DnsZone "shop-zone": ${full}`);
+      expect(failedRecords(preview.errors)).toEqual(["spf", "www"]);
+    }
+    const up = await run(engine, "up", program);
+    // Up fails once with the whole message (the other records' failures point at it); no record is created.
+    expect(up.errors.filter(whole)).toHaveLength(1);
+    expect(up.errors.every((e) => whole(e) || e.includes(short))).toBe(true);
+    expect(failedRecords(up.errors).length).toBeGreaterThan(0);
+    expect(engine.resources().filter((r) => r.type.endsWith(":DnsRecord"))).toEqual([]);
+  }
 });

@@ -115,11 +115,15 @@ test("previewReads: a preview writes nothing and reads at most once per object, 
   const { previewReads } = require("../../bench/preview-reads") as typeof import("../../bench/preview-reads");
   const m = (await previewReads(3).run(() => undefined)) as Record<string, number>;
   expect(m.previewDemoWrites).toBe(0);
+  expect(m.previewDemoUnsafe).toBe(0);
   expect(m.previewDemoReads).toBeGreaterThan(0);
   expect(m.previewDemoReads).toBeLessThanOrEqual(m.previewDemoObjects);
+  expect(m.previewDemoMostReadsOfOnePath).toBe(1);
   expect(m.previewEstateObjects).toBe(3 * 7);
   expect(m.previewEstateWrites).toBe(0);
+  expect(m.previewEstateUnsafe).toBe(0);
   expect(m.previewEstateReads).toBeLessThanOrEqual(m.previewEstateObjects);
+  expect(m.previewEstateMostReadsOfOnePath).toBe(1);
   // After the up, nothing is created: the account's one read is all a preview needs.
   expect(m.previewEstateAfterUpWrites).toBe(0);
   expect(m.previewEstateAfterUpReads).toBeLessThanOrEqual(1);

@@ -1,5 +1,5 @@
 /** provider/money.ts: the one decimal type (exact, strict) and the quote guard, which fails closed. */
-import { resolveContract } from "../../provider/contract";
+import { addonChargeYears, resolveContract } from "../../provider/contract";
 import { checkQuote, compareAmounts, formatAmount, parseAmount, parseMaxPrice, type QuoteExpectation } from "../../provider/money";
 
 describe("parseAmount", () => {
@@ -29,6 +29,16 @@ describe("parseAmount", () => {
     expect(() => parseAmount("a", "12.5", 0)).toThrow(/must be a whole amount/);
     expect(parseAmount("a", "12.999", 3).minor).toBe(12999n);
     expect(() => resolveContract({ money: { decimals: 7 } })).toThrow(/money\.decimals.*0 to 6/);
+  });
+
+  it("takes an add-on's yearly price from the contract: unknown by default, an amount of the contract's decimals when stated", () => {
+    expect(resolveContract({}).money.addonPricesPerYear).toEqual({ privacy: "", protection: "" });
+    expect(resolveContract({ money: { addonPricesPerYear: { privacy: "5.00" } } }).money.addonPricesPerYear).toEqual({ privacy: "5.00", protection: "" });
+    for (const bad of ["5.001", "five", "-5.00", "5."])
+      expect(() => resolveContract({ money: { addonPricesPerYear: { protection: bad } } })).toThrow(`contract override: "money.addonPricesPerYear.protection" must be "" (unknown) or an amount such as "5.00" with at most 2 decimals; got ${JSON.stringify(bad)}`);
+    // Charged for the whole years left of the term, a started year counting whole, at least one.
+    const day = 86_400_000;
+    expect([45, 365, 366, 700, -3].map((days) => addonChargeYears(days * day, 0))).toEqual([1, 1, 2, 2, 1]);
   });
 
   it("compares and formats exactly, across places", () => {

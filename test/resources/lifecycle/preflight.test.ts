@@ -166,4 +166,118 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
     }
     expect(env.mutatingSince(mark)).toEqual([]);
   });
+
+  test("a due renewal is priced at preview from diff: the line, the running total, maxPrice as up refuses it, the balance; nothing is written", async () => {
+    // Two seeded domains adopted into state with policies not due (45 and 330 days left), by this file's host.
+    const shop = new Managed(env, "Domain", "renew-shop");
+    const main = new Managed(env, "Domain", "renew-main");
+    const shopArgs = (extra: Record<string, unknown>) => ({ domain: "demo-shop.net", adopt: true, renewal: { minDaysRemaining: 30, years: 1 }, ...extra });
+    const mainArgs = (extra: Record<string, unknown>) => ({ domain: "demo-reseller.com", adopt: true, renewal: { minDaysRemaining: 30, years: 1 }, ...extra });
+    expect(await shop.up(shopArgs({}))).toBe("create");
+    expect(await main.up(mainArgs({}))).toBe("create");
+    /** Runs `body` as a new command (its own host, configured with `config`) that finds the two resources in state. */
+    const asCommand = async (config: Record<string, string>, body: (s: Managed, m: Managed, host: Env) => Promise<void>) => {
+      const host = await hostWith(config);
+      try {
+        const s = new Managed(host, "Domain", "renew-shop");
+        const m = new Managed(host, "Domain", "renew-main");
+        s.state = shop.state;
+        m.state = main.state;
+        await body(s, m, host);
+      } finally {
+        await host.close();
+      }
+    };
+    const due = { renewal: { minDaysRemaining: 400, years: 1 } };
+
+    const mark = env.mark();
+    await asCommand({}, async (s, m, host) => {
+      expect([(await s.preview(shopArgs(due))).step, (await m.preview(mainArgs(due))).step]).toEqual(["update", "update"]);
+      const lines = host.host.logs().join("\n");
+      expect(lines).toMatch(/Domain "renew-shop": renews demo-shop\.net for 1 year\(s\): 15\.00 USD; this stack's purchases so far 15\.00 USD of the balance 1000\.00 USD/);
+      expect(lines).toMatch(/Domain "renew-main": renews demo-reseller\.com for 1 year\(s\): 14\.00 USD; this stack's purchases so far 29\.00 USD of the balance 1000\.00 USD/);
+    });
+
+    // Above maxPrice: preview fails with the message up's renewal gives (its own price guard, reached
+    // with preflight off), word for word.
+    const dear = { ...due, maxPrice: "10.00" };
+    const refusal = "demo-shop.net: renew for 1 year(s) costs 15.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.";
+    await asCommand({}, async (s) => expect(s.preview(shopArgs(dear))).rejects.toThrow(refusal));
+    await asCommand({ "reseller:preflight": "false" }, async (s) => expect(s.up(shopArgs(dear))).rejects.toThrow(refusal));
+
+    // A total above the balance names both; the renewal that still fits is shown.
+    env.sandbox.operator.settings({ balance: "20.00" });
+    try {
+      await asCommand({}, async (s, m) => {
+        expect((await s.preview(shopArgs(due))).step).toBe("update");
+        await expect(m.preview(mainArgs(due))).rejects.toThrow("the purchases this stack would make total 29.00 USD, above the account balance of 20.00 USD");
+      });
+    } finally {
+      env.sandbox.operator.settings({ balance: "1000.00" });
+    }
+    // Nothing written; the only requests other than GET are the spec's read-only quotes.
+    const sent = requestsSince(mark);
+    expect(env.mutatingSince(mark)).toEqual([]);
+    expect(sent.filter((r) => r.method !== "GET" && !r.path.endsWith("/pricing")).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(sent.filter((r) => r.path.endsWith("/pricing")).length).toBeGreaterThan(0);
+  });
+
+  test("paid add-ons: priced from the contract's yearly price for the years up charges, in the running total and against the balance; unpriced, said so", async () => {
+    const mark = env.mark();
+    // The default contract states no add-on price (the API quotes none): the purchase is named, unpriced.
+    const plain = await hostWith({});
+    try {
+      await new Managed(plain, "PrivacyAddon", "pa-plain").check({ domain: "demo-shop.net" });
+      expect(plain.host.logs().join("\n")).toContain(
+        `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`,
+      );
+    } finally {
+      await plain.close();
+    }
+    // The sandbox's prices (sandbox/state.ts), stated as a user states their portal's.
+    const priced = { "reseller:contract": JSON.stringify({ money: { addonPricesPerYear: { privacy: "5.00", protection: "15.00" } } }) };
+    const other = await hostWith(priced);
+    try {
+      await new Managed(other, "Domain", "addon-buy").check({ domain: "preflight-addon-a.com", contacts: { registrant: contact }, years: 2 });
+      await new Managed(other, "PrivacyAddon", "pa-new").check({ domain: "preflight-addon-a.com" });
+      await new Managed(other, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
+      await new Managed(other, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" });
+      const lines = other.host.logs().join("\n");
+      // A domain bought in the run: its add-on is charged for the years bought; a live one for the years left (700 and 45 days).
+      expect(lines).toContain(`PrivacyAddon "pa-new": buys WHOIS Privacy for preflight-addon-a.com for the rest of its term, 2 year(s) at 5.00 USD a year (the price reseller:contract states): 10.00 USD; this stack's purchases so far 34.00 USD of the balance 1000.00 USD`);
+      expect(lines).toContain(`Protection "pr-labs": buys Domain Protection for demo-labs.io for the rest of its term, 2 year(s) at 15.00 USD a year (the price reseller:contract states): 30.00 USD; this stack's purchases so far 64.00 USD of the balance 1000.00 USD`);
+      expect(lines).toContain(`PrivacyAddon "pa-shop": buys WHOIS Privacy for demo-shop.net for the rest of its term, 1 year(s) at 5.00 USD a year (the price reseller:contract states): 5.00 USD; this stack's purchases so far 69.00 USD of the balance 1000.00 USD`);
+    } finally {
+      await other.close();
+    }
+    // A total above the balance names both.
+    env.sandbox.operator.settings({ balance: "32.00" });
+    const poor = await hostWith(priced);
+    try {
+      await new Managed(poor, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
+      await expect(new Managed(poor, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" })).rejects.toThrow(
+        "the purchases this stack would make total 35.00 USD, above the account balance of 32.00 USD",
+      );
+    } finally {
+      env.sandbox.operator.settings({ balance: "1000.00" });
+      await poor.close();
+    }
+    expect(env.mutatingSince(mark)).toEqual([]);
+    // Requests other than GET: the registration's availability check and quote, both read-only (spec).
+    expect(requestsSince(mark).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`).sort()).toEqual(["POST /api/v1/domains/check", "POST /api/v1/pricing"]);
+    // What up then charges is what the preview said.
+    const buyer = await hostWith(priced);
+    try {
+      await new Managed(buyer, "PrivacyAddon", "pa-shop").up({ domain: "demo-shop.net" });
+      await new Managed(buyer, "Protection", "pr-labs").up({ domain: "demo-labs.io" });
+    } finally {
+      await buyer.close();
+    }
+    const charged = env.sandbox.operator.ledger().filter((e) => (e.domain === "demo-shop.net" && e.action === "privacy") || (e.domain === "demo-labs.io" && e.action === "protection"));
+    expect(charged.map((e) => [e.domain, e.action, e.years, e.amount])).toEqual([
+      ["demo-shop.net", "privacy", 1, expect.anything()],
+      ["demo-labs.io", "protection", 2, expect.anything()],
+    ]);
+    expect(charged.map((e) => Number(e.amount))).toEqual([5, 30]);
+  });
 });
