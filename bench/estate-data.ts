@@ -4,6 +4,6 @@
 export const ESTATE_RECORDS = 5;
 
 /** A registrant in the form the service keeps (so adopting it changes nothing). */
-export const ESTATE_CONTACT = { name: "Estate Owner", email: "owner@estate.test", phone: "+442079460001", address_line_1: "3 Estate Road", city: "London", state: "", postal_code: "E1 6AN", country: "GB" };
+export const ESTATE_CONTACT = { name: "Estate Owner", email: "owner@estate.test", phone: "+442079460001", addressLine1: "3 Estate Road", city: "London", state: "", postalCode: "E1 6AN", country: "GB" };
 
 export const estateDomain = (i: number): string => `estate-${String(i).padStart(3, "0")}.com`;

@@ -5,6 +5,7 @@
  * entries carry what a read needs, and one record list per zone (resources/read-cache.ts).
  */
 import { ResellerClient } from "../provider/client";
+import { toServiceContact } from "../provider/contact-names";
 import { deriveIdempotencyKey } from "../provider/idempotency";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import { DNS_SERVICE_NAMESERVERS } from "../sandbox/state";
@@ -25,7 +26,7 @@ export async function buildEstate(sb: SandboxHandle, domains: number): Promise<v
       Array.from({ length: domains }, async (_x, i) => {
         const d = estateDomain(i);
         const key = deriveIdempotencyKey(`estate::${d}`, "register");
-        await c.register({ domain: d, years: 1, contacts: { registrant: ESTATE_CONTACT }, nameservers: DNS_SERVICE_NAMESERVERS }, { idempotencyKey: key });
+        await c.register({ domain: d, years: 1, contacts: { registrant: toServiceContact(ESTATE_CONTACT) }, nameservers: DNS_SERVICE_NAMESERVERS }, { idempotencyKey: key });
         await c.createZone(d);
         await c.checkZone(d);
         for (let k = 0; k < ESTATE_RECORDS; k++) await c.createRecord(d, { type: "A", name: `host${k}`, content: `198.51.100.${k + 1}`, ttl: 300 });

@@ -8,6 +8,7 @@
  */
 import { ManualClock } from "../provider/clock";
 import { DEFAULT_CONTRACT } from "../provider/contract";
+import { toServiceContact } from "../provider/contact-names";
 import { deriveIdempotencyKey } from "../provider/idempotency";
 import { waitForRegistry } from "../provider/waits";
 import { DEFAULT_WAIT_SECONDS } from "../resources/domain-handler";
@@ -39,7 +40,7 @@ export function polls(opts: PollsOptions = POLLS_DEFAULTS): Measurement {
       /** Orders `domain`, then runs the Domain create's wait on it, bounded by `seconds`. */
       const registerAndWait = async (domain: string, seconds: number) => {
         const order = await client.register(
-          { domain, years: 1, contacts: { registrant: { ...BENCH_REGISTRANT, state: "" } } },
+          { domain, years: 1, contacts: { registrant: toServiceContact({ ...BENCH_REGISTRANT, state: "" }) } },
           { idempotencyKey: deriveIdempotencyKey(`urn:bench:polls::${domain}`, "register", domain) },
         );
         if (order.stage !== "pending") throw new Error(`the order should be processing, got stage ${order.stage}`);

@@ -6,7 +6,25 @@
  */
 import { createHash } from "node:crypto";
 import { isGoneStage } from "../provider/vocabulary";
+import { CONTACT_FIELDS, type Contact } from "../provider/shapes";
 import type { Estate, EstateDomain, EstateHost, EstateRecord, EstateZone } from "./estate";
+
+/** The contact fields in the Domain's names, for the generated README. */
+const CONTACT_FIELD_LIST = [...CONTACT_FIELDS.required, ...CONTACT_FIELDS.optional].join(", ");
+
+/** One `pulumi config set` line per field a registrant needs, with a placeholder for its value. */
+const CONTACT_CONFIG_LINES = Object.entries({
+  name: "<NAME>",
+  email: "<EMAIL>",
+  phone: "<+PHONE>",
+  addressLine1: "<ADDRESS>",
+  city: "<CITY>",
+  state: "<STATE>",
+  postalCode: "<POSTAL CODE>",
+  country: "<CC>",
+} satisfies Partial<Record<keyof Contact, string>>)
+  .map(([field, placeholder]) => `pulumi config set --secret --path contacts.registrant.${field} '${placeholder}'`)
+  .join("\n");
 
 /** Stages in which a domain no longer belongs to the account: nothing to adopt. */
 
@@ -464,19 +482,12 @@ function projectReadme(name: string, estate: Estate, contacts: "omit" | "config"
 ## Contacts
 
 The program reads the domains' contacts from the secret config object \`contacts\`
-(\`registrant\`, and optionally \`admin\`, \`tech\`, \`billing\`, each with the fields name,
-organization, email, phone, address_line_1, address_line_2, city, state, postal_code, country).
+(\`registrant\`, and optionally \`admin\`, \`tech\`, \`billing\`, each with the fields
+${CONTACT_FIELD_LIST}).
 Set them as they are at the registry, so the first \`pulumi up\` changes nothing:
 
 \`\`\`sh
-pulumi config set --secret --path contacts.registrant.name '<NAME>'
-pulumi config set --secret --path contacts.registrant.email '<EMAIL>'
-pulumi config set --secret --path contacts.registrant.phone '<+PHONE>'
-pulumi config set --secret --path contacts.registrant.address_line_1 '<ADDRESS>'
-pulumi config set --secret --path contacts.registrant.city '<CITY>'
-pulumi config set --secret --path contacts.registrant.state '<STATE>'
-pulumi config set --secret --path contacts.registrant.postal_code '<POSTAL CODE>'
-pulumi config set --secret --path contacts.registrant.country '<CC>'
+${CONTACT_CONFIG_LINES}
 \`\`\`
 `
       : `

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
-/** The default spec: the running package's own version, as npm writes it (`^0.2.0`). */
+/** The default spec: the running package's own version, as npm writes it (`^0.3.0`). */
 export function ownVersionSpec(): string {
   // By package name, so it resolves the same from the sources, from dist/ and from a user's node_modules.
   const { version } = require("reseller-pulumi/package.json") as { version: string };

@@ -9,7 +9,8 @@ import { PRIVACY_STATUSES, resolveContract, VIEW_FIELDS, type Contract, type Con
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 import { parseView, readPage, renameFields, renameIn, renamesFrom, renameWord } from "./envelope";
 import { ResponseShapeError } from "./errors";
-import type { Contact, ContactType } from "./shapes";
+import type { ContactType } from "./shapes";
+import type { ServiceContact } from "./contact-names";
 import { windowFor } from "./rate-limiter";
 import { defaultLogDir } from "./rate-log-folder";
 import { RequestLoop, type Logger, type ResponseEvent, type WaitEvent } from "./request-loop";
@@ -290,7 +291,7 @@ export class ResellerClient {
     return this.one(ENDPOINTS.getContacts, V.Contacts, { params: { domain } });
   }
 
-  updateContacts(domain: string, contacts: Partial<Record<ContactType, Contact>>): Promise<V.ContactsUpdate> {
+  updateContacts(domain: string, contacts: Partial<Record<ContactType, ServiceContact>>): Promise<V.ContactsUpdate> {
     return this.one(ENDPOINTS.updateContacts, V.ContactsUpdate, { params: { domain }, body: contacts });
   }
 

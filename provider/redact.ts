@@ -2,6 +2,7 @@
  * Redaction of secrets and contact details from anything that may end up in an error, a log line
  * or a thrown object. Used by the client for error bodies and messages, and by resources/ for logs.
  */
+import { SERVICE_CONTACT_NAMES } from "./contact-names";
 
 const MASK = "[redacted]";
 
@@ -20,8 +21,13 @@ const SECRET_KEYS = new Set([
   "authorization",
 ]);
 
-/** Contact fields that identify a person wherever they appear. */
-const CONTACT_KEYS = new Set(["email", "phone", "fax", "organization", "postal_code", "street"]);
+/** Contact fields that identify a person wherever they appear (ours and the service's spelling; any `address…` too). */
+const CONTACT_KEYS = new Set(["email", "phone", "fax", "organization", "street", ...[SERVICE_CONTACT_NAMES.postalCode, "postalCode"].map((k) => k.toLowerCase())]);
+
+/** Keys only a contact has, in either spelling: an object with one of them is a contact. */
+const CONTACT_MARKERS = new Set(
+  (["email", "phone", "addressLine1", "postalCode"] as const).flatMap((k) => [k, SERVICE_CONTACT_NAMES[k]]).map((k) => k.toLowerCase()),
+);
 
 /** Contact fields that are only personal inside a contact-like object (records and templates also have a `name`). */
 const CONTACT_CONTEXT_KEYS = new Set(["name", "city", "state"]);
@@ -29,7 +35,7 @@ const CONTACT_CONTEXT_KEYS = new Set(["name", "city", "state"]);
 const isSecretKey = (k: string): boolean => SECRET_KEYS.has(k.toLowerCase()) || /secret/i.test(k);
 const isContactKey = (k: string): boolean => CONTACT_KEYS.has(k.toLowerCase()) || /^address/i.test(k);
 const looksLikeContact = (o: Record<string, unknown>): boolean =>
-  Object.keys(o).some((k) => ["email", "phone", "address_line_1", "postal_code"].includes(k.toLowerCase()));
+  Object.keys(o).some((k) => CONTACT_MARKERS.has(k.toLowerCase()));
 
 export interface RedactOptions {
   /** Literal values to scrub from every string (e.g. the API secret), in addition to the rules. */
@@ -39,7 +45,7 @@ export interface RedactOptions {
 
 /** `key: value` / `"key":"value"` / `key=value` pairs in free text whose key names a secret or contact field. */
 const PAIR =
-  /("?)((?:[\w-]*secret|password|auth_?code|epp_?code|token|authorization|email|phone|organization|postal_code|address_line_\d|registrant)"?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|[^\s,&;}]+)/gi;
+  /("?)((?:[\w-]*secret|password|auth_?code|epp_?code|token|authorization|email|phone|organization|postal_?code|address_?line_?\d|registrant)"?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|[^\s,&;}]+)/gi;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE = /\+\d[\d .-]{6,}\d/g;
 

@@ -5,7 +5,11 @@
  * provider/views.ts checks that its response schemas agree with them.
  */
 
-/** A WHOIS contact (spec, Contact). Personal data: stored as a secret, never logged. */
+/**
+ * A WHOIS contact (spec, Contact), in this package's names; the service's names differ for
+ * addressLine1, addressLine2 and postalCode (provider/contact-names.ts maps them). Personal data:
+ * stored as a secret, never logged.
+ */
 export interface Contact {
   /** Full name of the person. */
   name: string;
@@ -16,26 +20,26 @@ export interface Contact {
   /** International format: "+" and digits, e.g. "+441234567890" (spaces, dots and dashes are ignored). */
   phone: string;
   /** First address line. */
-  address_line_1: string;
+  addressLine1: string;
   /** Second address line, if any. */
-  address_line_2?: string | null;
+  addressLine2?: string | null;
   /** City. */
   city: string;
   /** State, province or region. */
   state?: string | null;
   /** Postal code. */
-  postal_code?: string | null;
-  /** Two-letter country code, e.g. "GB". (state and postal_code, when omitted, are sent as "".) */
+  postalCode?: string | null;
+  /** Two-letter country code, e.g. "GB". (state and postalCode, when omitted, are sent as "".) */
   country: string;
 }
 
-/** A contact as the service holds and returns it: state and postal_code are strings ("" when none; spec, Contact). */
-export type StoredContact = Contact & { state: string; postal_code: string };
+/** A contact in canonical form, as the service holds it: state and postalCode are strings ("" when none; spec, Contact). */
+export type StoredContact = Contact & { state: string; postalCode: string };
 
 /** The contact fields, required ones first (spec, Contact). */
 export const CONTACT_FIELDS = {
-  required: ["name", "email", "phone", "address_line_1", "city", "country"],
-  optional: ["organization", "address_line_2", "state", "postal_code"],
+  required: ["name", "email", "phone", "addressLine1", "city", "country"],
+  optional: ["organization", "addressLine2", "state", "postalCode"],
 } as const satisfies { required: readonly (keyof Contact)[]; optional: readonly (keyof Contact)[] };
 
 export const CONTACT_TYPES = ["registrant", "admin", "tech", "billing"] as const;

@@ -6,7 +6,8 @@
  * The sandbox builds its responses to these shapes; the client parses every response with them.
  */
 import { z } from "zod";
-import type { ContactSet, RecordExtra as ExtraFields, StoredContact } from "./shapes";
+import type { ContactSet, RecordExtra as ExtraFields } from "./shapes";
+import { SERVICE_CONTACT_NAMES as N, type ServiceContact, type StoredServiceContact } from "./contact-names";
 
 /**
  * Decimal amounts travel as strings ("12.50"); some services send numbers, which we accept and
@@ -15,21 +16,22 @@ import type { ContactSet, RecordExtra as ExtraFields, StoredContact } from "./sh
  */
 export const Decimal = z.union([z.string(), z.number()]).transform((v) => (typeof v !== "number" ? v : Number(v.toFixed(2)) === v ? v.toFixed(2) : String(v)));
 
+/** A contact as the service returns it, in its names (./contact-names.ts). */
 export const Contact = z.looseObject({
-  name: z.string(),
-  organization: z.string().nullable().optional(),
-  email: z.string(),
-  phone: z.string(),
-  address_line_1: z.string(),
-  address_line_2: z.string().nullable().optional(),
-  city: z.string(),
-  state: z.string(),
-  postal_code: z.string(),
-  country: z.string(),
+  [N.name]: z.string(),
+  [N.organization]: z.string().nullable().optional(),
+  [N.email]: z.string(),
+  [N.phone]: z.string(),
+  [N.addressLine1]: z.string(),
+  [N.addressLine2]: z.string().nullable().optional(),
+  [N.city]: z.string(),
+  [N.state]: z.string(),
+  [N.postalCode]: z.string(),
+  [N.country]: z.string(),
 });
 export type Contact = z.infer<typeof Contact>;
 // The view agrees with the one declaration of a contact (provider/shapes.ts): a compile-time check.
-const _contactAgrees: (c: Contact) => StoredContact = (c) => c;
+const _contactAgrees: (c: Contact) => StoredServiceContact = (c) => c;
 void _contactAgrees;
 
 export const ContactType = z.enum(["registrant", "admin", "tech", "billing"]);
@@ -261,7 +263,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export interface RegisterRequest {
   domain: string;
   years: number;
-  contacts: ContactSet;
+  contacts: ContactSet<ServiceContact>;
   nameservers?: string[];
   addons?: string[];
   client_reference?: string;

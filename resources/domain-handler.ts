@@ -5,11 +5,12 @@
  */
 import { waitForRegistry } from "../provider/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
+import { fromServiceContact, toServiceContact, withOurContactNames } from "../provider/contact-names";
 import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../provider/shapes";
 import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../provider/vocabulary";
 import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
-import { GONE, type Handler } from "./handler";
+import { GONE, type Handler, type Props } from "./handler";
 import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type UnconfirmedBase } from "./unanswered-order";
 import { priceGuard } from "./price-guard";
@@ -77,14 +78,37 @@ function contactsOutput(known: HeldContacts, live: HeldContacts): HeldContacts {
   return sameJson(effectiveContacts(known), effectiveContacts(live)) ? known : live;
 }
 
-/** The registry's contacts in canonical form, the types it reports. */
-function liveContacts(c: Contacts): HeldContacts {
-  const out: HeldContacts = {};
+/** Each contact of a set through `f`; the types it does not hold stay out. */
+function eachContact<A, B>(set: Partial<Record<ContactType, A | null | undefined>>, f: (c: A) => B): Partial<Record<ContactType, B>> {
+  const out: Partial<Record<ContactType, B>> = {};
   for (const t of CONTACT_TYPES) {
-    const v = c[t];
-    if (v) out[t] = canonicalContact(v);
+    const v = set[t];
+    if (v) out[t] = f(v);
   }
   return out;
+}
+
+/** The registry's contacts in canonical form, in our names, the types it reports. */
+const liveContacts = (c: Contacts): HeldContacts => eachContact(c, (v) => canonicalContact(fromServiceContact(v)));
+
+/**
+ * A Domain's property bag with its contacts' fields in this version's names: 0.2.0 and before used
+ * the service's (`postal_code`), in programs, stack config (`requireSecretObject`) and state alike.
+ * `renamed` names each renamed field ("contacts.registrant.postal_code → postalCode"), never a value.
+ * Anything that is not a contact object (an unknown in preview, a wrong type) is left to validation.
+ */
+export function withCurrentContactNames(bag: Props): { bag: Props; renamed: string[] } {
+  const set = bag.contacts;
+  if (typeof set !== "object" || set === null || Array.isArray(set)) return { bag, renamed: [] };
+  const renamed: string[] = [];
+  const contacts: Record<string, unknown> = { ...set };
+  for (const [type, c] of Object.entries(set as Record<string, unknown>)) {
+    if (typeof c !== "object" || c === null || Array.isArray(c)) continue;
+    const r = withOurContactNames(c as Record<string, unknown>);
+    contacts[type] = r.contact;
+    renamed.push(...r.renamed.map(([old, ours]) => `contacts.${type}.${old} → ${ours}`));
+  }
+  return renamed.length ? { bag: { ...bag, contacts }, renamed } : { bag, renamed };
 }
 
 /** Outputs: the inputs, overlaid with what the service reports. Used by create, read and update alike. */
@@ -113,7 +137,8 @@ function sendOrder(api: ResellerApi, domain: string, o: Omit<UnconfirmedOrder, "
   const keyed = { idempotencyKey: o.idempotencyKey };
   if (o.operation === "renew") return api.renew(domain, { years: o.years, current_expiry: o.from ?? "" }, keyed);
   if (!inputs?.contacts) throw new Error(`contacts: is required to ${o.operation} ${domain}; nothing was charged`);
-  const body: RegisterRequest = defined({ domain, years: o.years, contacts: inputs.contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
+  const contacts = { ...eachContact(inputs.contacts, toServiceContact), registrant: toServiceContact(inputs.contacts.registrant) };
+  const body: RegisterRequest = defined({ domain, years: o.years, contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
   return o.operation === "register" ? api.register(body, keyed) : api.transfer({ ...body, auth_code: inputs.authCode ?? "" }, keyed);
 }
 
@@ -227,7 +252,16 @@ const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo |
 };
 
 export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
-  check: (ctx, _olds, news) => checkDomainInputs(news, ctx.limits()),
+  check(ctx, _olds, news) {
+    const { bag, renamed } = withCurrentContactNames(news);
+    if (renamed.length)
+      ctx.log.warn(
+        `${resourceName(String(news.resourceUrn ?? "Domain"))}: ${renamed.join(", ")}: contact fields are camelCase since 0.3.0; the old names are read as the new ones for now. Rename them in your program or stack config; a later version will refuse them.`,
+      );
+    return checkDomainInputs(bag, ctx.limits());
+  },
+
+  upgrade: (state) => withCurrentContactNames(state).bag,
 
   diff(ctx, id, olds, news) {
     const d = diffDomain(olds, news, ctx.clock.now());
@@ -344,7 +378,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
       let contactsStatus: string | undefined;
       if (wantNs && managed.includes("nameservers")) await api.setNameservers(domain, wantNs);
       if (managed.includes("contacts")) {
-        contactsStatus = (await api.updateContacts(domain, contactChanges)).status;
+        contactsStatus = (await api.updateContacts(domain, eachContact(contactChanges, toServiceContact))).status;
         if (contactsStatus === "pending") ctx.log.info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
       }
       if (typeof news.locked === "boolean" && managed.includes("locked")) {

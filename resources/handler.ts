@@ -22,6 +22,13 @@ export interface Handler<I, O> {
   read(ctx: HostContext, id: string, props: O): Promise<{ id: string; props: O } | Gone>;
   update(ctx: HostContext, id: string, olds: O, news: I): Promise<{ outs: O }>;
   delete(ctx: HostContext, id: string, props: O): Promise<void>;
+  /**
+   * A state (inputs or outputs) written by an earlier version, in this version's names. State is
+   * rewritten only when a resource is next written, so every olds of check, diff, read, update and
+   * delete passes through it, and diff's news (a refresh diffs against the inputs in state). Absent:
+   * the kind's state has not changed shape.
+   */
+  upgrade?(state: Props): Props;
 }
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */

@@ -176,12 +176,12 @@ export function canonicalContact(c: Contact): StoredContact {
     organization: optionalText(c.organization),
     email: canonicalEmail(c.email),
     phone: canonicalPhone(c.phone),
-    address_line_1: c.address_line_1.trim(),
-    address_line_2: optionalText(c.address_line_2),
+    addressLine1: c.addressLine1.trim(),
+    addressLine2: optionalText(c.addressLine2),
     city: c.city.trim(),
-    // Spec, Contact: state and postal_code are strings (not "or null"); absent means "".
+    // Spec, Contact: state and postal code are strings (not "or null"); absent means "".
     state: (c.state ?? "").trim(),
-    postal_code: (c.postal_code ?? "").trim(),
+    postalCode: (c.postalCode ?? "").trim(),
     country: c.country.trim().toUpperCase(),
   };
 }

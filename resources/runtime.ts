@@ -37,6 +37,7 @@ function fromEngine<T>(bag: Props): T {
 
 /** A handler behind the engine's untyped calls. */
 interface Kind {
+  upgrade(state: Props): Props;
   check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
   diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
   create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
@@ -46,13 +47,17 @@ interface Kind {
 }
 
 function kind<I, O>(h: Handler<I, O>): Kind {
+  const upgrade = (state: Props): Props => (h.upgrade ? h.upgrade(state) : state);
   return {
+    upgrade,
+    // check's olds are upgraded by the caller, which hands them to preflight as well.
     check: async (ctx, olds, news) => h.check(ctx, olds, news),
-    diff: (ctx, id, olds, news) => h.diff(ctx, id, fromEngine<O>(olds), fromEngine<I>(news)),
+    // A refresh's diff gets the inputs in state as news (engine: RefreshStep), old names and all.
+    diff: (ctx, id, olds, news) => h.diff(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(upgrade(news))),
     create: (ctx, inputs) => h.create(ctx, fromEngine<I>(inputs)),
-    read: (ctx, id, props) => h.read(ctx, id, fromEngine<O>(props)),
-    update: (ctx, id, olds, news) => h.update(ctx, id, fromEngine<O>(olds), fromEngine<I>(news)),
-    delete: (ctx, id, props) => h.delete(ctx, id, fromEngine<O>(props)),
+    read: (ctx, id, props) => h.read(ctx, id, fromEngine<O>(upgrade(props))),
+    update: (ctx, id, olds, news) => h.update(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(news)),
+    delete: (ctx, id, props) => h.delete(ctx, id, fromEngine<O>(upgrade(props))),
   };
 }
 
@@ -108,7 +113,11 @@ export async function configure(_kind: string, req: ConfigureRequest, account: s
 export async function check(name: string, olds: Props, news: Props, account?: string): Promise<CheckResult<unknown>> {
   const ctx = contextOf(account);
   // After the offline validation, what up will meet (preflight.ts): in preview and up alike.
-  const r = await guarded([news, olds], async () => preflight(ctx, name, olds, await handler(name).check(ctx, olds, news)));
+  const r = await guarded([news, olds], async () => {
+    const h = handler(name);
+    const was = h.upgrade(olds);
+    return preflight(ctx, name, was, await h.check(ctx, was, news));
+  });
   // Failures of the inputs marked secret never show them (validate.ts); no other failure may quote them either.
   return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
 }

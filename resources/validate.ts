@@ -15,6 +15,7 @@ import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
 import { YEARS } from "../provider/vocabulary";
 import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../provider/money";
 import { canonicalize, problemText } from "../provider/records";
+import { RENAMED_CONTACT_FIELDS } from "../provider/contact-names";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
 import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "./normalize";
@@ -231,16 +232,21 @@ const contactShape = z
     organization: contactOptionalText,
     email: contactText((e) => (EMAIL.test(e) && !hostNameProblem(e.slice(e.lastIndexOf("@") + 1), { minLabels: 2 }) ? undefined : "is not an e-mail address (name@domain.tld)")),
     phone: contactText((p) => (PHONE.test(p.replace(/[\s().-]/g, "")) ? undefined : 'is not an international phone number ("+" then 7 to 15 digits, e.g. +44.2071234567)')),
-    address_line_1: contactText(),
-    address_line_2: contactOptionalText,
+    addressLine1: contactText(),
+    addressLine2: contactOptionalText,
     city: contactText(),
     state: contactOptionalText,
-    postal_code: contactOptionalText,
+    postalCode: contactOptionalText,
     country: contactText((c) => (/^[A-Za-z]{2}$/.test(c) ? undefined : "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. DE)")),
   })
   .superRefine(
     (c, ctx) => {
-      for (const key of Object.keys(c)) if (!KNOWN_CONTACT_FIELDS.includes(key)) refuseBare(ctx, `is not a contact field (known: ${KNOWN_CONTACT_FIELDS.join(", ")})`, [key]);
+      for (const key of Object.keys(c)) {
+        if (KNOWN_CONTACT_FIELDS.includes(key)) continue;
+        const ours = RENAMED_CONTACT_FIELDS.find(([, service]) => service === key)?.[0];
+        // The service's name, which 0.2.0 and before used: Domain's check renames it (with a warning) unless ours is given too.
+        refuseBare(ctx, ours ? `is the name 0.2.0 used for ${ours}; give ${ours} only` : `is not a contact field (known: ${KNOWN_CONTACT_FIELDS.join(", ")})`, [key]);
+      }
     },
     { when: () => true },
   )

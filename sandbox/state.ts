@@ -5,7 +5,7 @@
 import { VALUES } from "../provider/contract";
 import { PRIVACY_STATUS, STAGE, YEARS, ZONE_STATUS, type PrivacyStatus, type ZoneStatus } from "../provider/vocabulary";
 import { amountFromMinor, formatAmount, parseAmount } from "../provider/money";
-import type { StoredContact } from "../provider/shapes";
+import type { StoredServiceContact } from "../provider/contact-names";
 
 export interface Settings {
   approval: { orders: boolean; renewals: boolean };
@@ -32,7 +32,7 @@ export interface HostEntry {
 }
 
 /** A contact as the sandbox stores it: the spec's Contact as the service holds it, plus any field a client sent. */
-export type Contact = StoredContact & { [field: string]: unknown };
+export type Contact = StoredServiceContact & { [field: string]: unknown };
 
 export interface ContactSet {
   registrant: Contact;

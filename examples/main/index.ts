@@ -23,10 +23,10 @@ const contact = config.getSecretObject<reseller.ContactArgs>("contact") ?? pulum
   organization: "Demo Shop Ltd",
   email: "hostmaster@demo-shop.example",
   phone: "+441234567890",
-  address_line_1: "1 Example Street",
+  addressLine1: "1 Example Street",
   city: "London",
   state: "Greater London",
-  postal_code: "EC1A 1AA",
+  postalCode: "EC1A 1AA",
   country: "GB",
 });
 

@@ -37,12 +37,12 @@ export const CONTACT = {
   name: "Ottilie Catalogue",
   email: "ottilie.catalogue@private-mail.test",
   phone: "+49 30 1234 5678",
-  address_line_1: "7 Hidden Way",
+  addressLine1: "7 Hidden Way",
   city: "Berlin",
-  postal_code: "10115",
+  postalCode: "10115",
   country: "DE",
 };
-const CONTACT_SECRETS = [CONTACT.name, CONTACT.email, CONTACT.address_line_1];
+const CONTACT_SECRETS = [CONTACT.name, CONTACT.email, CONTACT.addressLine1];
 
 const D = "catalogue-ok.com";
 const HEX64 = "a".repeat(64);
@@ -140,7 +140,7 @@ export const RESOURCE_CASES: ResourceCase[] = [
   domain("contact-email-host", withContact({ email: "ottilie@localhost" }), "contacts.registrant.email", "(secret)", "is not an e-mail address", ["ottilie@localhost", ...CONTACT_SECRETS]),
   domain("contact-phone", withContact({ phone: "030 1234 5678" }), "contacts.registrant.phone", "(secret)", "is not an international phone number", ["030 1234 5678", ...CONTACT_SECRETS]),
   domain("contact-country", withContact({ country: "DEU" }), "contacts.registrant.country", "(secret)", "is not a two-letter country code", ["DEU", ...CONTACT_SECRETS]),
-  domain("contact-postal-type", withContact({ postal_code: 4711 }), "contacts.registrant.postal_code", "(secret)", "is not a string", ["4711", ...CONTACT_SECRETS]),
+  domain("contact-postal-type", withContact({ postalCode: 4711 }), "contacts.registrant.postalCode", "(secret)", "is not a string", ["4711", ...CONTACT_SECRETS]),
   domain("contacts-not-object", { contacts: CONTACT.email }, "contacts", "(secret)", "is not an object keyed by registrant, admin, tech, billing", CONTACT_SECRETS),
   domain("contact-not-object", { contacts: { registrant: CONTACT, admin: CONTACT.phone } }, "contacts.admin", "(secret)", "is not a contact object", [CONTACT.phone, ...CONTACT_SECRETS]),
   domain("contact-blank-city", withContact({ city: "  " }), "contacts.registrant.city", null, "is required (a non-empty string)", CONTACT_SECRETS),

@@ -22,6 +22,7 @@ import * as hostModule from "../../engine/host";
 import type { ProviderHost, PropertyMap } from "../../engine/host";
 import { isSecretEnvelope, SecretsCipher } from "../../engine/secrets";
 import { ResellerClient } from "../../provider/client";
+import { SERVICE_CONTACT_NAMES, toServiceContact } from "../../provider/contact-names";
 import { ResellerApiError } from "../../provider/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type secretsProgram from "./programs/secrets-program";
@@ -43,11 +44,11 @@ function makeContact(label: string) {
     organization: `Orrery ${tokens.org} Ltd`,
     email: `${tokens.email}@${tokens.domain}.test`,
     phone: `+447${digits(9)}`,
-    address_line_1: `17 ${tokens.street} Row`,
-    address_line_2: `Flat ${tokens.line2}`,
+    addressLine1: `17 ${tokens.street} Row`,
+    addressLine2: `Flat ${tokens.line2}`,
     city: `Ulm ${tokens.city}`,
     state: "",
-    postal_code: tokens.postal,
+    postalCode: tokens.postal,
     country: "GB",
   };
   return { contact, tokens };
@@ -64,8 +65,8 @@ function contactNeedles(label: string, made: Made): Record<string, string> {
     [`${label}.email`]: c.email,
     [`${label}.phone`]: c.phone,
     [`${label}.phone digits`]: c.phone.slice(1),
-    [`${label}.address_line_1`]: c.address_line_1,
-    [`${label}.address_line_2`]: c.address_line_2,
+    [`${label}.addressLine1`]: c.addressLine1,
+    [`${label}.addressLine2`]: c.addressLine2,
     [`${label}.city`]: c.city,
   };
   for (const [k, v] of Object.entries(made.tokens)) out[`${label}.token.${k}`] = v;
@@ -88,7 +89,7 @@ longEmail.contact.email = `${longEmail.tokens.email}${"x".repeat(60)}@${longEmai
 const longName = makeContact("cn");
 longName.contact.name = `${longName.tokens.name} ${"N".repeat(260)}`; // > 255 characters
 const longStreet = makeContact("cs");
-longStreet.contact.address_line_1 = `${longStreet.tokens.street} ${"S".repeat(260)}`;
+longStreet.contact.addressLine1 = `${longStreet.tokens.street} ${"S".repeat(260)}`;
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -221,7 +222,7 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   const refusals: [Made, string][] = [
     [longEmail, "contacts.registrant.email"],
     [longName, "contacts.registrant.name"],
-    [longStreet, "contacts.registrant.address_line_1"],
+    [longStreet, `contacts.registrant.${SERVICE_CONTACT_NAMES.addressLine1}`], // the service names its own field
   ];
   for (const [bad, field] of refusals) {
     const before = sandbox.operator.ledger().length;
@@ -259,7 +260,7 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   };
   // The needles really travelled: the sandbox holds them.
   const sbState = JSON.stringify(sandbox.operator.state());
-  for (const k of ["first.email", "first.name", "first.address_line_1", "first.phone", "second.email", "second.address_line_2", "epp code"]) {
+  for (const k of ["first.email", "first.name", "first.addressLine1", "first.phone", "second.email", "second.addressLine2", "epp code"]) {
     expect(sbState).toContain(needles[k]);
   }
 
@@ -295,7 +296,7 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
     return cipher.open(v as Parameters<SecretsCipher["open"]>[0]);
   };
   expect(JSON.stringify(opened("reg", "inputs", "contacts"))).toContain(first.contact.email);
-  expect(JSON.stringify(opened("xfer", "outputs", "contacts"))).toContain(second.contact.address_line_1);
+  expect(JSON.stringify(opened("xfer", "outputs", "contacts"))).toContain(second.contact.addressLine1);
   expect(opened("xfer", "inputs", "authCode")).toBe(AUTH_CODE);
   expect(opened("code", "outputs", "authCode")).toBe(eppCode);
   const finalState = fs.readFileSync(path.join(dir, "state.json"), "utf8");
@@ -354,11 +355,11 @@ describe("the client's own errors", () => {
       for (const [bad, field] of [
         [longEmail, "contacts.registrant.email"],
         [longName, "contacts.registrant.name"],
-        [longStreet, "contacts.registrant.address_line_1"],
+        [longStreet, `contacts.registrant.${SERVICE_CONTACT_NAMES.addressLine1}`], // the service names its own field
       ] as const) {
         const before = sandbox.operator.ledger().length;
         const e = await caught(
-          c.register({ domain: `client-${hex(3)}.com`, years: 1, contacts: { registrant: bad.contact } }, { idempotencyKey: `audit-${hex(8)}` }),
+          c.register({ domain: `client-${hex(3)}.com`, years: 1, contacts: { registrant: toServiceContact(bad.contact) } }, { idempotencyKey: `audit-${hex(8)}` }),
         );
         expect(e).toBeInstanceOf(ResellerApiError);
         const err = e as ResellerApiError;
@@ -376,11 +377,11 @@ describe("the client's own errors", () => {
   test("a wrong transfer code, a wrong secret and an unreachable service: no code, secret or contact in the error", async () => {
     const wrongCode = `WRONG-${hex(8)}`;
     const wrongSecret = `sk-wrong-${hex(24)}`;
-    const body = { domain: "transfer-me.com", years: 1, contacts: { registrant: longEmail.contact }, auth_code: wrongCode };
+    const body = { domain: "transfer-me.com", years: 1, contacts: { registrant: toServiceContact(longEmail.contact) }, auth_code: wrongCode };
     const needles = clientNeedles({ "wrong code": wrongCode, "wrong secret": wrongSecret });
 
     const c = client();
-    const badCode = (await caught(c.transfer({ ...body, contacts: { registrant: first.contact } }, { idempotencyKey: `audit-${hex(8)}` }))) as ResellerApiError;
+    const badCode = (await caught(c.transfer({ ...body, contacts: { registrant: toServiceContact(first.contact) } }, { idempotencyKey: `audit-${hex(8)}` }))) as ResellerApiError;
     await c.close();
     expect([badCode.status, badCode.field]).toEqual([422, "auth_code"]);
     expect(hits(errorTexts(badCode).join("\n"), { ...needles, ...contactNeedles("first", first) })).toEqual([]);

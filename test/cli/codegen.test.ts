@@ -272,7 +272,12 @@ describe("import code generation", () => {
     expect(zoneReadme).not.toContain("## Contacts");
     expect(zoneOnly.find((f) => f.path === "index.ts")!.content).not.toContain("requireSecretObject");
     const withContacts = generateProject(estate, { name: "x", dependency: "file:..", contacts: "config" });
-    expect(withContacts.find((f) => f.path === "README.md")!.content).toContain("pulumi config set --secret --path contacts.registrant.email");
+    const contactsReadme = withContacts.find((f) => f.path === "README.md")!.content;
+    expect(contactsReadme).toContain("pulumi config set --secret --path contacts.registrant.email");
+    // The Domain's own (camelCase) field names, which its check reads without a warning; never the service's.
+    for (const field of ["addressLine1", "postalCode"]) expect(contactsReadme).toContain(`pulumi config set --secret --path contacts.registrant.${field} '`);
+    expect(contactsReadme).toContain("name, email, phone, addressLine1, city, country, organization, addressLine2, state, postalCode");
+    expect(contactsReadme).not.toMatch(/address_line|postal_code/);
   });
 });
 

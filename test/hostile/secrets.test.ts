@@ -27,7 +27,7 @@ interface Case {
   rest?: PropertyMap;
 }
 
-const contact = { name: "N", email: "n@example.net", phone: "+441234567890", address_line_1: "1 Road", city: "C", country: "GB" };
+const contact = { name: "N", email: "n@example.net", phone: "+441234567890", addressLine1: "1 Road", city: "C", country: "GB" };
 const domainRest = { domain: "secret-case.com", contacts: { registrant: contact } };
 const recordRest = { zone: "demo-reseller.com", type: "A", name: "s", content: "192.0.2.1", ttl: 300 };
 

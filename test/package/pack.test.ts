@@ -54,9 +54,9 @@ const REGISTRANT = {
   name: "Pat Packer",
   email: "pat@packed-shop.example",
   phone: "+441234567890",
-  address_line_1: "1 Example Street",
+  addressLine1: "1 Example Street",
   city: "London",
-  postal_code: "EC1A 1AA",
+  postalCode: "EC1A 1AA",
   country: "GB",
 };
 

@@ -38,6 +38,15 @@ describe("redact", () => {
     expect(JSON.stringify(out)).not.toMatch(/Ada|ada@|2071234567|Analytical|EPP-abc|s3cr3t/);
   });
 
+  it("masks a contact in the package's camelCase names as in the service's", () => {
+    const ours = { name: contact.name, email: "ada@example.org", phone: contact.phone, addressLine1: contact.address_line_1, addressLine2: "Flat 2", city: "London", state: "LDN", postalCode: "N1 9GU", country: "GB" };
+    const out = redact({ contacts: { registrant: ours } }).contacts.registrant;
+    for (const k of ["name", "email", "phone", "addressLine1", "addressLine2", "city", "state", "postalCode"] as const) expect(out[k]).toBe("[redacted]");
+    expect(out.country).toBe("GB");
+    const line = redact('check: {"addressLine1":"12 Analytical Street","postalCode":"N1 9GU"} addressLine2=Flat-2 postalCode: N1-9GU');
+    expect(line).not.toMatch(/Analytical|N1 9GU|Flat-2|N1-9GU/);
+  });
+
   it("masks in strings: key/value pairs, e-mail addresses, phone numbers and given literals", () => {
     const s = redact(
       'sent {"auth_code":"EPP-xyz","email":"bob@example.net"} auth_code=QQQ111 secret: hunter22 call +1 555 123 4567 with key-literal-SECRETVALUE',

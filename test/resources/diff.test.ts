@@ -4,7 +4,7 @@ import { recordHandler } from "../../resources/dns-handlers";
 import type { DomainInputs } from "../../resources/validate";
 import { testHost, type TestHost } from "../support/host-context";
 
-const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", address_line_1: "1 St", city: "London", country: "GB" };
+const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", addressLine1: "1 St", city: "London", country: "GB" };
 const NOW = Date.parse("2026-01-10T12:00:00Z");
 
 describe("record diff", () => {

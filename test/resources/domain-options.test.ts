@@ -49,7 +49,7 @@ async function register(name: string, make: (name: string) => pulumi.Resource): 
   return found[0];
 }
 
-const contacts = { registrant: { name: "P", email: "p@example.net", phone: "+441234567890", address_line_1: "1", city: "c", country: "GB" } };
+const contacts = { registrant: { name: "P", email: "p@example.net", phone: "+441234567890", addressLine1: "1", city: "c", country: "GB" } };
 
 test("a Domain is retained on delete by default; the registration request says so", async () => {
   const { Domain } = (require("../../resources") as typeof import("../../resources"));

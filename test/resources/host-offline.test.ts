@@ -64,7 +64,7 @@ test("domain check never shows a secret", async () => {
   const r = await check("Domain", "secretive", {
     domain: "example.com",
     authCode: 42,
-    contacts: { registrant: { name: "n", email: "leak-me", phone: "leak-phone", address_line_1: "a", city: "c", country: "leak-country" } },
+    contacts: { registrant: { name: "n", email: "leak-me", phone: "leak-phone", addressLine1: "a", city: "c", country: "leak-country" } },
   });
   expect(r.failures.map((f) => f.property).sort()).toEqual(["authCode", "contacts.registrant.country", "contacts.registrant.email", "contacts.registrant.phone"]);
   expect(JSON.stringify(r.failures)).not.toMatch(/leak|42/);

@@ -125,7 +125,7 @@ describe("canonicalRecord", () => {
 });
 
 describe("contacts", () => {
-  const jane = { name: " Jane ", email: "jane@Example.COM", phone: "+44 20 7123-4567", address_line_1: "1 St", city: "London", country: "gb" };
+  const jane = { name: " Jane ", email: "jane@Example.COM", phone: "+44 20 7123-4567", addressLine1: "1 St", city: "London", country: "gb" };
   test("omitted admin/tech/billing are the registrant; fields canonical", () => {
     const e = effectiveContacts({ registrant: jane });
     expect(e.admin).toEqual(e.registrant);

@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 test("every resource's __provider is at most 1.2 KB, one text for every kind, and contains no secret, path or credential", async () => {
   const r = (require("../../resources") as typeof import("../../resources"));
-  const contact = { name: "P", email: CONTACT_EMAIL, phone: "+441234567890", address_line_1: "1", city: "c", country: "GB" };
+  const contact = { name: "P", email: CONTACT_EMAIL, phone: "+441234567890", addressLine1: "1", city: "c", country: "GB" };
   const d = new r.Domain("d", { domain: "example.com", contacts: { registrant: contact }, authCode: AUTH });
   new r.DnsZone("z", { domain: "example.com" });
   new r.DnsRecord("rec", { zone: "example.com", type: "A", name: "@", content: "192.0.2.1" });

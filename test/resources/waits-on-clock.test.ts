@@ -17,7 +17,7 @@ import { checkDomainInputs, checkRecordInputs, checkZoneInputs, type CheckResult
 import { testHost } from "../support/host-context";
 
 const contacts = {
-  registrant: { name: "Wait Test", email: "wait@example.test", phone: "+441234567890", address_line_1: "1 Test Road", city: "London", state: "", postal_code: "E1 6AN", country: "GB" },
+  registrant: { name: "Wait Test", email: "wait@example.test", phone: "+441234567890", addressLine1: "1 Test Road", city: "London", state: "", postalCode: "E1 6AN", country: "GB" },
 };
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
 const API = "/api/v1";

@@ -23,9 +23,9 @@ const contacts = {
     name: "Jane Tester",
     email: "jane.tester@private-mail.test",
     phone: "+44 20 7946 0001",
-    address_line_1: "2 Test Lane",
+    addressLine1: "2 Test Lane",
     city: "London",
-    postal_code: "E1 6AN",
+    postalCode: "E1 6AN",
     country: "gb",
   },
 };

@@ -17,7 +17,7 @@ jest.setTimeout(600_000);
 
 const STACK = path.join(packageRoot(), "dist", "test", "safety", "fixtures", "stack.js");
 const contacts = {
-  registrant: { name: "Jane Tester", email: "jane@private-mail.test", phone: "+44 20 7946 0001", address_line_1: "2 Test Lane", city: "London", postal_code: "E1 6AN", country: "gb" },
+  registrant: { name: "Jane Tester", email: "jane@private-mail.test", phone: "+44 20 7946 0001", addressLine1: "2 Test Lane", city: "London", postalCode: "E1 6AN", country: "gb" },
 };
 
 let dir: string;

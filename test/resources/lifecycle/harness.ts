@@ -302,9 +302,9 @@ export const contact = {
   organization: null,
   email: "jane.tester@private-mail.test",
   phone: "+44 20 7946 0001",
-  address_line_1: "2 Test Lane",
+  addressLine1: "2 Test Lane",
   city: "London",
   state: null,
-  postal_code: "E1 6AN",
+  postalCode: "E1 6AN",
   country: "gb",
 };
