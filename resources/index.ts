@@ -18,7 +18,7 @@ export {
   type RecordExtra,
   type ZoneTemplateArgs,
 } from "./dns";
-export { DnsZoneRecords, type DnsZoneRecordsArgs, type ZoneRecordArgs, type HeldRecord } from "./zone-records/resource";
+export { DnsZoneRecords, type DnsZoneRecordsArgs, type ZoneRecordArgs } from "./zone-records/resource";
 export { ChildHost, PrivacyAddon, Protection, EppCode, type ChildHostArgs, type DomainAddonArgs, type EppCodeArgs, type UnconfirmedAddonOrder } from "./addons";
 export {
   getAvailability,

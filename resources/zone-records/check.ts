@@ -8,14 +8,16 @@
 import { checkRecordInputs, containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../validate";
 import { domainNameRule, intRule, show } from "../rules";
 import { DEFAULT_TTL, canonicalHost, defined } from "../normalize";
-import { recordKey, type ZoneRecord } from "./plan";
+import { isPackedRecords, packRecords, recordKey, unpackRecords, type ZoneRecord } from "./plan";
 import { DEFAULT_SAFETY, type Safety } from "./safety";
 
 export interface ZoneRecordsInputs {
   resourceUrn?: string;
   zone: string;
-  /** Canonical records by key. */
-  records: Record<string, ZoneRecord>;
+  /** The canonical records, packed (plan.ts `packRecords`): TTL by key. */
+  records: Record<string, number>;
+  /** Content, priority and extra of the records whose key does not hold them as is. */
+  fields?: Record<string, string>;
   authoritative: boolean;
   safety: Safety;
   allowLargeChanges: boolean;
@@ -62,8 +64,9 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
 
   // A zone of thousands changed by one record: the others are taken from the last check, not parsed again.
   const known = new Map<string, ZoneRecord>();
-  if (olds.zone === zone && olds.records && typeof olds.records === "object" && !Array.isArray(olds.records))
-    for (const r of Object.values(olds.records as Record<string, ZoneRecord>)) known.set(asGiven(r as unknown as Record<string, unknown>), r);
+  if (olds.zone === zone && isPackedRecords(olds.records))
+    for (const r of Object.values(unpackRecords({ records: olds.records, fields: olds.fields as Record<string, string> | undefined })))
+      known.set(asGiven(r as unknown as Record<string, unknown>), r);
   const records: Record<string, ZoneRecord> = {};
   const where = new Map<string, number>();
   const ttlOf = new Map<string, { ttl: number; at: number }>();
@@ -98,7 +101,7 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
   if (failures.length) return failed(news, failures);
   return {
     ok: true,
-    inputs: defined({ resourceUrn: typeof news.resourceUrn === "string" ? news.resourceUrn : undefined, zone: zone as string, records, authoritative, safety, allowLargeChanges }),
+    inputs: defined({ resourceUrn: typeof news.resourceUrn === "string" ? news.resourceUrn : undefined, zone: zone as string, ...packRecords(records), authoritative, safety, allowLargeChanges }),
     failures: [],
   };
 }

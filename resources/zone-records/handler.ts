@@ -15,12 +15,12 @@ import { containsUnknown, failed, isUnknown } from "../validate";
 import type { DiffResult } from "../diff";
 import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
 import { declarations } from "./declared";
-import { planAgainstLive, planAgainstState, recordKey, stepLine, counts, type Held, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
+import { isPackedRecords, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
 import { thresholdRefusal } from "./safety";
 
 /** A DnsZoneRecords in state: its settings, the records it holds by key, and what else the zone held when last seen. */
-export type ZoneRecordsOutputs = Omit<ZoneRecordsInputs, "records"> & {
-  records: Record<string, Held>;
+export type ZoneRecordsOutputs = Omit<ZoneRecordsInputs, "records" | "fields"> &
+  HeldOutputs & {
   /** Keys of live records neither declared nor held (left alone unless authoritative), as last seen. */
   unmanaged: string[];
   /** Keys of live records a DnsRecord of the stack declares or holds, as last seen: never deleted by this resource. */
@@ -79,11 +79,11 @@ function patchOf(from: ZoneRecord | undefined, to: ZoneRecord): Partial<RecordIn
 }
 
 function outputsOf(inputs: ZoneRecordsInputs, records: Record<string, Held>, plan: Pick<Plan, "unmanaged">, isElsewhere: (l: LiveRecord) => boolean): ZoneRecordsOutputs {
-  const { records: _declared, ...settings } = inputs;
+  const { records: _declared, fields: _fields, ...settings } = inputs;
   const unmanaged: string[] = [];
   const elsewhere: string[] = [];
   for (const l of plan.unmanaged) (isElsewhere(l) ? elsewhere : unmanaged).push(l.key);
-  return defined({ ...settings, records, unmanaged: unmanaged.sort(), elsewhere: elsewhere.sort() });
+  return defined({ ...settings, ...packHeld(records), unmanaged: unmanaged.sort(), elsewhere: elsewhere.sort() });
 }
 
 /** Runs `work` on each item, at most `n` at once; stops taking new items after the first failure, which it rethrows once the others ended. */
@@ -114,7 +114,7 @@ async function apply(ctx: HostContext, inputs: ZoneRecordsInputs, held: Record<s
   const api = ctx.api();
   const live = await readZone(ctx, zone);
   const owners = elsewhereOf(ctx, zone, urn, remembered);
-  const plan = planAgainstLive(inputs.records, held, live, inputs.authoritative, owners);
+  const plan = planAgainstLive(unpackRecords(inputs), held, live, inputs.authoritative, owners);
   const refusal = inputs.allowLargeChanges ? undefined : thresholdRefusal(plan.steps, live.length, inputs.safety, { zone, resource: who(urn) });
   if (refusal) throw new Error(refusal);
 
@@ -202,7 +202,7 @@ function unsettled<T>(o: { value: T } | { error: unknown }): T {
 
 /** Whether the declaration (records, authoritative) differs from the one in state's inputs. */
 function declarationChanged(olds: Record<string, unknown>, news: ZoneRecordsInputs): boolean {
-  return olds.zone !== news.zone || olds.authoritative !== news.authoritative || !sameJson(olds.records ?? null, news.records);
+  return olds.zone !== news.zone || olds.authoritative !== news.authoritative || !sameJson(olds.records ?? null, news.records) || !sameJson(olds.fields ?? null, news.fields ?? null);
 }
 
 export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> = {
@@ -235,9 +235,9 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     }
     const owners = elsewhereOf(ctx, i.zone, i.resourceUrn);
     // State's inputs name the records declared at the last up; their ids are in the outputs, which check is not given.
-    const declaredBefore = olds.records && typeof olds.records === "object" ? (olds.records as Record<string, ZoneRecord>) : {};
-    const held = Object.fromEntries(Object.entries(declaredBefore).map(([k, r]) => [k, { id: "", ttl: r.ttl }]));
-    const plan = planAgainstLive(i.records, held, live, i.authoritative, owners);
+    const declaredBefore = isPackedRecords(olds.records) ? olds.records : {};
+    const held = Object.fromEntries(Object.entries(declaredBefore).map(([k, ttl]) => [k, { id: "", ttl }]));
+    const plan = planAgainstLive(unpackRecords(i), held, live, i.authoritative, owners);
     const refusal = i.allowLargeChanges ? undefined : thresholdRefusal(plan.steps, live.length, i.safety, { zone: i.zone, resource: who(i.resourceUrn) });
     if (refusal) return failed(news, [{ property: "records", reason: `records: ${refusal}` }]);
     const removals = plan.steps.filter((s) => s.op === "delete" && s.unmanaged);
@@ -250,10 +250,10 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
 
   diff(ctx, _id, olds, news): DiffResult {
     if (Array.isArray(news.records) || containsUnknown(news)) return { changes: true, replaces: containsUnknown(news.zone) ? ["zone"] : [], stables: [], deleteBeforeReplace: false, diffs: ["records"] };
-    const held = olds.records ?? {};
+    const held = unpackHeld(olds);
     if (olds.zone !== news.zone) return { changes: true, replaces: ["zone"], stables: [], deleteBeforeReplace: false, diffs: ["zone"] };
     for (const h of Object.values(held)) ctx.owners.claim(objectKey.record(news.zone, h.id), news.resourceUrn ?? olds.resourceUrn);
-    const steps = planAgainstState(news.records, held);
+    const steps = planAgainstState(unpackRecords(news), held);
     const removeUnmanaged = news.authoritative && (olds.unmanaged?.length ?? 0) > 0;
     const diffs = steps.map((s) => `records["${s.key}"]`);
     if (news.authoritative !== olds.authoritative) diffs.push("authoritative");
@@ -281,7 +281,7 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     const records: Record<string, Held> = {};
     const taken = new Set<string>();
     // A held record changed by hand (same id) shows under its new key; one recreated by hand (same identity, new id) under its key.
-    for (const [key, h] of Object.entries(props.records ?? {})) {
+    for (const [key, h] of Object.entries(unpackHeld(props))) {
       const l = byId.get(h.id) ?? byKey.get(key);
       if (!l || taken.has(l.id)) continue;
       taken.add(l.id);
@@ -296,17 +296,17 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
       else if (props.authoritative) records[l.key] = { id: l.id, ttl: l.record.ttl };
       else unmanaged.push(l.key);
     }
-    return { id, props: defined({ ...props, records, unmanaged: unmanaged.sort(), elsewhere: elsewhere.sort() }) };
+    return { id, props: defined({ ...props, ...packHeld(records), unmanaged: unmanaged.sort(), elsewhere: elsewhere.sort() }) };
   },
 
   async update(ctx, _id, olds, news) {
-    return { outs: await apply(ctx, news, olds.records ?? {}, olds.elsewhere ?? []) };
+    return { outs: await apply(ctx, news, unpackHeld(olds), olds.elsewhere ?? []) };
   },
 
   async delete(ctx, _id, props) {
     const zone = props.zone;
     const api = ctx.api();
-    const held = Object.entries(props.records ?? {});
+    const held = Object.entries(unpackHeld(props));
     await ctx.recordDeletes.track(zone, () =>
       each(held, APPLY_CONCURRENCY, async ([key, h]) => {
         const k = objectKey.record(zone, h.id);

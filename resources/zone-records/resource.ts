@@ -27,14 +27,6 @@ export interface DnsZoneRecordsArgs {
   allowLargeChanges?: pulumi.Input<boolean>;
 }
 
-/** A record this resource holds, as state keeps it: the service's id and its TTL. */
-export interface HeldRecord {
-  /** The service's record id. */
-  id: string;
-  /** Seconds. */
-  ttl: number;
-}
-
 /**
  * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one
  * list, one read of the zone, a plan of records added, changed and deleted, applied record by record
@@ -43,8 +35,10 @@ export interface HeldRecord {
 export class DnsZoneRecords extends ResellerResource {
   /** The zone's domain (ASCII). */
   declare readonly zone: pulumi.Output<string>;
-  /** The records held, by key `<name> <type> <rdata>` (e.g. `@ MX 10 mx1.example.com.`). */
-  declare readonly records: pulumi.Output<Record<string, HeldRecord>>;
+  /** The records held: their TTL in seconds by key `<name> <type> <rdata>` (e.g. `@ MX 10 mx1.example.com.`). */
+  declare readonly records: pulumi.Output<Record<string, number>>;
+  /** The service's id of each record held, by the same key. */
+  declare readonly ids: pulumi.Output<Record<string, string>>;
   /** Keys of records in the zone that nobody in the stack declares, as last seen (left alone unless authoritative). */
   declare readonly unmanaged: pulumi.Output<string[]>;
   /** Keys of records in the zone that DnsRecords of the stack declare, as last seen (never touched here). */
@@ -75,7 +69,7 @@ export class DnsZoneRecords extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
-    super("DnsZoneRecords", name, packed(args), ["zone", "records", "unmanaged", "elsewhere", "authoritative"], opts);
+    super("DnsZoneRecords", name, packed(args), ["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"], opts);
   }
 }
 

@@ -74,7 +74,8 @@ test("check judges every record with DnsRecord's messages, naming the record; di
   expect(await z.up({ zone: ZONE, records })).toBe("create");
   expect(await liveHosts()).toEqual(expected(records));
   expect(Object.keys(z.outputs.records as object)).toHaveLength(20);
-  expect((z.outputs.records as Record<string, { id: string }>)["h3 A 192.0.2.3"].id).toMatch(/\S/);
+  expect((z.outputs.records as Record<string, number>)["h3 A 192.0.2.3"]).toBe(300);
+  expect((z.outputs.ids as Record<string, string>)["h3 A 192.0.2.3"]).toMatch(/\S/);
   expect(z.outputs.unmanaged).toHaveLength(SEEDED);
 
   // One record changed, one added, one removed, among 20: three entries, each naming its record.
