@@ -50,10 +50,29 @@ export function classify(
   oldInputs: PropertyMap,
   newInputs: PropertyMap,
 ): { changes: boolean; changedKeys: string[]; paths: PropertyPath[] } {
-  if (diff.changes !== undefined) return { changes: diff.changes, changedKeys: diff.diffs, paths: [] };
+  if (diff.changes !== undefined) {
+    const paths: PropertyPath[] = [];
+    for (const p of Object.keys(diff.detailedDiff ?? {})) {
+      try {
+        paths.push(parsePropertyPath(p));
+      } catch {
+        // A path that does not parse names nothing replaceOnChanges could contain.
+      }
+    }
+    return { changes: diff.changes, changedKeys: diff.diffs, paths };
+  }
   const keys = new Set([...Object.keys(oldInputs), ...Object.keys(newInputs)]);
   const changedKeys = [...keys].filter((k) => canonical(oldInputs[k]) !== canonical(newInputs[k]));
   return { changes: changedKeys.length > 0, changedKeys, paths: diffPaths(oldInputs, newInputs) };
+}
+
+/**
+ * The provider's replace keys and the paths its detailed diff replaces: either makes a replace
+ * (plugin.DiffResult.Replace).
+ */
+export function replacesOf(diff: DiffResult): string[] {
+  const detailed = Object.entries(diff.detailedDiff ?? {}).filter(([, d]) => d.kind.endsWith("Replace")).map(([p]) => p);
+  return [...new Set([...diff.replaces, ...detailed])];
 }
 
 /**
@@ -249,10 +268,11 @@ export function destroyAll(
   parallel: number,
   record: (step: Step, started: number) => void,
   onDeleted: (r: ResourceState) => void,
+  preview = false,
 ): Promise<boolean> {
   const items = resources.map((r) => ({ r, replacing: false }));
   const deletions = new Set(items.map((it) => it.r.urn));
-  return scheduleDeletes(items, { preview: false, host, deletions, record }, parallel, onDeleted);
+  return scheduleDeletes(items, { preview, host, deletions, record }, parallel, onDeleted);
 }
 
 /**
@@ -659,14 +679,14 @@ export class Deployment implements MonitorHandler {
       } else {
         let diff: DiffResult;
         try {
-          diff = await host.diff(old.id, urn, old.outputs, checked);
+          diff = await host.diff(old.id, urn, old.outputs, checked, reg.ignoreChanges);
         } catch (e) {
           return failStep(e);
         }
         const c = classify(diff, old.inputs, checked);
         changes = c.changes;
         try {
-          replaces = changes ? replaceKeysWith(diff.replaces, c, reg.replaceOnChanges) : [];
+          replaces = changes ? replaceKeysWith(replacesOf(diff), c, reg.replaceOnChanges) : [];
         } catch (e) {
           return failStep(e);
         }
@@ -719,7 +739,7 @@ export class Deployment implements MonitorHandler {
       return reply(old.id, checked);
     }
     try {
-      const { outputs } = await host.update(old.id, urn, old.outputs, checked);
+      const { outputs } = await host.update(old.id, urn, old.outputs, checked, reg.ignoreChanges);
       this.supersede(old, entry(old.id, outputs));
       this.opts.record(step, started);
       return reply(old.id, outputs);
@@ -840,10 +860,10 @@ export class Deployment implements MonitorHandler {
     const affected = (k: string): boolean => (d.propertyDependencies?.[k] ?? []).some((u) => replaceSet.has(u));
     if (!Object.keys(d.inputs).some(affected)) return undefined;
     const news = Object.fromEntries(Object.entries(d.inputs).map(([k, v]) => [k, affected(k) ? UNKNOWN : v]));
-    const diff = await this.opts.host.diff(d.id, d.urn, d.outputs, news);
+    const diff = await this.opts.host.diff(d.id, d.urn, d.outputs, news, d.ignoreChanges ?? []);
     // diffResource: a DiffUnknown answer gets the engine's own diff, ignoreChanges applied first.
     const c = classify(diff, d.inputs, applyIgnoreChanges(news, d.inputs, d.ignoreChanges ?? []).inputs);
-    const replaces = replaceKeysWith(diff.replaces, c, d.replaceOnChanges ?? []);
+    const replaces = replaceKeysWith(replacesOf(diff), c, d.replaceOnChanges ?? []);
     return replaces.length > 0 ? replaces : undefined;
   }
 
@@ -923,19 +943,43 @@ export class Deployment implements MonitorHandler {
    */
   async finish(failed: boolean): Promise<boolean> {
     const ok = failed || (await this.performDeletes());
+    this.finalizeStackOutputs(failed || !ok || this.reportedErrors.length > 0);
     this.checkpoint();
     return ok;
   }
 
-  async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
+  /** The root stack's outputs, kept for the end of the run (step_executor.go stackOutputsEvent). */
+  private pendingStackOutputs?: PropertyMap;
+
+  /**
+   * executeRegisterResourceOutputs with finalizingStackOutputs (step_executor.go, called from
+   * deployment_executor.go Execute): the root stack's outputs are set when the run is done; after an
+   * error, an output the program did not register again keeps its old value.
+   */
+  private finalizeStackOutputs(errored: boolean): void {
+    const outputs = this.pendingStackOutputs;
+    const r = outputs && this.news.find((n) => n.urn === this.rootUrn);
+    if (!outputs || !r) return;
+    this.setOutputs(r, outputs, errored);
+  }
+
+  private setOutputs(r: ResourceState, outputs: PropertyMap, keepOld: boolean): void {
     const { plain, secretKeys } = unwrapInputs(outputs);
+    r.outputs = keepOld ? { ...r.outputs, ...plain } : plain;
+    r.secretKeys = [...new Set([...r.secretKeys, ...secretKeys])];
+  }
+
+  async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
+    if (urn === this.rootUrn) {
+      this.stackOutputs = outputs;
+      this.pendingStackOutputs = outputs;
+      return;
+    }
     const r = this.news.find((n) => n.urn === urn);
     if (r) {
-      r.outputs = plain;
-      r.secretKeys = [...new Set([...r.secretKeys, ...secretKeys])];
+      this.setOutputs(r, outputs, false);
       this.checkpoint();
     }
-    if (urn === this.rootUrn) this.stackOutputs = outputs;
   }
 
   /** ReadResource (a `.get()`): a ReadStep through the provider's Read, kept as an external resource. */

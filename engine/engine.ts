@@ -146,28 +146,30 @@ export class Engine {
    * Reads every resource in parallel and classifies each through the provider's Diff (RefreshStep in
    * step.go); the provider is configured with the config saved at the last `up` unless runProgram.
    */
-  refresh(program?: Program): Promise<RunResult> {
+  refresh(program?: Program, opts: { preview?: boolean } = {}): Promise<RunResult> {
     return this.withHost("refresh", this.configForStateOps(), async (ctx) => {
       if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
       const gate = new Gate(this.opts.parallel);
       await Promise.all(
         this.state.resources
           .filter((r) => r.custom && !r.pendingReplacement)
-          .map((r) => gate.run(() => this.refreshOne(ctx, r))),
+          .map((r) => gate.run(() => (opts.preview ? this.refreshOne(ctx, structuredClone(r), true) : this.refreshOne(ctx, r)))),
       );
+      if (opts.preview) return;
       this.state.resources = rebuildBaseState(this.state.resources);
       this.state.save();
     });
   }
 
-  /** Deletes everything in state, dependents first, in parallel (ScheduleDeletes). */
-  destroy(program?: Program): Promise<RunResult> {
+  /** Deletes everything in state, dependents first, in parallel (ScheduleDeletes); `preview` calls no Delete. */
+  destroy(program?: Program, opts: { preview?: boolean } = {}): Promise<RunResult> {
     return this.withHost("destroy", this.configForStateOps(), async (ctx) => {
       if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
+      const preview = opts.preview ?? false;
       await destroyAll(this.state.resources, ctx.host, this.opts.parallel, (s, t) => this.record(ctx, s, t), (r) => {
         this.state.resources = this.state.resources.filter((x) => x !== r);
         this.state.save();
-      });
+      }, preview);
       this.state.save();
     });
   }
@@ -178,12 +180,13 @@ export class Engine {
     return this.state.config;
   }
 
-  private async refreshOne(ctx: RunContext, r: ResourceState): Promise<void> {
+  /** One RefreshStep; `preview` works on a copy and leaves the state as it is. */
+  private async refreshOne(ctx: RunContext, r: ResourceState, preview = false): Promise<void> {
     const started = Date.now();
     const { step, read } = await refreshOne(ctx.host, r);
     if (read) ctx.summary.read++;
-    if (step.op === "delete") this.state.resources = this.state.resources.filter((x) => x !== r);
-    if (!step.error) this.state.save();
+    if (step.op === "delete" && !preview) this.state.resources = this.state.resources.filter((x) => x !== r);
+    if (!step.error && !preview) this.state.save();
     this.record(ctx, step, started);
   }
 
