@@ -130,6 +130,8 @@ const STOPPED = Symbol("stopped");
 /** What a deletion needs to know about the run (DeleteStep in step.go). */
 export interface DeleteContext {
   preview: boolean;
+  /** A failed delete does not cancel the later ones (--continue-on-error). */
+  continueOnError?: boolean;
   host: HostCalls;
   /** URNs deleted in the same run: a resource deletedWith one of them is not deleted itself. */
   deletions: Set<string>;
@@ -213,7 +215,7 @@ function blockedUrns(items: { r: ResourceState }[]): Set<string> {
  * step_executor.go cancelDueToError always continues past a deleteProtectedError). A copy pending
  * delete is never skipped so: what depends on a URN depends on its live copy (TestProtectedDelete
  * ChainsWithDuplicateDeletedResources). Any other failed delete cancels the run: the later antichains
- * do not start. Returns false when one failed.
+ * do not start; with continueOnError it is skipped around like a protected one. Returns false when one failed.
  */
 export async function scheduleDeletes(
   items: { r: ResourceState; replacing: boolean }[],
@@ -251,7 +253,7 @@ export async function scheduleDeletes(
     for (const { it, outcome } of results) {
       if (outcome === "done") continue;
       if (outcome !== "skipped") ok = false;
-      if (outcome === "failed") cancelled = true;
+      if (outcome === "failed" && !ctx.continueOnError) cancelled = true;
       keep(it.r);
     }
   }
@@ -268,11 +270,11 @@ export function destroyAll(
   parallel: number,
   record: (step: Step, started: number) => void,
   onDeleted: (r: ResourceState) => void,
-  preview = false,
+  o: { preview: boolean; continueOnError: boolean } = { preview: false, continueOnError: false },
 ): Promise<boolean> {
   const items = resources.map((r) => ({ r, replacing: false }));
   const deletions = new Set(items.map((it) => it.r.urn));
-  return scheduleDeletes(items, { preview, host, deletions, record }, parallel, onDeleted);
+  return scheduleDeletes(items, { ...o, host, deletions, record }, parallel, onDeleted);
 }
 
 /**
@@ -348,6 +350,7 @@ export interface DeploymentOptions {
   project: string;
   stack: string;
   parallel: number;
+  continueOnError?: boolean;
   record(step: Step, started: number): void;
   /** Takes a step's checkpoint (not called in a preview); `snapshot` builds the state, O(N). */
   save(snapshot: () => ResourceState[]): void;
@@ -910,7 +913,7 @@ export class Deployment implements MonitorHandler {
   }
 
   private deleteContext(deletions: Set<string> = new Set()): DeleteContext {
-    return { preview: this.opts.preview, host: this.opts.host, deletions, record: (s, t) => this.opts.record(s, t) };
+    return { preview: this.opts.preview, continueOnError: this.opts.continueOnError, host: this.opts.host, deletions, record: (s, t) => this.opts.record(s, t) };
   }
 
   /**

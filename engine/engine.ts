@@ -37,6 +37,12 @@ export interface EngineOptions {
   projectDir?: string;
   /** Resource operations run at once, like `pulumi up --parallel`; default 4 × CPUs as the CLI's. */
   parallel?: number;
+  /**
+   * Like `pulumi up/destroy --continue-on-error`, for deletes only: a failed delete skips what it
+   * depends on and the other deletes go on (step_executor.go cancelDueToError, deployment_executor.go
+   * erroredDeps). A failed create or update still stops the run.
+   */
+  continueOnError?: boolean;
   /** refresh/destroy: run the program and use today's config (the CLI's `--run-program`), instead of the config saved at the last `up`. */
   runProgram?: boolean;
   log?: (line: string) => void;
@@ -169,7 +175,7 @@ export class Engine {
       await destroyAll(this.state.resources, ctx.host, this.opts.parallel, (s, t) => this.record(ctx, s, t), (r) => {
         this.state.resources = this.state.resources.filter((x) => x !== r);
         this.state.save();
-      }, preview);
+      }, { preview, continueOnError: this.opts.continueOnError ?? false });
       this.state.save();
     });
   }
@@ -306,6 +312,7 @@ export class Engine {
       project: this.opts.project,
       stack: this.opts.stack,
       parallel: this.opts.parallel,
+      continueOnError: this.opts.continueOnError ?? false,
       record: (step, started) => this.record(ctx, step, started),
       save: (snapshot) => this.state.checkpoint(snapshot),
       log: (line) => this.log(line),

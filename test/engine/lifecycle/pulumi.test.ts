@@ -6,11 +6,20 @@
 // so their resource counts are one less here where a provider was loaded.
 import { diffPaths, formatPath } from "../../../engine/property-path";
 import type { RunResult } from "../../../engine/engine";
+import type { DiffResult } from "../../../engine/host";
 import { COMPUTED, failure, initFailure, removeSnapshots, ROOT_STACK, secret, TestStack, urnOf, type ProgramF, type TestMonitor } from "./framework";
 
 afterAll(removeSnapshots);
 
 const TYP_B = "pulumi-nodejs:dynamic:typB";
+
+/** A Diff replacing on `key`, its detailed diff saying so (DiffUpdateReplace, InputDiff). */
+const replaceDiff = (key: string, deleteBeforeReplace = false): Partial<DiffResult> => ({
+  changes: true,
+  replaces: [key],
+  detailedDiff: { [key]: { kind: "updateReplace" } },
+  deleteBeforeReplace,
+});
 
 type Op = "update" | "refresh" | "destroy";
 
@@ -381,8 +390,8 @@ describe("pulumi_test.go", () => {
       cloudState.delete(id);
     };
     s.provider.diffF = async (urn, _id, olds, news) => {
-      if (urn.includes("typA") && olds.foo !== news.foo) return { changes: true, replaces: ["foo"], detailedDiff: { foo: { kind: "updateReplace" } } };
-      if (urn.includes("typB") && olds.parent !== news.parent) return { changes: true, replaces: ["parent"], detailedDiff: { parent: { kind: "updateReplace" } } };
+      if (urn.includes("typA") && olds.foo !== news.foo) return replaceDiff("foo");
+      if (urn.includes("typB") && olds.parent !== news.parent) return replaceDiff("parent");
       return {};
     };
     s.provider.updateF = async (urn) => {
@@ -436,12 +445,10 @@ describe("pulumi_test.go", () => {
       cloudState.delete(id);
     };
     s.provider.diffF = async (urn, _id, olds, news) => {
-      if (urn.includes("typA") && olds.foo !== news.foo) {
-        return { changes: true, replaces: ["foo"], detailedDiff: { foo: { kind: "updateReplace" } }, deleteBeforeReplace: true };
-      }
+      if (urn.includes("typA") && olds.foo !== news.foo) return replaceDiff("foo", true);
       if (urn.includes("typB")) {
         for (const key of ["parent", "frob"]) {
-          if (olds[key] !== news[key]) return { changes: true, replaces: [key], detailedDiff: { [key]: { kind: "updateReplace" } } };
+          if (olds[key] !== news[key]) return replaceDiff(key);
         }
       }
       return {};
