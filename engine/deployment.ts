@@ -281,14 +281,27 @@ export function destroyAll(
  * RefreshStep.Apply (step.go): Read with the state's id, outputs and inputs; an empty id means the
  * resource is gone (op "delete"); otherwise the state takes what was read, in place, and the
  * provider's Diff from the refreshed state to the inputs in state says update or same (the real
- * refresh diffs, then inverts). A failed call is the step's error, the state left as it was.
- * `read` says whether the Read answered. A Read that answers clears the init errors in state.
+ * refresh diffs, then inverts). A failed call is the step's error, the state left as it was, unless
+ * it is a partial failure: then the resource takes what it carried and its init errors, and the
+ * refresh goes on with a warning. `read` says whether the Read answered. A Read that answers clears
+ * the init errors in state.
  */
-export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ step: Step; read: boolean }> {
+export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ step: Step; read: boolean; warning?: string }> {
   const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
   let read = false;
+  let warning: string | undefined;
   try {
-    const res = await host.read(r.id, r.urn, r.outputs, r.inputs);
+    let res: { id: string; props: PropertyMap; inputs: PropertyMap | undefined };
+    let initErrors: string[] = [];
+    try {
+      res = await host.read(r.id, r.urn, r.outputs, r.inputs);
+    } catch (e) {
+      // A partial failure does not fail the refresh: its init errors are kept for the next up, with a warning.
+      if (!isProviderHostError(e) || !e.id) throw e;
+      res = { id: e.id, props: e.properties ?? {}, inputs: undefined };
+      initErrors = e.reasons ?? [];
+      warning = `Refreshed resource is in an unhealthy state:\n* ${initErrors.join("\n* ")}`;
+    }
     read = true;
     if (res.id === "") {
       step.op = "delete";
@@ -306,10 +319,11 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
     r.outputs = res.props;
     // The new state takes the Read's init errors only (step.go RefreshStep.Apply): a clean Read clears old ones.
     delete r.initErrors;
+    if (initErrors.length > 0) r.initErrors = initErrors;
   } catch (e) {
     step.error = errorMessage(e);
   }
-  return { step, read };
+  return { step, read, ...(warning ? { warning } : {}) };
 }
 
 /**

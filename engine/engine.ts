@@ -189,8 +189,9 @@ export class Engine {
   /** One RefreshStep; `preview` works on a copy and leaves the state as it is. */
   private async refreshOne(ctx: RunContext, r: ResourceState, preview = false): Promise<void> {
     const started = Date.now();
-    const { step, read } = await refreshOne(ctx.host, r);
+    const { step, read, warning } = await refreshOne(ctx.host, r);
     if (read) ctx.summary.read++;
+    if (warning) this.log(`    warning: ${r.name}: ${warning}`);
     if (step.op === "delete" && !preview) this.state.resources = this.state.resources.filter((x) => x !== r);
     if (!step.error && !preview) this.state.save();
     this.record(ctx, step, started);
