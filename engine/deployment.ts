@@ -50,10 +50,29 @@ export function classify(
   oldInputs: PropertyMap,
   newInputs: PropertyMap,
 ): { changes: boolean; changedKeys: string[]; paths: PropertyPath[] } {
-  if (diff.changes !== undefined) return { changes: diff.changes, changedKeys: diff.diffs, paths: [] };
+  if (diff.changes !== undefined) {
+    const paths: PropertyPath[] = [];
+    for (const p of Object.keys(diff.detailedDiff ?? {})) {
+      try {
+        paths.push(parsePropertyPath(p));
+      } catch {
+        // A path that does not parse names nothing replaceOnChanges could contain.
+      }
+    }
+    return { changes: diff.changes, changedKeys: diff.diffs, paths };
+  }
   const keys = new Set([...Object.keys(oldInputs), ...Object.keys(newInputs)]);
   const changedKeys = [...keys].filter((k) => canonical(oldInputs[k]) !== canonical(newInputs[k]));
   return { changes: changedKeys.length > 0, changedKeys, paths: diffPaths(oldInputs, newInputs) };
+}
+
+/**
+ * The provider's replace keys and the paths its detailed diff replaces: either makes a replace
+ * (plugin.DiffResult.Replace).
+ */
+export function replacesOf(diff: DiffResult): string[] {
+  const detailed = Object.entries(diff.detailedDiff ?? {}).filter(([, d]) => d.kind.endsWith("Replace")).map(([p]) => p);
+  return [...new Set([...diff.replaces, ...detailed])];
 }
 
 /**
@@ -111,6 +130,8 @@ const STOPPED = Symbol("stopped");
 /** What a deletion needs to know about the run (DeleteStep in step.go). */
 export interface DeleteContext {
   preview: boolean;
+  /** A failed delete does not cancel the later ones (--continue-on-error). */
+  continueOnError?: boolean;
   host: HostCalls;
   /** URNs deleted in the same run: a resource deletedWith one of them is not deleted itself. */
   deletions: Set<string>;
@@ -194,7 +215,7 @@ function blockedUrns(items: { r: ResourceState }[]): Set<string> {
  * step_executor.go cancelDueToError always continues past a deleteProtectedError). A copy pending
  * delete is never skipped so: what depends on a URN depends on its live copy (TestProtectedDelete
  * ChainsWithDuplicateDeletedResources). Any other failed delete cancels the run: the later antichains
- * do not start. Returns false when one failed.
+ * do not start; with continueOnError it is skipped around like a protected one. Returns false when one failed.
  */
 export async function scheduleDeletes(
   items: { r: ResourceState; replacing: boolean }[],
@@ -232,7 +253,7 @@ export async function scheduleDeletes(
     for (const { it, outcome } of results) {
       if (outcome === "done") continue;
       if (outcome !== "skipped") ok = false;
-      if (outcome === "failed") cancelled = true;
+      if (outcome === "failed" && !ctx.continueOnError) cancelled = true;
       keep(it.r);
     }
   }
@@ -249,24 +270,38 @@ export function destroyAll(
   parallel: number,
   record: (step: Step, started: number) => void,
   onDeleted: (r: ResourceState) => void,
+  o: { preview: boolean; continueOnError: boolean } = { preview: false, continueOnError: false },
 ): Promise<boolean> {
   const items = resources.map((r) => ({ r, replacing: false }));
   const deletions = new Set(items.map((it) => it.r.urn));
-  return scheduleDeletes(items, { preview: false, host, deletions, record }, parallel, onDeleted);
+  return scheduleDeletes(items, { ...o, host, deletions, record }, parallel, onDeleted);
 }
 
 /**
  * RefreshStep.Apply (step.go): Read with the state's id, outputs and inputs; an empty id means the
  * resource is gone (op "delete"); otherwise the state takes what was read, in place, and the
  * provider's Diff from the refreshed state to the inputs in state says update or same (the real
- * refresh diffs, then inverts). A failed call is the step's error, the state left as it was.
- * `read` says whether the Read answered. A Read that answers clears the init errors in state.
+ * refresh diffs, then inverts). A failed call is the step's error, the state left as it was, unless
+ * it is a partial failure: then the resource takes what it carried and its init errors, and the
+ * refresh goes on with a warning. `read` says whether the Read answered. A Read that answers clears
+ * the init errors in state.
  */
-export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ step: Step; read: boolean }> {
+export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ step: Step; read: boolean; warning?: string }> {
   const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [] };
   let read = false;
+  let warning: string | undefined;
   try {
-    const res = await host.read(r.id, r.urn, r.outputs, r.inputs);
+    let res: { id: string; props: PropertyMap; inputs: PropertyMap | undefined };
+    let initErrors: string[] = [];
+    try {
+      res = await host.read(r.id, r.urn, r.outputs, r.inputs);
+    } catch (e) {
+      // A partial failure does not fail the refresh: its init errors are kept for the next up, with a warning.
+      if (!isProviderHostError(e) || !e.id) throw e;
+      res = { id: e.id, props: e.properties ?? {}, inputs: undefined };
+      initErrors = e.reasons ?? [];
+      warning = `Refreshed resource is in an unhealthy state:\n* ${initErrors.join("\n* ")}`;
+    }
     read = true;
     if (res.id === "") {
       step.op = "delete";
@@ -284,10 +319,11 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
     r.outputs = res.props;
     // The new state takes the Read's init errors only (step.go RefreshStep.Apply): a clean Read clears old ones.
     delete r.initErrors;
+    if (initErrors.length > 0) r.initErrors = initErrors;
   } catch (e) {
     step.error = errorMessage(e);
   }
-  return { step, read };
+  return { step, read, ...(warning ? { warning } : {}) };
 }
 
 /**
@@ -328,6 +364,7 @@ export interface DeploymentOptions {
   project: string;
   stack: string;
   parallel: number;
+  continueOnError?: boolean;
   record(step: Step, started: number): void;
   /** Takes a step's checkpoint (not called in a preview); `snapshot` builds the state, O(N). */
   save(snapshot: () => ResourceState[]): void;
@@ -659,14 +696,14 @@ export class Deployment implements MonitorHandler {
       } else {
         let diff: DiffResult;
         try {
-          diff = await host.diff(old.id, urn, old.outputs, checked);
+          diff = await host.diff(old.id, urn, old.outputs, checked, reg.ignoreChanges);
         } catch (e) {
           return failStep(e);
         }
         const c = classify(diff, old.inputs, checked);
         changes = c.changes;
         try {
-          replaces = changes ? replaceKeysWith(diff.replaces, c, reg.replaceOnChanges) : [];
+          replaces = changes ? replaceKeysWith(replacesOf(diff), c, reg.replaceOnChanges) : [];
         } catch (e) {
           return failStep(e);
         }
@@ -719,7 +756,7 @@ export class Deployment implements MonitorHandler {
       return reply(old.id, checked);
     }
     try {
-      const { outputs } = await host.update(old.id, urn, old.outputs, checked);
+      const { outputs } = await host.update(old.id, urn, old.outputs, checked, reg.ignoreChanges);
       this.supersede(old, entry(old.id, outputs));
       this.opts.record(step, started);
       return reply(old.id, outputs);
@@ -840,10 +877,10 @@ export class Deployment implements MonitorHandler {
     const affected = (k: string): boolean => (d.propertyDependencies?.[k] ?? []).some((u) => replaceSet.has(u));
     if (!Object.keys(d.inputs).some(affected)) return undefined;
     const news = Object.fromEntries(Object.entries(d.inputs).map(([k, v]) => [k, affected(k) ? UNKNOWN : v]));
-    const diff = await this.opts.host.diff(d.id, d.urn, d.outputs, news);
+    const diff = await this.opts.host.diff(d.id, d.urn, d.outputs, news, d.ignoreChanges ?? []);
     // diffResource: a DiffUnknown answer gets the engine's own diff, ignoreChanges applied first.
     const c = classify(diff, d.inputs, applyIgnoreChanges(news, d.inputs, d.ignoreChanges ?? []).inputs);
-    const replaces = replaceKeysWith(diff.replaces, c, d.replaceOnChanges ?? []);
+    const replaces = replaceKeysWith(replacesOf(diff), c, d.replaceOnChanges ?? []);
     return replaces.length > 0 ? replaces : undefined;
   }
 
@@ -890,7 +927,7 @@ export class Deployment implements MonitorHandler {
   }
 
   private deleteContext(deletions: Set<string> = new Set()): DeleteContext {
-    return { preview: this.opts.preview, host: this.opts.host, deletions, record: (s, t) => this.opts.record(s, t) };
+    return { preview: this.opts.preview, continueOnError: this.opts.continueOnError, host: this.opts.host, deletions, record: (s, t) => this.opts.record(s, t) };
   }
 
   /**
@@ -923,19 +960,43 @@ export class Deployment implements MonitorHandler {
    */
   async finish(failed: boolean): Promise<boolean> {
     const ok = failed || (await this.performDeletes());
+    this.finalizeStackOutputs(failed || !ok || this.reportedErrors.length > 0);
     this.checkpoint();
     return ok;
   }
 
-  async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
+  /** The root stack's outputs, kept for the end of the run (step_executor.go stackOutputsEvent). */
+  private pendingStackOutputs?: PropertyMap;
+
+  /**
+   * executeRegisterResourceOutputs with finalizingStackOutputs (step_executor.go, called from
+   * deployment_executor.go Execute): the root stack's outputs are set when the run is done; after an
+   * error, an output the program did not register again keeps its old value.
+   */
+  private finalizeStackOutputs(errored: boolean): void {
+    const outputs = this.pendingStackOutputs;
+    const r = outputs && this.news.find((n) => n.urn === this.rootUrn);
+    if (!outputs || !r) return;
+    this.setOutputs(r, outputs, errored);
+  }
+
+  private setOutputs(r: ResourceState, outputs: PropertyMap, keepOld: boolean): void {
     const { plain, secretKeys } = unwrapInputs(outputs);
+    r.outputs = keepOld ? { ...r.outputs, ...plain } : plain;
+    r.secretKeys = [...new Set([...r.secretKeys, ...secretKeys])];
+  }
+
+  async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
+    if (urn === this.rootUrn) {
+      this.stackOutputs = outputs;
+      this.pendingStackOutputs = outputs;
+      return;
+    }
     const r = this.news.find((n) => n.urn === urn);
     if (r) {
-      r.outputs = plain;
-      r.secretKeys = [...new Set([...r.secretKeys, ...secretKeys])];
+      this.setOutputs(r, outputs, false);
       this.checkpoint();
     }
-    if (urn === this.rootUrn) this.stackOutputs = outputs;
   }
 
   /** ReadResource (a `.get()`): a ReadStep through the provider's Read, kept as an external resource. */

@@ -37,6 +37,12 @@ export interface EngineOptions {
   projectDir?: string;
   /** Resource operations run at once, like `pulumi up --parallel`; default 4 × CPUs as the CLI's. */
   parallel?: number;
+  /**
+   * Like `pulumi up/destroy --continue-on-error`, for deletes only: a failed delete skips what it
+   * depends on and the other deletes go on (step_executor.go cancelDueToError, deployment_executor.go
+   * erroredDeps). A failed create or update still stops the run.
+   */
+  continueOnError?: boolean;
   /** refresh/destroy: run the program and use today's config (the CLI's `--run-program`), instead of the config saved at the last `up`. */
   runProgram?: boolean;
   log?: (line: string) => void;
@@ -146,28 +152,30 @@ export class Engine {
    * Reads every resource in parallel and classifies each through the provider's Diff (RefreshStep in
    * step.go); the provider is configured with the config saved at the last `up` unless runProgram.
    */
-  refresh(program?: Program): Promise<RunResult> {
+  refresh(program?: Program, opts: { preview?: boolean } = {}): Promise<RunResult> {
     return this.withHost("refresh", this.configForStateOps(), async (ctx) => {
       if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
       const gate = new Gate(this.opts.parallel);
       await Promise.all(
         this.state.resources
           .filter((r) => r.custom && !r.pendingReplacement)
-          .map((r) => gate.run(() => this.refreshOne(ctx, r))),
+          .map((r) => gate.run(() => (opts.preview ? this.refreshOne(ctx, structuredClone(r), true) : this.refreshOne(ctx, r)))),
       );
+      if (opts.preview) return;
       this.state.resources = rebuildBaseState(this.state.resources);
       this.state.save();
     });
   }
 
-  /** Deletes everything in state, dependents first, in parallel (ScheduleDeletes). */
-  destroy(program?: Program): Promise<RunResult> {
+  /** Deletes everything in state, dependents first, in parallel (ScheduleDeletes); `preview` calls no Delete. */
+  destroy(program?: Program, opts: { preview?: boolean } = {}): Promise<RunResult> {
     return this.withHost("destroy", this.configForStateOps(), async (ctx) => {
       if (this.opts.runProgram && program) await this.runReadOnly(ctx, program);
+      const preview = opts.preview ?? false;
       await destroyAll(this.state.resources, ctx.host, this.opts.parallel, (s, t) => this.record(ctx, s, t), (r) => {
         this.state.resources = this.state.resources.filter((x) => x !== r);
         this.state.save();
-      });
+      }, { preview, continueOnError: this.opts.continueOnError ?? false });
       this.state.save();
     });
   }
@@ -178,12 +186,14 @@ export class Engine {
     return this.state.config;
   }
 
-  private async refreshOne(ctx: RunContext, r: ResourceState): Promise<void> {
+  /** One RefreshStep; `preview` works on a copy and leaves the state as it is. */
+  private async refreshOne(ctx: RunContext, r: ResourceState, preview = false): Promise<void> {
     const started = Date.now();
-    const { step, read } = await refreshOne(ctx.host, r);
+    const { step, read, warning } = await refreshOne(ctx.host, r);
     if (read) ctx.summary.read++;
-    if (step.op === "delete") this.state.resources = this.state.resources.filter((x) => x !== r);
-    if (!step.error) this.state.save();
+    if (warning) this.log(`    warning: ${r.name}: ${warning}`);
+    if (step.op === "delete" && !preview) this.state.resources = this.state.resources.filter((x) => x !== r);
+    if (!step.error && !preview) this.state.save();
     this.record(ctx, step, started);
   }
 
@@ -303,6 +313,7 @@ export class Engine {
       project: this.opts.project,
       stack: this.opts.stack,
       parallel: this.opts.parallel,
+      continueOnError: this.opts.continueOnError ?? false,
       record: (step, started) => this.record(ctx, step, started),
       save: (snapshot) => this.state.checkpoint(snapshot),
       log: (line) => this.log(line),

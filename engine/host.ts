@@ -41,7 +41,13 @@ export interface DiffResult {
   stables: string[];
   deleteBeforeReplace: boolean;
   diffs: string[];
+  /** The provider's detailed diff by property path, when it gave one (plugin.DiffResult.DetailedDiff). */
+  detailedDiff?: Record<string, { kind: PropertyDiffKind }>;
 }
+
+/** plugin.DiffKind: what a detailed diff entry does to its path. */
+export type PropertyDiffKind = "add" | "addReplace" | "delete" | "deleteReplace" | "update" | "updateReplace";
+const DIFF_KINDS: PropertyDiffKind[] = ["add", "addReplace", "delete", "deleteReplace", "update", "updateReplace"];
 
 /** A provider call failed. For a create/update that made something, `id` and `properties` say what. */
 export class ProviderHostError extends Error {
@@ -67,7 +73,7 @@ export interface ProviderHost {
   readonly port: number;
   configure(config: Record<string, string>): Promise<void>;
   check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult>;
-  diff(id: string, urn: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult>;
+  diff(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges?: readonly string[]): Promise<DiffResult>;
   create(urn: string, inputs: PropertyMap, opts?: { preview?: boolean }): Promise<{ id: string; outputs: PropertyMap }>;
   read(
     id: string,
@@ -75,7 +81,7 @@ export interface ProviderHost {
     props: PropertyMap,
     inputs?: PropertyMap,
   ): Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }>;
-  update(id: string, urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ outputs: PropertyMap }>;
+  update(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges?: readonly string[]): Promise<{ outputs: PropertyMap }>;
   delete(id: string, urn: string, props: PropertyMap): Promise<void>;
   /** Lines the host wrote to stdout (after the port) and stderr, for audits (e.g. no secret leaked). */
   logs(): string[];
@@ -186,15 +192,20 @@ class SpawnedHost implements ProviderHost {
     };
   }
 
-  async diff(id: string, urn: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+  async diff(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): Promise<DiffResult> {
     const req = new provproto.DiffRequest();
     req.setId(id);
     req.setUrn(urn);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
+    req.setIgnorechangesList([...ignoreChanges]);
     const res = await this.call<provproto.DiffResponse>("Diff", (cb) => this.client.diff(req, cb));
     const c = res.getChanges();
+    const detailed = res.getHasdetaileddiff()
+      ? Object.fromEntries(res.getDetaileddiffMap().toArray().map(([k, v]) => [k, { kind: DIFF_KINDS[v.getKind()] ?? "update" }]))
+      : undefined;
     return {
+      ...(detailed ? { detailedDiff: detailed } : {}),
       changes:
         c === provproto.DiffResponse.DiffChanges.DIFF_SOME
           ? true
@@ -237,12 +248,13 @@ class SpawnedHost implements ProviderHost {
     return { id: res.getId(), props: fromStruct(res.getProperties()), inputs: resInputs ? fromStruct(resInputs) : undefined };
   }
 
-  async update(id: string, urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ outputs: PropertyMap }> {
+  async update(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): Promise<{ outputs: PropertyMap }> {
     const req = new provproto.UpdateRequest();
     req.setId(id);
     req.setUrn(urn);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
+    req.setIgnorechangesList([...ignoreChanges]);
     const res = await this.call<provproto.UpdateResponse>("Update", (cb) => this.client.update(req, cb));
     return { outputs: fromStruct(res.getProperties()) };
   }

@@ -116,14 +116,18 @@ function alias(a: Alias): AliasSpec {
 }
 
 function registration(req: resproto.RegisterResourceRequest): Registration {
+  const object = fromStruct(req.getObject());
   const propertyDependencies: Record<string, string[]> = {};
   req.getPropertydependenciesMap().forEach((deps, key) => (propertyDependencies[key] = deps.getUrnsList()));
+  // A request without property dependencies: each property depends on every resource in the
+  // dependency list (source_eval.go RegisterResource, TestPropertyDependenciesAdapter).
+  if (Object.keys(propertyDependencies).length === 0) for (const k of Object.keys(object)) propertyDependencies[k] = req.getDependenciesList();
   return {
     type: req.getType(),
     name: req.getName(),
     parent: req.getParent(),
     custom: req.getCustom(),
-    object: fromStruct(req.getObject()),
+    object,
     protect: req.hasProtect() ? req.getProtect() : undefined,
     dependencies: req.getDependenciesList(),
     propertyDependencies,

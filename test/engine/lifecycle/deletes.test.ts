@@ -1,102 +1,151 @@
-// Ported from pulumi/pulumi pkg/engine/lifecycletest protect_test.go, retain_on_delete_test.go,
-// delete_before_replace_test.go, deleted_with_replace_test.go and destroy_test.go at the commit in
-// framework.ts (COMMIT): each test names the Go test function whose steps and assertions it repeats.
-import { failure, removeSnapshots, TestStack, urnOf, type TestMonitor } from "./framework";
+// Ported from pulumi/pulumi pkg/engine/lifecycletest protect_test.go, continue_on_error_test.go,
+// retain_on_delete_test.go, delete_before_replace_test.go and deleted_with_replace_test.go at the
+// commit in framework.ts (COMMIT): each test names the Go test function whose program, provider,
+// operations and assertions it repeats. The Go snapshots hold a default provider entry with no
+// counterpart here (every custom resource is dynamic, one host): their counts are one less here. Go's
+// Replace and CreateReplacement steps are one "replace" step here; DeleteReplaced is "delete".
+import type { RunResult } from "../../../engine/engine";
+import { failure, removeSnapshots, ROOT_STACK, TestStack, urnOf, type ProgramF, type TestMonitor } from "./framework";
 
 afterAll(removeSnapshots);
 
-const replaceOn = (key: string) => async (_u: string, _id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
-  olds[key] !== news[key] ? { changes: true, replaces: [key] } : { changes: false };
+const TYP_B = "pulumi-nodejs:dynamic:typB";
+type Props = Record<string, unknown>;
+
+/** A Diff asking for a replace when `key` changed (DiffSome, ReplaceKeys), delete-before-replace or not. */
+const replaceOn =
+  (key: string, deleteBeforeReplace = false) =>
+  async (_u: string, _id: string, olds: Props, news: Props) =>
+    JSON.stringify(olds[key]) !== JSON.stringify(news[key]) ? { changes: true, replaces: [key], deleteBeforeReplace } : {};
+
+/** A CreateF answering "created-id-N", N counting the creates from 1 (len(created)), and the URNs created. */
+function countedCreates(s: TestStack): string[] {
+  const created: string[] = [];
+  s.provider.createF = async (urn, inputs) => {
+    created.push(urn);
+    return { id: `created-id-${created.length}`, outputs: inputs };
+  };
+  return created;
+}
+
+/** The URNs the provider was asked to delete, in order. */
+function recordedDeletes(s: TestStack): string[] {
+  const deleted: string[] = [];
+  s.provider.deleteF = async (urn) => void deleted.push(urn);
+  return deleted;
+}
+
+/** Successful steps as "op name", the deletes of replaced halves included. */
+const steps = (r: RunResult): string[] => r.steps.filter((x) => !x.error).map((x) => `${x.op} ${x.name}`);
+
+/** An update as lt.TestPlan runs one: previewed first. */
+async function planUpdate(s: TestStack, program: ProgramF): Promise<RunResult> {
+  await s.preview(program);
+  return s.up(program);
+}
 
 describe("protect_test.go", () => {
-  test("TestMultipleProtectedDeletes: every protected delete is reported, in preview and in update", async () => {
+  test("TestMultipleProtectedDeletes: both protected deletes are reported, in preview and in update", async () => {
     const s = new TestStack();
-    await s.up(async (m) => {
-      await m.resource("resA", { protect: true });
-      await m.resource("resB", { protect: true });
-    });
-    for (const run of [() => s.preview(async () => undefined), () => s.up(async () => undefined)]) {
-      const e = await failure(run());
-      expect(e.message).toContain(`"${urnOf("resA")}" cannot be deleted`);
-      expect(e.message).toContain(`"${urnOf("resB")}" cannot be deleted`);
-    }
-    expect(s.names()).toEqual(["resA", "resB"]);
-  });
-
-  test("TestProtectInheritance: a child without protect of its own takes its parent's; one that says false is not", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => {
-      const p = await m.component("parent", { protect: true });
-      await m.resource("resA", { parent: p.urn });
-      await m.resource("resB", { parent: p.urn, protect: false });
-    });
-    expect(s.state().map((r) => [r.name, !!r.protect])).toEqual([["parent", true], ["resA", true], ["resB", false]]);
-  });
-
-  test("TestProtectedDeleteChainsWithDuplicateDeletedResources: a protected delete skips what it depends on, not the copy of it pending delete", async () => {
-    const s = new TestStack();
+    s.provider.createF = async () => ({ id: "id", outputs: {} });
+    let creating = true;
     const program = async (m: TestMonitor): Promise<void> => {
-      const a = await m.resource("resA");
-      await m.resource("resB", { protect: true, dependencies: [a.urn] });
+      await m.component("test", {}, ROOT_STACK);
+      if (creating) {
+        await m.resource("resA", { protect: true });
+        await m.resource("resB", { protect: true });
+      }
     };
     await s.up(program);
-    // A replace of A whose delete fails leaves two copies of A, the old one pending delete.
+    expect(s.state()).toHaveLength(3);
+    expect(s.state()[0]!.type).toBe(ROOT_STACK);
+    creating = false;
+    for (const run of [() => s.preview(program), () => s.up(program)]) {
+      const e = await failure(run());
+      expect(e.message).toContain('resA" cannot be deleted');
+      expect(e.message).toContain('resB" cannot be deleted');
+    }
+  });
+
+  test("TestProtectInheritance: children take the component's protect unless they say false", async () => {
+    const s = new TestStack();
+    await s.up(async (m) => {
+      const resp = await m.component("parent", { protect: true }, "my_component");
+      await m.resource("resA", { parent: resp.urn });
+      await m.resource("resB", { parent: resp.urn, protect: false });
+    });
+    const [parent, resA, resB] = s.state();
+    expect(s.state()).toHaveLength(3);
+    expect([parent!.name, resA!.name, resB!.name]).toEqual(["parent", "resA", "resB"]);
+    expect([!!parent!.protect, !!resA!.protect, !!resB!.protect]).toEqual([true, true, false]);
+    expect([resA!.parent, resB!.parent]).toEqual([parent!.urn, parent!.urn]);
+  });
+
+  test("TestProtectedDeleteChainsWithDuplicateDeletedResources: a destroy fails on the protected B, the pending-delete copy of A is deleted, the live A stays", async () => {
+    const s = new TestStack({ project: "test-project", stack: "test-stack" });
+    const program = async (m: TestMonitor): Promise<void> => {
+      const resA = await m.resource("resA");
+      await m.resource("resB", { protect: true, dependencies: [resA.urn] });
+    };
+    await s.up(program);
     s.provider.diffF = async (urn) => (urn.endsWith("::resA") ? { changes: true, replaces: ["__replace"] } : {});
     s.provider.deleteF = async (urn) => {
       if (urn.endsWith("::resA")) throw new Error("delete error");
     };
     expect((await failure(s.up(program))).message).toContain("delete error");
-    expect(s.state().map((r) => [r.name, !!r.delete])).toEqual([["resA", false], ["resA", true], ["resB", false]]);
-    const live = s.get("resA")!.id;
     s.provider.diffF = undefined;
     s.provider.deleteF = undefined;
-    s.provider.reset();
     const e = await failure(s.destroy());
-    expect(e.message).toContain(`resource "${urnOf("resB")}" cannot be deleted`);
-    expect(s.provider.made("delete")).toEqual(["resA"]);
-    expect(s.state().map((r) => [r.name, r.id, !!r.delete])).toEqual([["resA", live, false], ["resB", s.get("resB")!.id, false]]);
+    expect(e.message).toContain('resource "urn:pulumi:test-stack::test-project::pulumi-nodejs:dynamic:typA::resB" cannot be deleted');
+    expect(s.names()).toEqual(["resA", "resB"]);
+    expect(s.state().some((r) => r.delete)).toBe(false);
   });
 });
 
 describe("continue_on_error_test.go", () => {
-  test("TestDestroyContinueOnError, without --continue-on-error (step_executor.go cancelDueToError): a failed delete cancels the later deletes", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => {
-      const u1 = await m.resource("unrelated1");
-      await m.resource("unrelated2", { dependencies: [u1.urn] });
-      const d = await m.resource("dependency");
-      await m.resource("failing", { dependencies: [d.urn] });
-      await m.resource("anotherUnrelatedRes");
-    });
+  test("TestDestroyContinueOnError: with --continue-on-error a failed delete keeps only what it depends on", async () => {
+    const s = new TestStack({ continueOnError: true });
     s.provider.deleteF = async (urn) => {
-      if (urn.endsWith("::failing")) throw new Error("intentionally failed delete");
+      if (urn.includes("typB")) throw new Error("intentionally failed delete");
     };
-    s.provider.reset();
-    const e = await failure(s.up(async () => undefined));
-    expect(e.message).toContain("intentionally failed delete");
-    // The first antichain (unrelated2, failing, anotherUnrelatedRes) ran; the second did not start.
-    expect(s.provider.made("delete").sort()).toEqual(["anotherUnrelatedRes", "failing", "unrelated2"]);
-    expect(s.names()).toEqual(["unrelated1", "dependency", "failing"]);
+    let createResource = true;
+    const program = async (m: TestMonitor): Promise<void> => {
+      if (!createResource) return;
+      let resp = await m.resource("unrelated1");
+      await m.resource("unrelated2", { dependencies: [resp.urn] });
+      resp = await m.resource("dependency");
+      await m.register(TYP_B, "failing", true, { dependencies: [resp.urn] });
+      await m.resource("anotherUnrelatedRes");
+    };
+    await s.up(program);
+    expect(s.state()).toHaveLength(5);
+    createResource = false;
+    expect((await failure(s.up(program))).message).toContain("intentionally failed delete");
+    expect(s.state().map((r) => r.urn)).toEqual([urnOf("dependency"), urnOf("failing", TYP_B)]);
   });
 });
 
 describe("retain_on_delete_test.go", () => {
-  test("TestRetainOnDelete: a replace and a delete of a retained resource make no Delete call", async () => {
+  test("TestRetainOnDelete: a replace and a delete of a retained resource never call Delete", async () => {
     const s = new TestStack();
+    let idCounter = 0;
     s.provider.diffF = replaceOn("foo");
-    let foo = "bar";
-    let create = true;
+    s.provider.createF = async (_u, inputs) => ({ id: `created-id-${idCounter++}`, outputs: inputs });
+    const deleted = recordedDeletes(s);
+    let ins: Props = { foo: "bar" };
+    let createResource = true;
     const program = async (m: TestMonitor): Promise<void> => {
-      if (create) await m.resource("resA", { inputs: { foo }, retainOnDelete: true });
+      if (createResource) await m.resource("resA", { inputs: ins, retainOnDelete: true });
     };
     await s.up(program);
-    foo = "baz";
+    expect(s.state().map((r) => r.id)).toEqual(["created-id-0"]);
+    ins = { foo: "baz" };
     await s.up(program);
-    expect(s.provider.made("create")).toEqual(["resA", "resA"]);
-    create = false;
+    expect(s.state().map((r) => r.id)).toEqual(["created-id-1"]);
+    createResource = false;
     await s.up(program);
-    expect(s.provider.made("delete")).toEqual([]);
     expect(s.state()).toEqual([]);
+    expect(deleted).toEqual([]);
   });
 
   test("inheritFromParent (source_eval.go; no Go test of its own): a child of a retained component is retained", async () => {
@@ -110,117 +159,234 @@ describe("retain_on_delete_test.go", () => {
   });
 });
 
-describe("destroy_test.go", () => {
-  test("TestDestroyWithPendingDelete (pending_delete_test.go) beside a protected resource: the pending-delete copy is still deleted", async () => {
-    const urn = urnOf("resA");
-    const s = new TestStack({ snapshot: [{ urn: urnOf("resB"), id: "b", protect: true }, { urn, id: "1" }, { urn, id: "0", delete: true }] });
-    await failure(s.destroy());
-    expect(s.provider.made("delete")).toEqual(["resA", "resA"]);
-    expect(s.state().map((r) => [r.name, r.id])).toEqual([["resB", "b"]]);
-  });
-});
-
 describe("delete_before_replace_test.go", () => {
-  test("TestDeleteBeforeReplace: a provider's delete-before-replace deletes the old first, then creates", async () => {
+  test("TestPropertyDependenciesAdapter: a registration without property dependencies gets each property depending on all its dependencies", async () => {
     const s = new TestStack();
-    s.provider.diffF = async (u, id, o, n) => ({ ...(await replaceOn("foo")(u, id, o, n)), deleteBeforeReplace: true });
-    let foo = "bar";
-    const program = async (m: TestMonitor): Promise<void> => void (await m.resource("resA", { inputs: { foo } }));
-    await s.up(program);
-    s.provider.reset();
-    foo = "baz";
-    await s.up(program);
-    expect(s.provider.calls.filter((c) => /^(create|delete)/.test(c))).toEqual(["delete resA", "create resA"]);
+    const urns: Record<string, string> = {};
+    await planUpdate(s, async (m) => {
+      const register = async (name: string, o: Parameters<TestMonitor["resource"]>[1]): Promise<void> => {
+        urns[name] = (await m.resource(name, o)).urn;
+      };
+      await register("A", {});
+      await register("B", {});
+      await register("C", { inputs: { A: "foo", B: "bar" }, dependencies: [urns.A!, urns.B!] });
+      await register("D", {
+        inputs: { A: "foo", B: "bar" },
+        propertyDependencies: { A: [urns.B!], B: [urns.A!, urns.C!] },
+        dependencies: [urns.A!, urns.B!, urns.C!],
+      });
+    });
+    const deps = (name: string) => ({ dependencies: s.get(name)!.dependencies, propertyDependencies: s.get(name)!.propertyDependencies ?? {} });
+    expect(deps("A")).toEqual({ dependencies: [], propertyDependencies: {} });
+    expect(deps("B")).toEqual({ dependencies: [], propertyDependencies: {} });
+    expect(deps("C")).toEqual({ dependencies: [urns.A, urns.B], propertyDependencies: { A: [urns.A, urns.B], B: [urns.A, urns.B] } });
+    expect(deps("D")).toEqual({ dependencies: [urns.A, urns.B, urns.C], propertyDependencies: { A: [urns.B], B: [urns.A, urns.C] } });
   });
 
-  test("TestExplicitDeleteBeforeReplace: the resource option asks for delete-before-replace whatever the provider says", async () => {
+  test("TestExplicitDeleteBeforeReplace: the option and the provider's answer decide delete-before-replace, and a delete-before-replace replaces the dependent first", async () => {
+    // Go registers an explicit provider resource (provA) first, Same in every update: there is none here.
     const s = new TestStack();
-    s.provider.diffF = replaceOn("foo");
-    let foo = "bar";
-    const program = async (m: TestMonitor): Promise<void> => void (await m.resource("resA", { inputs: { foo }, deleteBeforeReplace: true }));
-    await s.up(program);
-    s.provider.reset();
-    foo = "baz";
-    await s.up(program);
-    expect(s.provider.calls.filter((c) => /^(create|delete)/.test(c))).toEqual(["delete resA", "create resA"]);
-  });
-
-  test("TestDependencyChangeDBR: a dependent whose input comes from the replaced resource is deleted before it and recreated after", async () => {
-    const s = new TestStack();
-    s.provider.diffF = async (u, id, o, n) => {
-      if (u.endsWith("::resA")) return { ...(await replaceOn("foo")(u, id, o, n)), deleteBeforeReplace: true };
-      return replaceOn("a")(u, id, o, n);
-    };
-    let foo = "bar";
+    let dbrDiff = false;
+    s.provider.diffF = async (_u, _id, olds, news) => (olds.A !== news.A ? { replaces: ["A"], deleteBeforeReplace: dbrDiff } : {});
+    const inputsA: Props = { A: "foo" };
+    let dbrA: boolean | undefined;
+    const inputsB: Props = { A: "foo" };
     const program = async (m: TestMonitor): Promise<void> => {
-      const a = await m.resource("resA", { inputs: { foo } });
-      await m.resource("resB", { inputs: { a: a.id }, propertyDependencies: { a: [a.urn] }, dependencies: [a.urn] });
+      const respA = await m.resource("resA", { inputs: inputsA, ...(dbrA !== undefined ? { deleteBeforeReplace: dbrA } : {}) });
+      await m.resource("resB", { inputs: inputsB, dependencies: [respA.urn], propertyDependencies: { A: [respA.urn] } });
     };
-    await s.up(program);
-    s.provider.reset();
-    foo = "baz";
-    await s.up(program);
-    expect(s.provider.calls.filter((c) => /^(create|delete)/.test(c))).toEqual(["delete resB", "delete resA", "create resA", "create resB"]);
+    const unordered = (r: RunResult): string[] => steps(r).sort();
+    const createBeforeDeleteOfA = ["delete resA", "replace resA", "same resB"];
+    const deleteBeforeReplaceOfA = ["delete resB", "delete resA", "replace resA", "replace resB"];
+    await planUpdate(s, program);
+
+    inputsA.A = "bar";
+    expect(unordered(await planUpdate(s, program))).toEqual(createBeforeDeleteOfA);
+
+    dbrA = true;
+    inputsA.A = "baz";
+    expect(steps(await planUpdate(s, program))).toEqual(deleteBeforeReplaceOfA);
+
+    inputsB.A = "qux";
+    expect(steps(await planUpdate(s, program))).toEqual(["same resA", "replace resB", "delete resB"]);
+
+    dbrA = undefined;
+    inputsA.A = "zam";
+    expect(unordered(await planUpdate(s, program))).toEqual(createBeforeDeleteOfA);
+
+    dbrDiff = true;
+    inputsA.A = "foo";
+    expect(steps(await planUpdate(s, program))).toEqual(deleteBeforeReplaceOfA);
+
+    dbrA = false;
+    inputsA.A = "bar";
+    expect(unordered(await planUpdate(s, program))).toEqual(createBeforeDeleteOfA);
   });
 
-  test("TestDBRProtect: a protected dependent stops a delete-before-replace before anything is deleted", async () => {
+  test("TestDependencyChangeDBR: a dependent registered before the delete-before-replace, without the dependency now, is Same and not deleted", async () => {
     const s = new TestStack();
-    s.provider.diffF = async (u, id, o, n) => {
-      if (u.endsWith("::resA")) return { ...(await replaceOn("foo")(u, id, o, n)), deleteBeforeReplace: true };
-      return replaceOn("a")(u, id, o, n);
+    s.provider.diffF = async (_u, _id, olds, news) => {
+      if (olds.A !== news.A) return { replaces: ["A"], deleteBeforeReplace: true };
+      if (olds.B !== news.B) return { changes: true };
+      return {};
     };
-    let foo = "bar";
+    s.provider.createF = async (_u, inputs) => ({ id: "created-id", outputs: inputs });
+    const inputsA: Props = { A: "foo" };
+    const inputsB: Props = { A: "foo" };
+    await planUpdate(s, async (m) => {
+      const resp = await m.resource("resA", { inputs: inputsA });
+      await m.resource("resB", { inputs: inputsB, dependencies: [resp.urn], propertyDependencies: { A: [resp.urn] } });
+    });
+    inputsA.A = "bar";
+    const r = await planUpdate(s, async (m) => {
+      await m.resource("resB", { inputs: inputsB });
+      await m.resource("resA", { inputs: inputsA });
+    });
+    expect(r.steps.length).toBeGreaterThan(0);
+    const opsOfB = r.steps.filter((x) => x.name === "resB").map((x) => x.op);
+    expect(opsOfB).toContain("same");
+    expect(opsOfB).not.toContain("delete");
+  });
+
+  test("TestDBRProtect: a protected dependent stops the delete-before-replace; unprotected in the snapshot, the update succeeds", async () => {
+    const s0 = new TestStack();
+    s0.provider.diffF = async (_u, _id, olds, news) => {
+      if (olds.A !== news.A) return { replaces: ["A"], deleteBeforeReplace: true };
+      if (olds.B !== news.B) return { changes: true };
+      return {};
+    };
+    s0.provider.createF = async (_u, inputs) => ({ id: "created-id", outputs: inputs });
+    const inputsA: Props = { A: "foo" };
+    const inputsB: Props = { A: "foo" };
     const program = async (m: TestMonitor): Promise<void> => {
-      const a = await m.resource("resA", { inputs: { foo } });
-      await m.resource("resB", { inputs: { a: a.id }, propertyDependencies: { a: [a.urn] }, protect: true });
+      const respA = await m.resource("resA", { inputs: inputsA });
+      await m.resource("resB", { inputs: inputsB, dependencies: [respA.urn], propertyDependencies: { A: [respA.urn] }, protect: true });
     };
+    await s0.up(program);
+    expect(s0.state()).toHaveLength(2);
+
+    inputsA.A = "bar";
+    const e = await failure(s0.fork().up(program));
+    const urn = (name: string): string => urnOf(name);
+    expect(e.message).toContain(`unable to replace resource "${urn("resB")}" as part of replacing "${urn("resA")}" as it is currently marked for protection.`);
+
+    expect(s0.state()[1]!.protect).toBe(true);
+    const s = s0.fork((entries) => entries.map((r) => (r.name === "resB" ? { ...r, protect: false } : r)));
     await s.up(program);
-    s.provider.reset();
-    foo = "baz";
-    const e = await failure(s.up(program));
-    expect(e.message).toContain("as it is currently marked for protection");
-    expect(s.provider.made("delete")).toEqual([]);
+    expect(s.state()).toHaveLength(2);
   });
 
-  test("TestDBRReplaceOnChanges: replaceOnChanges with deleteBeforeReplace deletes first", async () => {
+  test("TestDBRReplaceOnChanges: a dependent with replaceOnChanges on the input it takes is deleted before the resource it depends on", async () => {
     const s = new TestStack();
-    let foo = "bar";
-    const program = async (m: TestMonitor): Promise<void> =>
-      void (await m.resource("resA", { inputs: { foo }, replaceOnChanges: ["foo"], deleteBeforeReplace: true }));
+    s.provider.diffF = async (urn) => (urn.endsWith("::resA") ? { replaces: ["value"], deleteBeforeReplace: true } : {});
+    s.provider.createF = async (_u, inputs) => ({ id: "created-id", outputs: inputs });
+    const inputsA: Props = { value: "foo" };
+    const program = async (m: TestMonitor): Promise<void> => {
+      const respA = await m.resource("resA", { inputs: inputsA });
+      await m.resource("resB", {
+        inputs: { value: respA.outputs.value },
+        dependencies: [respA.urn],
+        propertyDependencies: { value: [respA.urn] },
+        replaceOnChanges: ["value"],
+      });
+    };
     await s.up(program);
-    s.provider.reset();
-    foo = "baz";
-    await s.up(program);
-    expect(s.provider.calls.filter((c) => /^(create|delete)/.test(c))).toEqual(["delete resA", "create resA"]);
+    expect(s.state()).toHaveLength(2);
+    inputsA.value = "bar";
+    const done = steps(await s.up(program));
+    expect(done).toContain("delete resA");
+    expect(done).toContain("delete resB");
+    expect(done.indexOf("delete resB")).toBeLessThan(done.indexOf("delete resA"));
+    expect(s.state()).toHaveLength(2);
   });
 });
 
 describe("deleted_with_replace_test.go", () => {
-  test("TestDeletedWithDependentReplacedOnCreateBeforeDelete: replacing the target replaces what is deletedWith it, whose old half makes no Delete", async () => {
+  /** T (foo from `ins`) and what is deletedWith it; `dbr` the provider's delete-before-replace. */
+  function deletedWithStack(dbr: boolean): { s: TestStack; created: string[]; deleted: string[] } {
     const s = new TestStack();
-    s.provider.diffF = async (u, id, o, n) => (u.endsWith("::resA") ? replaceOn("foo")(u, id, o, n) : { changes: false });
-    let foo = "bar";
+    s.provider.diffF = replaceOn("foo", dbr);
+    return { s, created: countedCreates(s), deleted: recordedDeletes(s) };
+  }
+
+  /**
+   * The programs of three Go tests: T, and D with `fixed` inputs, deletedWith T from the start or
+   * only from the second update, which changes T's foo so that T is replaced.
+   */
+  async function replaceTAndD(dbr: boolean, linkFromStart: boolean): Promise<{ s: TestStack; deleted: string[]; urnT: string }> {
+    const { s, created, deleted } = deletedWithStack(dbr);
+    const ins: Props = { foo: "bar" };
+    let linkD = linkFromStart;
     const program = async (m: TestMonitor): Promise<void> => {
-      const a = await m.resource("resA", { inputs: { foo } });
-      await m.resource("resB", { deletedWith: a.urn });
+      const respT = await m.resource("resT", { inputs: ins });
+      await m.resource("resD", { inputs: { fixed: "property" }, ...(linkD ? { deletedWith: respT.urn } : {}) });
     };
     await s.up(program);
-    s.provider.reset();
-    foo = "baz";
+    expect(s.state()).toHaveLength(2);
+    expect([created.length, deleted.length]).toEqual([2, 0]);
+    const [urnT, urnD] = s.state().map((r) => r.urn);
+    linkD = true;
+    ins.foo = "baz";
     await s.up(program);
-    expect(s.provider.made("create")).toEqual(["resA", "resB"]);
-    expect(s.provider.made("delete")).toEqual(["resA"]);
+    expect(s.state().map((r) => [r.urn, r.id])).toEqual([
+      [urnT, "created-id-3"],
+      [urnD, "created-id-4"],
+    ]);
+    expect(created).toHaveLength(4);
+    return { s, deleted, urnT: urnT! };
+  }
+
+  test("TestDeletedWithDependentReplacedOnDeleteBeforeReplace: D deletedWith T is replaced with it; only T gets a Delete", async () => {
+    const { deleted, urnT } = await replaceTAndD(true, true);
+    expect(deleted).toEqual([urnT]);
   });
 
-  test("TestDeletedWith (pulumi_test.go), destroy: a destroy deletes the target only", async () => {
+  test("TestDeletedWithTransitiveChain: D2 deletedWith D deletedWith T are all replaced; only T gets a Delete", async () => {
+    const { s, created, deleted } = deletedWithStack(true);
+    const ins: Props = { foo: "bar" };
+    const program = async (m: TestMonitor): Promise<void> => {
+      const respT = await m.resource("resT", { inputs: ins });
+      const respD = await m.resource("resD", { inputs: { fixed: "property" }, deletedWith: respT.urn });
+      await m.resource("resD2", { inputs: { fixed2: "property" }, deletedWith: respD.urn });
+    };
+    await s.up(program);
+    expect(s.state()).toHaveLength(3);
+    expect([created.length, deleted.length]).toEqual([3, 0]);
+    const urns = s.state().map((r) => r.urn);
+    ins.foo = "baz";
+    await s.up(program);
+    expect(s.state().map((r) => [r.urn, r.id])).toEqual([
+      [urns[0], "created-id-4"],
+      [urns[1], "created-id-5"],
+      [urns[2], "created-id-6"],
+    ]);
+    expect(created).toHaveLength(6);
+    expect(deleted).toEqual([urns[0]]);
+  });
+
+  test("TestDeletedWithDependentReplacedOnCreateBeforeDelete: create-before-delete replaces D with T; only T gets a Delete", async () => {
+    const { deleted, urnT } = await replaceTAndD(false, true);
+    expect(deleted).toEqual([urnT]);
+  });
+
+  test("TestDeletedWithAddedSameStepAsReplace: deletedWith added in the update that replaces T replaces D too", async () => {
+    const { s, urnT } = await replaceTAndD(true, false);
+    expect(s.state()[1]!.deletedWith).toBe(urnT);
+  });
+
+  test("TestDeletedWithProtectedDependentBlocksReplace: a protected D deletedWith T stops T's delete-before-replace", async () => {
     const s = new TestStack();
-    await s.up(async (m) => {
-      const a = await m.resource("resA");
-      await m.resource("resB", { deletedWith: a.urn });
-    });
-    await s.destroy();
-    expect(s.provider.made("delete")).toEqual(["resA"]);
-    expect(s.state()).toEqual([]);
+    s.provider.diffF = replaceOn("foo", true);
+    s.provider.createF = async (_u, inputs) => ({ id: "created-id", outputs: inputs });
+    const ins: Props = { foo: "bar" };
+    const program = async (m: TestMonitor): Promise<void> => {
+      const respT = await m.resource("resT", { inputs: ins });
+      await m.resource("resD", { inputs: { fixed: "property" }, deletedWith: respT.urn, protect: true });
+    };
+    await s.up(program);
+    expect(s.state()).toHaveLength(2);
+    ins.foo = "baz";
+    expect((await failure(s.up(program))).message).toContain("marked for protection");
   });
 
   test("inheritFromParent (source_eval.go; no Go test of its own): a child of a component deletedWith X is deletedWith X", async () => {

@@ -20,6 +20,12 @@ export const COMMIT = "1b5949891b3cefcb9974752b24a5ecef0acc86c8";
 /** A custom type the engine takes as a dynamic resource (pkgA:m:typA in the Go tests). */
 export const TYP = "pulumi-nodejs:dynamic:typA";
 export const COMPONENT = "my:module:Component";
+/** resource.RootStackType. */
+export const ROOT_STACK = "pulumi:pulumi:Stack";
+/** resource.MakeSecret, as the SDK sends it over the wire. */
+export const secret = (value: unknown): Record<string, unknown> => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value });
+/** resource.MakeComputed: an unknown value. */
+export { UNKNOWN as COMPUTED } from "../../../engine/host";
 export const urnOf = (name: string, type = TYP, parentType = ""): string =>
   `urn:pulumi:test::test::${parentType ? `${parentType}$` : ""}${type}::${name}`;
 
@@ -32,10 +38,10 @@ export class TestProvider implements ProviderHost {
   private next = 0;
 
   checkF?: (urn: string, olds: PropertyMap, news: PropertyMap) => Promise<CheckResult>;
-  diffF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap) => Promise<Partial<DiffResult>>;
+  diffF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[]) => Promise<Partial<DiffResult>>;
   createF?: (urn: string, inputs: PropertyMap, preview: boolean) => Promise<{ id: string; outputs: PropertyMap }>;
   readF?: (urn: string, id: string, inputs: PropertyMap | undefined, state: PropertyMap) => Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }>;
-  updateF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap) => Promise<{ outputs: PropertyMap }>;
+  updateF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[]) => Promise<{ outputs: PropertyMap }>;
   deleteF?: (urn: string, id: string, props: PropertyMap) => Promise<void>;
 
   private log(op: string, urn: string): void {
@@ -50,9 +56,9 @@ export class TestProvider implements ProviderHost {
   }
 
   /** No DiffF: DiffUnknown, so the engine diffs the inputs itself (deploytest.Provider.Diff). */
-  async diff(id: string, urn: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+  async diff(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): Promise<DiffResult> {
     this.log("diff", urn);
-    const d = this.diffF ? await this.diffF(urn, id, olds, news) : {};
+    const d = this.diffF ? await this.diffF(urn, id, olds, news, ignoreChanges) : {};
     return { changes: undefined, replaces: [], stables: [], deleteBeforeReplace: false, diffs: [], ...d };
   }
 
@@ -67,9 +73,9 @@ export class TestProvider implements ProviderHost {
     return this.readF ? this.readF(urn, id, inputs, props) : { id, props, inputs };
   }
 
-  async update(id: string, urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ outputs: PropertyMap }> {
+  async update(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): Promise<{ outputs: PropertyMap }> {
     this.log("update", urn);
-    return this.updateF ? this.updateF(urn, id, olds, news) : { outputs: news };
+    return this.updateF ? this.updateF(urn, id, olds, news, ignoreChanges) : { outputs: news };
   }
 
   async delete(id: string, urn: string, props: PropertyMap): Promise<void> {
@@ -185,9 +191,15 @@ export class TestMonitor {
     return this.register(type, name, false, o);
   }
 
-  async read(name: string, id: string, o: { parent?: string; inputs?: PropertyMap } = {}): Promise<{ urn: string; outputs: PropertyMap }> {
+  /** RegisterResourceOutputs. */
+  async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
+    const req = new resproto.RegisterResourceOutputsRequest().setUrn(urn).setOutputs(toStruct(outputs));
+    await this.call<resproto.RegisterResourceOutputsRequest, unknown>(this.client.registerResourceOutputs, req);
+  }
+
+  async read(name: string, id: string, o: { parent?: string; inputs?: PropertyMap; type?: string } = {}): Promise<{ urn: string; outputs: PropertyMap }> {
     const req = new resproto.ReadResourceRequest()
-      .setType(TYP)
+      .setType(o.type ?? TYP)
       .setName(name)
       .setId(id)
       .setParent(o.parent ?? "")
@@ -235,12 +247,13 @@ function snapshotFile(entries: SnapshotEntry[]): string {
 
 /** One stack: an engine with its state (in memory, or from a snapshot), the in-test provider, and the scenario's runs. */
 export class TestStack {
-  readonly provider = new TestProvider();
+  readonly provider: TestProvider = new TestProvider();
   readonly engine: Engine;
   readonly lines: string[] = [];
 
-  constructor(extra: Partial<EngineOptions> & { snapshot?: SnapshotEntry[] } = {}) {
-    const { snapshot, ...opts } = extra;
+  constructor(extra: Partial<EngineOptions> & { snapshot?: SnapshotEntry[]; provider?: TestProvider } = {}) {
+    const { snapshot, provider, ...opts } = extra;
+    if (provider) this.provider = provider;
     this.engine = new Engine({
       ...(snapshot ? { stateFile: snapshotFile(snapshot) } : {}),
       config: {},
@@ -253,17 +266,30 @@ export class TestStack {
     });
   }
 
+  /** The programs of this stack's runs, settled or not (a stopped run abandons its program). */
+  private readonly programs: Promise<unknown>[] = [];
+
   private program(f: ProgramF) {
     return {
       monitor: async (address: string, opts: { dryRun: boolean }) => {
         const m = new TestMonitor(address);
+        const run = f(m, opts);
+        this.programs.push(run.catch(() => undefined));
         try {
-          await f(m, opts);
+          await run;
         } finally {
           m.close();
         }
       },
     };
+  }
+
+  /**
+   * Waits for every program to end: one the engine stopped gets its pending calls failed when the
+   * monitor shuts down (the Go tests' "resource monitor shut down while waiting on step's done channel").
+   */
+  async settled(): Promise<void> {
+    await Promise.all(this.programs);
   }
 
   up(f: ProgramF): Promise<RunResult> {
@@ -274,12 +300,20 @@ export class TestStack {
     return this.engine.preview(this.program(f));
   }
 
-  refresh(): Promise<RunResult> {
-    return this.engine.refresh();
+  refresh(o: { preview?: boolean } = {}): Promise<RunResult> {
+    return this.engine.refresh(undefined, o);
   }
 
-  destroy(): Promise<RunResult> {
-    return this.engine.destroy();
+  destroy(o: { preview?: boolean } = {}): Promise<RunResult> {
+    return this.engine.destroy(undefined, o);
+  }
+
+  /**
+   * A stack starting from this one's state as it is now (edited by `edit`), with the same provider: a
+   * Go test running an operation on an earlier snapshot (p.GetTarget(t, snap)).
+   */
+  fork(edit: (entries: ResourceState[]) => ResourceState[] = (e) => e): TestStack {
+    return new TestStack({ snapshot: edit(this.state()), provider: this.provider });
   }
 
   /** Every resource in state, in state order. */

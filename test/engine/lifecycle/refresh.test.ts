@@ -1,166 +1,257 @@
 // Ported from pulumi/pulumi pkg/engine/lifecycletest/refresh_test.go at the commit in framework.ts
-// (COMMIT): each test names the Go test function whose steps and assertions it repeats.
-import { removeSnapshots, TestStack, urnOf, type TestMonitor } from "./framework";
+// (COMMIT): each test names the Go test function whose program, provider, operations and assertions
+// it repeats. A Go lt.TestPlan step previews its operation first. The Go snapshots hold a default
+// provider entry with no counterpart here: their counts are one less here. A Go Read answering no
+// outputs (the resource is gone) answers an empty id here: the dynamic provider protocol always
+// carries properties, and an empty id is what a refresh takes for gone (RefreshStep.Apply).
+import type { RunResult } from "../../../engine/engine";
+import type { ResourceState } from "../../../engine/state";
+import { initFailure, removeSnapshots, TestStack, urnOf, type ProgramF, type SnapshotEntry, type TestMonitor } from "./framework";
 
 afterAll(removeSnapshots);
 
+const GONE = { id: "", props: {}, inputs: undefined };
+
+/** An update as lt.TestPlan runs one: previewed first. */
+async function planUpdate(s: TestStack, program: ProgramF): Promise<RunResult> {
+  await s.preview(program);
+  return s.up(program);
+}
+
+/** A refresh as lt.TestPlan runs one: previewed first. */
+async function planRefresh(s: TestStack): Promise<RunResult> {
+  await s.refresh({ preview: true });
+  return s.refresh();
+}
+
+/**
+ * The snapshot of validateRefreshBasicsCombination and validateRefreshDeleteCombination: A, B
+ * depending on A, C on A and B, then pending deletes of A (ids 3 and 4) and of C (id 5).
+ */
+function refreshSnapshot(): SnapshotEntry[] {
+  const [urnA, urnB, urnC] = ["resA", "resB", "resC"].map((n) => urnOf(n));
+  const entry = (urn: string, id: string, del: boolean, ...dependencies: string[]): SnapshotEntry => ({
+    urn,
+    id,
+    inputs: {},
+    outputs: {},
+    dependencies,
+    ...(del ? { delete: true } : {}),
+  });
+  return [entry(urnA!, "0", false), entry(urnB!, "1", false, urnA!), entry(urnC!, "2", false, urnA!, urnB!), entry(urnA!, "3", true), entry(urnA!, "4", true), entry(urnC!, "5", true, urnA!, urnB!)];
+}
+
+/** A state entry as the snapshot wrote it, for comparison with one read back. */
+const asState = (e: SnapshotEntry): Partial<ResourceState> => ({ urn: e.urn, id: e.id, inputs: e.inputs, outputs: e.outputs, dependencies: e.dependencies, ...(e.delete ? { delete: true } : {}) });
+
 describe("refresh_test.go", () => {
-  test("TestParallelRefresh: a chain of four dependent resources is read in parallel and keeps its order in state", async () => {
-    const s = new TestStack();
+  test("TestParallelRefresh: a chain of four dependent resources keeps its order through a refresh at --parallel 4", async () => {
+    const s = new TestStack({ parallel: 4 });
     let inFlight = 0;
     let most = 0;
     s.provider.readF = async (_u, id, inputs, state) => {
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 20));
       inFlight--;
-      return { id, props: state, inputs };
+      return { id, props: state, inputs: inputs ?? {} };
     };
-    // Each depends on the one before it, as in the Go test; the state order must survive the refresh.
-    await s.up(async (m) => {
-      let prev: string | undefined;
-      for (const n of ["resA", "resB", "resC", "resD"]) prev = (await m.resource(n, { inputs: { n }, dependencies: prev ? [prev] : [] })).urn;
+    await planUpdate(s, async (m) => {
+      const respA = await m.resource("resA");
+      const respB = await m.resource("resB", { dependencies: [respA.urn] });
+      const respC = await m.resource("resC", { dependencies: [respB.urn] });
+      await m.resource("resD", { dependencies: [respC.urn] });
     });
     expect(s.names()).toEqual(["resA", "resB", "resC", "resD"]);
-    const r = await s.refresh();
-    expect(r.steps.map((x) => x.op)).toEqual(["same", "same", "same", "same"]);
-    expect(s.provider.made("read").sort()).toEqual(["resA", "resB", "resC", "resD"]);
+    await planRefresh(s);
+    expect(s.names()).toEqual(["resA", "resB", "resC", "resD"]);
+    // Not asserted there: the reads did overlap.
     expect(most).toBeGreaterThan(1);
-    expect(s.names()).toEqual(["resA", "resB", "resC", "resD"]);
   });
 
-  test("TestRefreshBasics: a refresh takes what the provider reads (updates) and drops what it finds gone (deletes)", async () => {
+  test("TestExternalRefresh: a .get() resource stays external through a refresh", async () => {
     const s = new TestStack();
-    await s.up(async (m) => {
-      for (const n of ["resA", "resB", "resC"]) await m.resource(n, { inputs: { v: n } });
-    });
-    s.provider.readF = async (urn, id, inputs, state) => {
-      if (urn.endsWith("::resB")) return { id: "", props: {}, inputs: undefined };
-      if (urn.endsWith("::resC")) return { id, props: { ...state, v: "drifted" }, inputs };
-      return { id, props: state, inputs };
+    const program = async (m: TestMonitor): Promise<void> => void (await m.read("resA", "resA-some-id"));
+    await planUpdate(s, program);
+    expect(s.state().map((r) => [r.name, !!r.external])).toEqual([["resA", true]]);
+    await planRefresh(s);
+    expect(s.state().map((r) => [r.name, !!r.external])).toEqual([["resA", true]]);
+  });
+
+  test("TestExternalRefreshDoesNotCallDiff: a refresh of a .get() resource never calls Diff", async () => {
+    const s = new TestStack();
+    let readCall = 0;
+    // The Go Read answers no id: the ReadStep keeps the one asked for, and the refresh takes the
+    // resource for gone. The ReadStep here needs the id back, so the Read answers it.
+    s.provider.readF = async (_u, id) => ({ id, props: { o1: ++readCall }, inputs: undefined });
+    let diffCalled = false;
+    s.provider.diffF = async () => {
+      diffCalled = true;
+      return {};
     };
-    // The provider's Diff, from the state read to the inputs in state, classifies each (RefreshStep).
-    s.provider.diffF = async (_u, _id, olds, news) => ({ changes: olds.v !== news.v, diffs: olds.v !== news.v ? ["v"] : [] });
-    const r = await s.refresh();
-    expect(r.steps.map((x) => `${x.op} ${x.name}`).sort()).toEqual(["delete resB", "same resA", "update resC"]);
-    expect(s.names()).toEqual(["resA", "resC"]);
-    expect(s.get("resC")?.outputs).toEqual({ v: "drifted" });
-    expect(s.get("resC")?.inputs).toEqual({ v: "resC" });
+    await planUpdate(s, async (m) => void (await m.read("resA", "resA-some-id")));
+    await planRefresh(s);
+    expect(diffCalled).toBe(false);
   });
 
-  test("TestRefreshWithDelete: a resource found gone is removed from state", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => void (await m.resource("resA")));
-    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
-    await s.refresh();
-    expect(s.state()).toEqual([]);
+  test("TestRefreshInitFailure: a Read that answers clears the init errors; a Read that partially fails keeps its own and the refresh succeeds", async () => {
+    const [resURN, res2URN] = [urnOf("resA"), urnOf("resB")];
+    const res2Outputs = { foo: "bar" };
+    const old: SnapshotEntry[] = [
+      { urn: resURN, id: "0", initErrors: ["Resource failed to initialize"] },
+      { urn: res2URN, id: "1" },
+    ];
+    let refreshShouldFail = false;
+    const s = new TestStack({ snapshot: old });
+    s.provider.readF = async (urn, id) => {
+      if (refreshShouldFail && urn === resURN) throw initFailure("init failed", id, {}, ["Refresh reports continued to fail to initialize"]);
+      if (urn === res2URN) return { id, props: res2Outputs, inputs: undefined };
+      return { id, props: {}, inputs: undefined };
+    };
+    const check = (t: TestStack, initErrors: string[]): void => {
+      expect(t.state().map((r) => r.urn)).toEqual([resURN, res2URN]);
+      expect(t.get("resA")?.initErrors ?? []).toEqual(initErrors);
+      expect(t.get("resA")?.id).toBe("0");
+      expect(t.get("resB")?.outputs).toEqual(res2Outputs);
+      expect(t.get("resB")?.id).toBe("1");
+    };
+    await planRefresh(s);
+    check(s, []);
+
+    refreshShouldFail = true;
+    const again = new TestStack({ snapshot: old, provider: s.provider });
+    await again.refresh();
+    check(again, ["Refresh reports continued to fail to initialize"]);
+    expect(again.lines.some((l) => l.includes("Refreshed resource is in an unhealthy state"))).toBe(true);
   });
 
-  const goneWith = async (edge: "dependencies" | "propertyDependencies" | "deletedWith"): Promise<TestStack> => {
-    const s = new TestStack();
-    await s.up(async (m) => {
-      const a = await m.resource("resA");
-      const opts =
-        edge === "dependencies" ? { dependencies: [a.urn] } : edge === "propertyDependencies" ? { inputs: { x: a.id }, propertyDependencies: { x: [a.urn] } } : { deletedWith: a.urn };
-      await m.resource("resB", opts);
+  for (const parallel of [1, 4]) {
+    test(`TestRefreshWithDelete/parallel-${parallel}: a resource whose Read finds nothing leaves the state`, async () => {
+      const s = new TestStack({ parallel });
+      s.provider.readF = async () => GONE;
+      await planUpdate(s, async (m) => void (await m.resource("resA")));
+      await planRefresh(s);
+      expect(s.state()).toEqual([]);
     });
-    s.provider.readF = async (urn, id, inputs, state) => (urn.endsWith("::resA") ? { id: "", props: {}, inputs: undefined } : { id, props: state, inputs });
-    await s.refresh();
-    return s;
-  };
+  }
 
-  test("TestRefreshDeleteDependencies: a dependency on a resource found gone is removed", async () => {
-    const s = await goneWith("dependencies");
-    expect(s.names()).toEqual(["resB"]);
-    expect(s.get("resB")?.dependencies).toEqual([]);
+  test("TestRefreshDeleteDependencies (the untargeted validateRefreshDeleteCombination): what the gone resources leave behind loses its references to them", async () => {
+    const old = refreshSnapshot();
+    const s = new TestStack({ snapshot: old });
+    s.provider.readF = async (_u, id, inputs, state) => (id === "0" || id === "4" ? GONE : { id, props: state, inputs });
+    const r = await planRefresh(s);
+    expect(r.steps.length).toBeGreaterThan(0);
+    const urnB = urnOf("resB");
+    expect(s.state().map((x) => x.id)).toEqual(["1", "2", "3", "5"]);
+    expect(s.state().find((x) => x.id === "1")).toMatchObject({ urn: urnB, dependencies: [] });
+    expect(s.state().find((x) => x.id === "2")).toMatchObject({ urn: urnOf("resC"), dependencies: [urnB] });
+    // 3 and 5 are as they were: A (3) is before 5 in state, so 5 still depends on A and B.
+    expect(s.state().find((x) => x.id === "3")).toMatchObject(asState(old[3]!));
+    expect(s.state().find((x) => x.id === "5")).toMatchObject(asState(old[5]!));
   });
 
   test("TestRefreshDeletePropertyDependencies: a property dependency on a resource found gone is removed", async () => {
-    const s = await goneWith("propertyDependencies");
+    const s = new TestStack();
+    s.provider.readF = async (urn, id) => (urn.endsWith("::resA") ? GONE : { id, props: {}, inputs: undefined });
+    await planUpdate(s, async (m) => {
+      const resA = await m.resource("resA");
+      await m.resource("resB", { propertyDependencies: { propB1: [resA.urn] } });
+    });
+    expect(s.names()).toEqual(["resA", "resB"]);
+    expect(s.get("resB")?.propertyDependencies?.propB1?.[0]).toBe(urnOf("resA"));
+    await planRefresh(s);
     expect(s.names()).toEqual(["resB"]);
     expect(s.get("resB")?.propertyDependencies ?? {}).toEqual({});
   });
 
   test("TestRefreshDeleteDeletedWith: deletedWith a resource found gone is cleared", async () => {
-    const s = await goneWith("deletedWith");
+    const s = new TestStack();
+    s.provider.readF = async (urn, id) => (urn.endsWith("::resA") ? GONE : { id, props: {}, inputs: undefined });
+    await planUpdate(s, async (m) => {
+      const resA = await m.resource("resA");
+      await m.resource("resB", { deletedWith: resA.urn });
+    });
+    expect(s.names()).toEqual(["resA", "resB"]);
+    expect(s.get("resB")?.deletedWith).toBe(urnOf("resA"));
+    await planRefresh(s);
     expect(s.names()).toEqual(["resB"]);
     expect(s.get("resB")?.deletedWith).toBeUndefined();
   });
 
-  test("TestRefreshDeleteParent: a child whose parent is found gone loses its parent", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => {
-      const a = await m.resource("resA");
-      await m.resource("resB", { parent: a.urn });
-    });
-    s.provider.readF = async (urn, id, inputs, state) => (urn.endsWith("::resA") ? { id: "", props: {}, inputs: undefined } : { id, props: state, inputs });
-    await s.refresh();
-    expect(s.names()).toEqual(["resB"]);
-    expect(s.get("resB")?.parent).toBeUndefined();
+  test("TestRefreshBasics (the untargeted validateRefreshBasicsCombination): each resource takes what its Read answers; Same or Update by its inputs; what answers nothing goes", async () => {
+    const old = refreshSnapshot();
+    const newStates: Record<string, { props: Record<string, unknown>; inputs: Record<string, unknown> } | undefined> = {
+      "0": { props: {}, inputs: {} },
+      "3": { props: {}, inputs: {} },
+      "1": { props: { foo: "bar" }, inputs: {} },
+      "4": { props: { baz: "qux", oof: "zab" }, inputs: { oof: "zab" } },
+      "2": undefined,
+      "5": undefined,
+    };
+    const s = new TestStack({ snapshot: old });
+    const asked: string[] = [];
+    s.provider.readF = async (_u, id) => {
+      asked.push(id);
+      const n = newStates[id];
+      return n ? { id, props: n.props, inputs: n.inputs } : GONE;
+    };
+    const r = await planRefresh(s);
+    expect(asked.sort()).toEqual(["0", "0", "1", "1", "2", "2", "3", "3", "4", "4", "5", "5"]);
+    const resultOps = Object.fromEntries(r.steps.map((x) => [x.id, x.op]));
+    expect(resultOps).toEqual({ "0": "same", "1": "same", "2": "delete", "3": "same", "4": "update", "5": "delete" });
+    const expected = old
+      .filter((e) => newStates[e.id!])
+      .map((e) => ({ ...asState(e), inputs: newStates[e.id!]!.inputs, outputs: newStates[e.id!]!.props }));
+    expect(s.state().map((x) => asState(x as SnapshotEntry))).toEqual(expected);
   });
 
   test("TestRefreshStepWillPersistUpdatedIDs: an id the Read returns replaces the one in state, and the init errors are cleared", async () => {
     const outputs = { foo: "bar" };
-    const s = new TestStack({ snapshot: [{ urn: urnOf("resA"), id: "myid", outputs, initErrors: ["Resource failed to initialize"] }] });
+    const s = new TestStack({ snapshot: [{ urn: urnOf("resA"), id: "myid", inputs: {}, outputs, initErrors: ["Resource failed to initialize"] }] });
     s.provider.readF = async () => ({ id: "mynewid", props: outputs, inputs: {} });
     await s.refresh();
     expect(s.state().map((r) => [r.urn, r.id, r.initErrors ?? []])).toEqual([[urnOf("resA"), "mynewid", []]]);
   });
 
-  test("TestRefreshPreservesInputsWhenReadReturnsNoInputs: inputs stay when the Read gives none", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => void (await m.resource("resA", { inputs: { foo: "bar" } })));
-    s.provider.readF = async (_u, id) => ({ id, props: { foo: "bar", out: 1 }, inputs: undefined });
+  test("TestRefreshUpdateWithDeletedResource (up --refresh as a refresh, then the up): a resource found gone is not deleted again and the state ends empty", async () => {
+    const s = new TestStack({ snapshot: [{ urn: urnOf("resA"), id: "myid" }] });
+    s.provider.readF = async () => GONE;
+    const program = async (): Promise<void> => undefined;
+    await s.refresh({ preview: true });
+    await s.preview(program);
     await s.refresh();
-    expect(s.get("resA")).toMatchObject({ inputs: { foo: "bar" }, outputs: { foo: "bar", out: 1 } });
-  });
-
-  test("TestRefreshInitFailure: a failed Read fails the refresh and leaves the state as it was", async () => {
-    const s = new TestStack();
-    await s.up(async (m) => void (await m.resource("resA", { inputs: { foo: "bar" } })));
-    s.provider.readF = async () => {
-      throw new Error("read failed");
-    };
-    await expect(s.refresh()).rejects.toThrow("read failed");
-    expect(s.get("resA")).toMatchObject({ inputs: { foo: "bar" }, outputs: { foo: "bar" } });
-  });
-
-  test("TestExternalRefresh: a .get() resource is refreshed by its Read too", async () => {
-    const s = new TestStack();
-    s.provider.readF = async (_u, id) => ({ id, props: { v: 1 }, inputs: {} });
-    await s.up(async (m: TestMonitor) => void (await m.read("resA", "ext-id")));
-    s.provider.reset();
-    s.provider.readF = async (_u, id) => ({ id, props: { v: 2 }, inputs: {} });
-    await s.refresh();
-    expect(s.provider.made("read")).toEqual(["resA"]);
-    expect(s.get("resA")).toMatchObject({ external: true, outputs: { v: 2 } });
-  });
-
-  test("TestExternalRefreshDoesNotCallDiff: a refresh of a .get() resource reads it and never calls Diff", async () => {
-    const s = new TestStack();
-    let readCall = 0;
-    // The Go Read returns no id; the read id is returned here, as a dynamic provider's read does.
-    s.provider.readF = async (_u, id) => ({ id, props: { o1: ++readCall }, inputs: {} });
-    await s.up(async (m: TestMonitor) => void (await m.read("resA", "resA-some-id")));
-    await s.refresh();
-    expect(s.provider.made("diff")).toEqual([]);
-    expect(s.get("resA")).toMatchObject({ external: true, outputs: { o1: 2 } });
-  });
-
-  test("TestRefreshUpdateWithDeletedResource: a refresh then an up recreates what was found gone", async () => {
-    const s = new TestStack();
-    const program = async (m: TestMonitor): Promise<void> => void (await m.resource("resA"));
     await s.up(program);
-    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
-    await s.refresh();
-    s.provider.readF = undefined;
-    s.provider.reset();
-    expect(TestStack.steps(await s.up(program))).toEqual(["create resA"]);
+    expect(s.state()).toEqual([]);
+    expect(s.provider.made("delete")).toEqual([]);
   });
 
-  test("TestRefreshWithPendingOperations (pulumi_test.go): a refresh keeps a pending-delete copy and refreshes the live one", async () => {
-    const urn = urnOf("resA");
-    const s = new TestStack({ snapshot: [{ urn, id: "1" }, { urn, id: "0", delete: true }] });
+  test("TestRefreshDeleteParent: a child whose parent is found gone stays, without its parent", async () => {
+    const s = new TestStack();
+    s.provider.readF = async (urn, id) => (urn.endsWith("::resA") ? GONE : { id, props: {}, inputs: {} });
+    await s.up(async (m) => {
+      const resp = await m.resource("resA");
+      await m.resource("resB", { parent: resp.urn });
+    });
+    expect(s.state()).toHaveLength(2);
     await s.refresh();
-    expect(s.state().map((r) => [r.id, !!r.delete])).toEqual([["1", false], ["0", true]]);
+    expect(s.state()).toHaveLength(1);
+    // Not asserted there: the parent reference went with it (undangleParentResources).
+    expect(s.get("resB")?.parent).toBeUndefined();
+  });
+
+  test("TestRefreshPreservesInputsWhenReadReturnsNoInputs: after an update, a Read without inputs keeps the updated inputs", async () => {
+    const urnA = urnOf("resA");
+    const s = new TestStack({
+      snapshot: [{ urn: urnA, id: "resA-id", inputs: { inputProp: "oldInputValue" }, outputs: { inputProp: "oldInputValue", outputProp: "oldOutputValue" } }],
+    });
+    s.provider.diffF = async (_u, _id, olds, news) => ({ changes: olds.inputProp !== news.inputProp });
+    s.provider.readF = async (_u, id) => ({ id, props: { inputProp: "newInputValue", outputProp: "newOutputValue" }, inputs: undefined });
+    s.provider.updateF = async (_u, _id, _olds, news) => ({
+      outputs: { inputProp: news.inputProp, outputProp: String(news.inputProp).replaceAll("Input", "Output") },
+    });
+    const updatedInputs = { inputProp: "updatedInputValue" };
+    await planUpdate(s, async (m) => void (await m.resource("resA", { inputs: updatedInputs })));
+    await planRefresh(s);
+    expect(s.state()).toHaveLength(1);
+    expect(s.get("resA")?.inputs).toEqual(updatedInputs);
   });
 });
