@@ -43,7 +43,7 @@ export const amountRule = (decimals: number): string =>
     : `must be a decimal amount: digits, optionally a point and 1 to ${decimals} decimals (e.g. "12.50"), no sign, exponent or blank`;
 
 /** The number of decimals amounts carry (spec, Domain: "charged: decimal amount, two decimals"; contract: money). */
-export const moneyDecimals = (contract: MoneyContract = DEFAULT_CONTRACT.money): number => contract.decimals;
+export const moneyDecimals = (contract: Pick<MoneyContract, "decimals"> = DEFAULT_CONTRACT.money): number => contract.decimals;
 
 /**
  * Parses `value` exactly, or throws a MoneyError naming `field`. A JSON number is taken when its

@@ -66,7 +66,7 @@ export interface ChargeAnswer {
  * currency throws a MoneyError: the answer cannot be read, so inside a paid call its charge counts
  * as unknown (chargeUnknown). An answer that states no charge at all reads as null (not known).
  */
-export function chargeOf(o: ChargeAnswer, money: MoneyContract): Charge {
+export function chargeOf(o: ChargeAnswer, money: Pick<MoneyContract, "decimals">): Charge {
   if (o.charged === undefined && o.currency === undefined) return { charged: null, currency: null, invoice: o.invoice ?? null };
   return { charged: formatAmount(parseAmount("charged", o.charged, moneyDecimals(money))), currency: parseCurrency("currency", o.currency), invoice: o.invoice ?? null };
 }

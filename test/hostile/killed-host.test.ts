@@ -10,6 +10,7 @@
  */
 import { startProviderHost } from "../../engine/host";
 import { canonicalContact } from "../../resources/normalize";
+import { toServiceContact } from "../../provider/contact-names";
 import { contact, Managed, ROOT, startEnv, type Env } from "../resources/lifecycle/harness";
 
 jest.setTimeout(300_000);
@@ -91,7 +92,7 @@ test("killed mid-register: the order is charged, the next up reads it back by re
 test("a domain bought outside the stack is taken over with no replay to have: charged null, nothing bought, nothing claimed", async () => {
   const domain = "bought-elsewhere.com";
   const mark = env.mark();
-  await env.client.register({ domain, years: 1, contacts: { registrant: canonicalContact(contact) } }, { idempotencyKey: "bought-in-the-portal" });
+  await env.client.register({ domain, years: 1, contacts: { registrant: toServiceContact(canonicalContact(contact)) } }, { idempotencyKey: "bought-in-the-portal" });
   const [order] = ledger(domain);
   const d = new Managed(env, "Domain", "elsewhere");
   const from = env.host.logs().length;
