@@ -140,6 +140,9 @@ export class RequestLoop {
     let rateLimitRetries = 0;
     let rateLimitWaitedMs = 0;
     let skewCorrected = false;
+    // How an earlier attempt may have reached the service and been applied (sent, then no whole answer;
+    // or a 5xx): a later attempt that never left does not make the call "never reached the service".
+    let reached: string | undefined;
 
     for (let attempt = 1; ; attempt++) {
       const release = await s.window.acquire((ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label }));
@@ -163,11 +166,14 @@ export class RequestLoop {
         s.logger.debug?.(`${label} attempt ${attempt}: ${failure.reason}`);
         if (failure.kind === "local") throw new LocalRequestError(ctx, failure.reason);
         if (shouldRetry(failure, safety) && retries < s.maxRetries) {
+          if (failure.kind !== "not-sent") reached ??= `attempt ${attempt}: ${failure.reason}`;
           await this.backoff(retries++, undefined, label, jitter);
           continue;
         }
         if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, failure.reason);
-        throw new ResellerNetworkError(ctx, failure.reason, attempt, failure.kind !== "not-sent", { keyed: call.idempotencyKey !== undefined, kind: failure.kind });
+        const neverSent = failure.kind === "not-sent" && reached === undefined;
+        const reason = failure.kind === "not-sent" && reached !== undefined ? `${failure.reason}; an earlier attempt reached the service (${reached})` : failure.reason;
+        throw new ResellerNetworkError(ctx, reason, attempt, !neverSent, { keyed: call.idempotencyKey !== undefined, kind: failure.kind });
       }
 
       s.logger.debug?.(`${label} attempt ${attempt}: ${res.status}`);
@@ -213,6 +219,7 @@ export class RequestLoop {
         }
       }
       if (shouldRetry(failure, safety) && retries < s.maxRetries) {
+        if (res.status >= 500) reached ??= `attempt ${attempt}: status ${res.status} ${err.code}`;
         await this.backoff(retries++, retryAfterMs, label, jitter);
         continue;
       }

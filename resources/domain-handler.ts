@@ -136,7 +136,8 @@ function outputs(base: DomainInputs | DomainOutputs, live: DomainInfo, extra: Ov
 function sendOrder(api: ResellerApi, domain: string, o: Omit<UnconfirmedOrder, "reason" | "placedAt">, inputs?: DomainInputs): Promise<DomainOrder> {
   const keyed = { idempotencyKey: o.idempotencyKey };
   if (o.operation === "renew") return api.renew(domain, { years: o.years, current_expiry: o.from ?? "" }, keyed);
-  if (!inputs?.contacts) throw new Error(`contacts: is required to ${o.operation} ${domain}; nothing was charged`);
+  // Unreachable from create (it checks first); a replay needs the body the order was sent with.
+  if (!inputs?.contacts) throw new Error(`contacts: is required to send the ${o.operation} of ${domain} (its replay needs the contacts it was sent with); nothing was sent`);
   const contacts = { ...eachContact(inputs.contacts, toServiceContact), registrant: toServiceContact(inputs.contacts.registrant) };
   const body: RegisterRequest = defined({ domain, years: o.years, contacts, nameservers: inputs.nameservers, client_reference: inputs.clientReference });
   return o.operation === "register" ? api.register(body, keyed) : api.transfer({ ...body, auth_code: inputs.authCode ?? "" }, keyed);
@@ -160,6 +161,10 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
  */
 async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs): Promise<Overlay> {
   const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
+  if (o.operation !== "renew" && !inputs.contacts) {
+    ctx.log.warn(`${what} cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent. It was applied, once; the account's invoices say what it cost.`);
+    return { unconfirmedOrder: undefined };
+  }
   const r = await confirmByReplay(ctx, what, o, async () => (await charged(sendOrder(api, domain, o, inputs), ctx.contract().money)).fields);
   if (!r) return { unconfirmedOrder: undefined };
   return "charge" in r ? { ...r.charge, unconfirmedOrder: undefined } : { unconfirmedOrder: r.unconfirmed };

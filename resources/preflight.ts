@@ -267,7 +267,7 @@ async function addon(p: Preflight, ctx: HostContext, olds: Props, kind: "Privacy
   const label = kind === "PrivacyAddon" ? "WHOIS Privacy" : "Domain Protection";
   const on = kind === "PrivacyAddon" ? d?.privacy?.enabled : d?.protection?.enabled;
   const who = named(kind, i.resourceUrn);
-  if (on) ctx.log.info(`${who}: ${i.adopt ? "adopts" : "takes over"} ${label} of ${i.domain} (on already); nothing bought`);
+  if (on) ctx.log.info(`${who}: ${i.adopt ? "adopts" : "takes over"} ${label} of ${i.domain} (on already); up buys nothing`);
   else if (i.adopt) throw new Error(`adopt: ${label} is not on for ${i.domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
   else await chargeAddon(p, ctx, kind === "PrivacyAddon" ? "privacy" : "protection", `${who}: buys ${label} for ${i.domain} for the rest of its term`, i, d);
 }

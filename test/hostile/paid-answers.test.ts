@@ -167,3 +167,21 @@ describe.each(ADDONS)("%s answered as the service sent it", (kind, action, _path
     expect(said()).toMatch(/so asking again would be a new order; none was sent/);
   });
 });
+
+test("a Domain's unconfirmed register whose program now adopts it without contacts: not asked for again (its body cannot be rebuilt), said so, dropped, nothing bought", async () => {
+  const domain = "lie-adopted-later.com";
+  service.proxy.rewrite({ method: "POST", path: /\/domains\/register$/, lie: () => ({ body: "<html>Order received</html>", contentType: "text/html" }) });
+  const d = new Managed(service.env, "Domain", "adopted-later");
+  expect((await failureOf(d.up({ domain, contacts }))).message).toMatch(/may have been charged/);
+  expect(d.state!.outputs.unconfirmedOrder).toMatchObject({ operation: "register" });
+  const sent = service.proxy.requests.length;
+  const logsBefore = service.env.host.logs().length;
+  expect(await d.up({ domain, adopt: true })).toBe("update");
+  expect(service.proxy.requests.slice(sent).filter((r) => r.method !== "GET")).toEqual([]);
+  expect(d.state!.outputs.unconfirmedOrder).toBeUndefined();
+  expect(ledger(domain, "register")).toHaveLength(1);
+  const said = () => service.env.host.logs().slice(logsBefore).join("\n");
+  for (let n = 0; n < 100 && !said().includes("cannot be confirmed"); n++) await new Promise((r) => setTimeout(r, 20));
+  expect(said()).toContain(`${domain}: the register of an earlier run cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent.`);
+  expect(said()).not.toMatch(/nothing (was )?charged/i);
+});

@@ -7,6 +7,7 @@ import type { ResellerClient } from "../../provider/client";
 import { OutcomeUnknownError, RateLimitedError, ResellerNetworkError } from "../../provider/errors";
 import type { WaitEvent } from "../../provider/request-loop";
 import { ok, fail, startRecordingServer, type RecordingServer } from "../support/recording-server";
+import { chargeUnknown } from "../../resources/unanswered-order";
 import * as F from "./fixtures";
 import { clientFor, fakeClock, type FakeClock } from "./helpers";
 
@@ -108,6 +109,52 @@ describe("creating POSTs without Idempotency-Key are never re-sent once they may
     const c = clientFor(server, clock, { baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2 });
     await expect(c.createZone("example.com")).rejects.toMatchObject({ name: "ResellerNetworkError", reason: expect.stringContaining("ECONNREFUSED") });
     expect(clock.sleeps).toHaveLength(2);
+    await c.close();
+  });
+});
+
+describe("a keyed order whose later attempts never leave: the earlier attempt may have been applied", () => {
+  /** A client whose first backoff takes the server down: every later attempt is refused, nothing sent. */
+  const downAfterFirst = () => {
+    let down = false;
+    return clientFor(server, clock, {
+      sleep: async (ms) => {
+        if (!down) await server.close();
+        down = true;
+        return clock.sleep(ms);
+      },
+    });
+  };
+
+  it.each([
+    ["sent, then the connection dropped", { drop: true } as const, /an earlier attempt reached the service \(attempt 1: /],
+    ["answered 503", fail(503, "internal_error"), /an earlier attempt reached the service \(attempt 1: status 503 internal_error\)/],
+  ])("attempt 1 %s, the rest refused: not \"never reached the service\", and its charge is unknown", async (_name, first, reason) => {
+    server.next(first);
+    const c = downAfterFirst();
+    const e = await c.register(reg, { idempotencyKey: "rp1-reached" }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(ResellerNetworkError);
+    expect(e).toMatchObject({ sent: true, keyed: true, reason: expect.stringMatching(reason) });
+    expect((e as Error).message).not.toMatch(/never reached|nothing was changed or charged/);
+    expect((e as Error).message).toMatch(/ECONNREFUSED/);
+    expect(chargeUnknown(e)).toMatch(/^no answer came back/);
+    expect(server.requests).toHaveLength(1);
+    await c.close();
+  });
+
+  it("control: no attempt ever left, so nothing was changed or charged", async () => {
+    const port = await closedPort();
+    const c = clientFor(server, clock, { baseUrl: `http://127.0.0.1:${port}` });
+    const e = await c.register(reg, { idempotencyKey: "rp1-never" }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toMatchObject({ name: "ResellerNetworkError", sent: false });
+    expect((e as Error).message).toMatch(/never reached the service after 4 attempt\(s\) .*so nothing was changed or charged/);
+    expect(chargeUnknown(e)).toBeUndefined();
     await c.close();
   });
 });
