@@ -17,9 +17,10 @@ import { sandboxEngine } from "./measure";
 /**
  * The requests a run sent: all of them; those that changed anything, and those other than GET and the
  * spec's read-only POSTs (a preview must send none of either); and the most times one object was
- * read (the same GET path; coalesced reads make it 1).
+ * read (the same GET path; coalesced reads make it 1); and the creates the run planned (an adoption
+ * is counted apart by engine/, as "to adopt").
  */
-async function counted(sb: SandboxHandle, run: () => Promise<RunResult>): Promise<{ reads: number; writes: number; unsafe: number; mostPerObject: number; objects: number }> {
+async function counted(sb: SandboxHandle, run: () => Promise<RunResult>): Promise<{ reads: number; writes: number; unsafe: number; mostPerObject: number; objects: number; creates: number }> {
   sb.operator.clearRequests();
   const result = await run();
   const requests = sb.operator.requests().filter((r) => r.path.startsWith("/api/"));
@@ -31,6 +32,7 @@ async function counted(sb: SandboxHandle, run: () => Promise<RunResult>): Promis
     unsafe: requests.filter((r) => !isReadRequest(r)).length,
     mostPerObject: Math.max(0, ...perPath.values()),
     objects: result.steps.length,
+    creates: result.summary.create,
   };
 }
 
@@ -53,8 +55,8 @@ export function previewReads(domains = 100): Measurement {
         await buildEstate(es, domains);
         const engine = sandboxEngine(es, 1_000_000, { parallel: 16 });
         const imported = await counted(es, () => engine.preview(estateProgram(domains, false)));
-        Object.assign(out, { previewEstateObjects: imported.objects, previewEstateReads: imported.reads, previewEstateWrites: imported.writes, previewEstateUnsafe: imported.unsafe, previewEstateMostReadsOfOnePath: imported.mostPerObject });
-        progress(`estate as imported: ${imported.reads} reads for ${imported.objects} objects (one path read at most ${imported.mostPerObject} times), ${imported.writes} writes, ${imported.unsafe} requests other than reads`);
+        Object.assign(out, { previewEstateObjects: imported.objects, previewEstateReads: imported.reads, previewEstateWrites: imported.writes, previewEstateUnsafe: imported.unsafe, previewEstateMostReadsOfOnePath: imported.mostPerObject, previewEstateCreates: imported.creates });
+        progress(`estate as imported: ${imported.reads} reads for ${imported.objects} objects (one path read at most ${imported.mostPerObject} times), ${imported.writes} writes, ${imported.unsafe} requests other than reads, ${imported.creates} to create`);
         await engine.up(estateProgram(domains, false));
         const after = await counted(es, () => engine.preview(estateProgram(domains, false)));
         Object.assign(out, { previewEstateAfterUpReads: after.reads, previewEstateAfterUpWrites: after.writes });

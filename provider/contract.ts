@@ -399,14 +399,22 @@ export interface MoneyContract {
   addonPricesPerYear: { privacy: string; protection: string };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * The years an add-on bought now is charged for, a domain expiring at `expiryMs`: assumed (spec: "for
- * the rest of the term"; how it is counted: not shown) the whole years left, a started year counting
- * whole, at least one. The sandbox charges by it.
+ * the rest of the term"; how it is counted: not shown) the calendar years left, a started year
+ * counting whole, at least one: the fewest n for which now plus n years reaches the expiry (so a term
+ * of exactly two years is two, leap day or not). The sandbox charges by it.
  */
-export const addonChargeYears = (expiryMs: number, nowMs: number): number => Math.max(1, Math.ceil((expiryMs - nowMs) / (365 * DAY_MS)));
+export function addonChargeYears(expiryMs: number, nowMs: number): number {
+  const plusYears = (n: number): number => {
+    const d = new Date(nowMs);
+    d.setUTCFullYear(d.getUTCFullYear() + n);
+    return d.getTime();
+  };
+  let n = 1;
+  while (n < 100 && plusYears(n) < expiryMs) n++;
+  return n;
+}
 
 /** The whole contract, as one overridable value. */
 export interface Contract {

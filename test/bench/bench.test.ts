@@ -124,6 +124,8 @@ test("previewReads: a preview writes nothing and reads at most once per object, 
   expect(m.previewEstateUnsafe).toBe(0);
   expect(m.previewEstateReads).toBeLessThanOrEqual(m.previewEstateObjects);
   expect(m.previewEstateMostReadsOfOnePath).toBe(1);
+  // As an import writes it, every resource adopts: nothing to create.
+  expect(m.previewEstateCreates).toBe(0);
   // After the up, nothing is created: the account's one read is all a preview needs.
   expect(m.previewEstateAfterUpWrites).toBe(0);
   expect(m.previewEstateAfterUpReads).toBeLessThanOrEqual(1);

@@ -36,9 +36,12 @@ describe("parseAmount", () => {
     expect(resolveContract({ money: { addonPricesPerYear: { privacy: "5.00" } } }).money.addonPricesPerYear).toEqual({ privacy: "5.00", protection: "" });
     for (const bad of ["5.001", "five", "-5.00", "5."])
       expect(() => resolveContract({ money: { addonPricesPerYear: { protection: bad } } })).toThrow(`contract override: "money.addonPricesPerYear.protection" must be "" (unknown) or an amount such as "5.00" with at most 2 decimals; got ${JSON.stringify(bad)}`);
-    // Charged for the whole years left of the term, a started year counting whole, at least one.
+    // Charged for the calendar years left of the term, a started year counting whole, at least one.
     const day = 86_400_000;
     expect([45, 365, 366, 700, -3].map((days) => addonChargeYears(days * day, 0))).toEqual([1, 1, 2, 2, 1]);
+    // A term of exactly two years across a leap day (731 days) is two years, not three.
+    expect(addonChargeYears(Date.parse("2029-03-01T12:00:00Z"), Date.parse("2027-03-01T12:00:00Z"))).toBe(2);
+    expect(addonChargeYears(Date.parse("2029-03-01T12:00:01Z"), Date.parse("2027-03-01T12:00:00Z"))).toBe(3);
   });
 
   it("compares and formats exactly, across places", () => {
