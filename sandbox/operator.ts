@@ -91,9 +91,15 @@ export class LocalOperator {
     return this.sb.requests.map((e) => ({ ...e }));
   }
 
+  /** How many API requests were received since the log was last emptied, and when the earliest arrived (ISO time), beyond the log's 10,000. */
+  requestsReceived(): { count: number; firstAt?: string } {
+    return { ...this.sb.received };
+  }
+
   /** Empties the request log. */
   clearRequests(): void {
     this.sb.requests = [];
+    this.sb.received = { count: 0 };
   }
 
   /** Makes the next matching requests fail, drop their answer, wait or be rate limited; returns the fault as kept. */

@@ -182,6 +182,8 @@ export class Sandbox {
   readonly limiter = new RateLimiter();
   readonly nonces = new NonceStore();
   requests: RequestLogEntry[] = [];
+  /** Requests logged since the log was last emptied, and the earliest arrival among them: the log keeps only the latest MAX_LOG. */
+  received: { count: number; firstAt?: string } = { count: 0 };
   faults: Fault[] = [];
   private seq = 0;
 
@@ -218,6 +220,8 @@ export class Sandbox {
 
   log(e: RequestLogEntry): void {
     this.requests.push(e);
+    this.received.count++;
+    if (this.received.firstAt === undefined || e.at < this.received.firstAt) this.received.firstAt = e.at;
     if (this.requests.length > MAX_LOG) this.requests.splice(0, this.requests.length - MAX_LOG);
   }
 
@@ -473,6 +477,7 @@ export class Sandbox {
   reset(): void {
     this.core.reset(structuredClone(this.initialSettings));
     this.requests = [];
+    this.received = { count: 0 };
     this.faults = [];
     this.nonces.clear();
     this.limiter.clear();

@@ -33,6 +33,9 @@ function recordsOf(news: Record<string, unknown>): unknown {
   }
 }
 
+/** Records judged between two turns of the event loop, so requests started before check (the zone's list) are sent meanwhile. */
+const YIELD_EVERY = 250;
+
 const RECORD_FIELDS = ["type", "name", "content", "ttl", "priority", "extra"];
 
 const label = (r: Record<string, unknown>): string => `${typeof r.type === "string" ? r.type : "?"} ${typeof r.name === "string" ? r.name : "@"}`;
@@ -44,7 +47,7 @@ const asGiven = (r: Record<string, unknown>): string => JSON.stringify([r.type, 
  * `olds` are the inputs this check returned at the last up, for the same zone: canonical records,
  * which a record given exactly as one of them is (canonical forms are fixed points of the table).
  */
-export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Limits, olds: Record<string, unknown> = {}): CheckResult<ZoneRecordsInputs> {
+export async function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Limits, olds: Record<string, unknown> = {}): Promise<CheckResult<ZoneRecordsInputs>> {
   const failures: CheckFailure[] = [];
   const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
   let zone = news.zone;
@@ -70,9 +73,15 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
   const records: Record<string, ZoneRecord> = {};
   const where = new Map<string, number>();
   const ttlOf = new Map<string, { ttl: number; at: number }>();
-  list.forEach((raw: unknown, i) => {
+  for (let i = 0; i < list.length; i++) {
+    // The zone's list is asked for before this runs (handler.ts): its requests leave between turns.
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((r) => setImmediate(r));
+    const raw: unknown = list[i];
     const at = `records[${i}]`;
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return void fail(at, `${show(raw)} is not a record ({type, name, content, ttl?, priority?, extra?})`);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      fail(at, `${show(raw)} is not a record ({type, name, content, ttl?, priority?, extra?})`);
+      continue;
+    }
     const r = raw as Record<string, unknown>;
     for (const k of Object.keys(r)) if (!RECORD_FIELDS.includes(k)) fail(`${at}.${k}`, `is not a record field (${RECORD_FIELDS.join(", ")}); the zone is the resource's`);
     const was = known.get(asGiven(r));
@@ -83,13 +92,16 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
       const c = checkRecordInputs({ ...r, zone }, limits);
       if (!c.ok) {
         for (const f of c.failures) failures.push({ property: `${at}.${f.property}`, reason: `${at}.${f.reason} (record ${label(r)})` });
-        return;
+        continue;
       }
       rec = defined({ type: c.inputs.type, name: c.inputs.name, content: c.inputs.content, ttl: c.inputs.ttl, priority: c.inputs.priority ?? undefined, extra: c.inputs.extra ?? undefined });
     }
     const key = recordKey(rec);
     const twice = where.get(key);
-    if (twice !== undefined) return void fail(at, `${show(key)} is declared twice (also records[${twice}]); a record is one entry`);
+    if (twice !== undefined) {
+      fail(at, `${show(key)} is declared twice (also records[${twice}]); a record is one entry`);
+      continue;
+    }
     where.set(key, i);
     const set = `${rec.name} ${rec.type}`;
     const sib = ttlOf.get(set);
@@ -97,7 +109,7 @@ export function checkZoneRecordsInputs(news: Record<string, unknown>, limits: Li
       fail(`${at}.ttl`, `${rec.ttl} differs from ttl ${sib.ttl} of records[${sib.at}], another ${rec.type} record named ${rec.name}: records of one name and type share one TTL, so give them the same ttl`);
     else if (!sib) ttlOf.set(set, { ttl: rec.ttl, at: i });
     records[key] = rec;
-  });
+  }
   if (failures.length) return failed(news, failures);
   return {
     ok: true,

@@ -210,7 +210,7 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     // A new resource is planned against the live zone whatever it declares: its list is asked for
     // while the records are judged (thousands take a while), not after.
     const early = !olds.records && typeof news.zone === "string" && !isUnknown(news.zone) ? settled(readZone(ctx, canonicalHost(news.zone))) : undefined;
-    const result = checkZoneRecordsInputs(news, ctx.limits(), olds);
+    const result = await checkZoneRecordsInputs(news, ctx.limits(), olds);
     if (!result.ok) return result;
     const i = result.inputs;
     if (Array.isArray(i.records) || containsUnknown(i) || i.resourceUrn === undefined) return result;

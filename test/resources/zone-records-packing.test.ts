@@ -31,8 +31,8 @@ function canonical(): Record<string, Record<string, unknown>> {
   return out;
 }
 
-test("check's packed records read back as DnsRecord's canonical records; only records whose key differs from their content carry fields", () => {
-  const c = checkZoneRecordsInputs({ zone: ZONE, records: declared }, DEFAULT_LIMITS);
+test("check's packed records read back as DnsRecord's canonical records; only records whose key differs from their content carry fields", async () => {
+  const c = await checkZoneRecordsInputs({ zone: ZONE, records: declared }, DEFAULT_LIMITS);
   if (!c.ok) throw new Error(JSON.stringify(c.failures));
   const want = canonical();
   expect(c.inputs.records).toEqual(Object.fromEntries(Object.entries(want).map(([k, r]) => [k, r.ttl])));
@@ -40,10 +40,10 @@ test("check's packed records read back as DnsRecord's canonical records; only re
   expect(Object.keys(c.inputs.fields ?? {}).sort()).not.toContain("www A 192.0.2.10");
   expect(Object.keys(c.inputs.fields ?? {})).toContain("@ MX 10 mx1.example.com.");
   // The next check takes every record from the last one's inputs and returns the same.
-  const again = checkZoneRecordsInputs({ zone: ZONE, records: declared }, DEFAULT_LIMITS, c.inputs as unknown as Record<string, unknown>);
+  const again = await checkZoneRecordsInputs({ zone: ZONE, records: declared }, DEFAULT_LIMITS, c.inputs as unknown as Record<string, unknown>);
   expect(again).toEqual(c);
   // A zone of A records alone carries no fields.
-  const plain = checkZoneRecordsInputs({ zone: ZONE, records: [declared[0]] }, DEFAULT_LIMITS);
+  const plain = await checkZoneRecordsInputs({ zone: ZONE, records: [declared[0]] }, DEFAULT_LIMITS);
   expect(plain.ok && plain.inputs.fields).toBeUndefined();
 });
 

@@ -34,6 +34,16 @@ describe("faults", () => {
     expect(log.map((e) => [e.status, e.fault])).toEqual([[503, "error"], [200, null]]);
   });
 
+  it("counts the requests received since the log was emptied, and the earliest arrival, beside the log (which keeps the latest 10,000)", async () => {
+    sb.operator.clearRequests();
+    await api("GET", "/ping");
+    await api("GET", "/ping");
+    const log = sb.operator.requests();
+    expect(sb.operator.requestsReceived()).toEqual({ count: 2, firstAt: log[0].at });
+    sb.operator.clearRequests();
+    expect(sb.operator.requestsReceived()).toEqual({ count: 0 });
+  });
+
   it("injects 429 with Retry-After", async () => {
     await op.injectFault({ kind: "rate-limit", count: 1, retryAfterSeconds: 7 });
     expect(await op.faults()).toEqual([{ kind: "rate-limit", count: 1, retryAfterSeconds: 7 }]);
