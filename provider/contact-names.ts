@@ -52,6 +52,8 @@ export function fromServiceContact(s: ServiceContact): Contact {
   return out as unknown as Contact;
 }
 
+const OURS_BY_SERVICE_NAME = new Map(RENAMED_CONTACT_FIELDS.map(([ours, service]) => [service, ours]));
+
 /**
  * A contact object that may use the service's names where ours differ (a program, stack config or
  * state of 0.2.0 and before), with those keys renamed to ours; other keys are kept as they are, for
@@ -59,13 +61,15 @@ export function fromServiceContact(s: ServiceContact): Contact {
  * one). `renamed` lists the [old, new] pairs renamed.
  */
 export function withOurContactNames(o: Record<string, unknown>): { contact: Record<string, unknown>; renamed: [string, string][] } {
-  const contact: Record<string, unknown> = { ...o };
+  const contact: Record<string, unknown> = {};
   const renamed: [string, string][] = [];
-  for (const [ours, service] of RENAMED_CONTACT_FIELDS) {
-    if (!(service in o) || ours in o) continue;
-    contact[ours] = o[service];
-    delete contact[service];
-    renamed.push([service, ours]);
+  // Renamed in place, so the keys keep their order (a state's contacts then compare equal as JSON).
+  for (const [key, value] of Object.entries(o)) {
+    const ours = OURS_BY_SERVICE_NAME.get(key);
+    if (ours && !(ours in o)) {
+      contact[ours] = value;
+      renamed.push([key, ours]);
+    } else contact[key] = value;
   }
   return { contact, renamed };
 }

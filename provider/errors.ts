@@ -5,6 +5,7 @@
  * ResellerNetworkError, LocalRequestError. Every message says what to do next; no message, field or body carries a
  * secret or a contact detail (bodies and messages pass through redact()).
  */
+import { RENAMED_CONTACT_FIELDS } from "./contact-names";
 import { ERROR_CODES } from "./contract";
 import { redact } from "./redact";
 
@@ -165,9 +166,16 @@ export class ValidationError extends ResellerApiError {
   override readonly name = "ValidationError";
   static override nextStep(_s: number, p: ParsedErrorBody): string {
     if (!p.field) return "Fix the input and retry.";
-    const input = INPUT_FOR_FIELD[p.field];
+    const input = INPUT_FOR_FIELD[p.field] ?? contactInputOf(p.field);
     return input ? `Fix the input ${input} (the service's field ${p.field}) and retry.` : `Fix the input field "${p.field}" and retry.`;
   }
+}
+
+/** A contact field the service names (`contacts.registrant.postal_code`) as a Domain's input names it (`contacts.registrant.postalCode`). */
+function contactInputOf(field: string): string | undefined {
+  const m = /^(contacts\.(?:registrant|admin|tech|billing))\.(\w+)$/.exec(field);
+  const ours = m && RENAMED_CONTACT_FIELDS.find(([, service]) => service === m[2])?.[0];
+  return ours ? `${m[1]}.${ours}` : undefined;
 }
 
 /** The service's request fields whose resource input is spelled otherwise, so hints name what the user wrote. */

@@ -97,7 +97,7 @@ const liveContacts = (c: Contacts): HeldContacts => eachContact(c, (v) => canoni
  * `renamed` names each renamed field ("contacts.registrant.postal_code → postalCode"), never a value.
  * Anything that is not a contact object (an unknown in preview, a wrong type) is left to validation.
  */
-export function withCurrentContactNames(bag: Props): { bag: Props; renamed: string[] } {
+function withCurrentContactNames(bag: Props): { bag: Props; renamed: string[] } {
   const set = bag.contacts;
   if (typeof set !== "object" || set === null || Array.isArray(set)) return { bag, renamed: [] };
   const renamed: string[] = [];

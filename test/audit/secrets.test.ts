@@ -219,16 +219,18 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
 
   // 4. Registrations the service refuses with 422 on a contact field the offline check accepts: the
   //    service's message names the field and echoes (part of) the value.
-  const refusals: [Made, string][] = [
-    [longEmail, "contacts.registrant.email"],
-    [longName, "contacts.registrant.name"],
-    [longStreet, `contacts.registrant.${SERVICE_CONTACT_NAMES.addressLine1}`], // the service names its own field
+  const refusals: [Made, string, string][] = [
+    [longEmail, "contacts.registrant.email", "field \"contacts.registrant.email\""],
+    [longName, "contacts.registrant.name", "field \"contacts.registrant.name\""],
+    // The service names its own field; the hint names the Domain's input.
+    [longStreet, `contacts.registrant.${SERVICE_CONTACT_NAMES.addressLine1}`, "contacts.registrant.addressLine1"],
   ];
-  for (const [bad, field] of refusals) {
+  for (const [bad, field, input] of refusals) {
     const before = sandbox.operator.ledger().length;
     const e = await expectUpFails({ xferContacts: second, bad });
     expect(e.message).toMatch(/422 validation_error/);
     expect(e.message).toContain(field);
+    expect(e.message).toContain(`Fix the input ${input}`);
     expect(sandbox.operator.ledger()).toHaveLength(before);
   }
 

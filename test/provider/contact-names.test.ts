@@ -42,4 +42,6 @@ test("withOurContactNames renames the service's names and keeps other keys for v
   // Both spellings: left as given, so validation refuses the old one by name.
   expect(withOurContactNames({ ...ours, postal_code: "X" })).toEqual({ contact: { ...ours, postal_code: "X" }, renamed: [] });
   expect(withOurContactNames(ours)).toEqual({ contact: ours, renamed: [] });
+  // In place: the keys keep their order.
+  expect(Object.keys(withOurContactNames(toServiceContact(ours)).contact)).toEqual(Object.keys(ours));
 });

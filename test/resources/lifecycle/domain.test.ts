@@ -438,6 +438,8 @@ describe("a state written by 0.2.0, whose contacts have the service's field name
     const p = await d.preview(args);
     expect([p.step, p.diff?.diffs]).toEqual(["same", []]);
     expect(await d.up(args)).toBe("same");
+    // Not even a read: check's olds, upgraded, are the inputs it returns (preflight's no-op path).
+    expect(env.sandbox.operator.requests().slice(mark).map((r) => `${r.method} ${r.path}`)).toEqual([]);
     asWrittenBy020();
     expect(await d.refresh()).toBe(true);
     expect(d.outputs.contacts).toEqual(held);

@@ -36,6 +36,10 @@ test("hints name reseller:timeoutSeconds and the Pulumi input (authCode), not th
   expect(new ResellerNetworkError(ctx, "no answer in time (UND_ERR_HEADERS_TIMEOUT)", 4).message).toContain("raise reseller:timeoutSeconds");
   const invalid = ResellerApiError.from(422, { error: { code: "validation_error", message: "auth code malformed", field: "auth_code" } }, ctx);
   expect(invalid.message).toContain("Fix the input authCode (the service's field auth_code) and retry.");
+  const street = ResellerApiError.from(422, { error: { code: "validation_error", message: "too long", field: "contacts.tech.address_line_1" } }, ctx);
+  expect(street.message).toContain("Fix the input contacts.tech.addressLine1 (the service's field contacts.tech.address_line_1) and retry.");
+  const city = ResellerApiError.from(422, { error: { code: "validation_error", message: "too long", field: "contacts.tech.city" } }, ctx);
+  expect(city.message).toContain('Fix the input field "contacts.tech.city" and retry.');
   const notFound = ResellerApiError.from(404, { error: { code: "not_found", message: "no route" } }, ctx);
   expect(notFound.message).toContain("If every call answers 404, reseller:baseUrl is wrong: it is the scheme and host only");
 });
