@@ -6,6 +6,7 @@
  * The sandbox builds its responses to these shapes; the client parses every response with them.
  */
 import { z } from "zod";
+import type { CONFLICT_STRATEGIES, PRICING_ACTIONS } from "./requests";
 import type { ContactSet, RecordExtra as ExtraFields, StoredContact } from "./shapes";
 
 /**
@@ -269,5 +270,5 @@ export interface RecordInput {
   priority?: number | null;
   extra?: ExtraFields | null;
 }
-export type ConflictStrategy = "skip" | "replace" | "cancel";
-export type PricingAction = "register" | "renew" | "transfer" | "restore";
+export type ConflictStrategy = (typeof CONFLICT_STRATEGIES)[number];
+export type PricingAction = (typeof PRICING_ACTIONS)[number];

@@ -16,6 +16,7 @@ import { YEARS } from "../provider/vocabulary";
 import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../provider/money";
 import { canonicalize, problemText } from "../provider/records";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
+import { CONFLICT_STRATEGIES } from "../provider/requests";
 import type { ConflictStrategy } from "../provider/views";
 import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "./normalize";
 import { domainNameRule, hostNameProblem, intRule, show } from "./rules";
@@ -356,8 +357,7 @@ function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.Refineme
   };
 }
 
-const STRATEGIES: readonly ConflictStrategy[] = ["skip", "replace", "cancel"];
-const isStrategy = (v: unknown): v is ConflictStrategy => STRATEGIES.some((s) => s === v);
+const isStrategy = (v: unknown): v is ConflictStrategy => CONFLICT_STRATEGIES.some((s) => s === v);
 
 // ---- The kinds' schemas ----
 
@@ -486,7 +486,7 @@ const templateSchema: z.ZodType<TemplateInputs> = z.looseObject({
     }
     return vars;
   }, () => ({})),
-  conflictStrategy: field<ConflictStrategy>((v, ctx) => (isStrategy(v) ? v : refuse(ctx, v, `is not one of ${STRATEGIES.join(", ")}`)), () => "cancel"),
+  conflictStrategy: field<ConflictStrategy>((v, ctx) => (isStrategy(v) ? v : refuse(ctx, v, `is not one of ${CONFLICT_STRATEGIES.join(", ")}`)), () => "cancel"),
 });
 
 // ---- Parsing ----
