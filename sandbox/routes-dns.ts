@@ -1,5 +1,6 @@
 /** DNS hosting endpoints: zones, delegation check, records and Quick Setup templates. */
 import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { DEFAULT_TTL, exclusivityClash } from "../provider/records";
 import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../provider/vocabulary";
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
@@ -9,7 +10,6 @@ import { DNS_SERVICE_NAMESERVERS, type RecordEntry, type ZoneEntry } from "./sta
 import { canonicalHost, domainName } from "./validate";
 import { CONFLICT_STRATEGIES } from "../provider/requests";
 
-const DEFAULT_TTL = 3600;
 
 interface TemplateRecord {
   type: string;
@@ -247,7 +247,7 @@ const applyTemplate = (c: Ctx) => {
     }
   });
   requireActiveZone(z);
-  const conflicts = (d: RecordDraft) => z.records.filter((r) => r.name === d.name && (r.type === d.type || r.type === "CNAME" || d.type === "CNAME"));
+  const conflicts = (d: RecordDraft) => z.records.filter((r) => r.name === d.name && (r.type === d.type || exclusivityClash(d.type, [r]) !== undefined));
   const conflicting = drafts.filter((d) => conflicts(d).length > 0);
   if (strategy === "cancel" && conflicting.length > 0) {
     throw new ApiError("template_conflict", `template ${t.id} conflicts with existing records (${conflicting.map((d) => `${d.type} ${d.name}`).join(", ")}); nothing was changed; use conflict_strategy skip or replace`, "conflict_strategy", {
