@@ -83,7 +83,7 @@ export interface CanonicalRecord {
   extra: RecordExtra | null;
 }
 
-export { DEFAULT_TTL, recordIdentity, sameRecord, type RecordIdentityFields } from "./rules";
+export { DEFAULT_TTL, recordIdentity, recordIdentityParts, sameRecord, type RecordIdentityFields } from "./rules";
 
 /** Host-name form of a zone: lower case, punycode, no trailing dot (zones are checked elsewhere). */
 export function zoneName(zone: string): string {

@@ -23,9 +23,12 @@ export interface RecordIdentityFields {
  * in key order so `{weight, port}` and `{port, weight}` are one record (RFC 2181 §5: identical
  * records are one record). Give it canonical records (provider/records canonicalize).
  */
-export function recordIdentity(r: RecordIdentityFields): string {
+export const recordIdentity = (r: RecordIdentityFields): string => JSON.stringify(recordIdentityParts(r));
+
+/** The parts of recordIdentity, in order: [type, name, content, priority or null, extra with sorted keys or null]. */
+export function recordIdentityParts(r: RecordIdentityFields): [string, string, string, number | null, Record<string, unknown> | null] {
   const extra = r.extra ? Object.fromEntries(Object.entries(r.extra).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null;
-  return JSON.stringify([r.type, r.name, r.content, r.priority ?? null, extra && Object.keys(extra).length ? extra : null]);
+  return [r.type, r.name, r.content, r.priority ?? null, extra && Object.keys(extra).length ? extra : null];
 }
 
 /** Whether two canonical records are the same record (recordIdentity). */
