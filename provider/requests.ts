@@ -9,7 +9,7 @@
 import { z } from "zod";
 import * as V from "./views";
 import type { ConflictStrategy, PricingAction, RecordInput, RegisterRequest, RenewRequest, TransferRequest } from "./views";
-import type { Contact, ContactType } from "./shapes";
+import { CONFLICT_STRATEGIES, PRICING_ACTIONS, type Contact, type ContactType } from "./shapes";
 
 /** A contact as sent: the view's fields, state and postal_code optional (spec, Contact). */
 const ContactBody = z.object({ ...V.Contact.shape, state: z.string().nullable().optional(), postal_code: z.string().nullable().optional() });
@@ -24,8 +24,7 @@ export const ContactsBody = z.object({
 
 export const AvailabilityBody = z.object({ domains: z.array(z.string()), years: z.number().int().optional() });
 export const CheckDomainBody = z.object({ domain: z.string() });
-/** Pricing actions (spec, Endpoints: "quotes for registration, renewal, transfer or restore"). */
-export const PRICING_ACTIONS = ["register", "renew", "transfer", "restore"] as const;
+
 export const QuoteBody = z.object({ action: z.enum(PRICING_ACTIONS), domain: z.string(), years: z.number().int() });
 export const RegisterBody = z.object({
   domain: z.string(),
@@ -51,8 +50,7 @@ export const RecordBody = z.object({
   extra: z.record(z.string(), z.union([z.string(), z.number()])).nullable().optional(),
 });
 export const RecordPatchBody = RecordBody.partial();
-/** Stated: "conflict_strategy (enum: skip, replace, cancel)". */
-export const CONFLICT_STRATEGIES = ["skip", "replace", "cancel"] as const;
+
 export const TemplateBody = z.object({ variables: z.record(z.string(), z.string()), conflict_strategy: z.enum(CONFLICT_STRATEGIES) });
 
 // The client's parameter types agree with these schemas (compile-time checks, nothing at run time).

@@ -6,8 +6,7 @@
  * The sandbox builds its responses to these shapes; the client parses every response with them.
  */
 import { z } from "zod";
-import type { CONFLICT_STRATEGIES, PRICING_ACTIONS } from "./requests";
-import type { ContactSet, RecordExtra as ExtraFields, StoredContact } from "./shapes";
+import type { CONFLICT_STRATEGIES, ContactSet, PRICING_ACTIONS, RecordExtra as ExtraFields, StoredContact } from "./shapes";
 
 /**
  * Decimal amounts travel as strings ("12.50"); some services send numbers, which we accept and

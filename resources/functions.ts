@@ -6,7 +6,7 @@
  * do; results use camelCase like the resources' outputs (fields the service adds are kept, camelCased).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PRICING_ACTIONS } from "../provider/requests";
+import { PRICING_ACTIONS } from "../provider/shapes";
 import { createClient, DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "./api";
 import { namespaceOf, type Provider } from "./provider";
 import { canonicalHost } from "./normalize";

@@ -3,10 +3,11 @@ import { VALUES, VIEW_FIELDS } from "../provider/contract";
 import { isStage } from "../provider/vocabulary";
 import type { SandboxCore } from "./core";
 import { invalid, missing } from "./errors";
-import { ok, page, type Ctx, type Handlers } from "./routing";
+import type { Handlers } from "./routes";
+import { ok, page, type Ctx } from "./routing";
 import { cents, type TldEntry } from "./state";
 import { domainName, int, str } from "./validate";
-import { PRICING_ACTIONS } from "../provider/requests";
+import { PRICING_ACTIONS } from "../provider/shapes";
 
 function tldView(core: SandboxCore, t: TldEntry): Record<string, unknown> {
   const f = VIEW_FIELDS.tld;

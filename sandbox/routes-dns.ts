@@ -5,10 +5,11 @@ import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../provider/v
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
 import { placeRecord, validateRecord, type RecordDraft } from "./records";
-import { ok, page, type Ctx, type Handlers } from "./routing";
+import type { Handlers } from "./routes";
+import { ok, page, type Ctx } from "./routing";
 import { DNS_SERVICE_NAMESERVERS, type RecordEntry, type ZoneEntry } from "./state";
 import { canonicalHost, domainName } from "./validate";
-import { CONFLICT_STRATEGIES } from "../provider/requests";
+import { CONFLICT_STRATEGIES } from "../provider/shapes";
 
 
 interface TemplateRecord {

@@ -4,7 +4,8 @@ import { PRIVACY_STATUS, STAGE, isActiveStage, isGoneStage, isRenewableStage } f
 import type { Contact } from "../provider/views";
 import { hostView } from "./core";
 import { ApiError, describe, invalid, missing, notFound } from "./errors";
-import { ok, page, type Ctx, type Handlers } from "./routing";
+import type { Handlers } from "./routes";
+import { ok, page, type Ctx } from "./routing";
 import { tldFor, yearsFor } from "./routes-account";
 import { FOREIGN_AUTH_CODE, PRIVACY_PRICE_PER_YEAR, PROTECTION_PRICE_PER_YEAR, addYears, cents, isoDate, type ContactSet, type DomainEntry } from "./state";
 import { bool, canonicalHost, contact, date, domainName, hostList, ipList, obj, optStr, str } from "./validate";

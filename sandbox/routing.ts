@@ -1,6 +1,5 @@
 /** Handler types and list paging shared by the route files. */
 import type { Contract } from "../provider/contract";
-import type { OperationName } from "../provider/operations";
 import type { SandboxCore } from "./core";
 import { invalid } from "./errors";
 import type { Body } from "./validate";
@@ -34,8 +33,6 @@ export interface Result {
 
 export type Handler = (ctx: Ctx) => Result;
 
-/** A handler per operation (provider/operations.ts); each route file fills its part, the server checks the whole. */
-export type Handlers = { [K in OperationName]: Handler };
 
 export const ok = (data: unknown, status = 200): Result => ({ status, data });
 

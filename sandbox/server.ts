@@ -7,30 +7,18 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Contract } from "../provider/contract";
-import { matchTemplate, OPERATION_LIST, type Operation, type OperationName } from "../provider/operations";
+import { matchTemplate } from "../provider/operations";
 import { checkpoint } from "./checkpoint";
 import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";
 import { ApiError } from "./errors";
-import type { Credential, Ctx, Handler, Handlers } from "./routing";
-import { accountHandlers } from "./routes-account";
-import { dnsHandlers } from "./routes-dns";
-import { domainHandlers } from "./routes-domains";
+import type { Credential, Ctx } from "./routing";
+import { ROUTES } from "./routes";
 import { isoTime, type SandboxState, type Settings } from "./state";
 import { idempotencyKeyValid, type Body } from "./validate";
 
 /** How the request log names a credential: a short hash of its key, so the log holds no credential. */
 export const credentialFingerprint = (key: string): string => `key_${createHash("sha256").update(key, "utf8").digest("hex").slice(0, 12)}`;
-
-/** A handler for every operation: an operation without one does not compile. */
-const HANDLERS: Handlers = { ...accountHandlers, ...domainHandlers, ...dnsHandlers };
-
-/** The routes: each operation of provider/operations.ts (method, template, scope, signature, key) with its handler. */
-export interface Route extends Operation {
-  name: OperationName;
-  handler: Handler;
-}
-export const ROUTES: readonly Route[] = OPERATION_LIST.map(([name, op]) => ({ ...op, name, handler: HANDLERS[name] }));
 
 /** Which requests a fault applies to; omitted fields match any. */
 export type FaultMatch = {

@@ -6,7 +6,7 @@
  * The same holds for hostile path segments in every parameter of every route.
  */
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { ROUTES } from "../../sandbox/server";
+import { ROUTES } from "../../sandbox/routes";
 import { templateParams } from "../../provider/operations";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { DEFAULT_CONTRACT } from "../../provider/contract";
 import * as V from "../../provider/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { ROUTES } from "../../sandbox/server";
+import { ROUTES } from "../../sandbox/routes";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 
 const P = DEFAULT_CONTRACT.paging;
