@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { isGoneStage } from "../provider/vocabulary";
 import { CONTACT_FIELDS, type Contact } from "../provider/shapes";
+import { recordIdentityParts } from "../provider/records";
 import type { Estate, EstateDomain, EstateHost, EstateRecord, EstateZone } from "./estate";
 
 /** The contact fields in the Domain's names, for the generated README. */
@@ -84,14 +85,8 @@ export function shortHash(parts: unknown[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 6);
 }
 
-/** Record identity: what tells two records of one zone apart. */
-function recordIdentity(r: EstateRecord): unknown[] {
-  return [r.type, r.name, r.content, r.priority ?? null, sortedObject(r.extra ?? null)];
-}
-
-function sortedObject(v: Record<string, unknown> | null): Record<string, unknown> | null {
-  return v && Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
+/** Record identity (the record table's): what tells two records of one zone apart. */
+const recordIdentity = (r: EstateRecord): unknown[] => recordIdentityParts(r);
 
 /** A readable hint of a record's content for its name, at most 24 characters plus the priority: "10-mail" for `MX 10 mail.example.com`. */
 function contentHint(zone: string, r: EstateRecord): string {
@@ -208,7 +203,7 @@ function zoneRecords(z: EstateZone): { name: string; args: Record<string, unknow
       if (n > 1) name = `${name}-${n}`;
       const args: Record<string, unknown> = { type: r.type, name: r.name, content: r.content, ttl: r.ttl };
       if (r.priority !== null && r.priority !== undefined) args.priority = r.priority;
-      if (r.extra && Object.keys(r.extra).length) args.extra = sortedObject(r.extra);
+      if (r.extra && Object.keys(r.extra).length) args.extra = recordIdentityParts(r)[4]; // keys in order, as the identity has them
       return { name, args };
     });
 }

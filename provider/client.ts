@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { PRIVACY_STATUSES, resolveContract, VIEW_FIELDS, type Contract, type ContractOverrides } from "./contract";
-import { ENDPOINTS, type Endpoint } from "./endpoints";
+import { OPERATIONS as OP, type Operation, type OperationName } from "./operations";
 import { parseView, readPage, renameFields, renameIn, renamesFrom, renameWord } from "./envelope";
 import { ResponseShapeError } from "./errors";
 import type { ContactType } from "./shapes";
@@ -57,6 +57,13 @@ export interface ResellerClientOptions {
 }
 
 type Keyed = { idempotencyKey: string };
+
+/** What a call of `O` sends: its body where the operation has one, its Idempotency-Key where it is keyed (the table decides both). */
+type Sent<O extends Operation> = {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+} & (O["request"] extends z.ZodType ? { body: z.input<O["request"]> } : { body?: undefined }) &
+  (O["keyed"] extends true ? { idempotencyKey: string } : { idempotencyKey?: undefined });
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -175,13 +182,10 @@ export class ResellerClient {
     await this.#ownAgent?.close();
   }
 
-  private async one<S extends z.ZodType>(
-    endpoint: Endpoint,
-    schema: S,
-    opts: { params?: Record<string, string>; body?: unknown; idempotencyKey?: string; query?: Record<string, string | number | undefined> } = {},
-  ): Promise<z.output<S>> {
-    const a = await this.#loop.send({ endpoint, ...opts });
-    return parseView(schema, this.ours(schema, a.data), a.endpoint, a.status);
+  /** One call of `op`; its answer's data parsed with the operation's response schema. */
+  private async one<O extends Operation & { response: z.ZodType }>(op: O, opts: Sent<O> = {} as Sent<O>): Promise<z.output<O["response"]>> {
+    const a = await this.#loop.send({ endpoint: op, ...opts });
+    return parseView<O["response"]>(op.response, this.ours(op.response, a.data), a.endpoint, a.status);
   }
 
   /** An answer with the service's field names renamed to the view's (contract: views). */
@@ -190,18 +194,20 @@ export class ResellerClient {
     return prepare ? prepare(data) : data;
   }
 
-  private async none(endpoint: Endpoint, params: Record<string, string>): Promise<void> {
-    await this.#loop.send({ endpoint, params });
+  /** One call of `op` whose answer carries nothing read. */
+  private async none(op: Operation & { response: null }, params: Record<string, string>): Promise<void> {
+    await this.#loop.send({ endpoint: op, params });
   }
 
-  /** Every page of a list (contract paging), each item parsed with `item`. */
-  private async all<S extends z.ZodType>(
-    endpoint: Endpoint,
-    name: string,
-    item: S,
+  /** Every page of a list operation (contract paging), each item parsed with `item` (the operation's own item schema by default). */
+  private async all<O extends Operation & { response: z.ZodType; list: string }, S extends z.ZodType = O["response"]>(
+    op: O,
     params?: Record<string, string>,
     filter: Record<string, string | undefined> = {},
+    item: S = op.response as unknown as S,
   ): Promise<z.output<S>[]> {
+    const endpoint = op;
+    const name = op.list;
     const p = this.#contract.paging;
     const out: z.output<S>[] = [];
     const seen = new Set<number>();
@@ -220,11 +226,11 @@ export class ResellerClient {
   // Account and catalogue
 
   ping(): Promise<V.Ping> {
-    return this.one(ENDPOINTS.ping, V.Ping);
+    return this.one(OP.ping);
   }
 
   listTlds(): Promise<V.Tld[]> {
-    return this.all(ENDPOINTS.listTlds, "tlds", V.Tld);
+    return this.all(OP.listTlds);
   }
 
   /** Checks any number of names, in batches of contract.availabilityBatch; results in input order. */
@@ -232,166 +238,166 @@ export class ResellerClient {
     const out: V.Availability[] = [];
     const n = this.#contract.availabilityBatch;
     for (let i = 0; i < domains.length; i += n) {
-      const batch = await this.one(ENDPOINTS.checkAvailability, V.AvailabilityBatch, { body: { domains: domains.slice(i, i + n), years } });
+      const batch = await this.one(OP.checkAvailability, { body: { domains: domains.slice(i, i + n), years } });
       out.push(...batch.results);
     }
     return out;
   }
 
   checkDomain(domain: string): Promise<V.Availability> {
-    return this.one(ENDPOINTS.checkDomain, V.Availability, { body: { domain } });
+    return this.one(OP.checkDomain, { body: { domain } });
   }
 
   quote(req: { action: V.PricingAction; domain: string; years: number }): Promise<V.Quote> {
-    return this.one(ENDPOINTS.quote, V.Quote, { body: req });
+    return this.one(OP.quote, { body: req });
   }
 
   listDomains(): Promise<V.DomainListEntry[]> {
-    return this.all(ENDPOINTS.listDomains, "domains", V.DomainListEntry);
+    return this.all(OP.listDomains);
   }
 
   /** GET /domains read as information views, where contract.listEntries.domains says the entries are ("info"). */
   listDomainInfos(): Promise<V.DomainInfo[]> {
-    return this.all(ENDPOINTS.listDomains, "domains", V.DomainInfo);
+    return this.all(OP.listDomains, undefined, {}, V.DomainInfo);
   }
 
   getBalance(): Promise<V.Balance> {
-    return this.one(ENDPOINTS.getBalance, V.Balance);
+    return this.one(OP.getBalance);
   }
 
   getTier(): Promise<V.Tier> {
-    return this.one(ENDPOINTS.getTier, V.Tier);
+    return this.one(OP.getTier);
   }
 
   // Register, transfer, renew: the caller's Idempotency-Key is sent on every attempt.
 
   register(req: V.RegisterRequest, opts: Keyed): Promise<V.DomainOrder> {
-    return this.one(ENDPOINTS.register, V.DomainOrder, { body: req, idempotencyKey: opts.idempotencyKey });
+    return this.one(OP.register, { body: req, idempotencyKey: opts.idempotencyKey });
   }
 
   transfer(req: V.TransferRequest, opts: Keyed): Promise<V.DomainOrder> {
-    return this.one(ENDPOINTS.transfer, V.DomainOrder, { body: req, idempotencyKey: opts.idempotencyKey });
+    return this.one(OP.transfer, { body: req, idempotencyKey: opts.idempotencyKey });
   }
 
   renew(domain: string, req: V.RenewRequest, opts: Keyed): Promise<V.DomainOrder> {
-    return this.one(ENDPOINTS.renew, V.DomainOrder, { params: { domain }, body: req, idempotencyKey: opts.idempotencyKey });
+    return this.one(OP.renew, { params: { domain }, body: req, idempotencyKey: opts.idempotencyKey });
   }
 
   // Domain information and management
 
   getDomain(domain: string): Promise<V.DomainInfo> {
-    return this.one(ENDPOINTS.getDomain, V.DomainInfo, { params: { domain } });
+    return this.one(OP.getDomain, { params: { domain } });
   }
 
   setNameservers(domain: string, nameservers: string[]): Promise<z.output<typeof V.NameserversView>> {
-    return this.one(ENDPOINTS.setNameservers, V.NameserversView, { params: { domain }, body: { nameservers } });
+    return this.one(OP.setNameservers, { params: { domain }, body: { nameservers } });
   }
 
   getContacts(domain: string): Promise<V.Contacts> {
-    return this.one(ENDPOINTS.getContacts, V.Contacts, { params: { domain } });
+    return this.one(OP.getContacts, { params: { domain } });
   }
 
   updateContacts(domain: string, contacts: Partial<Record<ContactType, ServiceContact>>): Promise<V.ContactsUpdate> {
-    return this.one(ENDPOINTS.updateContacts, V.ContactsUpdate, { params: { domain }, body: contacts });
+    return this.one(OP.updateContacts, { params: { domain }, body: contacts });
   }
 
   setLock(domain: string, locked: boolean): Promise<z.output<typeof V.LockView>> {
-    return this.one(ENDPOINTS.setLock, V.LockView, { params: { domain }, body: { locked } });
+    return this.one(OP.setLock, { params: { domain }, body: { locked } });
   }
 
   /** Sets a new transfer code and returns it; never re-sent once it may have reached the service. */
   requestEppCode(domain: string): Promise<{ auth_code: string }> {
-    return this.one(ENDPOINTS.requestEppCode, V.EppCode, { params: { domain } });
+    return this.one(OP.requestEppCode, { params: { domain } });
   }
 
   // Child nameservers
 
   listHosts(domain: string): Promise<V.Host[]> {
-    return this.all(ENDPOINTS.listHosts, "hosts", V.Host, { domain });
+    return this.all(OP.listHosts, { domain });
   }
 
   createHost(domain: string, host: V.Host): Promise<V.Host> {
-    return this.one(ENDPOINTS.createHost, V.Host, { params: { domain }, body: host });
+    return this.one(OP.createHost, { params: { domain }, body: host });
   }
 
   updateHost(domain: string, hostname: string, addresses: { ipv4: string[]; ipv6: string[] }): Promise<V.Host> {
-    return this.one(ENDPOINTS.updateHost, V.Host, { params: { domain, hostname }, body: addresses });
+    return this.one(OP.updateHost, { params: { domain, hostname }, body: addresses });
   }
 
   deleteHost(domain: string, hostname: string): Promise<void> {
-    return this.none(ENDPOINTS.deleteHost, { domain, hostname });
+    return this.none(OP.deleteHost, { domain, hostname });
   }
 
   // WHOIS Privacy and Domain Protection
 
   getPrivacy(domain: string): Promise<V.PrivacyView> {
-    return this.one(ENDPOINTS.getPrivacy, V.PrivacyView, { params: { domain } });
+    return this.one(OP.getPrivacy, { params: { domain } });
   }
 
   /** Buys the add-on when absent and enables privacy; the answer says what it charged (contract: views.addonOrder). */
   enablePrivacy(domain: string, opts: Keyed): Promise<V.PrivacyOrder> {
-    return this.one(ENDPOINTS.enablePrivacy, V.PrivacyOrder, { params: { domain }, idempotencyKey: opts.idempotencyKey });
+    return this.one(OP.enablePrivacy, { params: { domain }, idempotencyKey: opts.idempotencyKey });
   }
 
   disablePrivacy(domain: string): Promise<V.PrivacyView> {
-    return this.one(ENDPOINTS.disablePrivacy, V.PrivacyView, { params: { domain } });
+    return this.one(OP.disablePrivacy, { params: { domain } });
   }
 
   getProtection(domain: string): Promise<V.ProtectionView> {
-    return this.one(ENDPOINTS.getProtection, V.ProtectionView, { params: { domain } });
+    return this.one(OP.getProtection, { params: { domain } });
   }
 
   /** Buys and switches on Domain Protection; the answer says what it charged (contract: views.addonOrder). */
   enableProtection(domain: string, opts: Keyed): Promise<V.ProtectionOrder> {
-    return this.one(ENDPOINTS.enableProtection, V.ProtectionOrder, { params: { domain }, idempotencyKey: opts.idempotencyKey });
+    return this.one(OP.enableProtection, { params: { domain }, idempotencyKey: opts.idempotencyKey });
   }
 
   /** The service always refuses (403 requires_portal_verification, a PortalVerificationRequiredError); sent so the refusal is the service's. */
   async disableProtection(domain: string): Promise<never> {
-    const a = await this.#loop.send({ endpoint: ENDPOINTS.disableProtection, params: { domain } });
+    const a = await this.#loop.send({ endpoint: OP.disableProtection, params: { domain } });
     throw new ResponseShapeError(a.endpoint, "(status)", "expected 403 requires_portal_verification, the service accepted instead; read the protection state back", a.status);
   }
 
   // DNS hosting
 
   listZones(): Promise<V.DnsZone[]> {
-    return this.all(ENDPOINTS.listZones, "zones", V.DnsZone);
+    return this.all(OP.listZones);
   }
 
   createZone(domain: string): Promise<V.DnsZone> {
-    return this.one(ENDPOINTS.createZone, V.DnsZone, { body: { domain } });
+    return this.one(OP.createZone, { body: { domain } });
   }
 
   getZone(domain: string): Promise<V.DnsZoneWithRecords> {
-    return this.one(ENDPOINTS.getZone, V.DnsZoneWithRecords, { params: { domain } });
+    return this.one(OP.getZone, { params: { domain } });
   }
 
   checkZone(domain: string): Promise<V.DnsZone> {
-    return this.one(ENDPOINTS.checkZone, V.DnsZone, { params: { domain } });
+    return this.one(OP.checkZone, { params: { domain } });
   }
 
   deleteZone(domain: string): Promise<void> {
-    return this.none(ENDPOINTS.deleteZone, { domain });
+    return this.none(OP.deleteZone, { domain });
   }
 
   listRecords(domain: string, filter: { type?: string } = {}): Promise<V.DnsRecord[]> {
-    return this.all(ENDPOINTS.listRecords, "records", V.DnsRecord, { domain }, { type: filter.type });
+    return this.all(OP.listRecords, { domain }, { type: filter.type });
   }
 
   createRecord(domain: string, record: V.RecordInput): Promise<V.DnsRecord> {
-    return this.one(ENDPOINTS.createRecord, V.DnsRecord, { params: { domain }, body: record });
+    return this.one(OP.createRecord, { params: { domain }, body: record });
   }
 
   updateRecord(domain: string, id: string, patch: Partial<V.RecordInput>): Promise<V.DnsRecord> {
-    return this.one(ENDPOINTS.updateRecord, V.DnsRecord, { params: { domain, id }, body: patch });
+    return this.one(OP.updateRecord, { params: { domain, id }, body: patch });
   }
 
   deleteRecord(domain: string, id: string): Promise<void> {
-    return this.none(ENDPOINTS.deleteRecord, { domain, id });
+    return this.none(OP.deleteRecord, { domain, id });
   }
 
   listTemplates(): Promise<V.Template[]> {
-    return this.all(ENDPOINTS.listTemplates, "templates", V.Template);
+    return this.all(OP.listTemplates);
   }
 
   applyTemplate(
@@ -399,6 +405,11 @@ export class ResellerClient {
     templateId: string,
     body: { variables: Record<string, string>; conflict_strategy: V.ConflictStrategy },
   ): Promise<V.TemplateApplied> {
-    return this.one(ENDPOINTS.applyTemplate, V.TemplateApplied, { params: { domain, id: templateId }, body });
+    return this.one(OP.applyTemplate, { params: { domain, id: templateId }, body });
   }
 }
+
+// Every operation of the table has a client method of its name: a new entry does not compile until it has one.
+type MissingMethods = Exclude<OperationName, keyof ResellerClient>;
+const _everyOperation: [MissingMethods] extends [never] ? true : MissingMethods = true;
+void _everyOperation;

@@ -10,12 +10,11 @@
  * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
  * exist. The sandbox follows every entry but `views`, `errors.codes` and
  * `privacyStatuses`: it always answers in the default field names, codes and words.
- * The constants and functions outside `Contract` (VALUES, requiresSignature) are not
- * overridable: VALUES holds the stated state names, and the groupings we read into
- * them, that provider/vocabulary.ts turns into predicates; the client consults
- * requiresSignature only under `signing.clientSigns: "required-only"`. Rules only the
- * sandbox applies (scopes, which requests need a key, the status of each code) are in
- * sandbox/rules.ts.
+ * The constants outside `Contract` (VALUES) are not overridable: VALUES holds the stated
+ * state names, and the groupings we read into them, that provider/vocabulary.ts turns into
+ * predicates. What is assumed per operation (its scope, whether it is signed, keyed, paid or
+ * read-only) is one entry each of the operation table, provider/operations.ts; the status of
+ * each error code, which only the sandbox applies, is in sandbox/rules.ts.
  *
  * This module has no dependencies and no side effects.
  */
@@ -47,8 +46,8 @@ export interface SigningContract {
   /**
    * Which requests are signed. Spec: "Registration and management endpoints
    * require signed requests." The client signs every request by default
-   * ("all"); the sandbox requires a signature on the routes for which
-   * `requiresSignature` answers true.
+   * ("all"); the sandbox requires a signature on the operations marked
+   * `signed` in provider/operations.ts.
    */
   clientSigns: "all" | "required-only";
   /** Permitted difference between the request's timestamp and the server clock, seconds. Not shown; we assume 300 (5 minutes, as common HMAC APIs). */
@@ -354,17 +353,6 @@ export function isServiceManagedRecord(zone: string, r: { type: string; name: st
   const name = r.name.trim().toLowerCase().replace(/\.$/, "");
   const apex = zone.trim().toLowerCase().replace(/\.$/, "");
   return name === "@" || name === "" || name === apex;
-}
-
-/**
- * Whether the server requires a signature (spec, Authentication 3: "Registration and
- * management endpoints require signed requests"). We read that as: every request that is not a
- * plain catalogue or account read. The client signs all requests by default anyway.
- */
-export function requiresSignature(method: string, path: string): boolean {
-  if (method.toUpperCase() === "GET" && (path === "/ping" || path === "/tlds" || path.startsWith("/account/"))) return false;
-  if (/^\/domains\/(availability|check)$/.test(path) || path === "/pricing") return false;
-  return true;
 }
 
 /**

@@ -33,7 +33,7 @@ export { waitUntil, pollDelay, PROGRESS_EVERY_MS, type WaitOptions, type WaitRes
 export { waitForRegistry, waitForDelegation, type WaitContext } from "./waits";
 export { shouldRetry, outcomeUnknown, retryDelay, parseRetryAfter, type AttemptFailure, type RequestSafety } from "./retry";
 export { SendWindow, windowFor } from "./rate-limiter";
-export { ENDPOINTS, type Endpoint, type EndpointName } from "./endpoints";
+export { OPERATIONS, SCOPES, type Operation, type OperationName, type Endpoint, type Scope } from "./operations";
 export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverrides, type ErrorCode } from "./contract";
 export {
   STAGE,

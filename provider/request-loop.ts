@@ -3,8 +3,8 @@
  * and the only copy of the API secret (a private field, invisible to JSON.stringify and inspect).
  */
 import type { Dispatcher } from "undici";
-import { ERROR_CODES, requiresSignature, type Contract } from "./contract";
-import { endpointLabel, fillPath, requestSafety, type Endpoint } from "./endpoints";
+import { ERROR_CODES, type Contract } from "./contract";
+import { endpointLabel, fillPath, requestSafety, type Operation } from "./operations";
 import { envelopeData, renameErrorCode, renamesFrom } from "./envelope";
 import { LocalRequestError, OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
 import type { SendWindow } from "./rate-limiter";
@@ -37,7 +37,7 @@ export interface ResponseEvent {
 }
 
 export interface Call {
-  endpoint: Endpoint;
+  endpoint: Operation;
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -103,7 +103,7 @@ export class RequestLoop {
     this.#s.logger.info?.(`waiting ${Math.round(event.ms / 1000)} s (${event.reason}) before ${event.path}`);
   }
 
-  private headersFor(method: string, signedPath: string, relPath: string, body: string, idempotencyKey?: string): Record<string, string> {
+  private headersFor(op: Operation, signedPath: string, body: string, idempotencyKey?: string): Record<string, string> {
     const { contract: c, apiKey, now, random } = this.#s;
     const H = c.headers;
     const h: Record<string, string> = {
@@ -113,12 +113,12 @@ export class RequestLoop {
       accept: "application/json",
     };
     if (idempotencyKey !== undefined) h[H.idempotencyKey] = idempotencyKey;
-    if (c.signing.clientSigns === "all" || requiresSignature(method, relPath)) {
+    if (c.signing.clientSigns === "all" || op.signed) {
       const timestamp = formatTimestamp(now() + this.#clockOffsetMs, c.signing.timestampUnit);
       const nonce = makeNonce(c.signing.nonceBytes, random);
       h[H.timestamp] = timestamp;
       h[H.nonce] = nonce;
-      h[H.signature] = signRequest({ method, path: signedPath, body, apiKey, timestamp, nonce }, this.#secret, c.signing.signatureEncoding, c.signing);
+      h[H.signature] = signRequest({ method: op.method, path: signedPath, body, apiKey, timestamp, nonce }, this.#secret, c.signing.signatureEncoding, c.signing);
     }
     return h;
   }
@@ -146,7 +146,7 @@ export class RequestLoop {
 
     for (let attempt = 1; ; attempt++) {
       const release = await s.window.acquire((ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label }));
-      const headers = this.headersFor(method, signedPath, relPath, body, call.idempotencyKey);
+      const headers = this.headersFor(call.endpoint, signedPath, body, call.idempotencyKey);
       let res: HttpResponse;
       try {
         res = await exchange(s.dispatcher, {

@@ -68,3 +68,9 @@ export interface RenewalPolicy {
 }
 
 export type { RecordExtra } from "./records/common";
+
+/** Pricing actions (spec, Endpoints: "quotes for registration, renewal, transfer or restore"). */
+export const PRICING_ACTIONS = ["register", "renew", "transfer", "restore"] as const;
+
+/** Stated: "conflict_strategy (enum: skip, replace, cancel)". */
+export const CONFLICT_STRATEGIES = ["skip", "replace", "cancel"] as const;

@@ -6,7 +6,7 @@
  * The sandbox builds its responses to these shapes; the client parses every response with them.
  */
 import { z } from "zod";
-import type { ContactSet, RecordExtra as ExtraFields } from "./shapes";
+import type { CONFLICT_STRATEGIES, ContactSet, PRICING_ACTIONS, RecordExtra as ExtraFields } from "./shapes";
 import { SERVICE_CONTACT_NAMES as N, type ServiceContact, type StoredServiceContact } from "./contact-names";
 
 /**
@@ -283,5 +283,5 @@ export interface RecordInput {
   priority?: number | null;
   extra?: ExtraFields | null;
 }
-export type ConflictStrategy = "skip" | "replace" | "cancel";
-export type PricingAction = "register" | "renew" | "transfer" | "restore";
+export type ConflictStrategy = (typeof CONFLICT_STRATEGIES)[number];
+export type PricingAction = (typeof PRICING_ACTIONS)[number];

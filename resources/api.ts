@@ -6,51 +6,17 @@
 import { isAbsolute } from "node:path";
 import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../provider/contract";
 import type { ResellerClient, ResellerClientOptions } from "../provider/client";
+import type { OperationName, ReadOnlyOperationName } from "../provider/operations";
 import { checkConnectionSettings, parseDecimalSetting, shownSetting } from "../provider/settings";
 
 /** The Idempotency-Key option of the keyed orders (register, transfer, renew, privacy and protection enable). */
 export type Keyed = Parameters<ResellerClient["register"]>[1];
 
-/** The methods of provider/client.ts ResellerClient that resources use. */
-export type ResellerApi = Pick<
-  ResellerClient,
-  | "listTlds"
-  | "checkAvailability"
-  | "checkDomain"
-  | "quote"
-  | "getBalance"
-  | "getTier"
-  | "register"
-  | "transfer"
-  | "renew"
-  | "getDomain"
-  | "listDomainInfos"
-  | "listZones"
-  | "setNameservers"
-  | "getContacts"
-  | "updateContacts"
-  | "setLock"
-  | "requestEppCode"
-  | "listHosts"
-  | "createHost"
-  | "updateHost"
-  | "deleteHost"
-  | "getPrivacy"
-  | "enablePrivacy"
-  | "disablePrivacy"
-  | "getProtection"
-  | "enableProtection"
-  | "createZone"
-  | "getZone"
-  | "checkZone"
-  | "deleteZone"
-  | "listRecords"
-  | "createRecord"
-  | "updateRecord"
-  | "deleteRecord"
-  | "listTemplates"
-  | "applyTemplate"
->;
+/** The client's methods: one per operation of the table (provider/operations.ts), plus the domain list read as information views. */
+export type ResellerApi = Pick<ResellerClient, OperationName | "listDomainInfos">;
+
+/** The methods of the operations that change nothing: all the read-only functions (functions.ts) may call. */
+export type ReadOnlyApi = Pick<ResellerClient, ReadOnlyOperationName>;
 
 /** Settings a client is made from: stack config (reseller:*) with environment fallback. */
 export interface Settings {

@@ -5,6 +5,7 @@
  * Each resource kind lists its fields as "replace" (the object is another one), "update" (changed in
  * place) or nothing (create-only or bookkeeping inputs, which never cause a diff).
  */
+import { standsAlone } from "../provider/records";
 import type { ContactSet, RenewalPolicy } from "../provider/shapes";
 import { isUnknown, containsUnknown, type ChildHostInputs, type DomainAddonInputs, type DomainInputs, type EppCodeInputs, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
 import { canonicalIps, canonicalNameservers, effectiveContacts, sameJson } from "./normalize";
@@ -138,7 +139,7 @@ export function typeChangeMustDeleteFirst(olds: Held<RecordInputs>, news: Record
   if (!replaces.includes("type") || replaces.includes("zone") || replaces.includes("name")) return false;
   if (containsUnknown(news.type)) return false;
   const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : "");
-  return upper(olds.type) === "CNAME" || upper(news.type) === "CNAME";
+  return standsAlone(upper(olds.type)) || standsAlone(upper(news.type));
 }
 
 /** ChildHost: domain and hostname identify it; addresses change in place (order ignored). */

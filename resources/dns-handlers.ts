@@ -1,4 +1,5 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
+import { sameRecord as tableSameRecord, standsAlone } from "../provider/records";
 import { DS_PLACEMENT } from "../provider/records/t_hex";
 import { every, waitUntil } from "../provider/wait";
 import { waitForDelegation as waitForZoneDelegation } from "../provider/waits";
@@ -245,9 +246,7 @@ async function ttlConflictMessage(ctx: HostContext, zone: string, c: CanonicalRe
 }
 
 /** Whole-record identity: type, name, content, priority and every extra field, all canonical (TTL is shared per name and type). */
-export function sameRecord(a: CanonicalRecord, b: CanonicalRecord): boolean {
-  return a.type === b.type && a.name === b.name && a.content === b.content && (a.priority ?? null) === (b.priority ?? null) && sameJson(a.extra ?? null, b.extra ?? null);
-}
+export const sameRecord = (a: CanonicalRecord, b: CanonicalRecord): boolean => tableSameRecord(a, b);
 
 /** What sameRecord compares but `extra`, as one string. */
 const identityKey = (r: CanonicalRecord): string => JSON.stringify([r.type, r.name, r.content, r.priority ?? null]);
@@ -305,11 +304,11 @@ async function withTtl(ctx: HostContext, zone: string, live: DnsRecord, want: Ca
 function cnameClash(live: DnsRecord[], zone: string, want: CanonicalRecord): string | undefined {
   const same = live.map((r) => canonicalRecord(r, zone)).filter((r) => r.name === want.name);
   const where = fqdn(want.name, zone);
-  if (want.type === "CNAME" && same.length) {
+  if (standsAlone(want.type) && same.length) {
     const held = [...new Set(same.map((r) => r.type))].join(", ");
     return `type: "CNAME" for ${where} is refused: a CNAME cannot share its name with other records (RFC 1034 §3.6.2) and ${where} also holds ${held} records not part of this change. Remove those records, or choose another type or name.`;
   }
-  if (want.type !== "CNAME" && same.some((r) => r.type === "CNAME"))
+  if (!standsAlone(want.type) && same.some((r) => standsAlone(r.type)))
     return `name: ${JSON.stringify(want.name)} is refused for a ${want.type} record: ${where} holds a CNAME, which cannot share its name with other records (RFC 1034 §3.6.2). Remove the CNAME, or choose another name.`;
   return undefined;
 }

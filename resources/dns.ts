@@ -70,7 +70,7 @@ export type { RecordExtra };
 export interface DnsRecordArgs {
   /** The zone (domain) the record belongs to. Changing it replaces the record. */
   zone: pulumi.Input<string>;
-  /** A, AAAA, CNAME, MX, TXT, SRV, CAA, PTR, TLSA, SSHFP, DS, HTTPS, SVCB, or another type (passed through). Replace. */
+  /** Any record type: those of the record table (provider/records/README.md: A, AAAA, CNAME, MX, TXT, SRV, CAA, URI, SVCB, ...) are checked field by field, others passed through. Replace. */
   type: pulumi.Input<string>;
   /** Relative to the zone; "@" (default) is the apex. "www", "www.example.com" and "www.example.com." are the same. Replace. */
   name?: pulumi.Input<string>;

@@ -6,12 +6,13 @@
  * do; results use camelCase like the resources' outputs (fields the service adds are kept, camelCased).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { createClient, DEFAULT_ACCOUNT, readSettings, type ResellerApi } from "./api";
+import { PRICING_ACTIONS } from "../provider/shapes";
+import { createClient, DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "./api";
 import { namespaceOf, type Provider } from "./provider";
 import { canonicalHost } from "./normalize";
 import { domainNameFailure, yearsFailure } from "./rules";
 
-const cached = new Map<string, { key: string; client: ResellerApi }>();
+const cached = new Map<string, { key: string; client: ReadOnlyApi }>();
 
 /**
  * A function's failure as the program shows it: one line, no stack, no dumped error object. The
@@ -32,7 +33,7 @@ async function failingInOneLine<T>(body: () => Promise<T>): Promise<T> {
 }
 
 /** The program's client for an account (a namespace `accountOf` checked), built once per credential from stack config (or env). */
-function programClient(account: string | undefined): ResellerApi {
+function programClient(account: string | undefined): ReadOnlyApi {
   const ns = account ?? DEFAULT_ACCOUNT;
   const cfg = new pulumi.Config(ns);
   const settings = readSettings((k) => cfg.get(k), process.env, ns);
@@ -64,8 +65,7 @@ function camel<T>(v: unknown): T {
 }
 
 /** register, renew, transfer or restore. */
-export type PricingAction = "register" | "renew" | "transfer" | "restore";
-const PRICING_ACTIONS: readonly PricingAction[] = ["register", "renew", "transfer", "restore"];
+export type PricingAction = (typeof PRICING_ACTIONS)[number];
 
 /** Which account a function asks, in its arguments (older form of `{ provider }` in its options). */
 export interface AccountArgs {

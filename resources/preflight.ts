@@ -14,6 +14,7 @@
  * - Adoption: "adopts" or "creates", and what up will change.
  */
 import { VALUES, addonChargeYears, type MoneyContract } from "../provider/contract";
+import { recordIdentity } from "../provider/records";
 import { isGoneStage, isZoneActive } from "../provider/vocabulary";
 import type { DnsRecord, DomainInfo } from "../provider/views";
 import type { Props } from "./handler";
@@ -233,7 +234,7 @@ function byName(live: DnsRecord[], zone: string): Map<string, { r: DnsRecord; c:
 async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInputs): Promise<void> {
   const want = canonicalRecord({ type: i.type, name: i.name, content: i.content, ttl: i.ttl, priority: i.priority ?? null, extra: i.extra ?? null }, i.zone);
   const what = `${want.type} ${fqdn(want.name, i.zone)}`;
-  const identity = JSON.stringify([i.zone, want.type, want.name, want.content, want.priority ?? null, want.extra ?? null]);
+  const identity = `${i.zone} ${recordIdentity(want)}`;
   const urn = i.resourceUrn ?? "";
   const other = p.recordOwners.get(identity);
   if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsRecord", urn)}: ${recordDeclaredTwice(what, resourceName(other))}`);

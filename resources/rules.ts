@@ -4,6 +4,7 @@
  * program about 100–160 ms of start-up that it needs only in the provider host).
  */
 import { domainToASCII } from "node:url";
+import { HOST_LABEL } from "../provider/records";
 import { YEARS } from "../provider/vocabulary";
 import { canonicalHost } from "./normalize";
 
@@ -13,8 +14,6 @@ export function show(v: unknown): string {
   const s = typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
   return s.length > 80 ? s.slice(0, 77) + "..." : s;
 }
-
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /** Why a name is not a valid host name (domains, nameservers, child hosts; record names are the record table's), or undefined. */
 export function hostNameProblem(name: string, opts: { minLabels?: number } = {}): string | undefined {
@@ -28,7 +27,7 @@ export function hostNameProblem(name: string, opts: { minLabels?: number } = {})
   for (const label of labels) {
     if (label === "") return "has an empty label (two dots in a row)";
     if (label.length > 63) return `has a label longer than 63 characters ("${label.slice(0, 20)}...")`;
-    if (!LABEL.test(label)) return `has an invalid label "${label}" (letters, digits and inner hyphens only)`;
+    if (!HOST_LABEL.test(label)) return `has an invalid label "${label}" (letters, digits and inner hyphens only)`;
   }
   const tld = labels[labels.length - 1];
   if ((opts.minLabels ?? 1) >= 2 && !/^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(tld)) return `has an invalid top-level label "${tld}"`;

@@ -16,7 +16,7 @@ import { YEARS } from "../provider/vocabulary";
 import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../provider/money";
 import { canonicalize, problemText } from "../provider/records";
 import { RENAMED_CONTACT_FIELDS } from "../provider/contact-names";
-import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
+import { CONFLICT_STRATEGIES, CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
 import type { ConflictStrategy } from "../provider/views";
 import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "./normalize";
 import { domainNameRule, hostNameProblem, intRule, show } from "./rules";
@@ -362,8 +362,7 @@ function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.Refineme
   };
 }
 
-const STRATEGIES: readonly ConflictStrategy[] = ["skip", "replace", "cancel"];
-const isStrategy = (v: unknown): v is ConflictStrategy => STRATEGIES.some((s) => s === v);
+const isStrategy = (v: unknown): v is ConflictStrategy => CONFLICT_STRATEGIES.some((s) => s === v);
 
 // ---- The kinds' schemas ----
 
@@ -492,7 +491,7 @@ const templateSchema: z.ZodType<TemplateInputs> = z.looseObject({
     }
     return vars;
   }, () => ({})),
-  conflictStrategy: field<ConflictStrategy>((v, ctx) => (isStrategy(v) ? v : refuse(ctx, v, `is not one of ${STRATEGIES.join(", ")}`)), () => "cancel"),
+  conflictStrategy: field<ConflictStrategy>((v, ctx) => (isStrategy(v) ? v : refuse(ctx, v, `is not one of ${CONFLICT_STRATEGIES.join(", ")}`)), () => "cancel"),
 });
 
 // ---- Parsing ----

@@ -10,7 +10,7 @@ import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../pr
 import { parseAllowList } from "./auth";
 import { LocalOperator, handleOperator } from "./operator";
 import type { Credential } from "./routing";
-import { SCOPES } from "./rules";
+import { SCOPES } from "../provider/operations";
 import { Sandbox, defaultRandom } from "./server";
 import { defaultSettings, type SandboxState } from "./state";
 

@@ -3,7 +3,7 @@
  * the sandbox stores exactly the canonical record the client computed and a refresh shows no change.
  * Returns the stored form or throws 422 naming the field, the value and the rule.
  */
-import { canonicalize } from "../provider/records";
+import { canonicalize, exclusivityClash, sameRecord } from "../provider/records";
 import { DS_PLACEMENT } from "../provider/records/t_hex";
 import { invalid, missing } from "./errors";
 import type { RecordEntry } from "./state";
@@ -62,10 +62,9 @@ const named = (r: RecordEntry) => `${r.type} ${r.priority === null ? "" : `${r.p
  */
 export function placeRecord(others: readonly RecordEntry[], d: RecordDraft): void {
   const here = others.filter((r) => r.name === d.name);
-  const same = here.find((r) => r.type === d.type && r.content === d.content && r.priority === d.priority && JSON.stringify(r.extra) === JSON.stringify(d.extra));
+  const same = here.find((r) => sameRecord(r, d));
   if (same) throw invalid("content", d.content, `an identical ${d.type} record for ${d.name} exists already (${same.id}): identical records are one record (RFC 2181 §5)`);
-  const clash = d.type === "CNAME" ? here : here.filter((r) => r.type === "CNAME");
-  if (clash.length > 0)
-    throw invalid("name", d.name, `a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1): ${d.name} holds ${clash.map(named).join(", ")}`);
+  const alone = exclusivityClash(d.type, here);
+  if (alone) throw invalid("name", d.name, `${alone.rule}: ${d.name} holds ${alone.clash.map(named).join(", ")}`);
   if (d.type === "DS" && !here.some((r) => r.type === "NS")) throw invalid("name", d.name, DS_PLACEMENT.notDelegation(d.name));
 }

@@ -3,9 +3,11 @@ import { VALUES, VIEW_FIELDS } from "../provider/contract";
 import { isStage } from "../provider/vocabulary";
 import type { SandboxCore } from "./core";
 import { invalid, missing } from "./errors";
-import { ok, page, type Ctx, type Route } from "./routing";
+import type { Handlers } from "./routes";
+import { ok, page, type Ctx } from "./routing";
 import { cents, type TldEntry } from "./state";
 import { domainName, int, str } from "./validate";
+import { PRICING_ACTIONS } from "../provider/shapes";
 
 function tldView(core: SandboxCore, t: TldEntry): Record<string, unknown> {
   const f = VIEW_FIELDS.tld;
@@ -83,12 +85,10 @@ const check = (c: Ctx) => {
   return ok(availability(c.core, name, years));
 };
 
-const ACTIONS = ["register", "renew", "transfer", "restore"] as const;
-
 const pricing = (c: Ctx) => {
   const f = VIEW_FIELDS.quote;
-  const action = str(c.body, f.action, `one of ${ACTIONS.join(", ")}`);
-  if (!(ACTIONS as readonly string[]).includes(action)) throw invalid(f.action, action, `one of ${ACTIONS.join(", ")}`);
+  const action = str(c.body, f.action, `one of ${PRICING_ACTIONS.join(", ")}`);
+  if (!(PRICING_ACTIONS as readonly string[]).includes(action)) throw invalid(f.action, action, `one of ${PRICING_ACTIONS.join(", ")}`);
   const name = domainName(c.body[f.domain], f.domain);
   const t = tldFor(c.core, name, f.domain);
   const years = action === "restore" ? 1 : yearsFor(c.body, t, 1);
@@ -119,14 +119,15 @@ const tier = (c: Ctx) => {
   return ok(c.core.tierView());
 };
 
-export const accountRoutes: Route[] = [
-  { method: "GET", pattern: "/ping", handler: ping },
-  { method: "GET", pattern: "/tlds", handler: tlds },
-  { method: "POST", pattern: "/domains/availability", handler: availabilityBatch },
-  { method: "POST", pattern: "/domains/check", handler: check },
-  { method: "POST", pattern: "/pricing", handler: pricing },
-  { method: "GET", pattern: "/domains", handler: listDomains },
-  { method: "GET", pattern: "/account/balance", handler: balance },
-  { method: "GET", pattern: "/account/tier", handler: tier },
-];
+/** This file's operations (provider/operations.ts), each with its handler. */
+export const accountHandlers = {
+  ping,
+  listTlds: tlds,
+  checkAvailability: availabilityBatch,
+  checkDomain: check,
+  quote: pricing,
+  listDomains,
+  getBalance: balance,
+  getTier: tier,
+} satisfies Partial<Handlers>;
 

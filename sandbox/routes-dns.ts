@@ -1,14 +1,16 @@
 /** DNS hosting endpoints: zones, delegation check, records and Quick Setup templates. */
 import { VALUES, VIEW_FIELDS } from "../provider/contract";
+import { DEFAULT_TTL, exclusivityClash } from "../provider/records";
 import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../provider/vocabulary";
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
 import { placeRecord, validateRecord, type RecordDraft } from "./records";
-import { ok, page, type Ctx, type Route } from "./routing";
+import type { Handlers } from "./routes";
+import { ok, page, type Ctx } from "./routing";
 import { DNS_SERVICE_NAMESERVERS, type RecordEntry, type ZoneEntry } from "./state";
 import { canonicalHost, domainName } from "./validate";
+import { CONFLICT_STRATEGIES } from "../provider/shapes";
 
-const DEFAULT_TTL = 3600;
 
 interface TemplateRecord {
   type: string;
@@ -220,8 +222,6 @@ const listTemplates = (c: Ctx) =>
     ),
   );
 
-const STRATEGIES = ["skip", "replace", "cancel"] as const;
-
 const applyTemplate = (c: Ctx) => {
   const z = zoneOf(c);
   const t = TEMPLATES.find((x) => x.id === c.params.id);
@@ -234,8 +234,8 @@ const applyTemplate = (c: Ctx) => {
     if (typeof vars[v] !== "string") throw invalid(`variables.${v}`, vars[v], "a string");
   }
   const strategy = c.body.conflict_strategy ?? "cancel";
-  if (typeof strategy !== "string" || !(STRATEGIES as readonly string[]).includes(strategy)) {
-    throw invalid("conflict_strategy", strategy, `one of ${STRATEGIES.join(", ")}`);
+  if (typeof strategy !== "string" || !(CONFLICT_STRATEGIES as readonly string[]).includes(strategy)) {
+    throw invalid("conflict_strategy", strategy, `one of ${CONFLICT_STRATEGIES.join(", ")}`);
   }
   const fill = (s: string) => s.replace(/\{(\w+)\}/g, (_m, k: string) => (k === "domain" ? z.domain : String(vars[k])));
   const drafts = t.records.map((tr) => {
@@ -248,7 +248,7 @@ const applyTemplate = (c: Ctx) => {
     }
   });
   requireActiveZone(z);
-  const conflicts = (d: RecordDraft) => z.records.filter((r) => r.name === d.name && (r.type === d.type || r.type === "CNAME" || d.type === "CNAME"));
+  const conflicts = (d: RecordDraft) => z.records.filter((r) => r.name === d.name && (r.type === d.type || exclusivityClash(d.type, [r]) !== undefined));
   const conflicting = drafts.filter((d) => conflicts(d).length > 0);
   if (strategy === "cancel" && conflicting.length > 0) {
     throw new ApiError("template_conflict", `template ${t.id} conflicts with existing records (${conflicting.map((d) => `${d.type} ${d.name}`).join(", ")}); nothing was changed; use conflict_strategy skip or replace`, "conflict_strategy", {
@@ -278,16 +278,17 @@ const applyTemplate = (c: Ctx) => {
   return ok({ template: t.id, created: created.map(recordView), replaced: replaced.map(recordView), skipped });
 };
 
-export const dnsRoutes: Route[] = [
-  { method: "GET", pattern: "/dns/zones", handler: listZones },
-  { method: "POST", pattern: "/dns/zones", handler: createZone },
-  { method: "GET", pattern: "/dns/zones/:domain", handler: getZone },
-  { method: "POST", pattern: "/dns/zones/:domain/check", handler: checkZone },
-  { method: "DELETE", pattern: "/dns/zones/:domain", handler: deleteZone },
-  { method: "GET", pattern: "/dns/zones/:domain/records", handler: listRecords },
-  { method: "POST", pattern: "/dns/zones/:domain/records", handler: createRecord },
-  { method: "PUT", pattern: "/dns/zones/:domain/records/:id", handler: putRecord },
-  { method: "DELETE", pattern: "/dns/zones/:domain/records/:id", handler: deleteRecord },
-  { method: "GET", pattern: "/dns/templates", handler: listTemplates },
-  { method: "POST", pattern: "/dns/zones/:domain/templates/:id", handler: applyTemplate },
-];
+/** This file's operations (provider/operations.ts), each with its handler. */
+export const dnsHandlers = {
+  listZones,
+  createZone,
+  getZone,
+  checkZone,
+  deleteZone,
+  listRecords,
+  createRecord,
+  updateRecord: putRecord,
+  deleteRecord,
+  listTemplates,
+  applyTemplate,
+} satisfies Partial<Handlers>;

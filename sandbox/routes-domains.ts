@@ -4,7 +4,8 @@ import { PRIVACY_STATUS, STAGE, isActiveStage, isGoneStage, isRenewableStage } f
 import type { Contact } from "../provider/views";
 import { hostView } from "./core";
 import { ApiError, describe, invalid, missing, notFound } from "./errors";
-import { ok, page, type Ctx, type Route } from "./routing";
+import type { Handlers } from "./routes";
+import { ok, page, type Ctx } from "./routing";
 import { tldFor, yearsFor } from "./routes-account";
 import { FOREIGN_AUTH_CODE, PRIVACY_PRICE_PER_YEAR, PROTECTION_PRICE_PER_YEAR, addYears, cents, isoDate, type ContactSet, type DomainEntry } from "./state";
 import { bool, canonicalHost, contact, date, domainName, hostList, ipList, obj, optStr, str } from "./validate";
@@ -334,24 +335,25 @@ const deleteProtection = (c: Ctx) => {
   throw new ApiError("requires_portal_verification", `Domain Protection of ${describe(c.params.domain)} can only be removed in the reseller portal, after verification`);
 };
 
-export const domainRoutes: Route[] = [
-  { method: "POST", pattern: "/domains/register", handler: register },
-  { method: "POST", pattern: "/domains/transfer", handler: transfer },
-  { method: "POST", pattern: "/domains/:domain/renew", handler: renew },
-  { method: "GET", pattern: "/domains/:domain", handler: info },
-  { method: "PUT", pattern: "/domains/:domain/nameservers", handler: putNameservers },
-  { method: "GET", pattern: "/domains/:domain/contacts", handler: getContacts },
-  { method: "PUT", pattern: "/domains/:domain/contacts", handler: putContacts },
-  { method: "PUT", pattern: "/domains/:domain/lock", handler: putLock },
-  { method: "POST", pattern: "/domains/:domain/epp-code", handler: eppCode },
-  { method: "GET", pattern: "/domains/:domain/hosts", handler: listHosts },
-  { method: "POST", pattern: "/domains/:domain/hosts", handler: createHost },
-  { method: "PUT", pattern: "/domains/:domain/hosts/:hostname", handler: putHost },
-  { method: "DELETE", pattern: "/domains/:domain/hosts/:hostname", handler: deleteHost },
-  { method: "GET", pattern: "/domains/:domain/privacy", handler: getPrivacy },
-  { method: "POST", pattern: "/domains/:domain/privacy", handler: postPrivacy },
-  { method: "DELETE", pattern: "/domains/:domain/privacy", handler: deletePrivacy },
-  { method: "GET", pattern: "/domains/:domain/protection", handler: getProtection },
-  { method: "POST", pattern: "/domains/:domain/protection", handler: postProtection },
-  { method: "DELETE", pattern: "/domains/:domain/protection", handler: deleteProtection },
-];
+/** This file's operations (provider/operations.ts), each with its handler. */
+export const domainHandlers = {
+  register,
+  transfer,
+  renew,
+  getDomain: info,
+  setNameservers: putNameservers,
+  getContacts,
+  updateContacts: putContacts,
+  setLock: putLock,
+  requestEppCode: eppCode,
+  listHosts,
+  createHost,
+  updateHost: putHost,
+  deleteHost,
+  getPrivacy,
+  enablePrivacy: postPrivacy,
+  disablePrivacy: deletePrivacy,
+  getProtection,
+  enableProtection: postProtection,
+  disableProtection: deleteProtection,
+} satisfies Partial<Handlers>;

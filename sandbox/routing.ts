@@ -1,4 +1,4 @@
-/** Route table types, path matching and list paging shared by the route files. */
+/** Handler types and list paging shared by the route files. */
 import type { Contract } from "../provider/contract";
 import type { SandboxCore } from "./core";
 import { invalid } from "./errors";
@@ -33,25 +33,8 @@ export interface Result {
 
 export type Handler = (ctx: Ctx) => Result;
 
-export interface Route {
-  method: string;
-  pattern: string;
-  handler: Handler;
-}
 
 export const ok = (data: unknown, status = 200): Result => ({ status, data });
-
-/** Match decoded path segments against a pattern like /domains/:domain/renew. */
-export function matchPattern(pattern: string, segments: string[]): Record<string, string> | null {
-  const parts = pattern.split("/").filter(Boolean);
-  if (parts.length !== segments.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < parts.length; i++) {
-    if (parts[i].startsWith(":")) params[parts[i].slice(1)] = segments[i];
-    else if (parts[i] !== segments[i]) return null;
-  }
-  return params;
-}
 
 /** One page of a list: data = { items, pagination: { page, per_page, total, next_page } }. */
 export function page<T>(ctx: Ctx, items: T[]): Record<string, unknown> {

@@ -1,51 +1,23 @@
 /**
- * Rules only the sandbox applies: which scope a request needs, which requests must carry an
- * Idempotency-Key, and the HTTP status of each error code. The client never consults them (it
- * attaches a key where its caller passes one, and reads an error by its code first), so they live
- * here rather than in the protocol contract (provider/contract.ts), which keeps what both sides read.
+ * The HTTP status of each error code, which only the sandbox applies: the client reads an error by
+ * its code first, so this lives here rather than in the protocol contract (provider/contract.ts).
+ * Which scope, signature and key each request needs is one entry per operation of
+ * provider/operations.ts.
  */
 import { DEFAULT_CONTRACT, type ErrorCode } from "../provider/contract";
-
-/**
- * Scopes (spec, Authentication 4: "Scope names and which endpoint needs which scope: not shown").
- * We assume four: read (every GET and the read-only POSTs), domains (management),
- * dns (zones, records, templates) and purchase (anything that charges credit).
- */
-export const SCOPES = ["read", "domains", "dns", "purchase"] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** The scope a request needs. Paths are relative to the API prefix, e.g. "/domains/register". */
-export function requiredScope(method: string, path: string): Scope {
-  const m = method.toUpperCase();
-  if (m === "GET") return "read";
-  if (/^\/domains\/(availability|check)$/.test(path) || path === "/pricing") return "read";
-  if (/^\/domains\/(register|transfer)$/.test(path) || /^\/domains\/[^/]+\/renew$/.test(path)) return "purchase";
-  if (/^\/domains\/[^/]+\/(privacy|protection)$/.test(path) && m === "POST") return "purchase";
-  if (path.startsWith("/dns/")) return "dns";
-  return "domains";
-}
+import { matchTemplate, OPERATION_LIST } from "../provider/operations";
 
 /**
  * Whether a request, as the request log shows it (path with the API prefix and query), only reads:
- * a GET, or one of the read-only POSTs (availability, check, pricing), the read scope's requests.
+ * an operation of the read scope (every GET, and the read-only POSTs: availability, check, pricing).
+ * A request that matches no operation is not a read.
  */
 export function isReadRequest(r: { method: string; path: string }, apiPrefix: string = DEFAULT_CONTRACT.apiPrefix): boolean {
   const path = r.path.split("?")[0];
-  return requiredScope(r.method, path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path) === "read";
+  const segments = (path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path).split("/").filter(Boolean).map(decodeURIComponent);
+  const method = r.method.toUpperCase();
+  return OPERATION_LIST.some(([, op]) => op.method === method && op.scope === "read" && matchTemplate(op.template, segments) !== null);
 }
-
-/**
- * Endpoints that require an Idempotency-Key (stated, Authentication 7: "register, transfer,
- * renew, privacy enable and protection enable").
- */
-export function requiresIdempotencyKey(method: string, path: string): boolean {
-  if (method.toUpperCase() !== "POST") return false;
-  return (
-    /^\/domains\/(register|transfer)$/.test(path) ||
-    /^\/domains\/[^/]+\/(renew|privacy|protection)$/.test(path)
-  );
-}
-
 
 /** HTTP status of each code (stated: expiry_mismatch, zone_exists 409, requires_portal_verification 403; the rest assumed). The client maps by code first, status second. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {

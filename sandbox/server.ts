@@ -6,23 +6,19 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { requiresSignature, type Contract } from "../provider/contract";
+import type { Contract } from "../provider/contract";
+import { matchTemplate } from "../provider/operations";
 import { checkpoint } from "./checkpoint";
 import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";
 import { ApiError } from "./errors";
-import { matchPattern, type Credential, type Ctx, type Route } from "./routing";
-import { accountRoutes } from "./routes-account";
-import { dnsRoutes } from "./routes-dns";
-import { domainRoutes } from "./routes-domains";
-import { requiredScope, requiresIdempotencyKey } from "./rules";
+import type { Credential, Ctx } from "./routing";
+import { ROUTES } from "./routes";
 import { isoTime, type SandboxState, type Settings } from "./state";
 import { idempotencyKeyValid, type Body } from "./validate";
 
 /** How the request log names a credential: a short hash of its key, so the log holds no credential. */
 export const credentialFingerprint = (key: string): string => `key_${createHash("sha256").update(key, "utf8").digest("hex").slice(0, 12)}`;
-
-export const ROUTES: Route[] = [...accountRoutes, ...domainRoutes, ...dnsRoutes];
 
 /** Which requests a fault applies to; omitted fields match any. */
 export type FaultMatch = {
@@ -317,21 +313,22 @@ export class Sandbox {
       const relRaw = rawPath.slice(this.contract.apiPrefix.length) || "/";
       const segments = decodeSegments(relRaw);
       if (!segments) throw new ApiError("not_found", `no endpoint at ${JSON.stringify(rawPath.slice(0, 120))}`);
-      const matches = ROUTES.map((r) => ({ r, params: matchPattern(r.pattern, segments) })).filter((m) => m.params !== null);
+      const matches = ROUTES.map((r) => ({ r, params: matchTemplate(r.template, segments) })).filter((m) => m.params !== null);
       if (matches.length === 0) throw new ApiError("not_found", `no endpoint at ${JSON.stringify(rawPath.slice(0, 120))}`);
-      // Literal segments win over parameters (/domains/register over /domains/:domain).
+      // Literal segments win over parameters (/domains/register over /domains/{domain}).
       const forMethod = matches.filter((m) => m.r.method === method).sort((a, b) => Object.keys(a.params!).length - Object.keys(b.params!).length);
       if (forMethod.length === 0) {
         const allowed = [...new Set(matches.map((m) => m.r.method))].join(", ");
         throw new ApiError("method_not_allowed", `${method} is not allowed on ${rawPath.slice(0, 120)}; allowed: ${allowed}`, undefined, { allowed });
       }
       const route = forMethod[0];
+      const op = route.r;
       const relPath = `/${segments.join("/")}`;
 
-      if (requiresSignature(method, relPath) || header(req.headers, this.contract.headers.signature) !== undefined) {
+      if (op.signed || header(req.headers, this.contract.headers.signature) !== undefined) {
         verifySigned(cred, req.headers, method, rawUrl, body, this.contract, this.opts.now(), this.nonces);
       }
-      const scope = requiredScope(method, relPath);
+      const scope = op.scope;
       if (!cred.scopes.includes(scope)) {
         throw new ApiError("insufficient_scope", `API key ${cred.key} lacks the scope ${scope} needed for ${method} ${relPath}; add it in the reseller portal`, undefined, {
           required_scope: scope,
@@ -353,7 +350,7 @@ export class Sandbox {
 
       let storeKey: string | null = null;
       let fingerprint = "";
-      if (requiresIdempotencyKey(method, relPath)) {
+      if (op.keyed) {
         const H = this.contract.headers.idempotencyKey;
         const key = header(req.headers, H);
         if (key === undefined || key === "") {

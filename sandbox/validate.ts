@@ -6,10 +6,10 @@ import { isIPv4, isIPv6 } from "node:net";
 import { domainToASCII } from "node:url";
 import type { Contact } from "./state";
 import { invalid, missing } from "./errors";
+import { HOST_LABEL } from "../provider/records";
 
 export type Body = Record<string, unknown>;
 
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const LABEL_UNDERSCORE = /^(?:\*|_?[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?|_[a-z0-9-]{1,62})$/;
 
 /** A host name in canonical form (ASCII, lower case, no trailing dot), or null when invalid. */
@@ -25,7 +25,7 @@ export function canonicalHost(value: string, allowUnderscore = false): string | 
   if (v.length > 253) return null;
   const labels = v.split(".");
   if (labels.length < 2) return null;
-  const re = allowUnderscore ? LABEL_UNDERSCORE : LABEL;
+  const re = allowUnderscore ? LABEL_UNDERSCORE : HOST_LABEL;
   return labels.every((l) => re.test(l)) ? v : null;
 }
 

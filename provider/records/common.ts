@@ -49,6 +49,9 @@ export interface RecordFields {
   extra: RecordExtra | null;
 }
 
+/** One host-name label, ASCII: letters, digits and inner hyphens, 1 to 63 characters (RFC 952, RFC 1123 §2.1, RFC 1035 §2.3.4). */
+export const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
 /** Characters that never belong in a host name; named in the refusal instead of being cut or decoded. */
 const FORBIDDEN = /[/?#\\%@:;,"'()<>[\]{}|^`~!$&=+\s]/;
 

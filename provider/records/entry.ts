@@ -54,6 +54,11 @@ export interface RecordTypeEntry {
   parse(input: RecordInputFields, zone: string): RecordFields;
   /** A rule on the owner name (relative, canonical; "@" is the apex), or undefined. */
   owner?(name: string): string | undefined;
+  /**
+   * The type stands alone at its name: no other record may share it (CNAME, RFC 1034 §3.6.2). The
+   * rule as a refusal states it, with its RFC; rules.ts `exclusivityClash` applies it.
+   */
+  alone?: string;
   /** Zone-file rdata (presentation form) of canonical fields; names absolute with a trailing dot. */
   print(f: RecordFields): string;
   /**

@@ -6,30 +6,41 @@
  * Canonical record (the spec is silent on the form; these are this package's choices):
  * - type upper case; name relative to the zone, lower case, IDNs as punycode, "@" the apex;
  * - targets absolute without trailing dot; content per type (see each t_<type>.ts);
- * - priority only for MX and SRV, extra only for SRV {weight, port} and CAA {flag, tag}.
+ * - priority and extra only where the type's entry carries them (MX and SRV; SRV {weight, port}, CAA {flag, tag}).
  */
 import { RecordSyntaxError, canonicalName, fail, type Problem, type RecordExtra, type RecordFields } from "./common";
 import type { RecordTypeEntry } from "./entry";
-import { A } from "./t_a";
-import { AAAA } from "./t_aaaa";
-import { CAA } from "./t_caa";
-import { DS, SSHFP, TLSA } from "./t_hex";
-import { AFSDB, HINFO, KX, LP, MB, MG, MINFO, MR, NAPTR, PX, RP, RT, URI } from "./t_layout";
-import { MX } from "./t_mx";
-import { CNAME, DNAME, NS, PTR } from "./t_name";
+import * as tA from "./t_a";
+import * as tAAAA from "./t_aaaa";
+import * as tCAA from "./t_caa";
+import * as tHex from "./t_hex";
+import * as tLayout from "./t_layout";
+import * as tMX from "./t_mx";
+import * as tName from "./t_name";
 import { passThrough } from "./t_other";
-import { SRV } from "./t_srv";
-import { HTTPS, SVCB } from "./t_svcb";
-import { SPF, TXT } from "./t_txt";
+import * as tSRV from "./t_srv";
+import * as tSVCB from "./t_svcb";
+import * as tTXT from "./t_txt";
+import { DEFAULT_TTL } from "./rules";
 
 export type { Problem, RecordExtra, RecordFields } from "./common";
 export type { FieldKind, RecordTypeEntry, RecordInputFields } from "./entry";
 export { absolute, absoluteNames, dotted, fieldAt } from "./entry";
-export { canonicalName, parseCharacterStrings, quoteString } from "./common";
+export { HOST_LABEL, canonicalName, parseCharacterStrings, quoteString } from "./common";
 
+const isEntry = (v: unknown): v is RecordTypeEntry => typeof v === "object" && v !== null && typeof (v as RecordTypeEntry).type === "string" && typeof (v as RecordTypeEntry).parse === "function";
+
+/** Every entry the t_<type>.ts files export, by type: a new entry in one of them is in the table, with nothing else to edit. */
 export const RECORD_TYPES: Readonly<Record<string, RecordTypeEntry>> = Object.fromEntries(
-  [A, AAAA, CNAME, NS, PTR, DNAME, MX, TXT, SPF, SRV, CAA, TLSA, SSHFP, DS, SVCB, HTTPS, NAPTR, RP, AFSDB, RT, KX, PX, LP, MINFO, MB, MG, MR, HINFO, URI].map((e) => [e.type, e]),
+  [tA, tAAAA, tName, tMX, tTXT, tSRV, tCAA, tHex, tSVCB, tLayout].flatMap((m) => Object.values(m).filter(isEntry)).map((e) => [e.type, e]),
 );
+
+/** Types by a property of their entry, for messages that name them (generated, never listed by hand). */
+const typesWhere = (f: (e: RecordTypeEntry) => boolean): string[] => Object.values(RECORD_TYPES).filter(f).map((e) => e.type);
+/** "A and B", "A, B and C". */
+const andList = (xs: string[]): string => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+const PRIORITY_TYPES = andList(typesWhere((e) => e.priority));
+const EXTRA_TYPES = andList(typesWhere((e) => e.extra.length > 0).map((t) => `${t} {${RECORD_TYPES[t].extra.join(", ")}}`));
 
 /** Types the service makes itself or a signer generates: never held as user records. */
 export const NOT_HELD: Readonly<Record<string, string>> = {
@@ -72,7 +83,7 @@ export interface CanonicalRecord {
   extra: RecordExtra | null;
 }
 
-export const DEFAULT_TTL = 3600;
+export { DEFAULT_TTL, recordIdentity, recordIdentityParts, sameRecord, type RecordIdentityFields } from "./rules";
 
 /** Host-name form of a zone: lower case, punycode, no trailing dot (zones are checked elsewhere). */
 export function zoneName(zone: string): string {
@@ -133,9 +144,9 @@ export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
     if (rule) problems.push({ field: "name", value: r.name ?? "@", rule });
   }
   if (!entry.priority && r.priority !== undefined && r.priority !== null)
-    problems.push({ field: "priority", value: r.priority, rule: `is not a field of ${type} records (only MX and SRV carry a priority)` });
+    problems.push({ field: "priority", value: r.priority, rule: `is not a field of ${type} records (only ${PRIORITY_TYPES} carry a priority)` });
   if (entry.extra.length === 0 && r.extra && Object.keys(r.extra).length > 0)
-    problems.push({ field: "extra", value: r.extra, rule: `is not a field of ${type} records (only SRV {weight, port} and CAA {flag, tag} carry extra)` });
+    problems.push({ field: "extra", value: r.extra, rule: `is not a field of ${type} records (only ${EXTRA_TYPES} carry extra)` });
   if (typeof r.content !== "string") problems.push({ field: "content", value: r.content, rule: "is not a string" });
   const fields: RecordFields | undefined = typeof r.content === "string" ? guard(() => entry.parse({ content: r.content, priority: r.priority, extra: r.extra }, z)) : undefined;
   if (problems.length > 0 || name === undefined || fields === undefined) return { record: undefined, problems };
@@ -155,3 +166,18 @@ export function zoneLine(r: CanonicalRecord, zone: string): string {
   const owner = r.name === "@" ? `${z}.` : `${r.name}.${z}.`;
   return `${owner}\t${r.ttl}\tIN\t${r.type}\t${recordType(r.type).print({ content: r.content, priority: r.priority, extra: r.extra })}`;
 }
+
+/**
+ * The records of `here` (the others at the same name) that a record of `type` may not share its
+ * name with, and the rule that says so (the entry's `alone`): all of them when `type` stands alone
+ * (CNAME), else those that stand alone themselves. Undefined when nothing clashes.
+ */
+export function exclusivityClash<R extends { type: string }>(type: string, here: readonly R[]): { clash: R[]; rule: string } | undefined {
+  const own = recordType(type).alone;
+  if (own !== undefined) return here.length > 0 ? { clash: [...here], rule: own } : undefined;
+  const alone = here.filter((r) => recordType(r.type).alone !== undefined);
+  return alone.length > 0 ? { clash: alone, rule: recordType(alone[0].type).alone! } : undefined;
+}
+
+/** Whether a record of `type` stands alone at its name (CNAME). */
+export const standsAlone = (type: string): boolean => recordType(type.trim().toUpperCase()).alone !== undefined;

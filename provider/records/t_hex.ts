@@ -1,6 +1,7 @@
 /**
  * Types of a few small decimal fields then hexadecimal data (white space allowed inside the hex,
  * dropped; lower case; numbers without leading zeros): TLSA (RFC 6698 §2, RFC 7218 registries),
+ * SMIMEA (RFC 8162 §2: TLSA's fields and rules, for S/MIME certificates),
  * SSHFP (RFC 4255 §3, RFC 6594, RFC 7479, RFC 8709), DS (RFC 4034 §5, RFC 4509, RFC 6605).
  */
 import { decimal, fail, hexData, words } from "./common";
@@ -18,7 +19,7 @@ interface Field {
 function hexType(
   type: string,
   rfc: string,
-  fields: Field[],
+  fields: readonly Field[],
   usage: string,
   dataLength: (n: number[]) => [number, string] | undefined,
   dataWhat: string,
@@ -51,18 +52,25 @@ function hexType(
 
 // RFC 7218 / IANA: usages PKIX-TA(0) PKIX-EE(1) DANE-TA(2) DANE-EE(3) PrivCert(255); selectors Cert(0)
 // SPKI(1) PrivSel(255); matching Full(0) SHA2-256(1) SHA2-512(2) PrivMatch(255).
-export const TLSA = hexType(
-  "TLSA",
-  "RFC 6698 §2, RFC 7218",
+const CERTIFICATE_ASSOCIATION = [
   [
     { what: "certificate usage", max: 255, allowed: [0, 1, 2, 3, 255] },
     { what: "selector", max: 255, allowed: [0, 1, 255] },
     { what: "matching type", max: 255, allowed: [0, 1, 2, 255] },
   ],
   "usage selector matching-type certificate-association-data, e.g. 3 1 1 <64 hex digits>",
-  ([, , m]) => (m === 1 || m === 2 ? [m === 1 ? 64 : 128, `matching type ${m}`] : undefined),
+  ([, , m]: number[]): [number, string] | undefined => (m === 1 || m === 2 ? [m === 1 ? 64 : 128, `matching type ${m}`] : undefined),
   "certificate association data",
-);
+] as const;
+
+export const TLSA = hexType("TLSA", "RFC 6698 §2, RFC 7218", ...CERTIFICATE_ASSOCIATION);
+
+/**
+ * SMIMEA (RFC 8162 §2): "the same format as the TLSA RR", so the same fields and rules. The owner
+ * is the hash of an address's local part under _smimecert (§3); how a zone names it is the zone's,
+ * so the owner is not judged.
+ */
+export const SMIMEA = hexType("SMIMEA", "RFC 8162 §2, RFC 6698 §2", ...CERTIFICATE_ASSOCIATION);
 
 // IANA SSHFP: algorithms RSA(1) DSA(2) ECDSA(3) Ed25519(4) Ed448(6); fingerprint SHA-1(1) SHA-256(2).
 export const SSHFP = hexType(

@@ -5,10 +5,11 @@ import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./e
 
 const FIELDS: readonly FieldKind[] = ["name"];
 
-function nameType(type: string, rfc: string, owner?: (name: string) => string | undefined): RecordTypeEntry {
+function nameType(type: string, rfc: string, owner?: (name: string) => string | undefined, alone?: string): RecordTypeEntry {
   return {
     type,
     rfc,
+    alone,
     priority: false,
     extra: [],
     fields: FIELDS,
@@ -25,8 +26,12 @@ function nameType(type: string, rfc: string, owner?: (name: string) => string | 
   };
 }
 
-export const CNAME = nameType("CNAME", "RFC 1035 §3.3.1", (name) =>
-  name === "@" ? "cannot hold a CNAME: the zone apex has SOA and NS records, and a CNAME allows no other data at its name (RFC 1034 §3.6.2, RFC 2181 §10.1)" : undefined,
+const CNAME_ALONE = "a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1)";
+export const CNAME = nameType(
+  "CNAME",
+  "RFC 1035 §3.3.1",
+  (name) => (name === "@" ? "cannot hold a CNAME: the zone apex has SOA and NS records, and a CNAME allows no other data at its name (RFC 1034 §3.6.2, RFC 2181 §10.1)" : undefined),
+  CNAME_ALONE,
 );
 // Which NS records the service manages is the contract's one predicate (the apex set; a delegation below it is the user's).
 export const NS = nameType("NS", "RFC 1035 §3.3.11", (name) => (isServiceManagedRecord("", { type: "NS", name }) ? "cannot hold an NS record: the service manages the zone apex NS records" : undefined));

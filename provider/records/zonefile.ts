@@ -5,7 +5,8 @@
  * records through the table, and lists every record it cannot turn, with the reason, never
  * dropping one silently.
  */
-import { NOT_HELD, canonicalize, parseCharacterStrings, problemText, recordType, relativeName, zoneName, type CanonicalRecord } from "./index";
+import { NOT_HELD, canonicalize, parseCharacterStrings, problemText, recordIdentity, recordType, relativeName, zoneName, type CanonicalRecord } from "./index";
+import { isServiceManagedRecord } from "../vocabulary";
 import { absolute } from "./entry";
 import { DS_PLACEMENT } from "./t_hex";
 
@@ -372,7 +373,7 @@ export function toRecords(text: string, zone: string, ttlRange: { min: number; m
       skip(`not held: ${NOT_HELD[e.type]}`);
       continue;
     }
-    if (e.type === "NS" && e.owner === z) {
+    if (isServiceManagedRecord(z, { type: e.type, name: e.owner })) {
       skip("not held: the service manages the zone apex NS records");
       continue;
     }
@@ -410,7 +411,7 @@ export function toRecords(text: string, zone: string, ttlRange: { min: number; m
   const first = new Map<string, Read>();
   const records: Read[] = [];
   for (const r of read) {
-    const key = JSON.stringify([r.type, r.name, r.content, r.priority, r.extra]);
+    const key = recordIdentity(r);
     const kept = first.get(key);
     if (kept) {
       skipped.push({ ...at(r), record: shown(r), reason: `identical to the record on ${where(kept)}: one record (RFC 2181 §5), folded into it` });
@@ -429,14 +430,14 @@ export function toRecords(text: string, zone: string, ttlRange: { min: number; m
         drop.add(r);
         skipped.push({ ...at(r), record: shown(r), reason: `refused: name: ${JSON.stringify(name)} ${DS_PLACEMENT.notDelegation(name)}` });
       }
-    // One CNAME per name, and nothing else beside it (RFC 1034 §3.6.2, RFC 2181 §10.1).
-    const cnames = rs.filter((r) => r.type === "CNAME");
-    if (cnames.length && rs.length > 1)
-      for (const r of cnames) {
-        drop.add(r);
-        const others = rs.filter((x) => x !== r).map((x) => `${where(x)} (${x.type} ${x.content})`.slice(0, 100));
-        skipped.push({ ...at(r), record: shown(r), reason: `refused: a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1); ${name} also holds ${others.join(", ")}` });
-      }
+    // A type that stands alone (CNAME) with anything beside it is refused; the rest is carried.
+    for (const r of rs) {
+      const alone = recordType(r.type).alone;
+      if (alone === undefined || rs.length === 1) continue;
+      drop.add(r);
+      const others = rs.filter((x) => x !== r).map((x) => `${where(x)} (${x.type} ${x.content})`.slice(0, 100));
+      skipped.push({ ...at(r), record: shown(r), reason: `refused: ${alone}; ${name} also holds ${others.join(", ")}` });
+    }
   }
   const kept: Read[] = [];
   for (const r of records) {

@@ -5,13 +5,13 @@
  */
 import { createHmac, createHash } from "node:crypto";
 import type { ResellerClient } from "../../provider/client";
-import { ENDPOINTS } from "../../provider/endpoints";
+import { OPERATIONS } from "../../provider/operations";
 import { ok, fail, startRecordingServer, type Reply, type RecordingServer } from "../support/recording-server";
 import * as F from "./fixtures";
 import { API_KEY, API_SECRET, clientFor, fakeClock } from "./helpers";
 
 interface Case {
-  name: keyof typeof ENDPOINTS;
+  name: keyof typeof OPERATIONS;
   call: (c: ResellerClient) => Promise<unknown>;
   reply: Reply;
   path: string;
@@ -77,8 +77,8 @@ afterEach(async () => {
 
 describe("one method per endpoint", () => {
   it("covers all 38 endpoints", () => {
-    expect(Object.keys(ENDPOINTS)).toHaveLength(38);
-    expect(new Set(CASES.map((c) => c.name))).toEqual(new Set(Object.keys(ENDPOINTS)));
+    expect(Object.keys(OPERATIONS)).toHaveLength(38);
+    expect(new Set(CASES.map((c) => c.name))).toEqual(new Set(Object.keys(OPERATIONS)));
   });
 
   it.each(CASES)("$name", async (c) => {
@@ -86,7 +86,7 @@ describe("one method per endpoint", () => {
     const result = await c.call(client);
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0];
-    expect(req.method).toBe(ENDPOINTS[c.name].method);
+    expect(req.method).toBe(OPERATIONS[c.name].method);
     expect(req.path).toBe(c.path);
     if (c.body !== undefined) expect(JSON.parse(req.body)).toEqual(c.body);
     else if (req.method !== "POST") expect(req.body).toBe("");

@@ -6,7 +6,8 @@
  * The same holds for hostile path segments in every parameter of every route.
  */
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { ROUTES } from "../../sandbox/server";
+import { ROUTES } from "../../sandbox/routes";
+import { templateParams } from "../../provider/operations";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 
@@ -147,13 +148,13 @@ describe("hostile path segments in every parameter of every route", () => {
     const { sb, api } = own;
     const broken: string[] = [];
     let tried = 0;
-    for (const route of ROUTES.filter((r) => r.pattern.includes(":"))) {
-      const params = route.pattern.split("/").filter((p) => p.startsWith(":")).map((p) => p.slice(1));
+    for (const route of ROUTES.filter((r) => r.template.includes("{"))) {
+      const params = templateParams(route.template);
       for (const param of params) {
         for (const seg of HOSTILE_SEGMENTS) {
           // The template route's :id is a template id; the others use the valid record id.
-          const value = (name: string) => (name === param ? seg : route.pattern.includes("templates") && name === "id" ? "web" : VALID[name]);
-          const path = route.pattern.replace(/:(\w+)/g, (_m, name: string) => value(name));
+          const value = (name: string) => (name === param ? seg : route.template.includes("templates") && name === "id" ? "web" : VALID[name]);
+          const path = route.template.replace(/\{(\w+)\}/g, (_m, name: string) => value(name));
           const before = sb.operator.state();
           const r = await api(route.method, path, route.method === "GET" ? undefined : {}, { idempotencyKey: `hostile-path-${++tried}` });
           const label = `${route.method} ${path.slice(0, 80)} -> ${r.status}`;
