@@ -25,6 +25,17 @@ async function hostWith(config: Record<string, string | undefined>): Promise<Env
 
 const requestsSince = (mark: number) => env.sandbox.operator.requests().slice(mark);
 
+/**
+ * The host's log once it holds every one of `expected`, or after 5 s: a line the host prints may reach
+ * its stdout after the answer to the call that logged it.
+ */
+async function logsWith(host: Env, ...expected: (string | RegExp)[]): Promise<string> {
+  const text = () => host.host.logs().join("\n");
+  const has = (e: string | RegExp) => (typeof e === "string" ? text().includes(e) : e.test(text()));
+  for (let i = 0; i < 250 && !expected.every(has); i++) await new Promise((r) => setTimeout(r, 20));
+  return text();
+}
+
 describe("settings and credentials: once per host process, before any other read", () => {
   const zoneArgs = { domain: "demo-labs.io" };
   const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", content: "x", ttl: 300 };
@@ -81,7 +92,7 @@ describe("the first program: a zone made active on create, records that wait for
       const zone = new Managed(other, "DnsZone", "elsewhere-zone");
       expect((await zone.check({ domain: "demo-shop.net" })).failures).toEqual([]);
       const full = /demo-shop\.net: the zone is not active and cannot become active: demo-shop\.net is delegated to ns1\.sandbox-registrar\.test, ns2\.sandbox-registrar\.test, not to the zone's nameservers \(ns1\.dns\.sandbox\.test, ns2\.dns\.sandbox\.test\).*Set the Domain's nameservers/;
-      expect(other.host.logs().join("\n")).toMatch(full);
+      expect(await logsWith(other, full)).toMatch(full);
       const r1 = new Managed(other, "DnsRecord", "elsewhere-www");
       const r2 = new Managed(other, "DnsRecord", "elsewhere-mx");
       await expect(r1.check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(full);
@@ -122,7 +133,8 @@ describe("the first program: a zone made active on create, records that wait for
         record.up({ zone: "demo-reseller.com", type: "A", name: "www2", content: "192.0.2.80", ttl: 3600 }),
       ]);
       expect([zoneStep, recordStep]).toEqual(["create", "create"]);
-      expect(other.host.logs().join("\n")).toMatch(/A www2\.demo-reseller\.com: waiting for zone demo-reseller\.com, which DnsZone "first-zone-2" is creating in this run/);
+      const waiting = /A www2\.demo-reseller\.com: waiting for zone demo-reseller\.com, which DnsZone "first-zone-2" is creating in this run/;
+      expect(await logsWith(other, waiting)).toMatch(waiting);
       expect((await env.client.listRecords("demo-reseller.com")).some((r) => r.content === "192.0.2.80")).toBe(true);
     } finally {
       await other.close();
@@ -140,9 +152,12 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
     try {
       await new Managed(other, "Domain", "buy-a").check(domainArgs("preflight-money-a.com"));
       await new Managed(other, "Domain", "buy-b").check(domainArgs("preflight-money-b.net", { years: 2, maxPrice: "30.00" }));
-      const lines = other.host.logs().join("\n");
-      expect(lines).toMatch(/Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/);
-      expect(lines).toMatch(/Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/);
+      const expected = [
+        /Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/,
+        /Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/,
+      ];
+      const lines = await logsWith(other, ...expected);
+      for (const line of expected) expect(lines).toMatch(line);
       // Above maxPrice: up's own message (domain-handler.ts priceGuard gives the same text).
       await expect(new Managed(other, "Domain", "too-dear").check(domainArgs("preflight-money-c.io", { maxPrice: "10.00" }))).rejects.toThrow(
         "preflight-money-c.io: register for 1 year(s) costs 39.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.",
@@ -193,9 +208,12 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
     const mark = env.mark();
     await asCommand({}, async (s, m, host) => {
       expect([(await s.preview(shopArgs(due))).step, (await m.preview(mainArgs(due))).step]).toEqual(["update", "update"]);
-      const lines = host.host.logs().join("\n");
-      expect(lines).toMatch(/Domain "renew-shop": renews demo-shop\.net for 1 year\(s\): 15\.00 USD; this stack's purchases so far 15\.00 USD of the balance 1000\.00 USD/);
-      expect(lines).toMatch(/Domain "renew-main": renews demo-reseller\.com for 1 year\(s\): 14\.00 USD; this stack's purchases so far 29\.00 USD of the balance 1000\.00 USD/);
+      const expected = [
+        `Domain "renew-shop": renews demo-shop.net for 1 year(s): 15.00 USD; this stack's purchases so far 15.00 USD of the balance 1000.00 USD`,
+        `Domain "renew-main": renews demo-reseller.com for 1 year(s): 14.00 USD; this stack's purchases so far 29.00 USD of the balance 1000.00 USD`,
+      ];
+      const lines = await logsWith(host, ...expected);
+      for (const line of expected) expect(lines).toContain(line);
     });
 
     // Above maxPrice: preview fails with the message up's renewal gives (its own price guard, reached
@@ -228,9 +246,8 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
     const plain = await hostWith({});
     try {
       await new Managed(plain, "PrivacyAddon", "pa-plain").check({ domain: "demo-shop.net" });
-      expect(plain.host.logs().join("\n")).toContain(
-        `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`,
-      );
+      const unpriced = `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`;
+      expect(await logsWith(plain, unpriced)).toContain(unpriced);
     } finally {
       await plain.close();
     }
@@ -242,11 +259,14 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
       await new Managed(other, "PrivacyAddon", "pa-new").check({ domain: "preflight-addon-a.com" });
       await new Managed(other, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
       await new Managed(other, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" });
-      const lines = other.host.logs().join("\n");
       // A domain bought in the run: its add-on is charged for the years bought; a live one for the years left (700 and 45 days).
-      expect(lines).toContain(`PrivacyAddon "pa-new": buys WHOIS Privacy for preflight-addon-a.com for the rest of its term, 2 year(s) at 5.00 USD a year (the price reseller:contract states): 10.00 USD; this stack's purchases so far 34.00 USD of the balance 1000.00 USD`);
-      expect(lines).toContain(`Protection "pr-labs": buys Domain Protection for demo-labs.io for the rest of its term, 2 year(s) at 15.00 USD a year (the price reseller:contract states): 30.00 USD; this stack's purchases so far 64.00 USD of the balance 1000.00 USD`);
-      expect(lines).toContain(`PrivacyAddon "pa-shop": buys WHOIS Privacy for demo-shop.net for the rest of its term, 1 year(s) at 5.00 USD a year (the price reseller:contract states): 5.00 USD; this stack's purchases so far 69.00 USD of the balance 1000.00 USD`);
+      const expected = [
+        `PrivacyAddon "pa-new": buys WHOIS Privacy for preflight-addon-a.com for the rest of its term, 2 year(s) at 5.00 USD a year (the price reseller:contract states): 10.00 USD; this stack's purchases so far 34.00 USD of the balance 1000.00 USD`,
+        `Protection "pr-labs": buys Domain Protection for demo-labs.io for the rest of its term, 2 year(s) at 15.00 USD a year (the price reseller:contract states): 30.00 USD; this stack's purchases so far 64.00 USD of the balance 1000.00 USD`,
+        `PrivacyAddon "pa-shop": buys WHOIS Privacy for demo-shop.net for the rest of its term, 1 year(s) at 5.00 USD a year (the price reseller:contract states): 5.00 USD; this stack's purchases so far 69.00 USD of the balance 1000.00 USD`,
+      ];
+      const lines = await logsWith(other, ...expected);
+      for (const line of expected) expect(lines).toContain(line);
     } finally {
       await other.close();
     }
