@@ -4,7 +4,10 @@ import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyO
 import { chargeOf, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./unanswered-order";
 import { eppWhileProtected } from "./preview-messages";
 import type { ResellerApi } from "./api";
-import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
+import type { HostContext } from "./host/context";
+import { objectKey } from "./host/ownership";
+import { PartialFailure } from "./host/partial-failure";
+import { resourceName } from "./host/urn";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "./normalize";

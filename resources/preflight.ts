@@ -17,7 +17,8 @@ import { VALUES, addonChargeYears, type MoneyContract } from "../provider/contra
 import { isGoneStage, isZoneActive } from "../provider/vocabulary";
 import type { DnsRecord, DomainInfo } from "../provider/views";
 import type { Props } from "./handler";
-import { resourceName, type HostContext } from "./host";
+import type { HostContext } from "./host/context";
+import { resourceName } from "./host/urn";
 import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normalize";
 import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
