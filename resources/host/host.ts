@@ -5,11 +5,11 @@
  * else on the host side holds state: runtime.ts keeps the one `Host` of the process, and tests build
  * their own with their own clock.
  */
-import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "../../provider/clock";
 import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../../provider/contract";
 import { accountId, purchaseKey } from "../../provider/idempotency";
-import { createClient, DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../api";
+import { DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../api";
+import { ClientCache } from "../client-cache";
 import { ReadCaches } from "../read-cache";
 import { SecretValues } from "../secret-inputs";
 import { MIN_CLI_VERSION } from "../sdk-version";
@@ -19,7 +19,6 @@ import { LOG_WAITS_LONGER_THAN_MS, redactingLog, type Log, type LogSink } from "
 import { Ownership } from "./ownership";
 import { RecordDeletes } from "./record-deletes";
 import { TtlRegistry } from "./ttl-registry";
-
 
 export interface HostOptions {
   clock?: Clock;
@@ -43,7 +42,8 @@ interface Configured {
 export class Host {
   private readonly contexts = new Map<string, HostContext>();
   private readonly configured = new Map<string, Configured>();
-  private readonly clients = new Map<string, ResellerApi>();
+  /** One client per connection (../client-cache.ts), made with this host's clock and log. */
+  private readonly clients: ClientCache;
   /** Requests other than GET answered by the service, by any client of this host (HostContext.writesSent). */
   private writes = 0;
   /** Resolved contracts by the overrides object they came from. */
@@ -64,6 +64,18 @@ export class Host {
     this.clock = options.clock ?? systemClock;
     this.log = redactingLog(options.sink, this.secrets);
     this.env = options.env ?? process.env;
+    this.clients = new ClientCache({
+      // The client signs, paces and waits between retries on the host's clock.
+      now: () => this.clock.now(),
+      sleep: (ms) => this.clock.sleep(ms),
+      onWait: (w) => {
+        if (w.ms > LOG_WAITS_LONGER_THAN_MS) this.log.info(`waiting ${Math.round(w.ms / 1000)} s before ${w.path} (${w.reason})`);
+      },
+      logger: { warn: (line) => this.log.warn(line) },
+      onResponse: (r) => {
+        if (!r.path.startsWith("GET ")) this.writes++;
+      },
+    });
   }
 
   /** Called with the whole stack config (`get` of `<account>:<key>`); the environment fills gaps. */
@@ -130,27 +142,9 @@ export class Host {
     return c;
   }
 
-  /** One client per credential (key, base URL, secret hash), so one rate limiter per credential. */
+  /** The account's client: one per connection, shared by accounts with equal settings (../client-cache.ts). */
   private client(account: string): ResellerApi {
-    const s = this.settings(account);
-    const id = createHash("sha256").update(`${s.baseUrl}\n${s.apiKey}\n${s.apiSecret}\n${JSON.stringify(s.contract ?? {})}`).digest("hex");
-    let c = this.clients.get(id);
-    if (!c) {
-      c = createClient(s, {
-        // The client signs, paces and waits between retries on the host's clock.
-        now: () => this.clock.now(),
-        sleep: (ms) => this.clock.sleep(ms),
-        onWait: (w) => {
-          if (w.ms > LOG_WAITS_LONGER_THAN_MS) this.log.info(`waiting ${Math.round(w.ms / 1000)} s before ${w.path} (${w.reason})`);
-        },
-        logger: { warn: (line) => this.log.warn(line) },
-        onResponse: (r) => {
-          if (!r.path.startsWith("GET ")) this.writes++;
-        },
-      });
-      this.clients.set(id, c);
-    }
-    return c;
+    return this.clients.get(this.settings(account));
   }
 
   private makeContext(account: string): HostContext {
