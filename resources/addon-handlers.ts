@@ -4,7 +4,10 @@ import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyO
 import { chargeOf, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./unanswered-order";
 import { eppWhileProtected } from "./preview-messages";
 import type { ResellerApi } from "./api";
-import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
+import type { HostContext } from "./host/context";
+import { objectKey } from "./host/ownership";
+import { PartialFailure } from "./host/partial-failure";
+import { resourceName } from "./host/urn";
 import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
 import { GONE, type Handler } from "./handler";
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "./normalize";
@@ -71,7 +74,7 @@ async function buy<V>(ctx: HostContext, what: string, urn: string, operation: Un
 /** No purchase by this resource (adopted, or taken over as found). */
 const NOT_BOUGHT: Charge = { charged: null, currency: null, invoice: null };
 
-/** A diff that keeps the object with this resource unless it is replaced (see host.ts, Ownership). */
+/** A diff that keeps the object with this resource unless it is replaced (see host/ownership.ts, Ownership). */
 function claimUnlessReplaced(ctx: HostContext, d: DiffResult, key: string, olds: { resourceUrn?: string }, news: { resourceUrn?: string }): DiffResult {
   if (!d.replaces.length) ctx.owners.claim(key, news.resourceUrn ?? olds.resourceUrn);
   return d;

@@ -117,13 +117,16 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   };
 }
 
+/** What a client's owner hooks into it: the clock it signs, paces and waits on, its log, what it answered. */
+export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep">;
+
 /**
  * Builds the real client (provider/client.ts). Loaded here, on first use, rather than imported: a
  * program imports this package for its resource classes, and loading the client with undici costs
  * it about 80–95 ms more (measured on dist/, after resources/index is loaded) that a program making
  * no function call never needs. The provider host loads it at its first API call.
  */
-export function createClient(settings: Settings, hooks: Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep"> = {}): ResellerApi {
+export function createClient(settings: Settings, hooks: ClientHooks = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ResellerClient } = require("../provider/client") as typeof import("../provider/client");
   return new ResellerClient({ ...settings, ...hooks });

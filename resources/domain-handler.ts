@@ -11,7 +11,10 @@ import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingS
 import type { ResellerApi } from "./api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler, type Props } from "./handler";
-import { objectKey, PartialFailure, resourceName, type HostContext } from "./host";
+import type { HostContext } from "./host/context";
+import { objectKey } from "./host/ownership";
+import { PartialFailure } from "./host/partial-failure";
+import { resourceName } from "./host/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type UnconfirmedBase } from "./unanswered-order";
 import { priceGuard } from "./price-guard";
 import type { MoneyContract } from "../provider/contract";

@@ -7,12 +7,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PRICING_ACTIONS } from "../provider/shapes";
-import { createClient, DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "./api";
+import { DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "./api";
+import { ClientCache } from "./client-cache";
 import { namespaceOf, type Provider } from "./provider";
 import { canonicalHost } from "./normalize";
 import { domainNameFailure, yearsFailure } from "./rules";
 
-const cached = new Map<string, { key: string; client: ReadOnlyApi }>();
+/** The program's clients, one per connection (./client-cache.ts). */
+const clients = new ClientCache();
 
 /**
  * A function's failure as the program shows it: one line, no stack, no dumped error object. The
@@ -32,15 +34,11 @@ async function failingInOneLine<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The program's client for an account (a namespace `accountOf` checked), built once per credential from stack config (or env). */
+/** The program's client for an account (a namespace `accountOf` checked), from stack config (or env): one per connection. */
 function programClient(account: string | undefined): ReadOnlyApi {
   const ns = account ?? DEFAULT_ACCOUNT;
   const cfg = new pulumi.Config(ns);
-  const settings = readSettings((k) => cfg.get(k), process.env, ns);
-  const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.apiSecret, settings.contract ?? null, settings.requestsPerMinute ?? null, settings.timeoutMs ?? null]);
-  let hit = cached.get(ns);
-  if (hit?.key !== key) cached.set(ns, (hit = { key, client: createClient(settings) }));
-  return hit.client;
+  return clients.get(readSettings((k) => cfg.get(k), process.env, ns));
 }
 
 // Arguments are checked before any call, with the resources' messages (field, value, rule).

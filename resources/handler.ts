@@ -6,7 +6,7 @@
  */
 import type { CheckResult } from "./validate";
 import type { DiffResult } from "./diff";
-import type { HostContext } from "./host";
+import type { HostContext } from "./host/context";
 
 /** A property bag as the engine sends it, before check. */
 export type Props = Record<string, unknown>;

@@ -8,7 +8,7 @@
  */
 import type { DnsRecord, DnsZone, DomainInfo, Quote } from "../provider/views";
 import { isNotFound } from "../provider/vocabulary";
-import type { HostContext } from "./host";
+import type { HostContext } from "./host/context";
 
 export type PricedAction = "register" | "transfer" | "renew";
 

@@ -13,7 +13,7 @@
  * - Adoptions share a zone's list the same way, served once per adopting resource
  *   (`zoneRecordsFor`): the adoptions of one command read the zone once.
  * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
- * - Each account has its own lists (host.ts `HostContext.reads`).
+ * - Each account has its own lists (host/context.ts `HostContext.reads`).
  */
 import type { ListEntriesContract } from "../provider/contract";
 import type { DnsRecord, DnsZone, DomainInfo, Template } from "../provider/views";
@@ -119,7 +119,7 @@ export class SharedList<T> {
   }
 }
 
-// ---- The host's lists, one set per account (host.ts) ----
+// ---- The host's lists, one set per account (host/host.ts) ----
 
 /** The lists one account's reads share. */
 export class ReadCaches {

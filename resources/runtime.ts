@@ -2,7 +2,7 @@
  * The implementation behind every serialized shim (./shim.ts). Loaded in the provider host by
  * `require("reseller-pulumi/dist/resources/runtime")`: keep this path and these exports stable,
  * old states ask for them. Each export takes the resource kind first and forwards to its handler
- * with the account's HostContext (./host.ts).
+ * with the account's HostContext (./host/context.ts).
  *
  * This module holds the process's one `Host`: the provider host serves every dynamic resource of
  * the stack from one process, and the SDK calls these exports without any context of ours.
@@ -15,7 +15,8 @@ import { recordHandler, templateHandler, zoneHandler } from "./dns-handlers";
 import { zoneRecordsHandler } from "./zone-records/handler";
 import type { DiffResult } from "./diff";
 import type { Gone, Handler, Props } from "./handler";
-import { Host, type HostContext } from "./host";
+import type { HostContext } from "./host/context";
+import { Host } from "./host/host";
 import { dropPreviewReads, preflight, previewRenewal } from "./preflight";
 import { sdkTooOld } from "./sdk-version";
 import type { CheckResult } from "./validate";

@@ -10,7 +10,7 @@ import { isResellerApiError, isResponseShapeError } from "../provider/errors";
 import { formatAmount, isMoneyError, moneyDecimals, parseAmount, parseCurrency } from "../provider/money";
 import type { MoneyContract } from "../provider/contract";
 import { isUnanswered } from "../provider/vocabulary";
-import type { HostContext } from "./host";
+import type { HostContext } from "./host/context";
 
 export const RUN_AGAIN = "Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.";
 

@@ -8,7 +8,8 @@
  * One registry per account and host process (one `pulumi` command).
  */
 import { isZoneActive } from "../provider/vocabulary";
-import { resourceName, type HostContext } from "./host";
+import type { HostContext } from "./host/context";
+import { resourceName } from "./host/urn";
 import { zoneInactiveAgain, zoneInactiveMessage } from "./preview-messages";
 
 /** How long a record waits for a zone created in the same run, beyond the zone's own delegation wait. */

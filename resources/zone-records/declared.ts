@@ -5,7 +5,7 @@
  * (one record, one owner), and an authoritative DnsZoneRecords never deletes a record a DnsRecord
  * declares. Lives as long as the host process: one `pulumi` command.
  */
-import type { HostContext } from "../host";
+import type { HostContext } from "../host/context";
 
 export class Declarations {
   /** zone → key → URN. */

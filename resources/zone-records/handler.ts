@@ -9,7 +9,10 @@
 import type { DnsRecord, RecordInput } from "../../provider/views";
 import { isNotFound, isServiceManagedRecord } from "../../provider/vocabulary";
 import { GONE, type Handler } from "../handler";
-import { objectKey, PartialFailure, resourceName, type HostContext } from "../host";
+import type { HostContext } from "../host/context";
+import { objectKey } from "../host/ownership";
+import { PartialFailure } from "../host/partial-failure";
+import { resourceName } from "../host/urn";
 import { canonicalHost, canonicalRecord, defined, sameJson } from "../normalize";
 import { containsUnknown, failed, isUnknown } from "../validate";
 import type { DiffResult } from "../diff";

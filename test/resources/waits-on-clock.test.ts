@@ -10,7 +10,7 @@ import { ManualClock } from "../../provider/clock";
 import type { ResellerClient } from "../../provider/client";
 import type { SandboxHandle } from "../../sandbox/index";
 import { sandboxOnClock } from "../../bench/measure";
-import type { HostContext } from "../../resources/host";
+import type { HostContext } from "../../resources/host/context";
 import { domainHandler } from "../../resources/domain-handler";
 import { recordHandler, zoneHandler, ZONE_DELETE_QUIET_MS, type RecordOutputs, type ZoneOutputs } from "../../resources/dns-handlers";
 import { checkDomainInputs, checkRecordInputs, checkZoneInputs, type CheckResult } from "../../resources/validate";

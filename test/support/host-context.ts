@@ -1,8 +1,10 @@
 /**
- * A provider host's context for tests that call handlers directly: the real Host (resources/host.ts)
+ * A provider host's context for tests that call handlers directly: the real Host (resources/host/host.ts)
  * with its log lines kept in memory and, when given, a clock of the test's own.
  */
-import { Host, type Clock, type HostContext } from "../../resources/host";
+import type { Clock } from "../../provider/clock";
+import type { HostContext } from "../../resources/host/context";
+import { Host } from "../../resources/host/host";
 
 export interface TestHost {
   host: Host;
