@@ -63,7 +63,10 @@ function camel<T>(v: unknown): T {
 }
 
 /** register, renew, transfer or restore. */
-export type PricingAction = (typeof PRICING_ACTIONS)[number];
+export type PricingAction = "register" | "renew" | "transfer" | "restore";
+// Spelled out for the API reference; the one list (provider/shapes.ts) must agree both ways, or this does not compile.
+const _sameActions: [PricingAction, (typeof PRICING_ACTIONS)[number]] extends [(typeof PRICING_ACTIONS)[number], PricingAction] ? true : never = true;
+void _sameActions;
 
 /** Which account a function asks, in its arguments (older form of `{ provider }` in its options). */
 export interface AccountArgs {
