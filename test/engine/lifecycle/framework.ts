@@ -109,6 +109,8 @@ export interface AliasOpt {
   type?: string;
   parent?: string;
   noParent?: boolean;
+  project?: string;
+  stack?: string;
 }
 
 export interface ResourceOpts {
@@ -137,6 +139,8 @@ function alias(a: AliasOpt): Alias {
   const spec = new Alias.Spec();
   if (a.name) spec.setName(a.name);
   if (a.type) spec.setType(a.type);
+  if (a.project) spec.setProject(a.project);
+  if (a.stack) spec.setStack(a.stack);
   if (a.noParent) spec.setNoparent(true);
   else if (a.parent !== undefined) spec.setParenturn(a.parent);
   return out.setSpec(spec);
@@ -334,6 +338,21 @@ export class TestStack {
   static steps(r: RunResult, o: { replacingDeletes?: boolean } = {}): string[] {
     return r.steps.filter((s) => o.replacingDeletes !== false || !s.replacing).map((s) => `${s.op} ${s.name}`);
   }
+}
+
+/**
+ * Snapshot.VerifyIntegrity's reference rule: a resource's parent, dependencies, property dependencies
+ * and deletedWith name resources earlier in state. The problems found, none when whole.
+ */
+export function integrityProblems(state: ResourceState[]): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const r of state) {
+    const refs = [...(r.parent ? [r.parent] : []), ...r.dependencies, ...Object.values(r.propertyDependencies ?? {}).flat(), ...(r.deletedWith ? [r.deletedWith] : [])];
+    for (const u of refs) if (!seen.has(u)) problems.push(`${r.urn} refers to ${u}, which is not before it`);
+    seen.add(r.urn);
+  }
+  return problems;
 }
 
 /** The run's EngineError (failing the test if it succeeded). */
