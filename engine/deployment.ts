@@ -3,7 +3,7 @@
 // the function it mirrors. Provider calls go to the SDK's dynamic provider host.
 import { isDeepStrictEqual } from "node:util";
 import type { Step } from "./display";
-import type { CheckResult, DiffResult, PropertyMap, ProviderHost } from "./host";
+import type { CheckResult, DiffResult, PropertyMap, ProviderHost, ReadResult } from "./host";
 import { isProviderHostError, UNKNOWN } from "./host";
 import type { AliasSpec, MonitorHandler, ReadRegistration, Registration } from "./monitor";
 import { markSecrets, unwrapInputs } from "./secrets";
@@ -291,7 +291,7 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
   let read = false;
   let warning: string | undefined;
   try {
-    let res: { id: string; props: PropertyMap; inputs: PropertyMap | undefined };
+    let res: ReadResult;
     let initErrors: string[] = [];
     try {
       res = await host.read(r.id, r.urn, r.outputs, r.inputs);
@@ -303,20 +303,22 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
       warning = `Refreshed resource is in an unhealthy state:\n* ${initErrors.join("\n* ")}`;
     }
     read = true;
-    if (res.id === "") {
+    // A blank id, or no outputs, is a delete (RefreshStep.Apply).
+    const props = res.id === "" ? undefined : res.props;
+    if (!props) {
       step.op = "delete";
       return { step, read };
     }
     const inputs = res.inputs ?? r.inputs;
     // An external resource is not diffed by its provider, only its outputs compared (RefreshStep.ResultOp).
     const changes = r.external
-      ? !isDeepStrictEqual(r.outputs, res.props)
-      : classify(await host.diff(res.id, r.urn, res.props, r.inputs), inputs, r.inputs).changes;
-    step.diffs = inputDiffs(r.outputs, res.props);
+      ? !isDeepStrictEqual(r.outputs, props)
+      : classify(await host.diff(res.id, r.urn, props, r.inputs), inputs, r.inputs).changes;
+    step.diffs = inputDiffs(r.outputs, props);
     if (changes) step.op = "update";
     r.id = res.id;
     r.inputs = inputs;
-    r.outputs = res.props;
+    r.outputs = props;
     // The new state takes the Read's init errors only (step.go RefreshStep.Apply): a clean Read clears old ones.
     delete r.initErrors;
     if (initErrors.length > 0) r.initErrors = initErrors;
@@ -637,7 +639,7 @@ export class Deployment implements MonitorHandler {
     if (reg.importId && (!old || old.id !== reg.importId)) {
       try {
         const read = await host.read(reg.importId, urn, {}, {});
-        if (read.id === "") throw new Error(`resource '${reg.importId}' does not exist`);
+        if (read.id === "" || !read.props) throw new Error(`resource '${reg.importId}' does not exist`);
         old = { ...this.entry(urn, reg, read.id, read.inputs ?? {}, read.props, secretKeys) };
       } catch (e) {
         return failStep(new Error(`importing ${reg.importId}: ${errorMessage(e)}`));
@@ -1009,8 +1011,12 @@ export class Deployment implements MonitorHandler {
       try {
         if (!req.type.startsWith(DYNAMIC_PREFIX)) throw new Error(`only dynamic resources are supported by this engine, not ${req.type}`);
         const { plain } = unwrapInputs(req.properties);
-        const read = await this.gate.run(() => this.opts.host.read(req.id, urn, plain, undefined));
-        if (read.id === "") throw new Error(`resource '${req.id}' does not exist`);
+        const answer = await this.gate.run(() => this.opts.host.read(req.id, urn, plain, undefined));
+        // ReadStep.Apply: a Read with no outputs means the resource does not exist; one with no id
+        // keeps the id asked for. (A dynamic provider's read always answers outputs: `.get()` of a
+        // resource it found gone is kept with the asked id, as under the CLI.)
+        if (!answer.props) throw new Error(`resource '${req.id}' does not exist`);
+        const read = { ...answer, id: answer.id || req.id, props: answer.props };
         this.urns.add(urn);
         const old = this.live.get(urn);
         // A managed resource read by another id is replaced by the read: the managed object is deleted

@@ -12,7 +12,7 @@ import { ResourceMonitorClient } from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Engine, EngineError, type EngineOptions, type RunResult } from "../../../engine/engine";
-import type { CheckResult, DiffResult, PropertyMap, ProviderHost } from "../../../engine/host";
+import type { CheckResult, DiffResult, PropertyMap, ProviderHost, ReadResult } from "../../../engine/host";
 import { ProviderHostError } from "../../../engine/host";
 import type { ResourceState } from "../../../engine/state";
 
@@ -40,7 +40,7 @@ export class TestProvider implements ProviderHost {
   checkF?: (urn: string, olds: PropertyMap, news: PropertyMap) => Promise<CheckResult>;
   diffF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[]) => Promise<Partial<DiffResult>>;
   createF?: (urn: string, inputs: PropertyMap, preview: boolean) => Promise<{ id: string; outputs: PropertyMap }>;
-  readF?: (urn: string, id: string, inputs: PropertyMap | undefined, state: PropertyMap) => Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }>;
+  readF?: (urn: string, id: string, inputs: PropertyMap | undefined, state: PropertyMap) => Promise<ReadResult>;
   updateF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[]) => Promise<{ outputs: PropertyMap }>;
   deleteF?: (urn: string, id: string, props: PropertyMap) => Promise<void>;
 
@@ -68,7 +68,7 @@ export class TestProvider implements ProviderHost {
     return { id: opts.preview ? "" : `id-${++this.next}`, outputs: inputs };
   }
 
-  async read(id: string, urn: string, props: PropertyMap, inputs?: PropertyMap): Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }> {
+  async read(id: string, urn: string, props: PropertyMap, inputs?: PropertyMap): Promise<ReadResult> {
     this.log("read", urn);
     return this.readF ? this.readF(urn, id, inputs, props) : { id, props, inputs };
   }

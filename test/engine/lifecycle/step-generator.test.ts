@@ -65,9 +65,8 @@ describe("step_generator_test.go", () => {
     s.provider.createF = async (_u, inputs) => ({ id: "created-id", outputs: inputs });
     await s.up(async (m) => void (await m.resource("resA")));
     expectOne(s, false);
-    // The Go Read answers outputs and no id: the ReadStep keeps the id asked for. The ReadStep here
-    // takes an empty id for not found (the dynamic protocol always carries outputs), so the Read answers it.
-    s.provider.readF = async (_u, id) => ({ id, props: {}, inputs: undefined });
+    // Outputs and no id: the ReadStep keeps the id asked for.
+    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
     await s.up(async (m) => void (await m.read("resA", "read-id")));
     expectOne(s, true);
     // Not asserted there: the managed one was deleted (ReadReplacementStep, then GenerateDeletes).
@@ -80,7 +79,7 @@ describe("step_generator_test.go", () => {
     s.provider.createF = async (_u, inputs) => ({ id: resourceID, outputs: inputs });
     await s.up(async (m) => void (await m.resource("resA")));
     expectOne(s, false);
-    s.provider.readF = async (_u, id) => ({ id, props: {}, inputs: undefined });
+    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
     await s.up(async (m) => void (await m.read("resA", resourceID)));
     expectOne(s, true);
     expect(s.provider.made("delete")).toEqual([]);
@@ -88,7 +87,7 @@ describe("step_generator_test.go", () => {
 
   test("TestTakeOwnershipStep: declaring as managed what was read with .get() makes it managed", async () => {
     const s = new TestStack();
-    s.provider.readF = async (_u, id) => ({ id, props: {}, inputs: undefined });
+    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
     await s.up(async (m) => void (await m.read("resA", "my-resource-id")));
     expectOne(s, true);
     s.provider.createF = async (_u, inputs) => ({ id: "my-resource-id", outputs: inputs });
@@ -131,7 +130,7 @@ describe("step_generator_test.go", () => {
   test("TestReadNilOutputs: a Read that finds nothing fails the update; ReadResource does not return", async () => {
     const resourceID = "my-resource-id";
     const s = new TestStack();
-    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
+    s.provider.readF = async () => ({ id: "", props: undefined, inputs: undefined });
     let returned = false;
     const e = await failure(
       s.up(async (m: TestMonitor) => {
