@@ -1,18 +1,19 @@
 // A stand-in for the Pulumi CLI: runs a program in its own Node process through the SDK's own runner
 // (`@pulumi/pulumi/cmd/run`), serves it the ResourceMonitor and Engine gRPC services, applies the
-// real engine's step rules (deployment.ts) and sends every provider call to the SDK's dynamic
-// provider host over gRPC, the process `pulumi up` starts. Used by tests, the demo, the bench and the
-// chaos runs. What it mirrors and what still differs: engine/README.md.
+// real engine's step rules (deployment.ts, step-generator.ts, step-executor.ts) and sends every
+// provider call to the SDK's dynamic provider host over gRPC, the process `pulumi up` starts. Used by
+// tests, the demo, the bench and the chaos runs. What it mirrors and what still differs: engine/README.md.
 import * as os from "node:os";
 import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
-import { Deployment, destroyAll, errorMessage, Gate, rebuildBaseState, refreshOne, reportedOutputs, type HostCalls } from "./deployment";
+import { Deployment, rebuildBaseState, reportedOutputs } from "./deployment";
+import { destroyAll, errorMessage, Gate, refreshOne, type HostCalls } from "./step-executor";
 import { startProviderHost, type HostOptions, type ProviderHost } from "./host";
 import { startMonitor } from "./monitor";
 import { startProgram, type Program } from "./program";
 import { StateStore, type ResourceState } from "./state";
 
 export type { Program } from "./program";
-export { inputDiffs } from "./deployment";
+export { inputDiffs } from "./step-generator";
 
 export interface EngineOptions {
   /** Where the state is persisted (atomically, after every step). In memory only when absent. */

@@ -49,6 +49,13 @@ export interface DiffResult {
 export type PropertyDiffKind = "add" | "addReplace" | "delete" | "deleteReplace" | "update" | "updateReplace";
 const DIFF_KINDS: PropertyDiffKind[] = ["add", "addReplace", "delete", "deleteReplace", "update", "updateReplace"];
 
+/** A Read's answer: `props` undefined when the provider sent none (the resource does not exist). */
+export interface ReadResult {
+  id: string;
+  props: PropertyMap | undefined;
+  inputs: PropertyMap | undefined;
+}
+
 /** A provider call failed. For a create/update that made something, `id` and `properties` say what. */
 export class ProviderHostError extends Error {
   override readonly name = "ProviderHostError";
@@ -80,7 +87,7 @@ export interface ProviderHost {
     urn: string,
     props: PropertyMap,
     inputs?: PropertyMap,
-  ): Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }>;
+  ): Promise<ReadResult>;
   update(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges?: readonly string[]): Promise<{ outputs: PropertyMap }>;
   delete(id: string, urn: string, props: PropertyMap): Promise<void>;
   /** Lines the host wrote to stdout (after the port) and stderr, for audits (e.g. no secret leaked). */
@@ -237,7 +244,7 @@ class SpawnedHost implements ProviderHost {
     urn: string,
     props: PropertyMap,
     inputs?: PropertyMap,
-  ): Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }> {
+  ): Promise<ReadResult> {
     const req = new provproto.ReadRequest();
     req.setId(id);
     req.setUrn(urn);
@@ -245,7 +252,8 @@ class SpawnedHost implements ProviderHost {
     if (inputs) req.setInputs(toStruct(inputs));
     const res = await this.call<provproto.ReadResponse>("Read", (cb) => this.client.read(req, cb));
     const resInputs = res.getInputs();
-    return { id: res.getId(), props: fromStruct(res.getProperties()), inputs: resInputs ? fromStruct(resInputs) : undefined };
+    // No properties at all is how a provider says the resource does not exist (ReadStep.Apply).
+    return { id: res.getId(), props: res.hasProperties() ? fromStruct(res.getProperties()) : undefined, inputs: resInputs ? fromStruct(resInputs) : undefined };
   }
 
   async update(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): Promise<{ outputs: PropertyMap }> {

@@ -1,6 +1,7 @@
 // The two gRPC services a Pulumi program talks to (the protos ship in @pulumi/pulumi/proto): the
 // ResourceMonitor, which receives every registration whole, and the Engine (Log, root resource).
-// This file only translates protobuf to plain objects; the step rules live in deployment.ts.
+// This file only translates protobuf to plain objects; deployment.ts takes them to the step rules
+// (step-generator.ts) and their application (step-executor.ts).
 import * as grpc from "@grpc/grpc-js";
 import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";

@@ -408,6 +408,15 @@ describe("engine conformance", () => {
     expect(mutating()).toEqual([]);
   });
 
+  test(".get() of a resource the dynamic provider finds gone is kept with the asked id, as under the CLI: a dynamic read always answers properties, and only a Read with none does not exist (step.go ReadStep.Apply; provider_plugin.go Read)", async () => {
+    const e = engine();
+    const r = await e.up(run({ things: [], reader: "nothing-here" }));
+    expect(r.steps.map((s) => [s.op, s.name, s.error])).toEqual([["read", "reader", undefined]]);
+    const reader = e.resources().find((x) => x.name === "reader");
+    expect(reader).toMatchObject({ id: "nothing-here", external: true });
+    expect(reader?.outputs.body).toBeUndefined();
+  });
+
   test("the import option fails as it does for dynamic providers under the CLI (step.go ImportStep; PULUMI-DYNAMIC.md)", async () => {
     fs.writeFileSync(path.join(dir, "existing"), "x");
     const err = await failure(engine().up(run({ things: [{ name: "existing", body: "x", import: "existing" }] })));

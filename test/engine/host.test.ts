@@ -113,13 +113,13 @@ describe("provider host over gRPC", () => {
     const read = await host.read("thing", urn, updated.outputs);
     expect(read.id).toBe("thing");
     expect(read.props).toMatchObject({ body: "drifted", size: 7 });
-    expect(read.props.__provider).toBe(providerText);
+    expect(read.props?.__provider).toBe(providerText);
     if (forwardsReadInputs) expect(read.inputs).toMatchObject({ name: "thing", body: "drifted", __provider: providerText });
     else expect(read.inputs).toBeUndefined();
 
-    await host.delete("thing", urn, read.props);
+    await host.delete("thing", urn, read.props ?? {});
     expect(fs.existsSync(path.join(dir, "thing"))).toBe(false);
-    const gone = await host.read("thing", urn, read.props);
+    const gone = await host.read("thing", urn, read.props ?? {});
     expect(gone.id).toBe("");
 
     expect(host.logs()).toContain("created thing");

@@ -12,7 +12,7 @@ import { ResourceMonitorClient } from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Engine, EngineError, type EngineOptions, type RunResult } from "../../../engine/engine";
-import type { CheckResult, DiffResult, PropertyMap, ProviderHost } from "../../../engine/host";
+import type { CheckResult, DiffResult, PropertyMap, ProviderHost, ReadResult } from "../../../engine/host";
 import { ProviderHostError } from "../../../engine/host";
 import type { ResourceState } from "../../../engine/state";
 
@@ -40,7 +40,7 @@ export class TestProvider implements ProviderHost {
   checkF?: (urn: string, olds: PropertyMap, news: PropertyMap) => Promise<CheckResult>;
   diffF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[]) => Promise<Partial<DiffResult>>;
   createF?: (urn: string, inputs: PropertyMap, preview: boolean) => Promise<{ id: string; outputs: PropertyMap }>;
-  readF?: (urn: string, id: string, inputs: PropertyMap | undefined, state: PropertyMap) => Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }>;
+  readF?: (urn: string, id: string, inputs: PropertyMap | undefined, state: PropertyMap) => Promise<ReadResult>;
   updateF?: (urn: string, id: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[]) => Promise<{ outputs: PropertyMap }>;
   deleteF?: (urn: string, id: string, props: PropertyMap) => Promise<void>;
 
@@ -68,7 +68,7 @@ export class TestProvider implements ProviderHost {
     return { id: opts.preview ? "" : `id-${++this.next}`, outputs: inputs };
   }
 
-  async read(id: string, urn: string, props: PropertyMap, inputs?: PropertyMap): Promise<{ id: string; props: PropertyMap; inputs: PropertyMap | undefined }> {
+  async read(id: string, urn: string, props: PropertyMap, inputs?: PropertyMap): Promise<ReadResult> {
     this.log("read", urn);
     return this.readF ? this.readF(urn, id, inputs, props) : { id, props, inputs };
   }
@@ -109,6 +109,8 @@ export interface AliasOpt {
   type?: string;
   parent?: string;
   noParent?: boolean;
+  project?: string;
+  stack?: string;
 }
 
 export interface ResourceOpts {
@@ -137,6 +139,8 @@ function alias(a: AliasOpt): Alias {
   const spec = new Alias.Spec();
   if (a.name) spec.setName(a.name);
   if (a.type) spec.setType(a.type);
+  if (a.project) spec.setProject(a.project);
+  if (a.stack) spec.setStack(a.stack);
   if (a.noParent) spec.setNoparent(true);
   else if (a.parent !== undefined) spec.setParenturn(a.parent);
   return out.setSpec(spec);
@@ -334,6 +338,21 @@ export class TestStack {
   static steps(r: RunResult, o: { replacingDeletes?: boolean } = {}): string[] {
     return r.steps.filter((s) => o.replacingDeletes !== false || !s.replacing).map((s) => `${s.op} ${s.name}`);
   }
+}
+
+/**
+ * Snapshot.VerifyIntegrity's reference rule: a resource's parent, dependencies, property dependencies
+ * and deletedWith name resources earlier in state. The problems found, none when whole.
+ */
+export function integrityProblems(state: ResourceState[]): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const r of state) {
+    const refs = [...(r.parent ? [r.parent] : []), ...r.dependencies, ...Object.values(r.propertyDependencies ?? {}).flat(), ...(r.deletedWith ? [r.deletedWith] : [])];
+    for (const u of refs) if (!seen.has(u)) problems.push(`${r.urn} refers to ${u}, which is not before it`);
+    seen.add(r.urn);
+  }
+  return problems;
 }
 
 /** The run's EngineError (failing the test if it succeeded). */

@@ -238,7 +238,7 @@ describe("pulumi_test.go", () => {
 
   test("TestMissingRead: a Read that finds nothing fails ReadResource and the run, in preview", async () => {
     const s = new TestStack();
-    s.provider.readF = async () => ({ id: "", props: {}, inputs: undefined });
+    s.provider.readF = async () => ({ id: "", props: undefined, inputs: undefined });
     let readError: unknown;
     // ExpectFailure without SkipPreview: the preview fails, and the plan goes no further.
     await failure(

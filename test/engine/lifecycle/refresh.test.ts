@@ -1,16 +1,15 @@
 // Ported from pulumi/pulumi pkg/engine/lifecycletest/refresh_test.go at the commit in framework.ts
 // (COMMIT): each test names the Go test function whose program, provider, operations and assertions
 // it repeats. A Go lt.TestPlan step previews its operation first. The Go snapshots hold a default
-// provider entry with no counterpart here: their counts are one less here. A Go Read answering no
-// outputs (the resource is gone) answers an empty id here: the dynamic provider protocol always
-// carries properties, and an empty id is what a refresh takes for gone (RefreshStep.Apply).
+// provider entry with no counterpart here: their counts are one less here.
 import type { RunResult } from "../../../engine/engine";
 import type { ResourceState } from "../../../engine/state";
 import { initFailure, removeSnapshots, TestStack, urnOf, type ProgramF, type SnapshotEntry, type TestMonitor } from "./framework";
 
 afterAll(removeSnapshots);
 
-const GONE = { id: "", props: {}, inputs: undefined };
+/** ReadResponse{}: no id, no outputs. */
+const GONE = { id: "", props: undefined, inputs: undefined };
 
 /** An update as lt.TestPlan runs one: previewed first. */
 async function planUpdate(s: TestStack, program: ProgramF): Promise<RunResult> {
@@ -80,9 +79,8 @@ describe("refresh_test.go", () => {
   test("TestExternalRefreshDoesNotCallDiff: a refresh of a .get() resource never calls Diff", async () => {
     const s = new TestStack();
     let readCall = 0;
-    // The Go Read answers no id: the ReadStep keeps the one asked for, and the refresh takes the
-    // resource for gone. The ReadStep here needs the id back, so the Read answers it.
-    s.provider.readF = async (_u, id) => ({ id, props: { o1: ++readCall }, inputs: undefined });
+    // No id: the ReadStep keeps the one asked for; the refresh takes the resource for gone.
+    s.provider.readF = async () => ({ id: "", props: { o1: ++readCall }, inputs: undefined });
     let diffCalled = false;
     s.provider.diffF = async () => {
       diffCalled = true;
@@ -192,7 +190,7 @@ describe("refresh_test.go", () => {
     s.provider.readF = async (_u, id) => {
       asked.push(id);
       const n = newStates[id];
-      return n ? { id, props: n.props, inputs: n.inputs } : GONE;
+      return { id, props: n?.props, inputs: n?.inputs };
     };
     const r = await planRefresh(s);
     expect(asked.sort()).toEqual(["0", "0", "1", "1", "2", "2", "3", "3", "4", "4", "5", "5"]);
