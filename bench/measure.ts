@@ -20,6 +20,16 @@ export const isMutatingMethod = (e: Pick<RequestLogEntry, "method">): boolean =>
 /** Milliseconds since the epoch of a log entry (the sandbox logs ISO times with milliseconds). */
 export const atMs = (e: Pick<RequestLogEntry, "at">): number => Date.parse(e.at);
 
+/** The stack config that points at `sandbox` with its credential, paced at `limitPerMinute`. */
+export function sandboxConfig(sandbox: SandboxHandle, limitPerMinute: number): Record<string, string> {
+  return {
+    "reseller:baseUrl": sandbox.url,
+    "reseller:apiKey": sandbox.credentials.key,
+    "reseller:apiSecret": sandbox.credentials.secret,
+    "reseller:requestsPerMinute": String(limitPerMinute),
+  };
+}
+
 /**
  * An engine against a sandbox, quiet, with the sandbox's credential as stack config (the secret
  * marked secret) and the given client rate limit; RESELLER_* of this shell are not passed on
@@ -27,12 +37,7 @@ export const atMs = (e: Pick<RequestLogEntry, "at">): number => Date.parse(e.at)
  */
 export function sandboxEngine(sandbox: SandboxHandle, limitPerMinute: number, extra: Partial<EngineOptions> = {}): Engine {
   return new Engine({
-    config: {
-      "reseller:baseUrl": sandbox.url,
-      "reseller:apiKey": sandbox.credentials.key,
-      "reseller:apiSecret": sandbox.credentials.secret,
-      "reseller:requestsPerMinute": String(limitPerMinute),
-    },
+    config: sandboxConfig(sandbox, limitPerMinute),
     secretConfigKeys: ["reseller:apiSecret"],
     passphrase: "bench",
     log: () => undefined,

@@ -18,13 +18,14 @@ import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
 import { CPU_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions, type OpCost } from "./linear";
-import { atMs, round, sandboxEngine } from "./measure";
+import { atMs, round, sandboxConfig, sandboxEngine } from "./measure";
 import { compiledProgram } from "./program-file";
 import { ZONE } from "./records";
 
 export interface ZoneRecordsOptions {
   sizes: number[];
-  floor: { records: number; limitPerMinute: number };
+  /** Creates against the floor at a raised limit: with the contract's window, and with a window of `shortWindowSeconds` (both sandbox and client), in which the limit binds. */
+  floor: { records: number; limitPerMinute: number; shortWindowSeconds: number };
 }
 
 export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[] {
@@ -35,7 +36,7 @@ export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[]
   return picked;
 }
 
-export const ZONE_RECORDS_DEFAULTS: ZoneRecordsOptions = { sizes: zoneRecordsSizes(), floor: { records: 1000, limitPerMinute: 3000 } };
+export const ZONE_RECORDS_DEFAULTS: ZoneRecordsOptions = { sizes: zoneRecordsSizes(), floor: { records: 1000, limitPerMinute: 3000, shortWindowSeconds: 6 } };
 
 const UNPACED_PER_MINUTE = 10_000_000;
 /** The records per page of a list (contract.paging). */
@@ -53,8 +54,9 @@ function expectSummary(r: RunResult, what: string, want: Partial<RunResult["summ
 
 const cpu = (c: OpCost): number => (c.cpuMs.program ?? 0) + (c.cpuMs.host ?? 0);
 
-async function withSandbox<T>(limitPerMinute: number, records: number, run: (sandbox: SandboxHandle) => Promise<T>): Promise<T> {
-  const sandbox = await startSandbox({ port: 0, requestsPerMinute: limitPerMinute, processingDelaySeconds: 0, contract: { maxRecordsPerZone: records + 100 } });
+async function withSandbox<T>(limitPerMinute: number, records: number, run: (sandbox: SandboxHandle) => Promise<T>, windowSeconds?: number): Promise<T> {
+  const rateLimit = windowSeconds === undefined ? {} : { rateLimit: { ...DEFAULT_CONTRACT.rateLimit, windowSeconds } };
+  const sandbox = await startSandbox({ port: 0, requestsPerMinute: limitPerMinute, processingDelaySeconds: 0, contract: { maxRecordsPerZone: records + 100, ...rateLimit } });
   try {
     return await run(sandbox);
   } finally {
@@ -71,8 +73,8 @@ interface SizeCosts {
   stateBytes: number;
 }
 
-/** Up, no-op up, refresh, preview of one changed record, and destroy of N records, each checked by its summary. */
-async function measureSize(n: number, full: boolean): Promise<SizeCosts | OpCost> {
+/** Up, no-op up, refresh, preview of one changed record, and destroy of N records, each checked by its summary; or (not `full`) up and the preview. */
+async function measureSize(n: number, full: boolean): Promise<SizeCosts | Pick<SizeCosts, "up" | "preview">> {
   return withSandbox(UNPACED_PER_MINUTE, n, async (sandbox) => {
     const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-zone-records-cpu-"));
     try {
@@ -80,14 +82,15 @@ async function measureSize(n: number, full: boolean): Promise<SizeCosts | OpCost
       const op = (what: string, call: () => Promise<RunResult>, want: Partial<RunResult["summary"]>) =>
         measureOp(sandbox, cpuDir, async () => expectSummary(await call(), `${what} of ${n}`, want));
       const up = await op("up", () => engine.up(program(n)), { create: 1 });
-      if (!full) return up;
+      const preview = () => op("preview", () => engine.preview(program(n, Math.floor(n / 2))), { update: 1 });
+      if (!full) return { up, preview: await preview() };
       const stateBytes = Buffer.byteLength(engine.serializedState());
       return {
         up,
         stateBytes,
         noop: await op("no-op up", () => engine.up(program(n)), { same: 1 }),
         refresh: await op("refresh", () => engine.refresh(), { read: 1, update: 0 }),
-        preview: await op("preview", () => engine.preview(program(n, Math.floor(n / 2))), { update: 1 }),
+        preview: await preview(),
         destroy: await op("destroy", () => engine.destroy(), { delete: 1 }),
       };
     } finally {
@@ -97,9 +100,13 @@ async function measureSize(n: number, full: boolean): Promise<SizeCosts | OpCost
 }
 
 /** An up of `records` creates at a limit both the client and the sandbox hold: the creates' span against the floor, and the 429s. */
-async function measureFloor(records: number, limitPerMinute: number): Promise<{ seconds: number; floorSeconds: number; rateLimited: number }> {
+async function measureFloor(records: number, limitPerMinute: number, windowSeconds?: number): Promise<{ seconds: number; floorSeconds: number; rateLimited: number }> {
   return withSandbox(limitPerMinute, records, async (sandbox) => {
-    const engine = sandboxEngine(sandbox, limitPerMinute);
+    const engine = sandboxEngine(
+      sandbox,
+      limitPerMinute,
+      windowSeconds === undefined ? {} : { config: { ...sandboxConfig(sandbox, limitPerMinute), "reseller:contract": JSON.stringify({ rateLimit: { windowSeconds } }) } },
+    );
     sandbox.operator.clearRequests();
     expectSummary(await engine.up(program(records)), `floor up of ${records}`, { create: 1 });
     const log = sandbox.operator.requests();
@@ -110,7 +117,7 @@ async function measureFloor(records: number, limitPerMinute: number): Promise<{ 
       floorSeconds: ((records - burst) / limitPerMinute) * 60,
       rateLimited: log.filter((r) => r.status === 429).length,
     };
-  });
+  }, windowSeconds);
 }
 
 export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): Measurement {
@@ -136,11 +143,17 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
       }
       // When the first request leaves: one record and the largest zone, one after the other in this run.
       const large = opts.sizes[opts.sizes.length - 1];
-      const one = (await measureSize(1, false)) as OpCost;
-      const big = (await measureSize(large, false)) as OpCost;
-      out.zoneRecordsFirstRequestSecondsAt1 = round(one.firstRequestSeconds ?? NaN, 2);
-      out[`zoneRecordsFirstRequestSecondsAt${large}`] = round(big.firstRequestSeconds ?? NaN, 2);
-      out.zoneRecordsFirstRequestLaterSeconds = round((big.firstRequestSeconds ?? NaN) - (one.firstRequestSeconds ?? NaN), 2);
+      // Then the preview of one changed record, at one record and at the largest: what the processes' start costs, and what the records add.
+      const one = await measureSize(1, false);
+      const big = await measureSize(large, false);
+      out.zoneRecordsFirstRequestSecondsAt1 = round(one.up.firstRequestSeconds ?? NaN, 2);
+      out[`zoneRecordsFirstRequestSecondsAt${large}`] = round(big.up.firstRequestSeconds ?? NaN, 2);
+      out.zoneRecordsFirstRequestLaterSeconds = round((big.up.firstRequestSeconds ?? NaN) - (one.up.firstRequestSeconds ?? NaN), 2);
+      out.zoneRecordsPreviewCpuSecondsSideBySideAt1 = round(cpu(one.preview) / 1000, 2);
+      out[`zoneRecordsPreviewCpuSecondsSideBySideAt${large}`] = round(cpu(big.preview) / 1000, 2);
+      out.zoneRecordsPreviewProgramCpuSecondsAt1 = round((one.preview.cpuMs.program ?? 0) / 1000, 2);
+      out.zoneRecordsPreviewHostCpuSecondsAt1 = round((one.preview.cpuMs.host ?? 0) / 1000, 2);
+      progress(`first request: 1 record ${out.zoneRecordsFirstRequestSecondsAt1} s, ${large} ${out[`zoneRecordsFirstRequestSecondsAt${large}`]} s; preview CPU: 1 record ${out.zoneRecordsPreviewCpuSecondsSideBySideAt1} s, ${large} ${out[`zoneRecordsPreviewCpuSecondsSideBySideAt${large}`]} s`);
       out.zoneRecordsGrowth = round(perRecord[large] / perRecord[opts.sizes[0]], 3);
       const f = await measureFloor(opts.floor.records, opts.floor.limitPerMinute);
       out[`zoneRecordsFloorSecondsAt${opts.floor.records}`] = round(f.seconds, 2);
@@ -148,6 +161,14 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
       out.zoneRecordsFloorRatio = round(f.seconds / f.floorSeconds, 3);
       out.zoneRecordsFloor429s = f.rateLimited;
       progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min: ${round(f.seconds, 1)} s (floor ${round(f.floorSeconds, 1)} s), ${f.rateLimited} × 429`);
+      // The same creates where the limit binds: a window of a few seconds holds fewer than N, so most creates wait for it.
+      const w = opts.floor.shortWindowSeconds;
+      const fw = await measureFloor(opts.floor.records, opts.floor.limitPerMinute, w);
+      out.zoneRecordsShortWindowSeconds = w;
+      out[`zoneRecordsShortWindowFloorSecondsAt${opts.floor.records}`] = round(fw.seconds, 2);
+      out.zoneRecordsShortWindowFloorRatio = round(fw.seconds / fw.floorSeconds, 3);
+      out.zoneRecordsShortWindowFloor429s = fw.rateLimited;
+      progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min, window ${w} s: ${round(fw.seconds, 1)} s (floor ${round(fw.floorSeconds, 1)} s), ${fw.rateLimited} × 429`);
       return out;
     },
   };

@@ -41,7 +41,9 @@ function liveRecords(zone: string, live: readonly DnsRecord[]): LiveRecord[] {
   for (const r of live) {
     if (isServiceManagedRecord(zone, r)) continue;
     const c = canonicalRecord(r, zone);
-    const record: ZoneRecord = defined({ type: c.type, name: c.name, content: c.content, ttl: c.ttl, priority: c.priority ?? undefined, extra: c.extra ?? undefined });
+    const record: ZoneRecord = { type: c.type, name: c.name, content: c.content, ttl: c.ttl };
+    if (c.priority != null) record.priority = c.priority;
+    if (c.extra != null) record.extra = c.extra;
     out.push({ id: r.id, key: recordKey(record), record });
   }
   return out;

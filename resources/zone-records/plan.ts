@@ -177,7 +177,11 @@ export function packHeld(held: Readonly<Record<string, Held>>): HeldOutputs {
 
 export function unpackHeld(o: Partial<HeldOutputs>): Record<string, Held> {
   const out: Record<string, Held> = {};
-  for (const [key, ttl] of Object.entries(o.records ?? {})) out[key] = { id: o.ids?.[key] ?? "", ttl };
+  for (const [key, v] of Object.entries(o.records ?? {})) {
+    // State written before records were packed holds { id, ttl } under each key.
+    const old = v as unknown as Held | number;
+    out[key] = typeof old === "number" ? { id: o.ids?.[key] ?? "", ttl: old } : { id: old.id, ttl: old.ttl };
+  }
   return out;
 }
 

@@ -13,13 +13,16 @@ test("sizes: 1,000, 3,000 and 10,000 unless BENCH_ZONE_RECORDS_SIZES picks other
 });
 
 test("zone-records: first request, CPU per record, requests, state and the creates' floor", async () => {
-  const m = await zoneRecords({ sizes: [3], floor: { records: 30, limitPerMinute: 6000 } }).run(() => undefined);
+  const m = await zoneRecords({ sizes: [3], floor: { records: 30, limitPerMinute: 6000, shortWindowSeconds: 0.2 } }).run(() => undefined);
   expect(m.zoneRecordsNoopRequestsAt3).toBe(0);
   expect(m.zoneRecordsRefreshRequestsAt3).toBe(m.zoneRecordsRefreshPagesAt3);
   expect(m.zoneRecordsRefreshPagesAt3).toBe(1);
-  for (const k of ["zoneRecordsMsPerRecordAt3", "zoneRecordsPreviewCpuSecondsAt3", "zoneRecordsStateBytesPerRecordAt3", "zoneRecordsFirstRequestSecondsAt1", "zoneRecordsFirstRequestSecondsAt3"])
+  for (const k of ["zoneRecordsMsPerRecordAt3", "zoneRecordsPreviewCpuSecondsAt3", "zoneRecordsStateBytesPerRecordAt3", "zoneRecordsFirstRequestSecondsAt1", "zoneRecordsFirstRequestSecondsAt3", "zoneRecordsPreviewCpuSecondsSideBySideAt1", "zoneRecordsPreviewCpuSecondsSideBySideAt3"])
     expect(m[k]).toBeGreaterThan(0);
   expect(m.zoneRecordsGrowth).toBe(1);
   expect(m.zoneRecordsFloor429s).toBe(0);
   expect(m.zoneRecordsFloorSecondsAt30).toBeGreaterThan(0);
+  // A window of 0.2 s (sandbox and client) admits 20 requests, fewer than the up sends: the service refuses none.
+  expect(m.zoneRecordsShortWindowFloor429s).toBe(0);
+  expect(m.zoneRecordsShortWindowFloorSecondsAt30).toBeGreaterThan(0);
 });

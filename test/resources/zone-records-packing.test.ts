@@ -52,4 +52,6 @@ test("held records go to outputs as TTL and id by key, and back", () => {
   const out = packHeld(held);
   expect(out).toEqual({ records: { "www A 192.0.2.10": 300, "@ MX 10 mx1.example.com.": 3600 }, ids: { "www A 192.0.2.10": "rec_1", "@ MX 10 mx1.example.com.": "rec_2" } });
   expect(unpackHeld(out)).toEqual(held);
+  // A state written before the packing kept { id, ttl } under each key: still read.
+  expect(unpackHeld({ records: held as unknown as Record<string, number> })).toEqual(held);
 });
