@@ -149,9 +149,11 @@ class SpawnedHost implements ProviderHost {
     private readonly client: ResourceProviderClient,
     private readonly lines: string[],
   ) {
+    // 'close' fires once the child has exited and its stdio is drained; 'exit' can come before the
+    // last lines are read, and logs() would miss them.
     this.exited = new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once("exit", () => resolve());
+      if ((child.exitCode !== null || child.signalCode !== null) && child.stdout?.closed && child.stderr?.closed) resolve();
+      else child.once("close", () => resolve());
     });
   }
 
@@ -321,12 +323,12 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
     const onExit = (code: number | null, signal: string | null): void => {
       if (!gotPort) reject(new Error(`provider host exited before listening (code ${code}, signal ${signal}): ${lines.join("\n")}`));
     };
-    child.once("exit", onExit);
+    child.once("close", onExit);
     child.once("error", reject);
     stdout.on("line", (l) => {
       if (!gotPort && /^\d+$/.test(l.trim())) {
         gotPort = true;
-        child.off("exit", onExit);
+        child.off("close", onExit);
         resolve(Number(l.trim()));
       } else {
         lines.push(l);

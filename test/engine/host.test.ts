@@ -146,6 +146,28 @@ describe("provider host over gRPC", () => {
     expect(err.id).toBeUndefined();
   });
 
+  test("close keeps the lines the host wrote as it exited", async () => {
+    // A provider that, told to stop, writes more than a pipe holds and a last line, then exits:
+    // the host's logs must have them all once close() resolves (the child's 'close', not 'exit').
+    const lastWords = {
+      async create(inputs: any) {
+        process.on("SIGTERM", () => {
+          for (let i = 0; i < 2000; i++) console.error("draining " + i + " " + "x".repeat(100));
+          console.error("last line");
+          process.exit(0);
+        });
+        return { id: inputs.name, outs: inputs };
+      },
+    };
+    const text = (await pulumi.runtime.serializeFunction(() => lastWords)).text;
+    const h = await startProviderHost();
+    await h.create(urn, { __provider: text, name: "bye" });
+    await h.close();
+    const logs = h.logs();
+    expect(logs.filter((l) => l.startsWith("draining "))).toHaveLength(2000);
+    expect(logs[logs.length - 1]).toBe("last line");
+  });
+
   test("kill stops the process as a crash would", async () => {
     const h = await startProviderHost();
     expect(h.pid).toBeGreaterThan(0);
