@@ -288,11 +288,23 @@ async function chargeAddon(p: Preflight, ctx: HostContext, key: keyof MoneyContr
   }
   const decimals = moneyDecimals(money);
   const unit = parseAmount(`money.addonPricesPerYear.${key}`, perYear, decimals);
-  const expiry = d?.expiry_date ? Date.parse(`${d.expiry_date.slice(0, 10)}T00:00:00Z`) : NaN;
-  const years = Number.isNaN(expiry) ? (p.plannedYears.get(i.domain) ?? 1) : addonChargeYears(expiry, ctx.clock.now());
+  const years = addonYears(d, p.plannedYears.get(i.domain), ctx.clock.now());
   const price = amountFromMinor(unit.minor * BigInt(years), decimals);
   const { currency } = await p.reads.balance();
   ctx.log.info(await p.spend(i.resourceUrn ?? `${key} ${i.domain}`, `${what}, ${years} year(s) at ${formatAmount(unit)} ${currency} a year (the price reseller:contract states)`, price, currency));
+}
+
+/**
+ * The years an add-on bought at `nowMs` is charged for (addonChargeYears, the rule the sandbox
+ * charges by): of the live domain's term, counted to its expiry timestamp (expires_at) when stated,
+ * to the start of its expiry date otherwise; of the term this run buys (`planned`) when there is no
+ * live domain; else one. The date alone would count a year short when the add-on is bought on the
+ * term's anniversary before the hour it was registered at.
+ */
+export function addonYears(live: Pick<DomainInfo, "expires_at" | "expiry_date"> | undefined, planned: number | undefined, nowMs: number): number {
+  const at = live?.expires_at ? Date.parse(live.expires_at) : NaN;
+  const expiry = !Number.isNaN(at) ? at : live?.expiry_date ? Date.parse(`${live.expiry_date.slice(0, 10)}T00:00:00Z`) : NaN;
+  return Number.isNaN(expiry) ? (planned ?? 1) : addonChargeYears(expiry, nowMs);
 }
 
 async function eppCode(p: Preflight, olds: Props, i: DomainAddonInputs): Promise<void> {
