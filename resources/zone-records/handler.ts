@@ -18,7 +18,7 @@ import { containsUnknown, failed, isUnknown } from "../validate";
 import type { DiffResult } from "../diff";
 import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
 import { declarations } from "./declared";
-import { isPackedRecords, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
+import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
 import { thresholdRefusal } from "./safety";
 
 /** A DnsZoneRecords in state: its settings, the records it holds by key, and what else the zone held when last seen. */
@@ -240,8 +240,7 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     }
     const owners = elsewhereOf(ctx, i.zone, i.resourceUrn);
     // State's inputs name the records declared at the last up; their ids are in the outputs, which check is not given.
-    const declaredBefore = isPackedRecords(olds.records) ? olds.records : {};
-    const held = Object.fromEntries(Object.entries(declaredBefore).map(([k, ttl]) => [k, { id: "", ttl }]));
+    const held = Object.fromEntries(Object.entries(declaredTtls(olds.records)).map(([k, ttl]) => [k, { id: "", ttl }]));
     const plan = planAgainstLive(unpackRecords(i), held, live, i.authoritative, owners);
     const refusal = i.allowLargeChanges ? undefined : thresholdRefusal(plan.steps, live.length, i.safety, { zone: i.zone, resource: who(i.resourceUrn) });
     if (refusal) return failed(news, [{ property: "records", reason: `records: ${refusal}` }]);

@@ -185,6 +185,20 @@ export function unpackHeld(o: Partial<HeldOutputs>): Record<string, Held> {
   return out;
 }
 
+/**
+ * The TTL of each record the inputs of the last up declared, by key: packed (a TTL under each key),
+ * or as inputs were written before the packing (the record under each key).
+ */
+export function declaredTtls(records: unknown): Record<string, number> {
+  if (typeof records !== "object" || records === null || Array.isArray(records)) return {};
+  const out: Record<string, number> = {};
+  for (const [key, v] of Object.entries(records as Record<string, unknown>)) {
+    const ttl = typeof v === "number" ? v : typeof v === "object" && v !== null ? (v as { ttl?: unknown }).ttl : undefined;
+    if (typeof ttl === "number") out[key] = ttl;
+  }
+  return out;
+}
+
 /** Whether `v` is records as check packs them (a TTL under each key). */
 export function isPackedRecords(v: unknown): v is Record<string, number> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
