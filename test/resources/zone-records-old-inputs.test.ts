@@ -12,7 +12,7 @@ const ZONE = "demo-reseller.com";
 const urn = "urn:pulumi:dev::p::reseller:index:DnsZoneRecords::zr";
 const apex = { type: "A", name: "@", content: "192.0.2.10", ttl: 3600 };
 const mail = { type: "A", name: "mail", content: "192.0.2.25", ttl: 3600 };
-const settings = { zone: ZONE, authoritative: false, safety: { maxDeletes: 1000, maxDeletePercent: 100 }, allowLargeChanges: false, resourceUrn: urn };
+const settings = { zone: ZONE, authoritative: false, safety: { maxChangeShare: 0.3, minExistingRecords: 10 }, allowLargeChanges: false, resourceUrn: urn };
 
 let sb: SandboxHandle;
 beforeAll(async () => (sb = await startSandbox({ requestsPerMinute: 10000 })));
