@@ -8,8 +8,11 @@
  * any entry of `Contract` (DEFAULT_CONTRACT below) through the client's `contract`
  * option (or the `reseller:contract` stack config), and the sandbox through
  * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
- * exist. The sandbox follows every entry but `views`, `errors.codes` and
- * `privacyStatuses`: it always answers in the default field names, codes and words.
+ * exist. The sandbox follows every entry but `views`, `errors.codes`,
+ * `privacyStatuses` and `money`: it always answers in the default field names, codes
+ * and words, and charges from its own price list in cents (sandbox/state.ts; an add-on
+ * for addonChargeYears at 5.00 or 15.00 a year), which `money.addonPricesPerYear` states
+ * to a preview as a user states their portal's.
  * The constants outside `Contract` (VALUES) are not overridable: VALUES holds the stated
  * state names, and the groupings we read into them, that provider/vocabulary.ts turns into
  * predicates. What is assumed per operation (its scope, whether it is signed, keyed, paid or
