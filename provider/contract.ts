@@ -19,8 +19,10 @@
  * read-only) is one entry each of the operation table, provider/operations.ts; the status of
  * each error code, which only the sandbox applies, is in sandbox/rules.ts.
  *
- * This module has no dependencies and no side effects.
+ * This module has no side effects and one dependency, the pattern of an amount's text, which
+ * the money type (money.ts, itself reading this module) follows too.
  */
+import { amountPattern } from "./amount-pattern";
 
 /** HTTP header names. */
 export interface HeaderNames {
@@ -552,8 +554,7 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
   const d = c.money.decimals;
   if (!Number.isInteger(d) || d < 0 || d > 6) throw new TypeError(`contract override: "money.decimals" must be a whole number from 0 to 6; got ${JSON.stringify(d)}`);
   for (const [k, v] of Object.entries(c.money.addonPricesPerYear)) {
-    const m = /^\d+(?:\.(\d+))?$/.exec(v);
-    if (v !== "" && (!m || (m[1]?.length ?? 0) > d))
+    if (v !== "" && !amountPattern(d).test(v))
       throw new TypeError(`contract override: "money.addonPricesPerYear.${k}" must be "" (unknown) or an amount such as "5.00" with at most ${d} decimals; got ${JSON.stringify(v)}`);
   }
   const rl = c.rateLimit;

@@ -5,6 +5,7 @@
  * refused, naming the field, the value and the rule, so that a malformed amount can never read as 0,
  * as a smaller price, or be cut to fit. The quote guard (checkQuote) is pure and fails closed.
  */
+import { amountPattern } from "./amount-pattern";
 import { DEFAULT_CONTRACT, type MoneyContract } from "./contract";
 
 /** An exact non-negative amount: `minor` units at `decimals` places ("12.50" at 2 is 1250n). */
@@ -26,15 +27,9 @@ export class MoneyError extends Error {
 
 export const isMoneyError = (e: unknown): e is MoneyError => e instanceof MoneyError || (e instanceof Error && e.name === "MoneyError");
 
-/** Most digits before the point: far above any price, far below where a number stops being exact. */
-const MAX_WHOLE_DIGITS = 12;
 const CURRENCY = /^[A-Z]{3}$/;
 
 const show = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : v === undefined ? "nothing" : typeof v === "bigint" ? `${v}n` : JSON.stringify(v) ?? String(v));
-
-/** Digits, then (when the currency has decimals) an optional point and 1 to `decimals` digits. */
-const amountPattern = (decimals: number): RegExp =>
-  new RegExp(`^(\\d{1,${MAX_WHOLE_DIGITS}})${decimals ? `(?:\\.(\\d{1,${decimals}}))?` : ""}$`);
 
 /** The rule an amount must follow, in words, for messages. */
 export const amountRule = (decimals: number): string =>

@@ -34,7 +34,10 @@ describe("parseAmount", () => {
   it("takes an add-on's yearly price from the contract: unknown by default, an amount of the contract's decimals when stated", () => {
     expect(resolveContract({}).money.addonPricesPerYear).toEqual({ privacy: "", protection: "" });
     expect(resolveContract({ money: { addonPricesPerYear: { privacy: "5.00" } } }).money.addonPricesPerYear).toEqual({ privacy: "5.00", protection: "" });
-    for (const bad of ["5.001", "five", "-5.00", "5."])
+    expect(resolveContract({ money: { decimals: 0, addonPricesPerYear: { privacy: "5" } } }).money.addonPricesPerYear.privacy).toBe("5");
+    expect(() => resolveContract({ money: { decimals: 0, addonPricesPerYear: { privacy: "5.0" } } })).toThrow(/addonPricesPerYear\.privacy/);
+    // The amount rule of the money type (its pattern, one module), so a price preview would refuse is refused here.
+    for (const bad of ["5.001", "five", "-5.00", "5.", "1234567890123.00"])
       expect(() => resolveContract({ money: { addonPricesPerYear: { protection: bad } } })).toThrow(`contract override: "money.addonPricesPerYear.protection" must be "" (unknown) or an amount such as "5.00" with at most 2 decimals; got ${JSON.stringify(bad)}`);
     // Charged for the calendar years left of the term, a started year counting whole, at least one.
     const day = 86_400_000;
