@@ -15,6 +15,7 @@ import { declarations } from "./zone-records/declared";
 import { recordKey } from "./zone-records/plan";
 import { recordDeclaredTwice, ttlConflict, zoneDeclaredTwice } from "./preview-messages";
 import { zonesInRun } from "./zones-in-run";
+import { identityKey, liveByIdentity, liveCanonical } from "./live-records";
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "./normalize";
 import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
 
@@ -239,7 +240,7 @@ async function ttlConflictMessage(ctx: HostContext, zone: string, c: CanonicalRe
   let sibling: number | undefined;
   try {
     ctx.reads.invalidateZone(zone);
-    const same = (await ctx.reads.zoneRecords(zone)).map((r) => canonicalRecord(r, zone)).filter((r) => r.type === c.type && r.name === c.name);
+    const same = liveCanonical(await ctx.reads.zoneRecords(zone), zone).map((l) => l.canonical).filter((r) => r.type === c.type && r.name === c.name);
     if (same.length) sibling = same[0].ttl;
   } catch {
     /* the message stays useful without it */
@@ -250,36 +251,10 @@ async function ttlConflictMessage(ctx: HostContext, zone: string, c: CanonicalRe
 /** Whole-record identity: type, name, content, priority and every extra field, all canonical (TTL is shared per name and type). */
 export const sameRecord = (a: CanonicalRecord, b: CanonicalRecord): boolean => tableSameRecord(a, b);
 
-/** What sameRecord compares but `extra`, as one string. */
-const identityKey = (r: CanonicalRecord): string => JSON.stringify([r.type, r.name, r.content, r.priority ?? null]);
-
-/**
- * A zone's live records by identityKey, in list order, with their canonical forms: built once per
- * list, which the reads of one command share (read-cache.ts), so adopting N records of a zone
- * canonicalizes each live record once, not N times.
- */
-const byIdentity = new WeakMap<DnsRecord[], Map<string, { live: DnsRecord; canonical: CanonicalRecord }[]>>();
-
-function identityIndex(live: DnsRecord[], zone: string): Map<string, { live: DnsRecord; canonical: CanonicalRecord }[]> {
-  let index = byIdentity.get(live);
-  if (!index) {
-    index = new Map();
-    for (const r of live) {
-      const canonical = canonicalRecord(r, zone);
-      const key = identityKey(canonical);
-      const same = index.get(key);
-      if (same) same.push({ live: r, canonical });
-      else index.set(key, [{ live: r, canonical }]);
-    }
-    byIdentity.set(live, index);
-  }
-  return index;
-}
-
 /** The live record identical to `want` that no other URN of this run holds; else who holds the identical one. */
 function findIdentical(ctx: HostContext, live: DnsRecord[], zone: string, want: CanonicalRecord, urn: string | undefined): { match?: DnsRecord; claimedBy?: string } {
   let claimedBy: string | undefined;
-  for (const { live: r, canonical } of identityIndex(live, zone).get(identityKey(want)) ?? []) {
+  for (const { live: r, canonical } of liveByIdentity(live, zone).get(identityKey(want)) ?? []) {
     if (!sameRecord(canonical, want)) continue;
     const other = ctx.owners.claimedByOther(objectKey.record(zone, r.id), urn);
     if (!other) return { match: r };
@@ -304,7 +279,7 @@ async function withTtl(ctx: HostContext, zone: string, live: DnsRecord, want: Ca
  * naming the input that is wrong: `type` when the new record is the CNAME, `name` otherwise.
  */
 function cnameClash(live: DnsRecord[], zone: string, want: CanonicalRecord): string | undefined {
-  const same = live.map((r) => canonicalRecord(r, zone)).filter((r) => r.name === want.name);
+  const same = liveCanonical(live, zone).map((l) => l.canonical).filter((r) => r.name === want.name);
   const where = fqdn(want.name, zone);
   if (standsAlone(want.type) && same.length) {
     const held = [...new Set(same.map((r) => r.type))].join(", ");
@@ -322,7 +297,7 @@ function cnameClash(live: DnsRecord[], zone: string, want: CanonicalRecord): str
  */
 async function requireDelegation(ctx: HostContext, zone: string, want: CanonicalRecord): Promise<void> {
   ctx.reads.invalidateZone(zone);
-  const live = (await ctx.reads.zoneRecords(zone)).map((r) => canonicalRecord(r, zone));
+  const live = liveCanonical(await ctx.reads.zoneRecords(zone), zone).map((l) => l.canonical);
   if (!live.some((r) => r.type === "NS" && r.name === want.name)) throw new Error(`name: ${JSON.stringify(want.name)} ${DS_PLACEMENT.notDelegation(fqdn(want.name, zone))}; declare its NS records first, with dependsOn`);
 }
 

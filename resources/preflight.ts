@@ -16,11 +16,12 @@
 import { VALUES, addonChargeYears, type MoneyContract } from "../provider/contract";
 import { recordIdentity } from "../provider/records";
 import { isGoneStage, isZoneActive } from "../provider/vocabulary";
-import type { DnsRecord, DomainInfo } from "../provider/views";
+import type { DomainInfo } from "../provider/views";
 import type { Props } from "./handler";
 import type { HostContext } from "./host/context";
 import { resourceName } from "./host/urn";
-import { canonicalRecord, fqdn, sameJson, type CanonicalRecord } from "./normalize";
+import { liveByTypeName, typeNameKey } from "./live-records";
+import { canonicalRecord, fqdn, sameJson } from "./normalize";
 import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
 import { priceGuard } from "./price-guard";
@@ -213,25 +214,6 @@ function requireDnsAddon(name: string, d: DomainInfo): void {
     throw new Error(`${name}: lacks the DNS Management add-on (${VALUES.dnsAddon}), which DNS hosting needs; add it in the reseller portal, then run again. Nothing was created.`);
 }
 
-/** A zone's live records by "type name", canonicalized once per list (not once per record checked). */
-const indexes = new WeakMap<DnsRecord[], Map<string, { r: DnsRecord; c: CanonicalRecord }[]>>();
-
-function byName(live: DnsRecord[], zone: string): Map<string, { r: DnsRecord; c: CanonicalRecord }[]> {
-  let index = indexes.get(live);
-  if (!index) {
-    index = new Map();
-    for (const r of live) {
-      const c = canonicalRecord(r, zone);
-      const key = `${c.type} ${c.name}`;
-      const list = index.get(key);
-      if (list) list.push({ r, c });
-      else index.set(key, [{ r, c }]);
-    }
-    indexes.set(live, index);
-  }
-  return index;
-}
-
 async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInputs): Promise<void> {
   const want = canonicalRecord({ type: i.type, name: i.name, content: i.content, ttl: i.ttl, priority: i.priority ?? null, extra: i.extra ?? null }, i.zone);
   const what = `${want.type} ${fqdn(want.name, i.zone)}`;
@@ -249,17 +231,17 @@ async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInpu
   const who = named("DnsRecord", i.resourceUrn);
   // A zone this run creates has no live records; any other is read once, for all its records.
   const live = declared !== undefined && !(await p.reads.zone(i.zone)) ? [] : ((await p.reads.zoneRecords(i.zone)) ?? []);
-  const same = byName(live, i.zone).get(`${want.type} ${want.name}`) ?? [];
-  const match = same.find(({ c }) => c.content === want.content && (c.priority ?? null) === (want.priority ?? null) && sameJson(c.extra ?? null, want.extra ?? null));
+  const same = liveByTypeName(live, i.zone).get(typeNameKey(want)) ?? [];
+  const match = same.find(({ canonical: c }) => c.content === want.content && (c.priority ?? null) === (want.priority ?? null) && sameJson(c.extra ?? null, want.extra ?? null));
   // Live siblings with another TTL refuse the create (shared TTL); an adopted record gets the program's TTL instead.
-  const sibling = same.find(({ c }) => c.ttl !== want.ttl);
-  if (sibling && !(i.adopt && match)) throw new Error(ttlConflict(what, want.type, want.ttl, sibling.c.ttl));
+  const sibling = same.find(({ canonical: c }) => c.ttl !== want.ttl);
+  if (sibling && !(i.adopt && match)) throw new Error(ttlConflict(what, want.type, want.ttl, sibling.canonical.ttl));
   if (!i.adopt) return;
   if (match) {
-    const ttl = match.c.ttl !== want.ttl ? `; up sets its ttl ${match.c.ttl} -> ${want.ttl} (shared by every ${want.type} record of the name)` : "; nothing changes";
-    ctx.log.info(`${who}: adopts ${what} (record ${match.r.id})${ttl}`);
+    const ttl = match.canonical.ttl !== want.ttl ? `; up sets its ttl ${match.canonical.ttl} -> ${want.ttl} (shared by every ${want.type} record of the name)` : "; nothing changes";
+    ctx.log.info(`${who}: adopts ${what} (record ${match.live.id})${ttl}`);
   } else if (same.length)
-    ctx.log.info(`${who}: creates ${what} ${JSON.stringify(want.content)}: the live ${want.type} record(s) of the name differ (${same.map(({ c }) => JSON.stringify(c.content)).join(", ")}), and adopt takes only an identical record`);
+    ctx.log.info(`${who}: creates ${what} ${JSON.stringify(want.content)}: the live ${want.type} record(s) of the name differ (${same.map(({ canonical: c }) => JSON.stringify(c.content)).join(", ")}), and adopt takes only an identical record`);
   else ctx.log.info(`${who}: creates ${what}: adopt finds no such record in the zone`);
 }
 

@@ -8,6 +8,7 @@
 import { checkRecordInputs, containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../validate";
 import { domainNameRule, intRule, show } from "../rules";
 import { DEFAULT_TTL, canonicalHost, defined } from "../normalize";
+import { recordIdentity, type RecordIdentityFields } from "../../provider/records";
 import { isPackedRecords, packRecords, recordKey, unpackRecords, type ZoneRecord } from "./plan";
 import { DEFAULT_SAFETY, type Safety } from "./safety";
 
@@ -40,8 +41,16 @@ const RECORD_FIELDS = ["type", "name", "content", "ttl", "priority", "extra"];
 
 const label = (r: Record<string, unknown>): string => `${typeof r.type === "string" ? r.type : "?"} ${typeof r.name === "string" ? r.name : "@"}`;
 
-/** A record's fields as given, as one string: equal for a record given exactly in its canonical form. */
-const asGiven = (r: Record<string, unknown>): string => JSON.stringify([r.type, r.name ?? "@", r.content, r.priority ?? null, r.extra ?? null]);
+/**
+ * A record as given, as the record table's identity (provider/records `recordIdentity`: extra's keys
+ * in order), so it equals a canonical record's for a record given exactly in its canonical form,
+ * whatever the order of extra's keys. None where extra is not an object: check judges that one.
+ */
+function asGiven(r: Record<string, unknown>): string | undefined {
+  const extra = r.extra ?? null;
+  if (extra !== null && (typeof extra !== "object" || Array.isArray(extra))) return undefined;
+  return recordIdentity({ type: r.type, name: r.name ?? "@", content: r.content, priority: r.priority, extra } as RecordIdentityFields);
+}
 
 /**
  * `olds` are the inputs this check returned at the last up, for the same zone: canonical records,
@@ -69,7 +78,7 @@ export async function checkZoneRecordsInputs(news: Record<string, unknown>, limi
   const known = new Map<string, ZoneRecord>();
   if (olds.zone === zone && isPackedRecords(olds.records))
     for (const r of Object.values(unpackRecords({ records: olds.records, fields: olds.fields as Record<string, string> | undefined })))
-      known.set(asGiven(r as unknown as Record<string, unknown>), r);
+      known.set(recordIdentity(r), r);
   const records: Record<string, ZoneRecord> = {};
   const where = new Map<string, number>();
   const ttlOf = new Map<string, { ttl: number; at: number }>();
@@ -84,7 +93,8 @@ export async function checkZoneRecordsInputs(news: Record<string, unknown>, limi
     }
     const r = raw as Record<string, unknown>;
     for (const k of Object.keys(r)) if (!RECORD_FIELDS.includes(k)) fail(`${at}.${k}`, `is not a record field (${RECORD_FIELDS.join(", ")}); the zone is the resource's`);
-    const was = known.get(asGiven(r));
+    const given = known.size ? asGiven(r) : undefined;
+    const was = given === undefined ? undefined : known.get(given);
     const ttl = r.ttl ?? DEFAULT_TTL;
     let rec: ZoneRecord;
     if (was && intRule(ttl, limits.ttl.min, limits.ttl.max).ok) rec = { ...was, ttl: ttl as number };

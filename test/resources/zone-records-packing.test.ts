@@ -3,6 +3,7 @@
  * the fields a key does not hold as is beside it): the records read back from them are exactly
  * what check judged, for every kind of record, and a second check reuses them.
  */
+import * as validate from "../../resources/validate";
 import { checkRecordInputs, DEFAULT_LIMITS } from "../../resources/validate";
 import { checkZoneRecordsInputs } from "../../resources/zone-records/check";
 import { packHeld, recordKey, unpackHeld, unpackRecords } from "../../resources/zone-records/plan";
@@ -54,4 +55,51 @@ test("held records go to outputs as TTL and id by key, and back", () => {
   expect(unpackHeld(out)).toEqual(held);
   // A state written before the packing kept { id, ttl } under each key: still read.
   expect(unpackHeld({ records: held as unknown as Record<string, number> })).toEqual(held);
+});
+
+/** The declared records with every extra's keys in the other order. */
+const reversedExtra = declared.map((r) => (r.extra ? { ...r, extra: Object.fromEntries(Object.entries(r.extra).reverse()) } : r));
+
+test("a record is one record whatever the order of its extra's keys (the table's identity); the keys state holds are as before", async () => {
+  const c = await checkZoneRecordsInputs({ zone: ZONE, records: declared }, DEFAULT_LIMITS);
+  if (!c.ok) throw new Error(JSON.stringify(c.failures));
+  // The keys of existing states: records without extra, and with extra in the canonical order.
+  expect(Object.keys(c.inputs.records).sort()).toEqual(
+    ["www A 192.0.2.10", "v6 AAAA 2001:db8::1", "docs CNAME www.example.com.", "@ MX 10 mx1.example.com.", '@ TXT "v=spf1 include:\\"x\\" -all"', "_sip._tcp SRV 5 10 5060 sip.example.com.", '@ CAA 0 issue "letsencrypt.org"'].sort(),
+  );
+  // Given with extra's keys in the other order: the same records, keys and fields.
+  expect(await checkZoneRecordsInputs({ zone: ZONE, records: reversedExtra }, DEFAULT_LIMITS)).toEqual(c);
+  // The same SRV given twice, extra's keys in two orders: one record, declared twice.
+  const srv = declared[5];
+  const twice = await checkZoneRecordsInputs({ zone: ZONE, records: [srv, { ...srv, extra: { port: 5060, weight: 10 } }] }, DEFAULT_LIMITS);
+  expect(twice.ok).toBe(false);
+  expect(twice.failures.map((f) => f.reason)).toEqual(['records[1]: "_sip._tcp SRV 5 10 5060 sip.example.com." is declared twice (also records[0]); a record is one entry']);
+});
+
+test("the next check takes a record given with extra's keys in another order from the last check's inputs, not judging it again", async () => {
+  const c = await checkZoneRecordsInputs({ zone: ZONE, records: declared }, DEFAULT_LIMITS);
+  if (!c.ok) throw new Error(JSON.stringify(c.failures));
+  // The records in canonical form (a record given so is taken from the last check), extra's keys reversed.
+  const given = Object.values(unpackRecords(c.inputs)).map((r) => (r.extra ? { ...r, extra: Object.fromEntries(Object.entries(r.extra).reverse()) } : r));
+  expect(given.filter((r) => r.extra).map((r) => Object.keys(r.extra ?? {}))).toEqual([
+    ["port", "weight"],
+    ["tag", "flag"],
+  ]);
+  const judged = jest.spyOn(validate, "checkRecordInputs");
+  try {
+    const again = await checkZoneRecordsInputs({ zone: ZONE, records: given }, DEFAULT_LIMITS, c.inputs as unknown as Record<string, unknown>);
+    expect(again).toEqual(c);
+    expect(judged).not.toHaveBeenCalled();
+    // A record not among the last check's is judged (the spy sees calls).
+    await checkZoneRecordsInputs({ zone: ZONE, records: [...given, { type: "A", name: "new", content: "192.0.2.11" }] }, DEFAULT_LIMITS, c.inputs as unknown as Record<string, unknown>);
+    expect(judged).toHaveBeenCalledTimes(1);
+    // A known record whose extra is not an object is judged, and refused, as ever.
+    for (const extra of ["", 5, []]) {
+      const bad = await checkZoneRecordsInputs({ zone: ZONE, records: [{ ...given[0], extra }] }, DEFAULT_LIMITS, c.inputs as unknown as Record<string, unknown>);
+      expect(bad.ok).toBe(false);
+      expect(bad.failures.map((f) => f.property)).toEqual(["records[0].extra"]);
+    }
+  } finally {
+    judged.mockRestore();
+  }
 });
