@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { outputNames } from "./output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** Arguments of a {@link ChildHost}. */
@@ -51,7 +52,7 @@ export class ChildHost extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
-    super("ChildHost", name, { ipv6: [], ...args }, ["domain", "hostname", "ipv4", "ipv6", "adopted"], opts);
+    super("ChildHost", name, { ipv6: [], ...args }, outputNames<"ChildHost", ChildHost>()(["domain", "hostname", "ipv4", "ipv6", "adopted"]), opts);
   }
 }
 
@@ -68,7 +69,7 @@ export interface UnconfirmedAddonOrder {
 }
 
 /** Outputs of a purchased add-on that say what it cost. */
-const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"];
+const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"] as const;
 
 /** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */
 export interface DomainAddonArgs {
@@ -126,7 +127,7 @@ export class PrivacyAddon extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("PrivacyAddon", name, args, ["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS], opts);
+    super("PrivacyAddon", name, args, outputNames<"PrivacyAddon", PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
   }
 }
 
@@ -176,7 +177,7 @@ export class Protection extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("Protection", name, args, ["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS], opts);
+    super("Protection", name, args, outputNames<"Protection", Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
   }
 }
 
@@ -222,6 +223,6 @@ export class EppCode extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
-    super("EppCode", name, args, ["authCode", "requestedAt"], opts);
+    super("EppCode", name, args, outputNames<"EppCode", EppCode>()(["authCode", "requestedAt"]), opts);
   }
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RecordExtra } from "../provider/shapes";
+import { outputNames } from "./output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** Arguments of a {@link DnsZone}. */
@@ -56,7 +57,7 @@ export class DnsZone extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneArgs, opts?: ResellerResourceOptions) {
-    super("DnsZone", name, args, ["domain", "nameservers", "status", "delegated", "adopted"], opts);
+    super("DnsZone", name, args, outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]), opts);
   }
 }
 
@@ -144,7 +145,7 @@ export class DnsRecord extends ResellerResource {
       "DnsRecord",
       name,
       { ...args, name: args.name ?? "@" },
-      ["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"],
+      outputNames<"DnsRecord", DnsRecord>()(["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"]),
       opts,
     );
   }
@@ -201,6 +202,6 @@ export class ZoneTemplate extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: ZoneTemplateArgs, opts?: ResellerResourceOptions) {
-    super("ZoneTemplate", name, args, ["recordIds", "created", "replaced", "skipped", "adopted"], opts);
+    super("ZoneTemplate", name, args, outputNames<"ZoneTemplate", ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]), opts);
   }
 }

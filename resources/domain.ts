@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Contact, ContactSet, RenewalPolicy } from "../provider/shapes";
+import { outputNames } from "./output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
 
 /** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
@@ -43,11 +44,11 @@ export interface DomainArgs {
   waitTimeoutSeconds?: pulumi.Input<number>;
 }
 
-const OUTPUTS = [
+const OUTPUTS = outputNames<"Domain", Domain>()([
   "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
   "invoice", "registryStatuses", "adopted", "contactsStatus", "unconfirmedOrder", "years", "contacts", "authCode", "clientReference",
   "maxPrice", "renewal", "adopt", "waitTimeoutSeconds",
-] as const;
+]);
 
 /**
  * A registered domain. Create registers (or transfers, with `authCode`, or adopts, with `adopt`)

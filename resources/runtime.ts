@@ -17,6 +17,7 @@ import type { DiffResult } from "./diff";
 import type { Gone, Handler, Props } from "./handler";
 import type { HostContext } from "./host/context";
 import { Host } from "./host/host";
+import type { Kind } from "./shim";
 import { dropPreviewReads, preflight, previewRenewal } from "./preflight";
 import { sdkTooOld } from "./sdk-version";
 import type { CheckResult } from "./validate";
@@ -37,7 +38,7 @@ function fromEngine<T>(bag: Props): T {
 }
 
 /** A handler behind the engine's untyped calls. */
-interface Kind {
+interface KindHandler {
   upgrade(state: Props): Props;
   check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
   diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
@@ -47,7 +48,7 @@ interface Kind {
   delete(ctx: HostContext, id: string, props: Props): Promise<void>;
 }
 
-function kind<I, O>(h: Handler<I, O>): Kind {
+function kind<I, O>(h: Handler<I, O>): KindHandler {
   const upgrade = (state: Props): Props => (h.upgrade ? h.upgrade(state) : state);
   return {
     upgrade,
@@ -62,25 +63,36 @@ function kind<I, O>(h: Handler<I, O>): Kind {
   };
 }
 
-/** Resource kinds, as the shims name them. */
-export const HANDLERS: Record<string, Kind> = {
-  Domain: kind(domainHandler),
-  DnsZone: kind(zoneHandler),
-  DnsRecord: kind(recordHandler),
-  ZoneTemplate: kind(templateHandler),
-  ChildHost: kind(addonKinds.ChildHost),
-  PrivacyAddon: kind(addonKinds.PrivacyAddon),
-  Protection: kind(addonKinds.Protection),
-  EppCode: kind(addonKinds.EppCode),
-  DnsZoneRecords: kind(zoneRecordsHandler),
-};
+/**
+ * Each resource kind's implementation, keyed by the kind type (shim.ts): a kind without a handler,
+ * or an entry that is no kind, does not compile.
+ */
+const IMPLEMENTATIONS = {
+  Domain: domainHandler,
+  DnsZone: zoneHandler,
+  DnsRecord: recordHandler,
+  ZoneTemplate: templateHandler,
+  ChildHost: addonKinds.ChildHost,
+  PrivacyAddon: addonKinds.PrivacyAddon,
+  Protection: addonKinds.Protection,
+  EppCode: addonKinds.EppCode,
+  DnsZoneRecords: zoneRecordsHandler,
+} satisfies { readonly [K in Kind]: Handler<unknown, unknown> };
 
-function handler(name: string): Kind {
+/** What a kind's handler keeps in state (its `O`): the names a resource class lists as outputs are checked against it (output-names.ts). */
+export type OutputsOf<K extends Kind> = (typeof IMPLEMENTATIONS)[K] extends Handler<unknown, infer O> ? O : never;
+
+/** The handlers behind the engine's untyped calls, by kind (every kind: IMPLEMENTATIONS is checked to hold each). */
+export const HANDLERS = Object.fromEntries(Object.entries(IMPLEMENTATIONS).map(([k, h]) => [k, kind<unknown, unknown>(h)])) as { readonly [K in Kind]: KindHandler };
+
+/** Whether `name` is a kind this version implements (own keys only: not `toString` and the like). */
+const isKind = (name: string): name is Kind => Object.prototype.hasOwnProperty.call(HANDLERS, name);
+
+function handler(name: string): KindHandler {
   const tooOld = sdkTooOld();
   if (tooOld) throw new Error(tooOld);
-  const h = HANDLERS[name];
-  if (!h) throw new Error(`reseller-pulumi: unknown resource kind "${name}" (state written by a newer version?)`);
-  return h;
+  if (!isKind(name)) throw new Error(`reseller-pulumi: unknown resource kind "${name}" (state written by a newer version?)`);
+  return HANDLERS[name];
 }
 
 const contextOf = (account: string | undefined): HostContext => host.context(account ?? DEFAULT_ACCOUNT);
@@ -184,7 +196,7 @@ export { remove as delete };
 export function kindOfUrn(urn: unknown): string {
   const type = typeof urn === "string" ? urn.split("::")[2] : undefined;
   const name = type?.split("$").pop()?.split(":").pop();
-  if (!name || !HANDLERS[name]) throw new Error(`reseller-pulumi: cannot tell the resource kind from resourceUrn ${JSON.stringify(urn)}`);
+  if (!name || !isKind(name)) throw new Error(`reseller-pulumi: cannot tell the resource kind from resourceUrn ${JSON.stringify(urn)}`);
   return name;
 }
 

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DnsRecordArgs, RecordExtra } from "../dns";
+import { outputNames } from "../output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../register";
 
 /** One record of a zone: DnsRecord's arguments without the zone (the resource's) and adopt (a live identical record is always taken). */
@@ -69,7 +70,7 @@ export class DnsZoneRecords extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
-    super("DnsZoneRecords", name, packed(args), ["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"], opts);
+    super("DnsZoneRecords", name, packed(args), outputNames<"DnsZoneRecords", DnsZoneRecords>()(["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"]), opts);
   }
 }
 

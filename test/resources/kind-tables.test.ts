@@ -1,0 +1,76 @@
+/**
+ * The kind tables are checked by the compiler (issue: a missing handler is a compile error; output
+ * lists are checked against the outputs types). Each case type-checks the real sources with one
+ * edit made in memory, and expects the compiler to name the fault; the sources as they are, and the
+ * `@ts-expect-error` cases of kind-tables.types.ts, compile clean.
+ */
+import * as path from "node:path";
+import ts from "typescript";
+
+const root = path.resolve(__dirname, "..", "..");
+const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+const SOURCES = ["resources/runtime.ts", "resources/dns.ts", "resources/addons.ts", "resources/domain.ts", "resources/zone-records/resource.ts", "test/resources/kind-tables.types.ts"];
+let previous: ts.Program | undefined;
+
+/** The semantic errors in SOURCES, as `file: message`, with `file`'s text edited by `edit` (which must change it). */
+function errorsWith(file?: string, edit?: (text: string) => string): string[] {
+  const host = ts.createCompilerHost(config.options);
+  const read = host.readFile.bind(host);
+  if (file && edit) {
+    const target = path.join(root, file);
+    host.readFile = (f) => {
+      const text = read(f);
+      if (text === undefined || path.resolve(f) !== target) return text;
+      const changed = edit(text);
+      if (changed === text) throw new Error(`the edit did not change ${file}`);
+      return changed;
+    };
+  }
+  const program = ts.createProgram(SOURCES.map((f) => path.join(root, f)), config.options, host, previous);
+  previous = program;
+  return SOURCES.flatMap((f) =>
+    program.getSemanticDiagnostics(program.getSourceFile(path.join(root, f))).map((d) => `${f}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`),
+  );
+}
+
+test("the sources, and every @ts-expect-error case, compile clean", () => {
+  expect(errorsWith()).toEqual([]);
+});
+
+test("a kind without a handler does not compile", () => {
+  const errors = errorsWith("resources/runtime.ts", (t) => t.replace("  EppCode: addonKinds.EppCode,\n", ""));
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/runtime\.ts: .*Property 'EppCode' is missing/)]));
+});
+
+test("a new kind without a handler does not compile", () => {
+  const errors = errorsWith("resources/shim.ts", (t) => t.replace('| "DnsZoneRecords";', '| "DnsZoneRecords" | "Dnssec";'));
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/runtime\.ts: .*Property 'Dnssec' is missing/)]));
+});
+
+test("a handler under a name that is no kind does not compile", () => {
+  const errors = errorsWith("resources/runtime.ts", (t) => t.replace("  EppCode: addonKinds.EppCode,", "  EppCodes: addonKinds.EppCode,"));
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/runtime\.ts: .*'EppCodes' does not exist/)]));
+});
+
+test("a misspelt output name does not compile", () => {
+  const errors = errorsWith("resources/dns.ts", (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/dns\.ts: .*"nameserver"' is not assignable to type 'OutputName<"DnsZone">'/)]);
+});
+
+test("an output of another kind does not compile", () => {
+  const errors = errorsWith("resources/addons.ts", (t) => t.replace('(["authCode", "requestedAt"])', '(["authCode", "requestedAt", "hostname"])'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/addons\.ts: .*"hostname"' is not assignable to type 'OutputName<"EppCode">'/)]);
+});
+
+test("a declared output left out of the list does not compile", () => {
+  const errors = errorsWith("resources/zone-records/resource.ts", (t) => t.replace('"elsewhere", "authoritative"]', '"elsewhere"]'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/zone-records\/resource\.ts: .*unlistedOutputs: "authoritative"/)]);
+});
+
+test("the host tells kinds by the table's own keys: a URN naming an Object member is no kind", () => {
+  // Loaded here: the other cases only compile.
+  const { kindOfUrn } = require("../../resources/runtime") as typeof import("../../resources/runtime");
+  const urn = (kind: string) => `urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${kind}::web`;
+  expect(kindOfUrn(urn("DnsZone"))).toBe("DnsZone");
+  for (const name of ["toString", "constructor", "hasOwnProperty"]) expect(() => kindOfUrn(urn(name))).toThrow(`cannot tell the resource kind from resourceUrn "${urn(name)}"`);
+});

@@ -1,0 +1,36 @@
+/**
+ * Compile-time proofs for kind-tables.test.ts, which type-checks this file: every `@ts-expect-error`
+ * below must meet an error (an unused one is itself an error), and the lines without one must compile.
+ * Not run; only compiled.
+ */
+import type { DnsZone, Domain, ZoneTemplate } from "../../resources";
+import { outputNames } from "../../resources/output-names";
+import type { HANDLERS, OutputsOf } from "../../resources/runtime";
+import type { Kind } from "../../resources/shim";
+
+type Table = typeof HANDLERS;
+declare const entry: Table[Kind];
+
+// The handler table has an entry for every kind and none other.
+export const complete: Table = { Domain: entry, DnsZone: entry, DnsRecord: entry, ZoneTemplate: entry, ChildHost: entry, PrivacyAddon: entry, Protection: entry, EppCode: entry, DnsZoneRecords: entry };
+// @ts-expect-error -- a kind without its handler (EppCode left out)
+export const missing: Table = { Domain: entry, DnsZone: entry, DnsRecord: entry, ZoneTemplate: entry, ChildHost: entry, PrivacyAddon: entry, Protection: entry, DnsZoneRecords: entry };
+// @ts-expect-error -- an entry that is no kind
+export const extra: Table = { ...complete, Dnssec: entry };
+// The implementations' table has the same shape (runtime.ts `satisfies`): each kind's outputs are its handler's.
+export const zoneOutputsHaveNameservers: OutputsOf<"DnsZone">["nameservers"] = ["ns1.example.net"];
+// @ts-expect-error -- a kind's outputs are not another's (a zone has no recordId)
+export const zoneOutputsHaveNoRecordId: OutputsOf<"DnsZone">["recordId"] = "r1";
+
+// Output lists: names of the kind's outputs, covering what the class declares.
+export const zoneList = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]);
+// @ts-expect-error -- a misspelt output name
+export const misspelt = outputNames<"DnsZone", DnsZone>()(["domain", "nameserver", "status", "delegated", "adopted"]);
+// @ts-expect-error -- a name of another kind's outputs
+export const stale = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted", "recordId"]);
+// @ts-expect-error -- a declared output (`status`) left out of the list
+export const unlisted = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "delegated", "adopted"]);
+// Outputs of the handler that the class does not declare may be listed (Domain keeps its inputs; ZoneTemplate `adopted`).
+export const templateList = outputNames<"ZoneTemplate", ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]);
+// @ts-expect-error -- Domain declares `contacts` and more; a list of one leaves them out
+export const domainShort = outputNames<"Domain", Domain>()(["domain"]);
