@@ -6,7 +6,9 @@
  * under the same Idempotency-Key, the service replays it, and state records exactly what it charged;
  * nothing is bought again and nothing claims that nothing was charged. A domain bought outside the
  * stack gets no replay (the service refuses the key's order, the name being the account's): taken
- * over, charged null, the ledger unchanged.
+ * over, charged null, the ledger unchanged. The same for a renewal: killed mid-renew, the next up
+ * replays it and records its charge; renewed outside the stack, the replay is refused
+ * (expiry_mismatch, no charge) and nothing is renewed again.
  */
 import { startProviderHost } from "../../engine/host";
 import { canonicalContact } from "../../resources/normalize";
@@ -86,6 +88,62 @@ test("killed mid-register: the order is charged, the next up reads it back by re
 
   expect(await d.up(args)).toBe("same");
   expect(ledger(domain)).toEqual([order]);
+});
+
+test("killed mid-renew: the renewal is charged, the next up reads it back by replay and records exactly what it charged, renewing nothing again", async () => {
+  const domain = "killed-mid-renew.com";
+  // Due once: a year's registration is inside 400 days of its expiry, a renewed one is not.
+  const args = { domain, contacts, renewal: { minDaysRemaining: 400 } };
+  const d = new Managed(env, "Domain", "killed-renew");
+  expect(await d.up({ domain, contacts })).toBe("create");
+  const expiry = d.outputs.expiryDate;
+  const mark = env.mark();
+  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path: "/renew" } });
+  const run = d.up(args).then(
+    () => "finished",
+    () => "failed",
+  );
+  await until("the renewal to arrive", () => env.sandbox.operator.faults().length === 0);
+  await env.host.kill();
+  expect(await run).toBe("failed");
+  await until("the renewal to be charged", () => ledger(domain).some((e) => e.action === "renew"));
+  const [renewal] = ledger(domain).filter((e) => e.action === "renew");
+  expect(d.outputs.expiryDate).toBe(expiry);
+  expect((await env.client.getDomain(domain)).expiry_date).not.toBe(expiry);
+
+  await newHost();
+  const from = env.host.logs().length;
+  expect(await d.up(args)).toBe("update");
+  expect(ledger(domain).filter((e) => e.action === "renew")).toEqual([renewal]);
+  expect(d.outputs).toMatchObject({ charged: renewal.amount, currency: renewal.currency, invoice: renewal.invoice, expiryDate: (await env.client.getDomain(domain)).expiry_date });
+  expect(d.outputs.unconfirmedOrder).toBeUndefined();
+  const sent = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/renew"));
+  expect(sent.map((r) => [r.fault, r.replayed])).toEqual([
+    ["delay", false],
+    [null, true],
+  ]);
+  expect(new Set(sent.map((r) => r.idempotency_key)).size).toBe(1);
+  const said = await logged(from, "replayed that renewal's answer");
+  expect(said).toContain(`${domain}: the expiry moved on from ${expiry} to ${d.outputs.expiryDate} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${renewal.amount} ${renewal.currency} (invoice ${renewal.invoice}). Nothing was bought again.`);
+  expect(await d.up(args)).toBe("same");
+});
+
+test("renewed outside the stack: the next up's one renewal from the old expiry is refused (expiry_mismatch, no charge), its own charge stays, nothing renewed again", async () => {
+  const domain = "renewed-elsewhere.com";
+  const args = { domain, contacts, renewal: { minDaysRemaining: 400 } };
+  const d = new Managed(env, "Domain", "renewed-elsewhere");
+  expect(await d.up({ domain, contacts })).toBe("create");
+  const [order] = ledger(domain);
+  const expiry = String(d.outputs.expiryDate);
+  await env.client.renew(domain, { years: 1, current_expiry: expiry }, { idempotencyKey: "renewed-in-the-portal" });
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("update");
+  expect(ledger(domain).map((e) => e.action)).toEqual(["register", "renew"]);
+  expect(d.outputs).toMatchObject({ charged: order.amount, invoice: order.invoice, expiryDate: (await env.client.getDomain(domain)).expiry_date });
+  // Check prices the renewal its state calls due (POST /pricing, a read); the one order sent is refused.
+  const sent = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && !r.path.endsWith("/pricing"));
+  expect(sent.map((r) => [r.path, r.error])).toEqual([[`/api/v1/domains/${domain}/renew`, "expiry_mismatch"]]);
+  expect(await d.up(args)).toBe("same");
 });
 
 test("a domain bought outside the stack is taken over with no replay to have: charged null, nothing bought, nothing claimed", async () => {
