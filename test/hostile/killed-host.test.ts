@@ -49,22 +49,29 @@ async function newHost(): Promise<void> {
   env.host = host;
 }
 
-test("killed mid-register: the order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
-  const domain = "killed-mid-register.com";
-  const args = { domain, years: 1, contacts };
-  const mark = env.mark();
-  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path: "/domains/register" } });
-  const d = new Managed(env, "Domain", "killed");
+/**
+ * Runs `up` with the answer to the first POST matching `path` held back by the sandbox, kills the host
+ * once that request has arrived (its delay fault taken), and waits until the sandbox has charged it.
+ */
+async function killedWhileAnswering(d: Managed, args: Record<string, unknown>, path: string, charged: () => boolean): Promise<void> {
+  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path } });
   const run = d.up(args).then(
     () => "finished",
     () => "failed",
   );
-  // The register has reached the sandbox (its delay fault is taken) and waits for its answer: kill the host.
-  await until("the register to arrive", () => env.sandbox.operator.faults().length === 0);
+  await until(`the request to ${path} to arrive`, () => env.sandbox.operator.faults().length === 0);
   await env.host.kill();
   expect(await run).toBe("failed");
   // The sandbox takes the order once its delay is over, the client gone.
-  await until("the order to be charged", () => ledger(domain).length === 1);
+  await until(`the request to ${path} to be charged`, charged);
+}
+
+test("killed mid-register: the order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
+  const domain = "killed-mid-register.com";
+  const args = { domain, years: 1, contacts };
+  const mark = env.mark();
+  const d = new Managed(env, "Domain", "killed");
+  await killedWhileAnswering(d, args, "/domains/register", () => ledger(domain).length === 1);
   expect(d.state).toBeUndefined();
   const [order] = ledger(domain);
   expect(order).toMatchObject({ action: "register" });
@@ -98,15 +105,7 @@ test("killed mid-renew: the renewal is charged, the next up reads it back by rep
   expect(await d.up({ domain, contacts })).toBe("create");
   const expiry = d.outputs.expiryDate;
   const mark = env.mark();
-  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path: "/renew" } });
-  const run = d.up(args).then(
-    () => "finished",
-    () => "failed",
-  );
-  await until("the renewal to arrive", () => env.sandbox.operator.faults().length === 0);
-  await env.host.kill();
-  expect(await run).toBe("failed");
-  await until("the renewal to be charged", () => ledger(domain).some((e) => e.action === "renew"));
+  await killedWhileAnswering(d, args, "/renew", () => ledger(domain).some((e) => e.action === "renew"));
   const [renewal] = ledger(domain).filter((e) => e.action === "renew");
   expect(d.outputs.expiryDate).toBe(expiry);
   expect((await env.client.getDomain(domain)).expiry_date).not.toBe(expiry);
