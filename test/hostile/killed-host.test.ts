@@ -8,7 +8,7 @@
  * stack gets no replay (the service refuses the key's order, the name being the account's): taken
  * over, charged null, the ledger unchanged. The same for a renewal: killed mid-renew, the next up
  * replays it and records its charge; renewed outside the stack, the replay is refused
- * (expiry_mismatch, no charge) and nothing is renewed again.
+ * (expiry_mismatch, no charge) and nothing is renewed again. And for an add-on killed mid-purchase.
  */
 import { startProviderHost } from "../../engine/host";
 import { canonicalContact } from "../../resources/normalize";
@@ -145,6 +145,28 @@ test("renewed outside the stack: the next up's one renewal from the old expiry i
   expect(await d.up(args)).toBe("same");
 });
 
+test.each([
+  ["PrivacyAddon", "privacy", "WHOIS Privacy"],
+  ["Protection", "protection", "Domain Protection"],
+] as const)("%s killed mid-purchase: the next up replays the purchase and records exactly what it charged, buying nothing again", async (kind, action, label) => {
+  const domain = `killed-mid-${action}.com`;
+  await new Managed(env, "Domain", `killed-${action}-domain`).up({ domain, contacts });
+  const bought = () => ledger(domain).filter((e) => e.action === action);
+  const a = new Managed(env, kind, `killed-${action}`);
+  await killedWhileAnswering(a, { domain }, `/domains/${domain}/${action}`, () => bought().length === 1);
+  expect(a.state).toBeUndefined();
+  const [purchase] = bought();
+
+  await newHost();
+  const from = env.host.logs().length;
+  expect(await a.up({ domain })).toBe("create");
+  expect(bought()).toEqual([purchase]);
+  expect(a.outputs).toMatchObject({ domain, enabled: true, adopted: false, charged: purchase.amount, currency: purchase.currency, invoice: purchase.invoice });
+  const said = await logged(from, "replayed that purchase's answer");
+  expect(said).toContain(`${domain}: ${label} is on already, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${purchase.amount} ${purchase.currency} (invoice ${purchase.invoice}). Taking it; nothing was bought again.`);
+  expect(await a.up({ domain })).toBe("same");
+});
+
 test("a domain bought outside the stack is taken over with no replay to have: charged null, nothing bought, nothing claimed", async () => {
   const domain = "bought-elsewhere.com";
   const mark = env.mark();
@@ -163,4 +185,21 @@ test("a domain bought outside the stack is taken over with no replay to have: ch
   expect(said).toMatch(/Taking it over: this run buys and changes nothing; what it cost is on the account's invoices/);
   expect(said).not.toMatch(/nothing (was )?charged/i);
   expect(await d.up({ domain, contacts })).toBe("same");
+});
+
+test("Domain Protection switched on outside the stack: the resource's purchase asked for again buys nothing (charged 0.00 now); taken over, charged null, nothing claimed", async () => {
+  const domain = "protected-elsewhere.com";
+  await new Managed(env, "Domain", "protected-elsewhere-domain").up({ domain, contacts });
+  await env.client.enableProtection(domain, { idempotencyKey: "switched-on-in-the-portal" });
+  const bought = ledger(domain).filter((e) => e.action === "protection");
+  expect(bought).toHaveLength(1);
+  const a = new Managed(env, "Protection", "protected-elsewhere");
+  const from = env.host.logs().length;
+  expect(await a.up({ domain })).toBe("create");
+  expect(ledger(domain).filter((e) => e.action === "protection")).toEqual(bought);
+  expect(a.outputs).toMatchObject({ domain, enabled: true, adopted: false, charged: null, currency: null, invoice: null });
+  const said = await logged(from, "replayed none");
+  expect(said).toContain(`${domain}: Domain Protection is on already (a Protection renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (it answered that this request bought nothing (charged 0.00)). Taking it over: this run buys nothing; what it cost is on the account's invoices.`);
+  expect(said).not.toMatch(/nothing (was )?charged/i);
+  expect(await a.up({ domain })).toBe("same");
 });
