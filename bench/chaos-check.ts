@@ -9,7 +9,9 @@
  * - lost resources: something the program declares that the service or the state lacks, or a state
  *   entry whose object the service no longer has.
  * - state mismatches: state outputs that differ from the live object or from the program (record
- *   content and TTL, domain expiry and stage, privacy and protection status), a domain whose expiry
+ *   content and TTL, domain expiry and stage, privacy and protection status), what a purchase
+ *   charged (charged, currency, invoice) against its ledger entry, an order left unconfirmed in
+ *   state, a domain whose expiry
  *   is not the order's plus the renewals asked, state entries the program does not declare, and
  *   records in the campaign's zones that no state entry owns.
  */
@@ -89,6 +91,14 @@ export function compareState(desired: Snapshot, resources: ResourceState[], live
   const differs = (name: string, what: string, stateValue: unknown, liveValue: unknown): void => {
     if (JSON.stringify(stateValue) !== JSON.stringify(liveValue)) mismatch.push(`${name}: ${what} is ${JSON.stringify(stateValue)} in state, ${JSON.stringify(liveValue)} live`);
   };
+  /** What state says the resource's last purchase charged, exactly as the ledger has it; nothing left unconfirmed. */
+  const charged = (name: string, sr: ResourceState | undefined, domain: string, actions: string[]): void => {
+    const entry = ledger.filter((e) => e.domain === domain && actions.includes(e.action)).at(-1);
+    if (!sr || !entry) return;
+    if (field(sr, "unconfirmedOrder") !== undefined) mismatch.push(`${name}: an order is still unconfirmed in state`);
+    const held = { charged: field(sr, "charged") ?? null, currency: field(sr, "currency") ?? null, invoice: field(sr, "invoice") ?? null };
+    differs(name, "charge", held, { charged: entry.amount, currency: entry.currency, invoice: entry.invoice });
+  };
 
   for (const d of desired.domains) {
     const ld = live.domains[d.domain];
@@ -100,6 +110,7 @@ export function compareState(desired: Snapshot, resources: ResourceState[], live
       differs(d.res, "expiryDate", field(sd, "expiryDate"), isoDate(ld.expiresAt));
       differs(d.res, "stage", field(sd, "stage"), ld.stage);
     }
+    charged(d.res, sd, d.domain, ["register", "transfer", "renew"]);
     if (ld) {
       const order = ledger.find((e) => e.domain === d.domain && (e.action === "register" || e.action === "transfer"));
       if (!order) lost.push(`${d.res}: ${d.domain} is in the account but no order was charged`);
@@ -108,6 +119,7 @@ export function compareState(desired: Snapshot, resources: ResourceState[], live
     }
     if (d.privacy) {
       const sp = stateOf(T.privacy, `${d.res}-privacy`);
+      charged(`${d.res}-privacy`, sp, d.domain, ["privacy"]);
       if (ld && !ld.privacy.enabled) lost.push(`${d.res}-privacy: WHOIS Privacy of ${d.domain} is ${ld.privacy.status} live`);
       if (ld && sp) {
         differs(`${d.res}-privacy`, "enabled", field(sp, "enabled"), ld.privacy.enabled);
@@ -116,6 +128,7 @@ export function compareState(desired: Snapshot, resources: ResourceState[], live
     }
     if (d.protection) {
       const sp = stateOf(T.protection, `${d.res}-protection`);
+      charged(`${d.res}-protection`, sp, d.domain, ["protection"]);
       if (ld && !ld.protection) lost.push(`${d.res}-protection: Domain Protection of ${d.domain} is off live`);
       if (ld && sp) {
         differs(`${d.res}-protection`, "enabled", field(sp, "enabled"), ld.protection);

@@ -1,7 +1,7 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
-import { chargeOf, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./unanswered-order";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./unanswered-order";
 import { eppWhileProtected } from "./preview-messages";
 import type { ResellerApi } from "./api";
 import type { HostContext } from "./host/context";
@@ -192,6 +192,35 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   const heldOf = (o: Partial<AddonHeld>): AddonHeld => defined({ charged: o.charged ?? null, currency: o.currency ?? null, invoice: o.invoice ?? null, adopted: o.adopted ?? false, unconfirmedOrder: o.unconfirmedOrder });
   const unconfirmedFailure = (domain: string, o: UnconfirmedAddonOrder, outs: O): PartialFailure =>
     new PartialFailure(`${domain}: the ${a.label} purchase may have been charged: ${o.reason}. The service shows it on, so it was bought, once (every re-send carried the same Idempotency-Key). ${KEPT_UNCONFIRMED}`, domain, outs);
+  /**
+   * An add-on create finds on, not adopted: a resource renamed or moved without aliases, one enabled
+   * outside this stack, or this resource's own purchase by a run interrupted (its host killed) before
+   * it recorded it. The purchase is asked for again under the resource's key: the service replays it
+   * (a charge above zero, recorded), or, the add-on being present, answers that it bought nothing (200
+   * with the current state, or 409: contract errors.alreadyEnabled), and nothing is bought.
+   */
+  async function takeOver(ctx: HostContext, domain: string, urn: string): Promise<Charge> {
+    const what = `${domain}: ${a.label} is on already`;
+    let answer: string;
+    try {
+      const charge = chargeOf(await a.enable(ctx.api(), domain, ctx.purchaseKey({ urn, operation: a.operation, domain })), ctx.contract().money);
+      if (charge.charged !== null && /[1-9]/.test(charge.charged)) {
+        ctx.log.info(
+          `${what}, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${showCharge(charge)}. Taking it; nothing was bought again.`,
+        );
+        return charge;
+      }
+      answer = `it answered that this request bought nothing${charge.charged === null ? "" : ` (charged ${charge.charged})`}`;
+    } catch (e) {
+      const reason = chargeUnknown(e);
+      answer = reason === undefined ? `it refused: ${e instanceof Error ? e.message : String(e)}` : `its charge is unknown: ${reason}`;
+    }
+    ctx.log.warn(
+      `${what} (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (${answer}). Taking it over: this run buys nothing; what it cost is on the account's invoices.`,
+    );
+    return NOT_BOUGHT;
+  }
+
   return {
     check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
     diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
@@ -204,12 +233,8 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       const current = await orGone(() => a.get(api, domain));
       if (current && a.isOn(current)) {
         ctx.owners.claim(key, urn);
-        // Not "nothing charged": an earlier run of this resource, interrupted while buying it, finds it on too.
-        if (!inputs.adopt)
-          ctx.log.warn(
-            `${domain}: ${a.label} is on already (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought by an earlier run that was interrupted before it recorded the purchase); taking it over: this run buys nothing. What an earlier purchase charged is on the account's invoices.`,
-          );
-        return { id: domain, outs: outputs(inputs, current, { ...NOT_BOUGHT, adopted: !!inputs.adopt }) };
+        const held = inputs.adopt ? NOT_BOUGHT : await takeOver(ctx, domain, urn ?? "");
+        return { id: domain, outs: outputs(inputs, current, { ...held, adopted: !!inputs.adopt }) };
       }
       if (inputs.adopt) throw new Error(`adopt: ${a.label} is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
       ctx.owners.claim(key, urn);

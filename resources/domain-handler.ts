@@ -251,6 +251,30 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
 }
 
 /**
+ * A renewal an earlier run of this resource may have made without recording it (its host killed
+ * mid-renew): the expiry in state was due and has moved on. The renewal this resource would have
+ * sent from that expiry is sent again under its own key: the service replays it (what it charged is
+ * recorded) or, the renewal not being this resource's (renewed in the portal, by a colleague),
+ * answers 409 expiry_mismatch, which charges nothing (spec, Register, transfer, renew: rule 3).
+ */
+async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }): Promise<Overlay> {
+  const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from };
+  try {
+    const { fields } = await charged(sendOrder(api, domain, order), ctx.contract().money);
+    ctx.log.info(
+      `${domain}: the expiry moved on from ${r.from} to ${r.to} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Nothing was bought again.`,
+    );
+    return fields;
+  } catch (e) {
+    const reason = chargeUnknown(e);
+    if (reason !== undefined) return { unconfirmedOrder: { ...order, reason } };
+    if (isExpiryMismatch(e)) ctx.log.info(`${domain}: the expiry moved on from ${r.from} to ${r.to} outside this resource's recorded runs (the service will not replay a renewal of it from ${r.from}: expiry_mismatch); its own last charge stays as recorded`);
+    else ctx.log.warn(`${domain}: the expiry moved on from ${r.from} to ${r.to}, and whether by a renewal of this resource cannot be read (${e instanceof Error ? e.message : String(e)}); the account's invoices say.`);
+    return {};
+  }
+}
+
+/**
  * What an unanswered register/transfer finds applied (resources/unanswered-order.ts): the domain in
  * the account. Kept in state (partial failure) so the next run reconciles it instead of ordering again.
  */
@@ -401,6 +425,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     if (managed.length) live = await api.getDomain(domain);
 
     const policy = news.renewal;
+    // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
+    const from = olds.expiryDate;
+    if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
+      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }));
     // Never a renewal while an order's charge is unknown: it may be that very renewal.
     if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
       if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);

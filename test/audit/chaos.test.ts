@@ -112,10 +112,11 @@ describe("the checks catch what they count", () => {
     custom: true,
     dependencies: [],
   });
+  const paid = (e: LedgerEntry) => ({ charged: e.amount, currency: e.currency, invoice: e.invoice });
   const state = (): ResourceState[] => [
-    res("Domain", "dom-1", "chaos-1.com", { expiryDate: expectedExpiry(at, 1), stage: "active" }),
-    res("PrivacyAddon", "dom-1-privacy", "chaos-1.com", { enabled: true, status: "awaiting_verification" }),
-    res("Protection", "dom-1-protection", "chaos-1.com", { enabled: true, status: "on" }),
+    res("Domain", "dom-1", "chaos-1.com", { expiryDate: expectedExpiry(at, 1), stage: "active", ...paid(clean[1]) }),
+    res("PrivacyAddon", "dom-1-privacy", "chaos-1.com", { enabled: true, status: "awaiting_verification", ...paid(clean[2]) }),
+    res("Protection", "dom-1-protection", "chaos-1.com", { enabled: true, status: "on", ...paid(clean[3]) }),
     res("DnsRecord", "rec-2", "rec_9", { zone: "demo-reseller.com", recordId: "rec_9", type: "A", name: "r2", content: "198.51.100.2", ttl: 300 }),
   ];
 
@@ -143,6 +144,16 @@ describe("the checks catch what they count", () => {
     ]);
     const extra = [...state(), res("DnsRecord", "rec-3", "rec_11", { zone: "demo-reseller.com", recordId: "rec_11" })];
     expect(compareState(desired, extra, live(), clean).stateMismatches).toEqual(["rec-3: in state (rec_11) but no longer declared"]);
+
+    // What a purchase charged: the resource's last ledger entry, exactly; nothing left unconfirmed.
+    const unpaid = state();
+    unpaid[0].outputs = { ...unpaid[0].outputs, ...paid(clean[0]) };
+    unpaid[1].outputs = { ...unpaid[1].outputs, charged: null, unconfirmedOrder: { operation: "privacy", idempotencyKey: "k3", reason: "no answer came back" } };
+    expect(compareState(desired, unpaid, live(), clean).stateMismatches).toEqual([
+      `dom-1: charge is ${JSON.stringify(paid(clean[0]))} in state, ${JSON.stringify(paid(clean[1]))} live`,
+      "dom-1-privacy: an order is still unconfirmed in state",
+      `dom-1-privacy: charge is ${JSON.stringify({ ...paid(clean[2]), charged: null })} in state, ${JSON.stringify(paid(clean[2]))} live`,
+    ]);
   });
 });
 

@@ -6,7 +6,9 @@
  * under the same Idempotency-Key, the service replays it, and state records exactly what it charged;
  * nothing is bought again and nothing claims that nothing was charged. A domain bought outside the
  * stack gets no replay (the service refuses the key's order, the name being the account's): taken
- * over, charged null, the ledger unchanged.
+ * over, charged null, the ledger unchanged. The same for a renewal: killed mid-renew, the next up
+ * replays it and records its charge; renewed outside the stack, the replay is refused
+ * (expiry_mismatch, no charge) and nothing is renewed again. And for an add-on killed mid-purchase.
  */
 import { startProviderHost } from "../../engine/host";
 import { canonicalContact } from "../../resources/normalize";
@@ -48,22 +50,29 @@ async function newHost(): Promise<void> {
   env.host = host;
 }
 
-test("killed mid-register: the order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
-  const domain = "killed-mid-register.com";
-  const args = { domain, years: 1, contacts };
-  const mark = env.mark();
-  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path: "/domains/register" } });
-  const d = new Managed(env, "Domain", "killed");
+/**
+ * Runs `up` with the answer to the first POST matching `path` held back by the sandbox, kills the host
+ * once that request has arrived (its delay fault taken), and waits until the sandbox has charged it.
+ */
+async function killedWhileAnswering(d: Managed, args: Record<string, unknown>, path: string, charged: () => boolean): Promise<void> {
+  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path } });
   const run = d.up(args).then(
     () => "finished",
     () => "failed",
   );
-  // The register has reached the sandbox (its delay fault is taken) and waits for its answer: kill the host.
-  await until("the register to arrive", () => env.sandbox.operator.faults().length === 0);
+  await until(`the request to ${path} to arrive`, () => env.sandbox.operator.faults().length === 0);
   await env.host.kill();
   expect(await run).toBe("failed");
   // The sandbox takes the order once its delay is over, the client gone.
-  await until("the order to be charged", () => ledger(domain).length === 1);
+  await until(`the request to ${path} to be charged`, charged);
+}
+
+test("killed mid-register: the order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
+  const domain = "killed-mid-register.com";
+  const args = { domain, years: 1, contacts };
+  const mark = env.mark();
+  const d = new Managed(env, "Domain", "killed");
+  await killedWhileAnswering(d, args, "/domains/register", () => ledger(domain).length === 1);
   expect(d.state).toBeUndefined();
   const [order] = ledger(domain);
   expect(order).toMatchObject({ action: "register" });
@@ -89,6 +98,76 @@ test("killed mid-register: the order is charged, the next up reads it back by re
   expect(ledger(domain)).toEqual([order]);
 });
 
+test("killed mid-renew: the renewal is charged, the next up reads it back by replay and records exactly what it charged, renewing nothing again", async () => {
+  const domain = "killed-mid-renew.com";
+  // Due once: a year's registration is inside 400 days of its expiry, a renewed one is not.
+  const args = { domain, contacts, renewal: { minDaysRemaining: 400 } };
+  const d = new Managed(env, "Domain", "killed-renew");
+  expect(await d.up({ domain, contacts })).toBe("create");
+  const expiry = d.outputs.expiryDate;
+  const mark = env.mark();
+  await killedWhileAnswering(d, args, "/renew", () => ledger(domain).some((e) => e.action === "renew"));
+  const [renewal] = ledger(domain).filter((e) => e.action === "renew");
+  expect(d.outputs.expiryDate).toBe(expiry);
+  expect((await env.client.getDomain(domain)).expiry_date).not.toBe(expiry);
+
+  await newHost();
+  const from = env.host.logs().length;
+  expect(await d.up(args)).toBe("update");
+  expect(ledger(domain).filter((e) => e.action === "renew")).toEqual([renewal]);
+  expect(d.outputs).toMatchObject({ charged: renewal.amount, currency: renewal.currency, invoice: renewal.invoice, expiryDate: (await env.client.getDomain(domain)).expiry_date });
+  expect(d.outputs.unconfirmedOrder).toBeUndefined();
+  const sent = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/renew"));
+  expect(sent.map((r) => [r.fault, r.replayed])).toEqual([
+    ["delay", false],
+    [null, true],
+  ]);
+  expect(new Set(sent.map((r) => r.idempotency_key)).size).toBe(1);
+  const said = await logged(from, "replayed that renewal's answer");
+  expect(said).toContain(`${domain}: the expiry moved on from ${expiry} to ${d.outputs.expiryDate} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${renewal.amount} ${renewal.currency} (invoice ${renewal.invoice}). Nothing was bought again.`);
+  expect(await d.up(args)).toBe("same");
+});
+
+test("renewed outside the stack: the next up's one renewal from the old expiry is refused (expiry_mismatch, no charge), its own charge stays, nothing renewed again", async () => {
+  const domain = "renewed-elsewhere.com";
+  const args = { domain, contacts, renewal: { minDaysRemaining: 400 } };
+  const d = new Managed(env, "Domain", "renewed-elsewhere");
+  expect(await d.up({ domain, contacts })).toBe("create");
+  const [order] = ledger(domain);
+  const expiry = String(d.outputs.expiryDate);
+  await env.client.renew(domain, { years: 1, current_expiry: expiry }, { idempotencyKey: "renewed-in-the-portal" });
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("update");
+  expect(ledger(domain).map((e) => e.action)).toEqual(["register", "renew"]);
+  expect(d.outputs).toMatchObject({ charged: order.amount, invoice: order.invoice, expiryDate: (await env.client.getDomain(domain)).expiry_date });
+  // Check prices the renewal its state calls due (POST /pricing, a read); the one order sent is refused.
+  const sent = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && !r.path.endsWith("/pricing"));
+  expect(sent.map((r) => [r.path, r.error])).toEqual([[`/api/v1/domains/${domain}/renew`, "expiry_mismatch"]]);
+  expect(await d.up(args)).toBe("same");
+});
+
+test.each([
+  ["PrivacyAddon", "privacy", "WHOIS Privacy"],
+  ["Protection", "protection", "Domain Protection"],
+] as const)("%s killed mid-purchase: the next up replays the purchase and records exactly what it charged, buying nothing again", async (kind, action, label) => {
+  const domain = `killed-mid-${action}.com`;
+  await new Managed(env, "Domain", `killed-${action}-domain`).up({ domain, contacts });
+  const bought = () => ledger(domain).filter((e) => e.action === action);
+  const a = new Managed(env, kind, `killed-${action}`);
+  await killedWhileAnswering(a, { domain }, `/domains/${domain}/${action}`, () => bought().length === 1);
+  expect(a.state).toBeUndefined();
+  const [purchase] = bought();
+
+  await newHost();
+  const from = env.host.logs().length;
+  expect(await a.up({ domain })).toBe("create");
+  expect(bought()).toEqual([purchase]);
+  expect(a.outputs).toMatchObject({ domain, enabled: true, adopted: false, charged: purchase.amount, currency: purchase.currency, invoice: purchase.invoice });
+  const said = await logged(from, "replayed that purchase's answer");
+  expect(said).toContain(`${domain}: ${label} is on already, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${purchase.amount} ${purchase.currency} (invoice ${purchase.invoice}). Taking it; nothing was bought again.`);
+  expect(await a.up({ domain })).toBe("same");
+});
+
 test("a domain bought outside the stack is taken over with no replay to have: charged null, nothing bought, nothing claimed", async () => {
   const domain = "bought-elsewhere.com";
   const mark = env.mark();
@@ -107,4 +186,21 @@ test("a domain bought outside the stack is taken over with no replay to have: ch
   expect(said).toMatch(/Taking it over: this run buys and changes nothing; what it cost is on the account's invoices/);
   expect(said).not.toMatch(/nothing (was )?charged/i);
   expect(await d.up({ domain, contacts })).toBe("same");
+});
+
+test("Domain Protection switched on outside the stack: the resource's purchase asked for again buys nothing (charged 0.00 now); taken over, charged null, nothing claimed", async () => {
+  const domain = "protected-elsewhere.com";
+  await new Managed(env, "Domain", "protected-elsewhere-domain").up({ domain, contacts });
+  await env.client.enableProtection(domain, { idempotencyKey: "switched-on-in-the-portal" });
+  const bought = ledger(domain).filter((e) => e.action === "protection");
+  expect(bought).toHaveLength(1);
+  const a = new Managed(env, "Protection", "protected-elsewhere");
+  const from = env.host.logs().length;
+  expect(await a.up({ domain })).toBe("create");
+  expect(ledger(domain).filter((e) => e.action === "protection")).toEqual(bought);
+  expect(a.outputs).toMatchObject({ domain, enabled: true, adopted: false, charged: null, currency: null, invoice: null });
+  const said = await logged(from, "replayed none");
+  expect(said).toContain(`${domain}: Domain Protection is on already (a Protection renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (it answered that this request bought nothing (charged 0.00)). Taking it over: this run buys nothing; what it cost is on the account's invoices.`);
+  expect(said).not.toMatch(/nothing (was )?charged/i);
+  expect(await a.up({ domain })).toBe("same");
 });
