@@ -92,7 +92,12 @@ export class LocalOperator {
   }
 
   /** How many API requests were received since the log was last emptied, and when the earliest arrived (ISO time), beyond the log's 10,000. */
-  requestsReceived(): { count: number; firstAt?: string } {
+  requestsReceived(): {
+    /** Requests received since the log was last emptied. */
+    count: number;
+    /** When the earliest of them arrived (ISO time); absent when none has. */
+    firstAt?: string;
+  } {
     return { ...this.sb.received };
   }
 
