@@ -9,7 +9,7 @@ import {
   canonicalIps,
   canonicalNameservers,
   canonicalRecord,
-} from "../resources/normalize";
+} from "../resources/shared/normalize";
 import type { Estate, EstateDomain, EstateRecord, EstateZone } from "./estate";
 
 export function canonicalEstateRecord(zone: string, r: EstateRecord): EstateRecord {

@@ -1,17 +1,17 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
 import type { Host, PrivacyView, ProtectionView } from "../provider/views";
 import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
-import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./unanswered-order";
-import { eppWhileProtected } from "./preview-messages";
-import type { ResellerApi } from "./api";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./host/unanswered-order";
+import { eppWhileProtected } from "./host/preview-messages";
+import type { ResellerApi } from "./shared/api";
 import type { HostContext } from "./host/context";
 import { objectKey } from "./host/ownership";
 import { PartialFailure } from "./host/partial-failure";
 import { resourceName } from "./host/urn";
-import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./diff";
-import { GONE, type Handler } from "./handler";
-import { canonicalChildHost, canonicalIps, defined, sameJson } from "./normalize";
-import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type ChildHostInputs, type DomainAddonInputs, type EppCodeInputs } from "./validate";
+import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./host/diff";
+import { GONE, type Handler } from "./host/handler";
+import { canonicalChildHost, canonicalIps, defined, sameJson } from "./shared/normalize";
+import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type ChildHostInputs, type DomainAddonInputs, type EppCodeInputs } from "./host/check";
 
 export type ChildHostOutputs = ChildHostInputs & { adopted: boolean };
 /** An add-on purchase whose charge is unknown (its answer lost or unreadable, the add-on on); the next up confirms it. */

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { outputNames } from "./output-names";
-import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
+import { outputNames } from "./program/output-names";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./program/register";
 
 /** Arguments of a {@link ChildHost}. */
 export interface ChildHostArgs {

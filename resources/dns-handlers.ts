@@ -8,16 +8,16 @@ import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isServiceManagedRecor
 import type { HostContext } from "./host/context";
 import { objectKey } from "./host/ownership";
 import { resourceName } from "./host/urn";
-import { diffRecord, diffTemplate, diffZone } from "./diff";
-import { GONE, type Handler } from "./handler";
+import { diffRecord, diffTemplate, diffZone } from "./host/diff";
+import { GONE, type Handler } from "./host/handler";
 import { templateFailures } from "./template-check";
 import { declarations } from "./zone-records/declared";
 import { recordKey } from "./zone-records/plan";
-import { recordDeclaredTwice, ttlConflict, zoneDeclaredTwice } from "./preview-messages";
-import { zonesInRun } from "./zones-in-run";
-import { identityKey, liveByIdentity, liveCanonical } from "./live-records";
-import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "./normalize";
-import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
+import { recordDeclaredTwice, ttlConflict, zoneDeclaredTwice } from "./host/preview-messages";
+import { zonesInRun } from "./host/zones-in-run";
+import { identityKey, liveByIdentity, liveCanonical } from "./host/live-records";
+import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "./shared/normalize";
+import { checkRecordInputs, checkTemplateInputs, checkZoneInputs, containsUnknown, failed, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./host/check";
 
 /** A DnsZone in state: its inputs and the zone as the service reports it. */
 export type ZoneOutputs = ZoneInputs & { nameservers: string[]; status: string; delegated: boolean; adopted: boolean };

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RecordExtra } from "../provider/shapes";
-import { outputNames } from "./output-names";
-import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
+import { outputNames } from "./program/output-names";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./program/register";
 
 /** Arguments of a {@link DnsZone}. */
 export interface DnsZoneArgs {

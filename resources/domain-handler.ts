@@ -8,19 +8,19 @@ import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../prov
 import { fromServiceContact, toServiceContact, withOurContactNames } from "../provider/contact-names";
 import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../provider/shapes";
 import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../provider/vocabulary";
-import type { ResellerApi } from "./api";
-import { diffDomain, renewalDue } from "./diff";
-import { GONE, type Handler, type Props } from "./handler";
+import type { ResellerApi } from "./shared/api";
+import { diffDomain, renewalDue } from "./host/diff";
+import { GONE, type Handler, type Props } from "./host/handler";
 import type { HostContext } from "./host/context";
 import { objectKey } from "./host/ownership";
 import { PartialFailure } from "./host/partial-failure";
 import { resourceName } from "./host/urn";
-import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type UnconfirmedBase } from "./unanswered-order";
-import { priceGuard } from "./price-guard";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type UnconfirmedBase } from "./host/unanswered-order";
+import { priceGuard } from "./host/price-guard";
 import type { MoneyContract } from "../provider/contract";
-import { adoptDomainMissing } from "./preview-messages";
-import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./normalize";
-import { checkDomainInputs, type DomainInputs } from "./validate";
+import { adoptDomainMissing } from "./host/preview-messages";
+import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./shared/normalize";
+import { checkDomainInputs, type DomainInputs } from "./host/check";
 
 /** What a Domain holds in state: its inputs, overlaid with what the service reports and what its orders cost. */
 export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "contacts"> & {

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Contact, ContactSet, RenewalPolicy } from "../provider/shapes";
-import { outputNames } from "./output-names";
-import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./register";
+import { outputNames } from "./program/output-names";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./program/register";
 
 /** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
 export type ContactArgs = { [K in keyof Contact]: pulumi.Input<Contact[K]> };

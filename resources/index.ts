@@ -52,8 +52,8 @@ export {
   type ResellerInvokeOutputOptions,
   type TemplateInfo,
   type TldInfo,
-} from "./functions";
-export { SECRET_OUTPUTS, typeToken, type AccountOption, type ResellerResourceOptions } from "./register";
-export { Provider, type ProviderArgs } from "./provider";
-export type { Kind } from "./shim";
+} from "./program/functions";
+export { typeToken, type Kind } from "./kinds";
+export { SECRET_OUTPUTS, type AccountOption, type ResellerResourceOptions } from "./program/register";
+export { Provider, type ProviderArgs } from "./program/provider";
 export type { ContactSet, RenewalPolicy } from "../provider/shapes";

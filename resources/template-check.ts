@@ -5,7 +5,7 @@
  * credentials yet, service down) nothing is refused here: apply still reports it.
  */
 import type { Template } from "../provider/views";
-import { isUnknown, type CheckFailure, type TemplateInputs } from "./validate";
+import { isUnknown, type CheckFailure, type TemplateInputs } from "./host/check";
 
 /** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */
 export async function templateFailures(inputs: TemplateInputs, templates: () => Promise<Template[]>): Promise<CheckFailure[]> {

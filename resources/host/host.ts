@@ -8,12 +8,12 @@
 import { systemClock, type Clock } from "../../provider/clock";
 import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../../provider/contract";
 import { accountId, purchaseKey } from "../../provider/idempotency";
-import { DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../api";
-import { ClientCache } from "../client-cache";
-import { ReadCaches } from "../read-cache";
-import { SecretValues } from "../secret-inputs";
-import { MIN_CLI_VERSION } from "../sdk-version";
-import type { Limits } from "../validate";
+import { DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../shared/api";
+import { ClientCache } from "../shared/client-cache";
+import { ReadCaches } from "./read-cache";
+import { SecretValues } from "./secret-inputs";
+import { MIN_CLI_VERSION } from "../shared/sdk-version";
+import type { Limits } from "./check";
 import type { HostContext } from "./context";
 import { LOG_WAITS_LONGER_THAN_MS, redactingLog, type Log, type LogSink } from "./log";
 import { Ownership } from "./ownership";

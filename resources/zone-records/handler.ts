@@ -8,14 +8,14 @@
  */
 import type { DnsRecord, RecordInput } from "../../provider/views";
 import { isNotFound, isServiceManagedRecord } from "../../provider/vocabulary";
-import { GONE, type Handler } from "../handler";
+import { GONE, type Handler } from "../host/handler";
 import type { HostContext } from "../host/context";
 import { objectKey } from "../host/ownership";
 import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
-import { canonicalHost, canonicalRecord, defined, sameJson } from "../normalize";
-import { containsUnknown, failed, isUnknown } from "../validate";
-import type { DiffResult } from "../diff";
+import { canonicalHost, canonicalRecord, defined, sameJson } from "../shared/normalize";
+import { containsUnknown, failed, isUnknown } from "../host/check";
+import type { DiffResult } from "../host/diff";
 import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
 import { declarations } from "./declared";
 import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";

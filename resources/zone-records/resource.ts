@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DnsRecordArgs, RecordExtra } from "../dns";
-import { outputNames } from "../output-names";
-import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../register";
+import { outputNames } from "../program/output-names";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 
 /** One record of a zone: DnsRecord's arguments without the zone (the resource's) and adopt (a live identical record is always taken). */
 export type ZoneRecordArgs = Omit<DnsRecordArgs, "zone" | "adopt">;

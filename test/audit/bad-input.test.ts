@@ -15,7 +15,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError } from "../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Kind } from "../../resources/shim";
+import type { Kind } from "../../resources/kinds";
 import {
   FUNCTION_CASES,
   RESOURCE_CASES,

@@ -4,7 +4,7 @@
  */
 import { parseAmount } from "../../provider/money";
 import * as V from "../../provider/views";
-import { addonYears } from "../../resources/preflight";
+import { addonYears } from "../../resources/host/preflight";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { PRIVACY_PRICE_PER_YEAR } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "../sandbox/signed-fetch";

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Settings } from "../../resources/api";
-import { ClientCache, clientKey } from "../../resources/client-cache";
+import type { Settings } from "../../resources/shared/api";
+import { ClientCache, clientKey } from "../../resources/shared/client-cache";
 import { testHost } from "../support/host-context";
 
 let dir: string;

@@ -1,7 +1,7 @@
-import { diffChildHost, diffDomain, diffDomainAddon, diffEppCode, diffRecord, diffTemplate, diffZone, renewalDue } from "../../resources/diff";
-import { checkRecordInputs, UNKNOWN } from "../../resources/validate";
+import { diffChildHost, diffDomain, diffDomainAddon, diffEppCode, diffRecord, diffTemplate, diffZone, renewalDue } from "../../resources/host/diff";
+import { checkRecordInputs, UNKNOWN } from "../../resources/host/check";
 import { recordHandler } from "../../resources/dns-handlers";
-import type { DomainInputs } from "../../resources/validate";
+import type { DomainInputs } from "../../resources/host/check";
 import { testHost, type TestHost } from "../support/host-context";
 
 const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", addressLine1: "1 St", city: "London", country: "GB" };

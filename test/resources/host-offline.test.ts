@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startProviderHost, UNKNOWN, type ProviderHost } from "../../engine/host";
-import { shim, type Kind } from "../../resources/shim";
+import type { Kind } from "../../resources/kinds";
+import { shim } from "../../resources/program/shim";
 
 const SECRET = "host-test-secret-value";
 const root = path.resolve(__dirname, "../..");

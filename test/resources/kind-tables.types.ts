@@ -4,9 +4,9 @@
  * Not run; only compiled.
  */
 import type { DnsZone, Domain, ZoneTemplate } from "../../resources";
-import { outputNames } from "../../resources/output-names";
-import type { HANDLERS, OutputsOf } from "../../resources/runtime";
-import type { Kind } from "../../resources/shim";
+import { outputNames } from "../../resources/program/output-names";
+import type { HANDLERS, OutputsOf } from "../../resources/host/dispatch";
+import type { Kind } from "../../resources/kinds";
 
 type Table = typeof HANDLERS;
 declare const entry: Table[Kind];

@@ -52,7 +52,7 @@ async function registered(r: pulumi.Resource): Promise<void> {
 }
 
 const { DnsRecord } = require("../../resources") as typeof import("../../resources");
-const { compareVersions } = require("../../resources/sdk-version") as typeof import("../../resources/sdk-version");
+const { compareVersions } = require("../../resources/shared/sdk-version") as typeof import("../../resources/shared/sdk-version");
 
 // From 3.200.0 the SDK raises the limit itself to find a resource's source position
 // (`Resource.callsites`; 3.190.0 has none); before, it reads it under the ambient limit, and our

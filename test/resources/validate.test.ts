@@ -5,7 +5,7 @@ import {
   checkRecordInputs,
   checkTemplateInputs,
   checkZoneInputs,
-} from "../../resources/validate";
+} from "../../resources/host/check";
 
 const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", addressLine1: "1 St", city: "London", country: "GB" };
 const domain = (over: Record<string, unknown>) => ({ domain: "example.com", contacts: { registrant: jane }, ...over });

@@ -13,7 +13,7 @@ import { sandboxOnClock } from "../../bench/measure";
 import type { HostContext } from "../../resources/host/context";
 import { domainHandler } from "../../resources/domain-handler";
 import { recordHandler, zoneHandler, ZONE_DELETE_QUIET_MS, type RecordOutputs, type ZoneOutputs } from "../../resources/dns-handlers";
-import { checkDomainInputs, checkRecordInputs, checkZoneInputs, type CheckResult } from "../../resources/validate";
+import { checkDomainInputs, checkRecordInputs, checkZoneInputs, type CheckResult } from "../../resources/host/check";
 import { testHost } from "../support/host-context";
 
 const contacts = {

@@ -6,7 +6,7 @@
  * when it changes in place. Neither reads nor writes anything on the service.
  */
 import { UNKNOWN } from "../../../engine/host";
-import type { Kind } from "../../../resources/shim";
+import type { Kind } from "../../../resources/kinds";
 import { Managed, startEnv, type Env } from "./harness";
 
 let env: Env;

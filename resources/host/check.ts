@@ -11,15 +11,15 @@
  */
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
-import { DEFAULT_CONTRACT, type Contract } from "../provider/contract";
-import { YEARS } from "../provider/vocabulary";
-import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../provider/money";
-import { canonicalize, problemText } from "../provider/records";
-import { RENAMED_CONTACT_FIELDS } from "../provider/contact-names";
-import { CONFLICT_STRATEGIES, CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../provider/shapes";
-import type { ConflictStrategy } from "../provider/views";
-import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "./normalize";
-import { domainNameRule, hostNameProblem, intRule, show } from "./rules";
+import { DEFAULT_CONTRACT, type Contract } from "../../provider/contract";
+import { YEARS } from "../../provider/vocabulary";
+import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../../provider/money";
+import { canonicalize, problemText } from "../../provider/records";
+import { RENAMED_CONTACT_FIELDS } from "../../provider/contact-names";
+import { CONFLICT_STRATEGIES, CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RecordExtra, type RenewalPolicy } from "../../provider/shapes";
+import type { ConflictStrategy } from "../../provider/views";
+import { DEFAULT_TTL, canonicalChildHost, canonicalContact, canonicalHost, canonicalIPv6, defined } from "../shared/normalize";
+import { domainNameRule, hostNameProblem, intRule, show } from "../shared/rules";
 import { isSecretName, maskQuoted, SECRET_SHOWN, secretNames } from "./secret-inputs";
 import { UNKNOWN } from "./unknown";
 

@@ -5,10 +5,10 @@
  * Each resource kind lists its fields as "replace" (the object is another one), "update" (changed in
  * place) or nothing (create-only or bookkeeping inputs, which never cause a diff).
  */
-import { standsAlone } from "../provider/records";
-import type { ContactSet, RenewalPolicy } from "../provider/shapes";
-import { isUnknown, containsUnknown, type ChildHostInputs, type DomainAddonInputs, type DomainInputs, type EppCodeInputs, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./validate";
-import { canonicalIps, canonicalNameservers, effectiveContacts, sameJson } from "./normalize";
+import { standsAlone } from "../../provider/records";
+import type { ContactSet, RenewalPolicy } from "../../provider/shapes";
+import { isUnknown, containsUnknown, type ChildHostInputs, type DomainAddonInputs, type DomainInputs, type EppCodeInputs, type RecordInputs, type TemplateInputs, type ZoneInputs } from "./check";
+import { canonicalIps, canonicalNameservers, effectiveContacts, sameJson } from "../shared/normalize";
 
 export interface DiffResult {
   changes: boolean;

@@ -6,11 +6,11 @@
  * have been charged"; nothing here sends it again. The service is read back instead, and what it
  * holds decides. "Nothing charged" is said only when an answer proves it (a refusal, 4xx).
  */
-import { isResellerApiError, isResponseShapeError } from "../provider/errors";
-import { formatAmount, isMoneyError, moneyDecimals, parseAmount, parseCurrency } from "../provider/money";
-import type { MoneyContract } from "../provider/contract";
-import { isUnanswered } from "../provider/vocabulary";
-import type { HostContext } from "./host/context";
+import { isResellerApiError, isResponseShapeError } from "../../provider/errors";
+import { formatAmount, isMoneyError, moneyDecimals, parseAmount, parseCurrency } from "../../provider/money";
+import type { MoneyContract } from "../../provider/contract";
+import { isUnanswered } from "../../provider/vocabulary";
+import type { HostContext } from "./context";
 
 export const RUN_AGAIN = "Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.";
 

@@ -1,9 +1,9 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as pulumi from "@pulumi/pulumi";
 import { namespaceOf, type Provider } from "./provider";
-import { SECRET_INPUTS } from "./secret-inputs";
-import { sdkTooOld } from "./sdk-version";
-import { shim, type Kind } from "./shim";
+import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
+import { sdkTooOld } from "../shared/sdk-version";
+import { shim } from "./shim";
 
 /**
  * Which account a resource lives in: `provider`, a {@link Provider} naming the config namespace
@@ -23,12 +23,6 @@ export interface AccountOption {
 
 /** Options of every reseller resource: Pulumi's own (`provider` is a reseller {@link Provider}), and `account`. */
 export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provider"> & AccountOption;
-
-/** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
-export const MODULE = "reseller";
-
-/** The type token of a kind in state and URNs, e.g. `pulumi-nodejs:dynamic/reseller:Domain`. */
-export const typeToken = (kind: Kind): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
 
 /**
  * Outputs that are secret although no same-named input is, by type token. The constructors pass

@@ -4,10 +4,10 @@
  * currency and not above it (provider/money.ts checkQuote, which fails closed). Preview calls it too,
  * so a plan never shows an order that up would refuse.
  */
-import { isResponseShapeError } from "../provider/errors";
-import { checkQuote, moneyDecimals, MoneyError, parseMaxPrice, type AcceptedQuote } from "../provider/money";
-import type { MoneyContract } from "../provider/contract";
-import type { ResellerApi } from "./api";
+import { isResponseShapeError } from "../../provider/errors";
+import { checkQuote, moneyDecimals, MoneyError, parseMaxPrice, type AcceptedQuote } from "../../provider/money";
+import type { MoneyContract } from "../../provider/contract";
+import type { ResellerApi } from "../shared/api";
 
 export type PaidAction = "register" | "transfer" | "renew";
 

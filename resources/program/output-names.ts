@@ -5,8 +5,8 @@
  * Program side: it imports the host's types only, never its code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { OutputsOf } from "./runtime";
-import type { Kind } from "./shim";
+import type { OutputsOf } from "../host/dispatch";
+import type { Kind } from "../kinds";
 
 /** An output name of kind `K`. */
 export type OutputName<K extends Kind> = keyof OutputsOf<K> & string;

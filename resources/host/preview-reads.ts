@@ -6,9 +6,9 @@
  * A preview writes nothing, so it reads each once; an up reads again after its own writes.
  * Concurrent askers join the read in flight; the client paces every request (rate-limiter.ts).
  */
-import type { DnsRecord, DnsZone, DomainInfo, Quote } from "../provider/views";
-import { isNotFound } from "../provider/vocabulary";
-import type { HostContext } from "./host/context";
+import type { DnsRecord, DnsZone, DomainInfo, Quote } from "../../provider/views";
+import { isNotFound } from "../../provider/vocabulary";
+import type { HostContext } from "./context";
 
 export type PricedAction = "register" | "transfer" | "renew";
 

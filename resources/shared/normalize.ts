@@ -13,8 +13,8 @@
  */
 import { domainToASCII } from "node:url";
 import { isIPv6 } from "node:net";
-import { DEFAULT_TTL, canonicalize, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../provider/records";
-import { CONTACT_TYPES, type Contact, type ContactSet, type ContactType, type StoredContact } from "../provider/shapes";
+import { DEFAULT_TTL, canonicalize, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../../provider/records";
+import { CONTACT_TYPES, type Contact, type ContactSet, type ContactType, type StoredContact } from "../../provider/shapes";
 
 export { DEFAULT_TTL, type CanonicalRecord };
 

@@ -12,9 +12,7 @@
  * `runtime.<method>(kind, ...)`: those exports stay, so old states refresh and destroy as before.
  */
 import type * as pulumi from "@pulumi/pulumi";
-
-/** Resource kinds; each is also the type name in the token `pulumi-nodejs:dynamic/reseller:<Kind>`. */
-export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate" | "DnsZoneRecords";
+import type { Kind } from "../kinds";
 
 const dispatch = (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").dispatch(...a);
 const update = (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").updateByUrn(...a);

@@ -4,10 +4,10 @@
  * settings it is made from. Its errors are read with provider/vocabulary's guards.
  */
 import { isAbsolute } from "node:path";
-import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../provider/contract";
-import type { ResellerClient, ResellerClientOptions } from "../provider/client";
-import type { OperationName, ReadOnlyOperationName } from "../provider/operations";
-import { checkConnectionSettings, parseDecimalSetting, shownSetting } from "../provider/settings";
+import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../../provider/contract";
+import type { ResellerClient, ResellerClientOptions } from "../../provider/client";
+import type { OperationName, ReadOnlyOperationName } from "../../provider/operations";
+import { checkConnectionSettings, parseDecimalSetting, shownSetting } from "../../provider/settings";
 
 /** The Idempotency-Key option of the keyed orders (register, transfer, renew, privacy and protection enable). */
 export type Keyed = Parameters<ResellerClient["register"]>[1];
@@ -128,6 +128,6 @@ export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onR
  */
 export function createClient(settings: Settings, hooks: ClientHooks = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ResellerClient } = require("../provider/client") as typeof import("../provider/client");
+  const { ResellerClient } = require("../../provider/client") as typeof import("../../provider/client");
   return new ResellerClient({ ...settings, ...hooks });
 }

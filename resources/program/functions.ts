@@ -6,12 +6,12 @@
  * do; results use camelCase like the resources' outputs (fields the service adds are kept, camelCased).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PRICING_ACTIONS } from "../provider/shapes";
-import { DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "./api";
-import { ClientCache } from "./client-cache";
+import { PRICING_ACTIONS } from "../../provider/shapes";
+import { DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "../shared/api";
+import { ClientCache } from "../shared/client-cache";
 import { namespaceOf, type Provider } from "./provider";
-import { canonicalHost } from "./normalize";
-import { domainNameFailure, yearsFailure } from "./rules";
+import { canonicalHost } from "../shared/normalize";
+import { domainNameFailure, yearsFailure } from "../shared/rules";
 
 /** The program's clients, one per connection (./client-cache.ts). */
 const clients = new ClientCache();

@@ -7,10 +7,8 @@
  * appear: log lines, failures of other fields, thrown errors (message, stack, reasons, causes).
  */
 import type { Props } from "./handler";
+import { SECRET_INPUTS } from "../kinds";
 import { UNKNOWN } from "./unknown";
-
-/** The input holding the names of the inputs the program marked secret (absent when none was). */
-export const SECRET_INPUTS = "secretInputs";
 
 /** A secret shorter than this is not masked as free text (it would mask common words); its own failures still hide it. */
 const MIN_LITERAL = 4;

@@ -4,8 +4,8 @@
  * adopt checks (by type and name) and the adopt of DnsRecord (by identity) canonicalize each live
  * record once per process, not once per grouping nor once per record declared.
  */
-import type { DnsRecord } from "../provider/views";
-import { canonicalRecord, type CanonicalRecord } from "./normalize";
+import type { DnsRecord } from "../../provider/views";
+import { canonicalRecord, type CanonicalRecord } from "../shared/normalize";
 
 /** A live record as listed, with its canonical form. */
 export interface LiveCanonical {

@@ -7,9 +7,9 @@
  * waits for the declaration first.
  * One registry per account and host process (one `pulumi` command).
  */
-import { isZoneActive } from "../provider/vocabulary";
-import type { HostContext } from "./host/context";
-import { resourceName } from "./host/urn";
+import { isZoneActive } from "../../provider/vocabulary";
+import type { HostContext } from "./context";
+import { resourceName } from "./urn";
 import { zoneInactiveAgain, zoneInactiveMessage } from "./preview-messages";
 
 /** How long a record waits for a zone created in the same run, beyond the zone's own delegation wait. */

@@ -4,9 +4,9 @@
  * everything after it is typed: diff, create and update get `I`, and create, read and update return
  * the kind's outputs `O`, which read, update and delete get back from state.
  */
-import type { CheckResult } from "./validate";
+import type { CheckResult } from "./check";
 import type { DiffResult } from "./diff";
-import type { HostContext } from "./host/context";
+import type { HostContext } from "./context";
 
 /** A property bag as the engine sends it, before check. */
 export type Props = Record<string, unknown>;

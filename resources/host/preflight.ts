@@ -13,22 +13,22 @@
  * - Zones: declared twice, no DNS add-on, or unable to become active (its records then fail).
  * - Adoption: "adopts" or "creates", and what up will change.
  */
-import { VALUES, addonChargeYears, type MoneyContract } from "../provider/contract";
-import { recordIdentity } from "../provider/records";
-import { isGoneStage, isZoneActive } from "../provider/vocabulary";
-import type { DomainInfo } from "../provider/views";
+import { VALUES, addonChargeYears, type MoneyContract } from "../../provider/contract";
+import { recordIdentity } from "../../provider/records";
+import { isGoneStage, isZoneActive } from "../../provider/vocabulary";
+import type { DomainInfo } from "../../provider/views";
 import type { Props } from "./handler";
-import type { HostContext } from "./host/context";
-import { resourceName } from "./host/urn";
+import type { HostContext } from "./context";
+import { resourceName } from "./urn";
 import { liveByTypeName, typeNameKey } from "./live-records";
-import { canonicalRecord, fqdn, sameJson } from "./normalize";
+import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
 import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
 import { priceGuard } from "./price-guard";
-import { amountFromMinor, formatAmount, moneyDecimals, parseAmount, type Amount } from "../provider/money";
-import { containsUnknown, type CheckResult, type DomainAddonInputs, type DomainInputs, type RecordInputs, type ZoneInputs } from "./validate";
+import { amountFromMinor, formatAmount, moneyDecimals, parseAmount, type Amount } from "../../provider/money";
+import { containsUnknown, type CheckResult, type DomainAddonInputs, type DomainInputs, type RecordInputs, type ZoneInputs } from "./check";
 import { zonesInRun } from "./zones-in-run";
-import { DEFAULT_WAIT_SECONDS } from "./domain-handler";
+import { DEFAULT_WAIT_SECONDS } from "../domain-handler";
 
 /** Where a zone's domain points, when it does not point at the zone's nameservers. */
 interface Misdelegated {

@@ -5,7 +5,7 @@
  * that holds the account's settings, and only that name reaches the serialized provider in state.
  * The credentials stay in the stack config (the secret encrypted) or the environment.
  */
-import { accountFailure, DEFAULT_ACCOUNT, envPrefix } from "./api";
+import { accountFailure, DEFAULT_ACCOUNT, envPrefix } from "../shared/api";
 
 /** Arguments of a {@link Provider}. */
 export interface ProviderArgs {

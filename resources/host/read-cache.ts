@@ -15,9 +15,9 @@
  * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
  * - Each account has its own lists (host/context.ts `HostContext.reads`).
  */
-import type { ListEntriesContract } from "../provider/contract";
-import type { DnsRecord, DnsZone, DomainInfo, Template } from "../provider/views";
-import type { ResellerApi } from "./api";
+import type { ListEntriesContract } from "../../provider/contract";
+import type { DnsRecord, DnsZone, DomainInfo, Template } from "../../provider/views";
+import type { ResellerApi } from "../shared/api";
 
 /** How long a list serves ids it has not served yet: longer than a refresh of thousands at 60 a minute. */
 export const LIST_LIFE_MS = 15 * 60_000;
