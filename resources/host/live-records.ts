@@ -1,8 +1,9 @@
 /**
  * A zone's live records in canonical form, computed once per list and shared by every reader of it:
  * the reads of one command hand out one list per zone (read-cache.ts), so preflight's shared-TTL and
- * adopt checks (by type and name) and the adopt of DnsRecord (by identity) canonicalize each live
- * record once per process, not once per grouping nor once per record declared.
+ * adopt checks (by type and name), the adopt of DnsRecord (by identity) and DnsZoneRecords' plan
+ * (its zone's list) canonicalize each live record once per process, not once per grouping nor once
+ * per record declared.
  */
 import type { DnsRecord } from "../../provider/views";
 import { canonicalRecord, type CanonicalRecord } from "../shared/normalize";
@@ -32,10 +33,11 @@ function formsOf(live: readonly DnsRecord[], zone: string): Forms {
   return f;
 }
 
-function groupBy(all: readonly LiveCanonical[], key: (c: CanonicalRecord) => string): Map<string, LiveCanonical[]> {
-  const index = new Map<string, LiveCanonical[]>();
-  for (const e of all) {
-    const k = key(e.canonical);
+/** The items by `key`, each group in the items' order: the one grouping loop (here and zone-records/plan.ts's pairing). */
+export function groupBy<T>(items: Iterable<T>, key: (item: T) => string): Map<string, T[]> {
+  const index = new Map<string, T[]>();
+  for (const e of items) {
+    const k = key(e);
     const same = index.get(k);
     if (same) same.push(e);
     else index.set(k, [e]);
@@ -58,11 +60,11 @@ export const identityKey = (r: CanonicalRecord): string => JSON.stringify([r.typ
 /** The zone's live records by type and name (typeNameKey), in list order. */
 export function liveByTypeName(live: readonly DnsRecord[], zone: string): Map<string, LiveCanonical[]> {
   const f = formsOf(live, zone);
-  return (f.byTypeName ??= groupBy(f.all, typeNameKey));
+  return (f.byTypeName ??= groupBy(f.all, (e) => typeNameKey(e.canonical)));
 }
 
 /** The zone's live records by identityKey, in list order. */
 export function liveByIdentity(live: readonly DnsRecord[], zone: string): Map<string, LiveCanonical[]> {
   const f = formsOf(live, zone);
-  return (f.byIdentity ??= groupBy(f.all, identityKey));
+  return (f.byIdentity ??= groupBy(f.all, (e) => identityKey(e.canonical)));
 }

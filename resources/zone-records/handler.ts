@@ -13,11 +13,12 @@ import type { HostContext } from "../host/context";
 import { objectKey } from "../host/ownership";
 import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
-import { canonicalHost, canonicalRecord, defined, sameJson } from "../shared/normalize";
+import { canonicalHost, defined, sameJson } from "../shared/normalize";
 import { containsUnknown, failed, isUnknown } from "../host/check";
 import type { DiffResult } from "../host/diff";
 import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
 import { declarations } from "./declared";
+import { liveCanonical } from "../host/live-records";
 import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
 import { thresholdRefusal } from "./safety";
 
@@ -38,9 +39,8 @@ const who = (urn: string | undefined): string => (urn ? resourceName(urn) : "Dns
 /** The zone's user records (the service's own SOA and apex NS left out), canonical and keyed. */
 function liveRecords(zone: string, live: readonly DnsRecord[]): LiveRecord[] {
   const out: LiveRecord[] = [];
-  for (const r of live) {
+  for (const { live: r, canonical: c } of liveCanonical(live, zone)) {
     if (isServiceManagedRecord(zone, r)) continue;
-    const c = canonicalRecord(r, zone);
     const record: ZoneRecord = { type: c.type, name: c.name, content: c.content, ttl: c.ttl };
     if (c.priority != null) record.priority = c.priority;
     if (c.extra != null) record.extra = c.extra;
