@@ -5,6 +5,7 @@
  * lives in ./program/, host-side code in ./host/ and in each kind's schema, diff and handler.
  */
 
+
 /** Resource kinds; each is also the type name in the token `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate" | "DnsZoneRecords";
 
@@ -16,3 +17,9 @@ export const typeToken = (kind: Kind): string => `pulumi-nodejs:dynamic/${MODULE
 
 /** The input holding the names of the inputs the program marked secret (absent when none was). */
 export const SECRET_INPUTS = "secretInputs";
+
+/** Inputs every kind has: the resource's own URN (set by the resource class) and `adopt`. */
+export interface Common {
+  resourceUrn?: string;
+  adopt?: boolean;
+}

@@ -8,10 +8,14 @@
  * the stack from one process, and the SDK calls these exports without any context of ours.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { addonKinds } from "../addon-handlers";
 import { DEFAULT_ACCOUNT } from "../shared/api";
-import { domainHandler } from "../domain-handler";
-import { recordHandler, templateHandler, zoneHandler } from "../dns-handlers";
+import { domainHandler } from "../domain/handler";
+import { childHostHandler } from "../child-host/handler";
+import { privacyHandler, protectionHandler } from "../domain-addon/handler";
+import { eppCodeHandler } from "../epp-code/handler";
+import { recordHandler } from "../dns-record/handler";
+import { templateHandler } from "../zone-template/handler";
+import { zoneHandler } from "../dns-zone/handler";
 import { zoneRecordsHandler } from "../zone-records/handler";
 import type { DiffResult } from "./diff";
 import type { Gone, Handler, Props } from "./handler";
@@ -72,10 +76,10 @@ const IMPLEMENTATIONS = {
   DnsZone: zoneHandler,
   DnsRecord: recordHandler,
   ZoneTemplate: templateHandler,
-  ChildHost: addonKinds.ChildHost,
-  PrivacyAddon: addonKinds.PrivacyAddon,
-  Protection: addonKinds.Protection,
-  EppCode: addonKinds.EppCode,
+  ChildHost: childHostHandler,
+  PrivacyAddon: privacyHandler,
+  Protection: protectionHandler,
+  EppCode: eppCodeHandler,
   DnsZoneRecords: zoneRecordsHandler,
 } satisfies { readonly [K in Kind]: Handler<unknown, unknown> };
 

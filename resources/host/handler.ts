@@ -4,9 +4,10 @@
  * everything after it is typed: diff, create and update get `I`, and create, read and update return
  * the kind's outputs `O`, which read, update and delete get back from state.
  */
-import type { CheckResult } from "./check";
-import type { DiffResult } from "./diff";
+import { isNotFound } from "../../provider/vocabulary";
 import type { HostContext } from "./context";
+import { type DiffResult } from "./diff";
+import type { CheckResult } from "./check";
 
 /** A property bag as the engine sends it, before check. */
 export type Props = Record<string, unknown>;
@@ -33,3 +34,19 @@ export interface Handler<I, O> {
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */
 export type Adoptable<I> = I & { adopted: boolean };
+
+/** Runs a read; a missing domain or object reads as undefined (gone). */
+export async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** A diff that keeps the object with this resource unless it is replaced (see host/ownership.ts, Ownership). */
+export function claimUnlessReplaced(ctx: HostContext, d: DiffResult, key: string, olds: { resourceUrn?: string }, news: { resourceUrn?: string }): DiffResult {
+  if (!d.replaces.length) ctx.owners.claim(key, news.resourceUrn ?? olds.resourceUrn);
+  return d;
+}

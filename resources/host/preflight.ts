@@ -26,9 +26,13 @@ import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwi
 import { PreviewReads, type PricedAction } from "./preview-reads";
 import { priceGuard } from "./price-guard";
 import { amountFromMinor, formatAmount, moneyDecimals, parseAmount, type Amount } from "../../provider/money";
-import { containsUnknown, type CheckResult, type DomainAddonInputs, type DomainInputs, type RecordInputs, type ZoneInputs } from "./check";
+import { containsUnknown, type CheckResult } from "./check";
+import { type DomainAddonInputs } from "../domain-addon/args";
+import { type DomainInputs } from "../domain/args";
+import { type RecordInputs } from "../dns-record/args";
+import { type ZoneInputs } from "../dns-zone/args";
 import { zonesInRun } from "./zones-in-run";
-import { DEFAULT_WAIT_SECONDS } from "../domain-handler";
+import { DEFAULT_WAIT_SECONDS } from "../domain/handler";
 
 /** Where a zone's domain points, when it does not point at the zone's nameservers. */
 interface Misdelegated {

@@ -5,7 +5,8 @@
  * DnsRecord's does, prefixed with the record it is about: `records[3] (A www): content: ...`.
  * Within the declaration: a record given twice, and one name and type with two TTLs, are refused.
  */
-import { checkRecordInputs, containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../host/check";
+import { checkRecordInputs } from "../dns-record/schema";
+import { containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../host/check";
 import { domainNameRule, intRule, show } from "../shared/rules";
 import { DEFAULT_TTL, canonicalHost, defined } from "../shared/normalize";
 import { recordIdentity, type RecordIdentityFields } from "../../provider/records";

@@ -14,7 +14,7 @@ import type { ResourceState } from "../../engine/state";
 import { ResellerClient } from "../../provider/client";
 import { readSettings } from "../../resources/shared/api";
 import { typeToken } from "../../resources/kinds";
-import { renewalDue } from "../../resources/host/diff";
+import { renewalDue } from "../../resources/domain/diff";
 import { startSandbox } from "../../sandbox/index";
 import { FOREIGN_AUTH_CODE, type LedgerEntry, type SandboxState } from "../../sandbox/state";
 import { BENCH_REGISTRANT } from "../../bench/measure";

@@ -38,7 +38,7 @@ test("the sources, and every @ts-expect-error case, compile clean", () => {
 });
 
 test("a kind without a handler does not compile", () => {
-  const errors = errorsWith("resources/host/dispatch.ts", (t) => t.replace("  EppCode: addonKinds.EppCode,\n", ""));
+  const errors = errorsWith("resources/host/dispatch.ts", (t) => t.replace("  EppCode: eppCodeHandler,\n", ""));
   expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*Property 'EppCode' is missing/)]));
 });
 
@@ -48,7 +48,7 @@ test("a new kind without a handler does not compile", () => {
 });
 
 test("a handler under a name that is no kind does not compile", () => {
-  const errors = errorsWith("resources/host/dispatch.ts", (t) => t.replace("  EppCode: addonKinds.EppCode,", "  EppCodes: addonKinds.EppCode,"));
+  const errors = errorsWith("resources/host/dispatch.ts", (t) => t.replace("  EppCode: eppCodeHandler,", "  EppCodes: eppCodeHandler,"));
   expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*'EppCodes' does not exist/)]));
 });
 

@@ -3,59 +3,25 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
-import { waitForRegistry } from "../provider/waits";
-import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../provider/views";
-import { fromServiceContact, toServiceContact, withOurContactNames } from "../provider/contact-names";
-import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../provider/shapes";
-import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../provider/vocabulary";
-import type { ResellerApi } from "./shared/api";
-import { diffDomain, renewalDue } from "./host/diff";
-import { GONE, type Handler, type Props } from "./host/handler";
-import type { HostContext } from "./host/context";
-import { objectKey } from "./host/ownership";
-import { PartialFailure } from "./host/partial-failure";
-import { resourceName } from "./host/urn";
-import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type UnconfirmedBase } from "./host/unanswered-order";
-import { priceGuard } from "./host/price-guard";
-import type { MoneyContract } from "../provider/contract";
-import { adoptDomainMissing } from "./host/preview-messages";
-import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "./shared/normalize";
-import { checkDomainInputs, type DomainInputs } from "./host/check";
-
-/** What a Domain holds in state: its inputs, overlaid with what the service reports and what its orders cost. */
-export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "contacts"> & {
-  stage: string;
-  status: string;
-  expiryDate: string | null;
-  expiresAt: string | null;
-  nameservers: string[] | null;
-  locked: boolean | null;
-  registryStatuses: string[];
-  charged: string | null;
-  currency: string | null;
-  invoice: string | null;
-  adopted: boolean;
-  /** "pending" while a contact change awaits the registrant's confirmation. */
-  contactsStatus?: string;
-  /** A paid order whose charge is unknown (its answer was lost or unreadable); the next up confirms it. */
-  unconfirmedOrder?: UnconfirmedOrder;
-  contacts?: HeldContacts;
-};
-
-/**
- * A paid order that may have been charged: sent, applied (the service shows it), its answer lost or
- * unreadable. The next up asks for it again under the same key, which the service answers with a
- * replay of the order (spec, Authentication 7: a retry with the same key never charges twice).
- */
-export interface UnconfirmedOrder extends UnconfirmedBase {
-  operation: "register" | "transfer" | "renew";
-  years: number;
-  /** A renewal: the expiry it renewed from. */
-  from?: string;
-}
-
-/** Contacts as state holds them: the program's (when the registry agrees) or the registry's. */
-type HeldContacts = Partial<Record<ContactType, Contact | null>>;
+import { waitForRegistry } from "../../provider/waits";
+import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../../provider/views";
+import { fromServiceContact, toServiceContact, withOurContactNames } from "../../provider/contact-names";
+import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../provider/shapes";
+import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../provider/vocabulary";
+import type { ResellerApi } from "../shared/api";
+import { diffDomain, renewalDue } from "./diff";
+import { GONE, type Handler, type Props } from "../host/handler";
+import type { HostContext } from "../host/context";
+import { objectKey } from "../host/ownership";
+import { PartialFailure } from "../host/partial-failure";
+import { resourceName } from "../host/urn";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
+import { priceGuard } from "../host/price-guard";
+import type { MoneyContract } from "../../provider/contract";
+import { adoptDomainMissing } from "../host/preview-messages";
+import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
+import { checkDomainInputs } from "./schema";
+import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./args";
 
 /** What outputs() overlays on the inputs besides the live view. */
 type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts" | "unconfirmedOrder">>;

@@ -1,49 +1,25 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
-import type { Host, PrivacyView, ProtectionView } from "../provider/views";
-import { isNotFound, isOutcomeUnknown, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionEnabled, isProtectionOn, isRefusedAsInvalid, protectionStatus } from "../provider/vocabulary";
-import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer, type UnconfirmedBase } from "./host/unanswered-order";
-import { eppWhileProtected } from "./host/preview-messages";
-import type { ResellerApi } from "./shared/api";
-import type { HostContext } from "./host/context";
-import { objectKey } from "./host/ownership";
-import { PartialFailure } from "./host/partial-failure";
-import { resourceName } from "./host/urn";
-import { diffChildHost, diffDomainAddon, diffEppCode, type DiffResult } from "./host/diff";
-import { GONE, type Handler } from "./host/handler";
-import { canonicalChildHost, canonicalIps, defined, sameJson } from "./shared/normalize";
-import { checkChildHostInputs, checkDomainOnlyInputs, checkEppCodeInputs, type ChildHostInputs, type DomainAddonInputs, type EppCodeInputs } from "./host/check";
-
-export type ChildHostOutputs = ChildHostInputs & { adopted: boolean };
-/** An add-on purchase whose charge is unknown (its answer lost or unreadable, the add-on on); the next up confirms it. */
-export interface UnconfirmedAddonOrder extends UnconfirmedBase {
-  operation: "privacy" | "protection";
-}
-/** What an add-on holds in state besides its view: who brought it and what its purchase charged (null: adopted, taken over, or not stated). */
-type AddonHeld = Charge & { adopted: boolean; unconfirmedOrder?: UnconfirmedAddonOrder };
-export type PrivacyOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string; expiresAt: string | null };
-export type ProtectionOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string };
-/** The code is secret (the resource class marks it so). */
-export type EppCodeOutputs = EppCodeInputs & { authCode: string; requestedAt: string };
-
-/** Runs a read; a missing domain or object reads as undefined (gone). */
-async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
-}
-
+import type { PrivacyView, ProtectionView } from "../../provider/views";
+import { isNotFound, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionOn, protectionStatus } from "../../provider/vocabulary";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer } from "../host/unanswered-order";
+import type { ResellerApi } from "../shared/api";
+import type { HostContext } from "../host/context";
+import { objectKey } from "../host/ownership";
+import { PartialFailure } from "../host/partial-failure";
+import { diffDomainAddon } from "./diff";
+import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
+import { defined } from "../shared/normalize";
+import { checkDomainOnlyInputs } from "./schema";
+import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./args";
 /** A purchase's outcome: the view and what it charged, or (its answer lost or unreadable) the view read back on and the order left unconfirmed. */
-type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: UnconfirmedAddonOrder };
+type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddonOrder };
 
 /**
  * One keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts):
  * read back, never sent again. The charge is parsed inside the paid call, so a malformed one leaves
  * the charge unknown rather than refusing an order that was taken.
  */
-async function keyed<V>(ctx: HostContext, what: string, operation: UnconfirmedAddonOrder["operation"], key: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
+async function keyed<V>(ctx: HostContext, what: string, operation: HeldAddonOrder["operation"], key: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
   const placedAt = new Date(ctx.clock.now()).toISOString();
   const money = ctx.contract().money;
   const outcome = await sendPaidOrder(
@@ -64,7 +40,7 @@ async function keyed<V>(ctx: HostContext, what: string, operation: UnconfirmedAd
  * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
  * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
-async function buy<V>(ctx: HostContext, what: string, urn: string, operation: UnconfirmedAddonOrder["operation"], domain: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
+async function buy<V>(ctx: HostContext, what: string, urn: string, operation: HeldAddonOrder["operation"], domain: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
   const first = await keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain }), send, readOn);
   if ("unconfirmed" in first || (await readOn().catch(() => first.view)) !== undefined) return first;
   ctx.log.warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
@@ -74,92 +50,6 @@ async function buy<V>(ctx: HostContext, what: string, urn: string, operation: Un
 /** No purchase by this resource (adopted, or taken over as found). */
 const NOT_BOUGHT: Charge = { charged: null, currency: null, invoice: null };
 
-/** A diff that keeps the object with this resource unless it is replaced (see host/ownership.ts, Ownership). */
-function claimUnlessReplaced(ctx: HostContext, d: DiffResult, key: string, olds: { resourceUrn?: string }, news: { resourceUrn?: string }): DiffResult {
-  if (!d.replaces.length) ctx.owners.claim(key, news.resourceUrn ?? olds.resourceUrn);
-  return d;
-}
-
-async function findHost(api: ResellerApi, domain: string, hostname: string): Promise<Host | undefined> {
-  const hosts = await orGone(() => api.listHosts(domain));
-  return hosts?.find((h) => canonicalChildHost(h.hostname, domain) === hostname);
-}
-
-function hostOutputs(inputs: ChildHostInputs, domain: string, h: Host, adopted: boolean): ChildHostOutputs {
-  return defined({
-    ...inputs,
-    hostname: canonicalChildHost(h.hostname, domain),
-    ipv4: canonicalIps(h.ipv4, 4),
-    ipv6: canonicalIps(h.ipv6 ?? [], 6),
-    adopted,
-  });
-}
-
-/** Same addresses, order and notation aside. */
-const sameAddresses = (h: Host, ipv4: string[], ipv6: string[]): boolean =>
-  sameJson(canonicalIps(h.ipv4, 4), canonicalIps(ipv4, 4)) && sameJson(canonicalIps(h.ipv6 ?? [], 6), canonicalIps(ipv6, 6));
-
-export const childHostHandler: Handler<ChildHostInputs, ChildHostOutputs> = {
-  check: (_ctx, _olds, news) => checkChildHostInputs(news),
-  diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffChildHost(olds, news), objectKey.host(olds.domain, id), olds, news),
-
-  async create(ctx, inputs) {
-    const api = ctx.api();
-    const { domain, hostname, ipv4, ipv6, resourceUrn: urn } = inputs;
-    const key = objectKey.host(domain, hostname);
-    ctx.owners.refuseIfClaimed(key, urn, `child nameserver ${hostname}`, "ChildHost");
-    if (inputs.adopt) {
-      const h = await findHost(api, domain, hostname);
-      if (h) {
-        ctx.owners.claim(key, urn);
-        return { id: hostname, outs: hostOutputs(inputs, domain, h, true) };
-      }
-      ctx.log.info(`${hostname}: adopt: ${domain} has no such child nameserver yet; creating it`);
-    }
-    let h: Host | undefined;
-    try {
-      h = await api.createHost(domain, { hostname, ipv4, ipv6 });
-    } catch (e) {
-      const refused = isRefusedAsInvalid(e);
-      if (!isOutcomeUnknown(e) && !refused) throw e;
-      // No answer: the create may have been applied. Refused: the host may exist already, held by this
-      // resource's old URN (renamed or moved without aliases). Read back; the identical host is ours.
-      const live = await findHost(api, domain, hostname);
-      if (live && sameAddresses(live, ipv4, ipv6)) {
-        if (refused) ctx.log.warn(`${hostname}: the child nameserver exists already with these addresses (renamed or moved without aliases?); taking it`);
-        h = live;
-      } else if (live && refused)
-        throw new Error(`${hostname}: a child nameserver of that name exists already with other addresses (${[...live.ipv4, ...(live.ipv6 ?? [])].join(", ")}); set adopt: true to manage it (its addresses are then set to yours)`);
-      else if (refused) throw e;
-      else throw new Error(`${hostname}: no answer to the create and the host does not exist; nothing was created. Run again.`);
-    }
-    ctx.owners.claim(key, urn);
-    return { id: hostname, outs: hostOutputs(inputs, domain, { ...h, hostname: h?.hostname ?? hostname, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, false) };
-  },
-
-  async read(ctx, id, props) {
-    const h = await findHost(ctx.api(), props.domain, id);
-    return h ? { id, props: hostOutputs(props, props.domain, h, props.adopted ?? false) } : GONE;
-  },
-
-  async update(ctx, id, olds, news) {
-    const { domain, ipv4, ipv6 } = news;
-    const h = await ctx.api().updateHost(domain, id, { ipv4, ipv6 });
-    return { outs: hostOutputs(news, domain, { hostname: id, ipv4: h?.ipv4 ?? ipv4, ipv6: h?.ipv6 ?? ipv6 }, olds.adopted ?? false) };
-  },
-
-  async delete(ctx, id, props) {
-    const key = objectKey.host(props.domain, id);
-    if (ctx.owners.movedAway(key, props.resourceUrn, `child nameserver ${id}`)) return;
-    try {
-      await ctx.api().deleteHost(props.domain, id);
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
-    ctx.owners.release(key, props.resourceUrn);
-  },
-};
-
 /** What differs between the add-ons bought for a domain (WHOIS Privacy, Domain Protection). */
 interface DomainAddon<V extends { enabled: boolean }, O> {
   /** The resource class, for messages. */
@@ -167,7 +57,7 @@ interface DomainAddon<V extends { enabled: boolean }, O> {
   /** The add-on's name in messages, e.g. "WHOIS Privacy". */
   label: string;
   /** The operation its Idempotency-Key names. */
-  operation: UnconfirmedAddonOrder["operation"];
+  operation: HeldAddonOrder["operation"];
   key(domain: string): string;
   get(api: ResellerApi, domain: string): Promise<V>;
   /** The purchase: its answer is the view and what it charged. */
@@ -190,7 +80,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   const outputs = (base: DomainAddonInputs, view: V, held: AddonHeld): O => defined({ ...base, ...a.fields(view), ...held }) as O;
   /** What state holds of a purchase (none before charges were recorded). */
   const heldOf = (o: Partial<AddonHeld>): AddonHeld => defined({ charged: o.charged ?? null, currency: o.currency ?? null, invoice: o.invoice ?? null, adopted: o.adopted ?? false, unconfirmedOrder: o.unconfirmedOrder });
-  const unconfirmedFailure = (domain: string, o: UnconfirmedAddonOrder, outs: O): PartialFailure =>
+  const unconfirmedFailure = (domain: string, o: HeldAddonOrder, outs: O): PartialFailure =>
     new PartialFailure(`${domain}: the ${a.label} purchase may have been charged: ${o.reason}. The service shows it on, so it was bought, once (every re-send carried the same Idempotency-Key). ${KEPT_UNCONFIRMED}`, domain, outs);
   /**
    * An add-on create finds on, not adopted: a resource renamed or moved without aliases, one enabled
@@ -317,57 +207,3 @@ export const protectionHandler = domainAddon<ProtectionView, ProtectionOutputs>(
     ctx.log.warn(`${domain}: Domain Protection stays on: the API cannot remove it. Remove it in the reseller portal (it needs the portal's verification); it was only removed from this stack.`);
   },
 });
-
-export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
-  check(ctx, olds, news) {
-    const result = checkEppCodeInputs(news);
-    // No olds: the engine will create (a new resource, or a replacement). Said before it happens,
-    // because a create cannot be undone or avoided: it sets a new code and e-mails the registrant.
-    if (!result.ok || Object.keys(olds).length > 0) return result;
-    const { domain, resourceUrn } = result.inputs;
-    if (typeof domain === "string")
-      ctx.log.warn(
-        `${domain}: EppCode${typeof resourceUrn === "string" ? ` "${resourceName(resourceUrn)}"` : ""} will request a new transfer code, which replaces the current one and e-mails the registrant. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead (README, "Moving resources").`,
-      );
-    return result;
-  },
-  diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffEppCode(olds, news), objectKey.eppCode(id), olds, news),
-
-  /** Each create sets a new code at the registry and e-mails the registrant: only ever done in an apply. */
-  async create(ctx, inputs) {
-    const { domain } = inputs;
-    const key = objectKey.eppCode(domain);
-    ctx.owners.refuseIfClaimed(key, inputs.resourceUrn, `the transfer code of ${domain}`, "EppCode");
-    ctx.owners.claim(key, inputs.resourceUrn);
-    try {
-      const { auth_code } = await ctx.api().requestEppCode(domain);
-      ctx.log.info(`${domain}: a new transfer (EPP) code was set; the registrant is notified by e-mail`);
-      return { id: domain, outs: defined({ ...inputs, authCode: auth_code, requestedAt: new Date(ctx.clock.now()).toISOString() }) };
-    } catch (e) {
-      if (isProtectionEnabled(e))
-        throw new Error(eppWhileProtected(domain));
-      throw e;
-    }
-  },
-
-  /** No API call: reading the code would mean requesting a new one. */
-  async read(_ctx, id, props) {
-    return { id, props };
-  },
-
-  async update(_ctx, _id, olds, news) {
-    return { outs: { ...olds, ...news, authCode: olds.authCode, requestedAt: olds.requestedAt } };
-  },
-
-  async delete() {
-    /* A transfer code cannot be withdrawn; nothing to do. */
-  },
-};
-
-/** The kinds this file implements, by the name their shims use. */
-export const addonKinds = {
-  ChildHost: childHostHandler,
-  PrivacyAddon: privacyHandler,
-  Protection: protectionHandler,
-  EppCode: eppCodeHandler,
-};

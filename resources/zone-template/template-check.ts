@@ -4,8 +4,9 @@
  * apply. One list read per provider process and credential. When the list cannot be read (no
  * credentials yet, service down) nothing is refused here: apply still reports it.
  */
-import type { Template } from "../provider/views";
-import { isUnknown, type CheckFailure, type TemplateInputs } from "./host/check";
+import type { Template } from "../../provider/views";
+import { isUnknown, type CheckFailure } from "../host/check";
+import { type TemplateInputs } from "./args";
 
 /** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */
 export async function templateFailures(inputs: TemplateInputs, templates: () => Promise<Template[]>): Promise<CheckFailure[]> {
