@@ -5,7 +5,6 @@
  * lives in ./program/, host-side code in ./host/ and in each kind's schema, diff and handler.
  */
 
-
 /** Resource kinds; each is also the type name in the token `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAddon" | "Protection" | "EppCode" | "ZoneTemplate" | "DnsZoneRecords";
 

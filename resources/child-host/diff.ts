@@ -1,5 +1,5 @@
 /** ChildHost's diff table (host side, offline): which fields replace it and which change in place. */
-import { type ChildHostInputs } from "./args";
+import { type ChildHostInputs } from "./state";
 import { canonicalIps } from "../shared/normalize";
 import { DiffResult, Held, diffFields, setEqual } from "../host/diff";
 

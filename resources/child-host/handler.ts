@@ -7,7 +7,7 @@ import { diffChildHost } from "./diff";
 import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "../shared/normalize";
 import { checkChildHostInputs } from "./schema";
-import { type ChildHostInputs, ChildHostOutputs } from "./args";
+import { type ChildHostInputs, ChildHostOutputs } from "./state";
 
 async function findHost(api: ResellerApi, domain: string, hostname: string): Promise<Host | undefined> {
   const hosts = await orGone(() => api.listHosts(domain));

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { canonicalChildHost, canonicalIPv6 } from "../shared/normalize";
 import { hostNameProblem } from "../shared/rules";
 import { CheckResult, anyValue, asSent, common, domainName, field, isUnknown, parseInputs, refuse } from "../host/check";
-import { ChildHostInputs } from "./args";
+import { ChildHostInputs } from "./state";
 
 export function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.RefinementCtx) => string[] {
   return (v, ctx) => {

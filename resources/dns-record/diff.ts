@@ -1,7 +1,7 @@
 /** DnsRecord's diff table (host side, offline): which fields replace it and which change in place. */
 import { standsAlone } from "../../provider/records";
 import { containsUnknown } from "../host/check";
-import { type RecordInputs } from "./args";
+import { type RecordInputs } from "./state";
 import { DiffResult, Held, diffFields } from "../host/diff";
 
 /**

@@ -16,7 +16,8 @@ import { identityKey, liveByIdentity, liveCanonical } from "../host/live-records
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "../shared/normalize";
 import { checkRecordInputs } from "./schema";
 import { containsUnknown, failed } from "../host/check";
-import { type RecordInputs, RecordOutputs } from "./args";
+import { type RecordInputs, RecordOutputs } from "./state";
+
 /**
  * A record's create. A zone that is not active gets one delegation check first (its domain may
  * delegate to it since the zone was made: the zone then becomes active), and the create is sent again once.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { canonicalize, problemText } from "../../provider/records";
 import { DEFAULT_TTL } from "../shared/normalize";
 import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, common, containsUnknown, domainName, field, isObject, isUnknown, optional, parseInputs, readInt, readString, refuse, ruled, withLimits } from "../host/check";
-import { RecordInputs } from "./args";
+import { RecordInputs } from "./state";
 
 /**
  * DnsRecord inputs. The zone, TTL (the contract's range) and the fields' JSON types are checked

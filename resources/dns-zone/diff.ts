@@ -1,5 +1,5 @@
 /** DnsZone's diff table (host side, offline): which fields replace it and which change in place. */
-import { type ZoneInputs } from "./args";
+import { type ZoneInputs } from "./state";
 import { DiffResult, Held, diffFields } from "../host/diff";
 
 /** DnsZone: the domain names the zone (replace); the rest is bookkeeping or a wait in update. */

@@ -12,7 +12,7 @@ import { zoneDeclaredTwice } from "../host/preview-messages";
 import { zonesInRun } from "../host/zones-in-run";
 import { defined } from "../shared/normalize";
 import { checkZoneInputs } from "./schema";
-import { type ZoneInputs, ZoneOutputs } from "./args";
+import { type ZoneInputs, ZoneOutputs } from "./state";
 
 export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
 
@@ -114,7 +114,6 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
     ctx.log.info(`${id}: zone deleted${others.length ? ` with ${others.length} unmanaged record(s) (forceDestroy)` : ""}`);
   },
 };
-
 
 /** A zone's create (claimed by its resource already): adopted, created or taken over, then made active when its domain already delegates to it. */
 async function createZone(ctx: HostContext, inputs: ZoneInputs): Promise<{ id: string; outs: ZoneOutputs }> {

@@ -1,7 +1,7 @@
 /** DnsZone's check (host side). */
 import { z } from "zod";
 import { CheckResult, bool, common, domainName, optional, parseInputs, readInt } from "../host/check";
-import { ZoneInputs } from "./args";
+import { ZoneInputs } from "./state";
 
 export const zoneSchema: z.ZodType<ZoneInputs> = z.looseObject({
   ...common,

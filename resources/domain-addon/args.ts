@@ -1,17 +1,23 @@
-/** PrivacyAddon's and Protection's types: the program's arguments, the inputs check makes of them, the outputs state keeps. Types only. */
-import type { Charge, UnconfirmedBase } from "../host/unanswered-order";
-import type { Common } from "../kinds";
+/** PrivacyAddon's and Protection's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { PrivacyAddon, Protection } from "./resource";
 
-/** PrivacyAddon and Protection: a domain. */
-export interface DomainAddonInputs extends Common {
-  domain: string;
+/** An add-on purchase whose charge is unknown: its answer was lost or unreadable, and the service shows the add-on on. */
+export interface UnconfirmedAddonOrder {
+  /** privacy or protection. */
+  operation: string;
+  /** The Idempotency-Key it was sent with; the read-back replays it, never a new order. */
+  idempotencyKey: string;
+  /** Why it is unconfirmed. */
+  reason: string;
+  /** When it was sent, ISO 8601. */
+  placedAt?: string;
 }
 
-/** An add-on purchase whose charge is unknown (its answer lost or unreadable, the add-on on); the next up confirms it. */
-export interface HeldAddonOrder extends UnconfirmedBase {
-  operation: "privacy" | "protection";
+/** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */
+export interface DomainAddonArgs {
+  /** The domain (held by the account). Changing it replaces the resource. */
+  domain: pulumi.Input<string>;
+  /** Take the add-on, already on, into state: no purchase. */
+  adopt?: pulumi.Input<boolean>;
 }
-/** What an add-on holds in state besides its view: who brought it and what its purchase charged (null: adopted, taken over, or not stated). */
-export type AddonHeld = Charge & { adopted: boolean; unconfirmedOrder?: HeldAddonOrder };
-export type PrivacyOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string; expiresAt: string | null };
-export type ProtectionOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string };

@@ -1,5 +1,5 @@
 /** PrivacyAddon's and Protection's diff table (host side, offline): which fields replace it and which change in place. */
-import { type DomainAddonInputs } from "./args";
+import { type DomainAddonInputs } from "./state";
 import { DiffResult, Held, diffFields } from "../host/diff";
 
 /** PrivacyAddon and Protection: only the domain, which is a replace. */

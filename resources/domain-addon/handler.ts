@@ -10,7 +10,8 @@ import { diffDomainAddon } from "./diff";
 import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
 import { defined } from "../shared/normalize";
 import { checkDomainOnlyInputs } from "./schema";
-import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./args";
+import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
+
 /** A purchase's outcome: the view and what it charged, or (its answer lost or unreadable) the view read back on and the order left unconfirmed. */
 type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddonOrder };
 

@@ -1,53 +1,45 @@
-/** Domain's types: the program's arguments, the inputs check makes of them, the outputs state keeps. Types only. */
-import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../provider/shapes";
-import type { UnconfirmedBase } from "../host/unanswered-order";
-import type { Common } from "../kinds";
+/** Domain's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Contact, ContactSet, RenewalPolicy } from "../../provider/shapes";
+import type { Domain } from "./resource";
 
-export interface DomainInputs extends Common {
-  domain: string;
-  years: number;
-  /** Absent only on an adopted domain whose contacts are not managed. */
-  contacts?: ContactSet;
-  nameservers?: string[];
-  locked?: boolean;
-  authCode?: string;
-  clientReference?: string;
-  maxPrice?: string;
-  renewal?: RenewalPolicy;
-  waitTimeoutSeconds?: number;
+/** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
+export type ContactArgs = { [K in keyof Contact]: pulumi.Input<Contact[K]> };
+
+/** A WHOIS contact as the outputs hold it (secret). */
+export type { Contact };
+
+/** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
+export type DomainContactsArgs = { [K in keyof ContactSet<ContactArgs>]: pulumi.Input<ContactSet<ContactArgs>[K]> };
+
+/** Contacts by type as the outputs hold them (secret). */
+export type DomainContacts = ContactSet;
+
+/** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
+export type RenewalPolicyArgs = { [K in keyof RenewalPolicy]: pulumi.Input<RenewalPolicy[K]> };
+
+/** Arguments of a {@link Domain}. */
+export interface DomainArgs {
+  /** The domain name; an IDN may be given in Unicode (stored as punycode). Changing it replaces the resource (the old domain stays registered). */
+  domain: pulumi.Input<string>;
+  /** Registration term in years, default 1. Used only when the domain is bought. */
+  years?: pulumi.Input<number>;
+  /** Contacts (secret). Required unless `adopt` is set; an adopted domain without contacts keeps its own. Changed in place. */
+  contacts?: pulumi.Input<DomainContactsArgs>;
+  /** 2 to 5 nameservers. Omitted: the operator's defaults, not managed. Changed in place (order ignored). */
+  nameservers?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Registrar lock. Omitted: not managed. */
+  locked?: pulumi.Input<boolean>;
+  /** Transfer code (secret). When given, the domain is transferred in instead of registered. */
+  authCode?: pulumi.Input<string>;
+  /** Your own order or domain reference, sent with the order. */
+  clientReference?: pulumi.Input<string>;
+  /** A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
+  maxPrice?: pulumi.Input<number | string>;
+  /** Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice). */
+  renewal?: pulumi.Input<RenewalPolicyArgs>;
+  /** Take an existing domain of the account into state: no purchase, no change. */
+  adopt?: pulumi.Input<boolean>;
+  /** How long create waits for the registry (stage `pending`), seconds; default 120. */
+  waitTimeoutSeconds?: pulumi.Input<number>;
 }
-
-/** What a Domain holds in state: its inputs, overlaid with what the service reports and what its orders cost. */
-export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "contacts"> & {
-  stage: string;
-  status: string;
-  expiryDate: string | null;
-  expiresAt: string | null;
-  nameservers: string[] | null;
-  locked: boolean | null;
-  registryStatuses: string[];
-  charged: string | null;
-  currency: string | null;
-  invoice: string | null;
-  adopted: boolean;
-  /** "pending" while a contact change awaits the registrant's confirmation. */
-  contactsStatus?: string;
-  /** A paid order whose charge is unknown (its answer was lost or unreadable); the next up confirms it. */
-  unconfirmedOrder?: UnconfirmedOrder;
-  contacts?: HeldContacts;
-};
-
-/**
- * A paid order that may have been charged: sent, applied (the service shows it), its answer lost or
- * unreadable. The next up asks for it again under the same key, which the service answers with a
- * replay of the order (spec, Authentication 7: a retry with the same key never charges twice).
- */
-export interface UnconfirmedOrder extends UnconfirmedBase {
-  operation: "register" | "transfer" | "renew";
-  years: number;
-  /** A renewal: the expiry it renewed from. */
-  from?: string;
-}
-
-/** Contacts as state holds them: the program's (when the registry agrees) or the registry's. */
-export type HeldContacts = Partial<Record<ContactType, Contact | null>>;

@@ -1,7 +1,7 @@
 /** Domain's diff table (host side, offline): which fields replace it and which change in place, and when a renewal is due. */
 import type { ContactSet, RenewalPolicy } from "../../provider/shapes";
 import { isUnknown } from "../host/check";
-import { type DomainInputs } from "./args";
+import { type DomainInputs } from "./state";
 import { canonicalNameservers, effectiveContacts, sameJson } from "../shared/normalize";
 import { DiffResult, Equal, Held, diffFields, setEqual } from "../host/diff";
 

@@ -21,11 +21,10 @@ import type { MoneyContract } from "../../provider/contract";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
 import { checkDomainInputs } from "./schema";
-import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./args";
+import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
 
 /** What outputs() overlays on the inputs besides the live view. */
 type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts" | "unconfirmedOrder">>;
-
 
 export const DEFAULT_WAIT_SECONDS = 120;
 

@@ -7,7 +7,7 @@ import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type Rene
 import { canonicalContact, canonicalHost } from "../shared/normalize";
 import { hostNameProblem } from "../shared/rules";
 import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readString, refuse, refuseBare, withLimits } from "../host/check";
-import { DomainInputs } from "./args";
+import { DomainInputs } from "./state";
 
 export const EMAIL = /^[^\s@"<>]+@[^\s@]+$/;
 export const PHONE = /^\+[1-9]\d{6,14}$/;

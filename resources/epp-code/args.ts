@@ -1,11 +1,11 @@
-/** EppCode's types: the program's arguments, the inputs check makes of them, the outputs state keeps. Types only. */
-import type { Common } from "../kinds";
+/** EppCode's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { EppCode } from "./resource";
 
-export interface EppCodeInputs extends Common {
-  domain: string;
-  /** Any value; a new one asks for a new code. */
-  trigger?: unknown;
+/** Arguments of an {@link EppCode}. */
+export interface EppCodeArgs {
+  /** The domain whose transfer code is requested. Changing it requests a code for the new domain. */
+  domain: pulumi.Input<string>;
+  /** Any value; changing it requests a new code. */
+  trigger?: pulumi.Input<string | number | boolean>;
 }
-
-/** The code is secret (the resource class marks it so). */
-export type EppCodeOutputs = EppCodeInputs & { authCode: string; requestedAt: string };

@@ -1,5 +1,5 @@
 /** EppCode's diff table (host side, offline): which fields replace it and which change in place. */
-import { type EppCodeInputs } from "./args";
+import { type EppCodeInputs } from "./state";
 import { DiffResult, Held, diffFields } from "../host/diff";
 
 /** EppCode: a new domain or trigger value asks for a new code. */

@@ -7,7 +7,7 @@ import { diffEppCode } from "./diff";
 import { type Handler, claimUnlessReplaced } from "../host/handler";
 import { defined } from "../shared/normalize";
 import { checkEppCodeInputs } from "./schema";
-import { type EppCodeInputs, EppCodeOutputs } from "./args";
+import { type EppCodeInputs, EppCodeOutputs } from "./state";
 
 export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
   check(ctx, olds, news) {

@@ -1,7 +1,7 @@
 /** EppCode's check (host side). */
 import { z } from "zod";
 import { CheckResult, common, domainName, parseInputs } from "../host/check";
-import { EppCodeInputs } from "./args";
+import { EppCodeInputs } from "./state";
 
 export const eppCodeSchema: z.ZodType<EppCodeInputs> = z.looseObject({ resourceUrn: common.resourceUrn, domain: domainName });
 

@@ -17,6 +17,7 @@ import { canonicalHost, defined } from "../shared/normalize";
 import { domainNameRule, intRule, show } from "../shared/rules";
 import { isSecretName, maskQuoted, SECRET_SHOWN, secretNames } from "./secret-inputs";
 import { UNKNOWN } from "./unknown";
+
 export { UNKNOWN };
 
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;

@@ -7,6 +7,7 @@
  */
 import { containsUnknown } from "./check";
 import { sameJson } from "../shared/normalize";
+
 export interface DiffResult {
   changes: boolean;
   replaces: string[];

@@ -27,10 +27,10 @@ import { PreviewReads, type PricedAction } from "./preview-reads";
 import { priceGuard } from "./price-guard";
 import { amountFromMinor, formatAmount, moneyDecimals, parseAmount, type Amount } from "../../provider/money";
 import { containsUnknown, type CheckResult } from "./check";
-import { type DomainAddonInputs } from "../domain-addon/args";
-import { type DomainInputs } from "../domain/args";
-import { type RecordInputs } from "../dns-record/args";
-import { type ZoneInputs } from "../dns-zone/args";
+import { type DomainAddonInputs } from "../domain-addon/state";
+import { type DomainInputs } from "../domain/state";
+import { type RecordInputs } from "../dns-record/state";
+import { type ZoneInputs } from "../dns-zone/state";
 import { zonesInRun } from "./zones-in-run";
 import { DEFAULT_WAIT_SECONDS } from "../domain/handler";
 

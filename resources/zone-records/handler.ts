@@ -16,20 +16,12 @@ import { resourceName } from "../host/urn";
 import { canonicalHost, defined, sameJson } from "../shared/normalize";
 import { containsUnknown, failed, isUnknown } from "../host/check";
 import type { DiffResult } from "../host/diff";
-import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
+import { checkZoneRecordsInputs } from "./schema";
+import type { ZoneRecordsInputs, ZoneRecordsOutputs } from "./state";
 import { declarations } from "./declared";
 import { liveCanonical } from "../host/live-records";
-import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
+import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
 import { thresholdRefusal } from "./safety";
-
-/** A DnsZoneRecords in state: its settings, the records it holds by key, and what else the zone held when last seen. */
-export type ZoneRecordsOutputs = Omit<ZoneRecordsInputs, "records" | "fields"> &
-  HeldOutputs & {
-  /** Keys of live records neither declared nor held (left alone unless authoritative), as last seen. */
-  unmanaged: string[];
-  /** Keys of live records a DnsRecord of the stack declares or holds, as last seen: never deleted by this resource. */
-  elsewhere: string[];
-};
 
 /** Requests of one apply in flight at once: the client paces them (its rate limiter), this only hides each answer's latency. */
 export const APPLY_CONCURRENCY = 4;

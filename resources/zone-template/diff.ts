@@ -1,5 +1,5 @@
 /** ZoneTemplate's diff table (host side, offline): which fields replace it and which change in place. */
-import { type TemplateInputs } from "./args";
+import { type TemplateInputs } from "./state";
 import { DiffResult, Held, diffFields } from "../host/diff";
 
 /**

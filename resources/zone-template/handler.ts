@@ -8,7 +8,7 @@ import { templateFailures } from "./template-check";
 import { defined } from "../shared/normalize";
 import { checkTemplateInputs } from "./schema";
 import { failed } from "../host/check";
-import { type TemplateInputs, TemplateOutputs } from "./args";
+import { type TemplateInputs, TemplateOutputs } from "./state";
 import { getZoneOrUndefined } from "../dns-zone/handler";
 
 function templateOutputs(inputs: TemplateInputs, made: Pick<TemplateOutputs, "recordIds" | "created" | "replaced" | "skipped" | "adopted">): TemplateOutputs {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CONFLICT_STRATEGIES } from "../../provider/shapes";
 import type { ConflictStrategy } from "../../provider/views";
 import { CheckResult, anyValue, common, domainName, field, isObject, parseInputs, refuse } from "../host/check";
-import { TemplateInputs } from "./args";
+import { TemplateInputs } from "./state";
 
 export const isStrategy = (v: unknown): v is ConflictStrategy => CONFLICT_STRATEGIES.some((s) => s === v);
 

@@ -6,7 +6,7 @@
  */
 import type { Template } from "../../provider/views";
 import { isUnknown, type CheckFailure } from "../host/check";
-import { type TemplateInputs } from "./args";
+import { type TemplateInputs } from "./state";
 
 /** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */
 export async function templateFailures(inputs: TemplateInputs, templates: () => Promise<Template[]>): Promise<CheckFailure[]> {

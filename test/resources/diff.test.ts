@@ -8,7 +8,7 @@ import { diffZone } from "../../resources/dns-zone/diff";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
 import { UNKNOWN } from "../../resources/host/check";
 import { recordHandler } from "../../resources/dns-record/handler";
-import type { DomainInputs } from "../../resources/domain/args";
+import type { DomainInputs } from "../../resources/domain/state";
 import { testHost, type TestHost } from "../support/host-context";
 
 const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", addressLine1: "1 St", city: "London", country: "GB" };

@@ -9,7 +9,7 @@ import ts from "typescript";
 
 const root = path.resolve(__dirname, "..", "..");
 const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
-const SOURCES = ["resources/host/dispatch.ts", "resources/dns.ts", "resources/addons.ts", "resources/domain.ts", "resources/zone-records/resource.ts", "test/resources/kind-tables.types.ts"];
+const SOURCES = ["resources/host/dispatch.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/domain/resource.ts", "resources/zone-records/resource.ts", "test/resources/kind-tables.types.ts"];
 let previous: ts.Program | undefined;
 
 /** The semantic errors in SOURCES, as `file: message`, with `file`'s text edited by `edit` (which must change it). */
@@ -53,13 +53,13 @@ test("a handler under a name that is no kind does not compile", () => {
 });
 
 test("a misspelt output name does not compile", () => {
-  const errors = errorsWith("resources/dns.ts", (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'));
-  expect(errors).toEqual([expect.stringMatching(/^resources\/dns\.ts: .*"nameserver"' is not assignable to type 'OutputName<"DnsZone">'/)]);
+  const errors = errorsWith("resources/dns-zone/resource.ts", (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/dns-zone\/resource\.ts: .*"nameserver"' is not assignable to type 'OutputName<"DnsZone">'/)]);
 });
 
 test("an output of another kind does not compile", () => {
-  const errors = errorsWith("resources/addons.ts", (t) => t.replace('(["authCode", "requestedAt"])', '(["authCode", "requestedAt", "hostname"])'));
-  expect(errors).toEqual([expect.stringMatching(/^resources\/addons\.ts: .*"hostname"' is not assignable to type 'OutputName<"EppCode">'/)]);
+  const errors = errorsWith("resources/epp-code/resource.ts", (t) => t.replace('(["authCode", "requestedAt"])', '(["authCode", "requestedAt", "hostname"])'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/epp-code\/resource\.ts: .*"hostname"' is not assignable to type 'OutputName<"EppCode">'/)]);
 });
 
 test("a declared output left out of the list does not compile", () => {

@@ -5,7 +5,7 @@
 import { isServiceManagedRecord } from "../../provider/contract";
 import { diffRecord } from "../../resources/dns-record/diff";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
-import { type RecordInputs } from "../../resources/dns-record/args";
+import { type RecordInputs } from "../../resources/dns-record/state";
 
 test("service-managed records: SOA anywhere and NS at the apex in every spelling; NS below the apex is the user's", () => {
   const z = "example.com";

@@ -6,7 +6,7 @@
 import * as validate from "../../resources/dns-record/schema";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
 import { DEFAULT_LIMITS } from "../../resources/host/check";
-import { checkZoneRecordsInputs } from "../../resources/zone-records/check";
+import { checkZoneRecordsInputs } from "../../resources/zone-records/schema";
 import { packHeld, recordKey, unpackHeld, unpackRecords } from "../../resources/zone-records/plan";
 
 const ZONE = "example.com";

@@ -12,18 +12,7 @@ import { DEFAULT_TTL, canonicalHost, defined } from "../shared/normalize";
 import { recordIdentity, type RecordIdentityFields } from "../../provider/records";
 import { isPackedRecords, packRecords, recordKey, unpackRecords, type ZoneRecord } from "./plan";
 import { DEFAULT_SAFETY, type Safety } from "./safety";
-
-export interface ZoneRecordsInputs {
-  resourceUrn?: string;
-  zone: string;
-  /** The canonical records, packed (plan.ts `packRecords`): TTL by key. */
-  records: Record<string, number>;
-  /** Content, priority and extra of the records whose key does not hold them as is. */
-  fields?: Record<string, string>;
-  authoritative: boolean;
-  safety: Safety;
-  allowLargeChanges: boolean;
-}
+import type { ZoneRecordsInputs } from "./state";
 
 /** The records as the program sent them: a list, or (resource.ts `packed`) that list as JSON text. */
 function recordsOf(news: Record<string, unknown>): unknown {

@@ -1,83 +1,11 @@
+/** The PrivacyAddon and Protection resource classes (program side): two kinds, one host-side handler (./handler.ts) with a description of each. */
 import * as pulumi from "@pulumi/pulumi";
-import { outputNames } from "./program/output-names";
-import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "./program/register";
-
-/** Arguments of a {@link ChildHost}. */
-export interface ChildHostArgs {
-  /** The parent domain (held by the account). Changing it replaces the host. */
-  domain: pulumi.Input<string>;
-  /** Host name under the domain, e.g. "ns1.example.com" (a bare "ns1" is taken as relative). Replace. */
-  hostname: pulumi.Input<string>;
-  /** At least one IPv4 address (glue). Changed in place; order ignored. */
-  ipv4: pulumi.Input<pulumi.Input<string>[]>;
-  /** IPv6 addresses, may be empty. */
-  ipv6?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Take an existing child host of that name into state instead of creating it: no change is made. */
-  adopt?: pulumi.Input<boolean>;
-}
-
-/** A child nameserver (glue host) of a domain: full create, read, update, delete. */
-export class ChildHost extends ResellerResource {
-  /** The parent domain (ASCII). */
-  declare readonly domain: pulumi.Output<string>;
-  /** Canonical host name. */
-  declare readonly hostname: pulumi.Output<string>;
-  /** Canonical, sorted. */
-  declare readonly ipv4: pulumi.Output<string[]>;
-  /** Canonical (compressed), sorted. */
-  declare readonly ipv6: pulumi.Output<string[]>;
-  /** True when the host was adopted rather than created. */
-  declare readonly adopted: pulumi.Output<boolean>;
-
-  /**
-   * Reads an existing ChildHost into the program, as Pulumi's `get` does: the engine reads it through
-   * the provider and keeps it as an external resource, never changed or deleted by this stack.
-   * @param name The resource's name in this program.
-   * @param id Its id (what `id` of a ChildHost in state holds).
-   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
-   * @param opts Resource options.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<ChildHostArgs>, opts?: ResellerResourceOptions): ChildHost {
-    return new ChildHost(name, (state ?? {}) as ChildHostArgs, { ...opts, id });
-  }
-
-  /** Whether `obj` is a ChildHost (also one made by another copy of this package). */
-  static override isInstance(obj: any): obj is ChildHost {
-    return isResellerResource(obj, "ChildHost");
-  }
-
-  /**
-   * @param name The resource's name, unique in the stack.
-   * @param args Its arguments.
-   * @param opts Resource options; `provider` names another account.
-   */
-  constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
-    super("ChildHost", name, { ipv6: [], ...args }, outputNames<"ChildHost", ChildHost>()(["domain", "hostname", "ipv4", "ipv6", "adopted"]), opts);
-  }
-}
-
-/** An add-on purchase whose charge is unknown: its answer was lost or unreadable, and the service shows the add-on on. */
-export interface UnconfirmedAddonOrder {
-  /** privacy or protection. */
-  operation: string;
-  /** The Idempotency-Key it was sent with; the read-back replays it, never a new order. */
-  idempotencyKey: string;
-  /** Why it is unconfirmed. */
-  reason: string;
-  /** When it was sent, ISO 8601. */
-  placedAt?: string;
-}
+import { outputNames } from "../program/output-names";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
+import type { DomainAddonArgs, UnconfirmedAddonOrder } from "./args";
 
 /** Outputs of a purchased add-on that say what it cost. */
 const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"] as const;
-
-/** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */
-export interface DomainAddonArgs {
-  /** The domain (held by the account). Changing it replaces the resource. */
-  domain: pulumi.Input<string>;
-  /** Take the add-on, already on, into state: no purchase. */
-  adopt?: pulumi.Input<boolean>;
-}
 
 /**
  * WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
@@ -178,51 +106,5 @@ export class Protection extends ResellerResource {
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
     super("Protection", name, args, outputNames<"Protection", Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
-  }
-}
-
-/** Arguments of an {@link EppCode}. */
-export interface EppCodeArgs {
-  /** The domain whose transfer code is requested. Changing it requests a code for the new domain. */
-  domain: pulumi.Input<string>;
-  /** Any value; changing it requests a new code. */
-  trigger?: pulumi.Input<string | number | boolean>;
-}
-
-/**
- * A transfer (EPP) code, requested deliberately: requesting one sets a new code at the registry and
- * e-mails the registrant, so it happens only when this resource is created or its `trigger` (or
- * domain) changes, never in preview or refresh. `authCode` is a secret output.
- */
-export class EppCode extends ResellerResource {
-  /** The transfer code (secret). */
-  declare readonly authCode: pulumi.Output<string>;
-  /** When this code was requested, ISO 8601. */
-  declare readonly requestedAt: pulumi.Output<string>;
-
-  /**
-   * Reads an existing EppCode into the program, as Pulumi's `get` does: the engine reads it through
-   * the provider and keeps it as an external resource, never changed or deleted by this stack.
-   * @param name The resource's name in this program.
-   * @param id Its id (what `id` of an EppCode in state holds).
-   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
-   * @param opts Resource options.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<EppCodeArgs>, opts?: ResellerResourceOptions): EppCode {
-    return new EppCode(name, (state ?? {}) as EppCodeArgs, { ...opts, id });
-  }
-
-  /** Whether `obj` is an EppCode (also one made by another copy of this package). */
-  static override isInstance(obj: any): obj is EppCode {
-    return isResellerResource(obj, "EppCode");
-  }
-
-  /**
-   * @param name The resource's name, unique in the stack.
-   * @param args Its arguments.
-   * @param opts Resource options; `provider` names another account.
-   */
-  constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
-    super("EppCode", name, args, outputNames<"EppCode", EppCode>()(["authCode", "requestedAt"]), opts);
   }
 }
