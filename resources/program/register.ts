@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { namespaceOf, type Provider } from "./provider";
 import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
 import { sdkTooOld } from "../shared/sdk-version";
+import type { OutputName } from "./output-names";
 import { shim } from "./shim";
 
 /**
@@ -25,14 +26,22 @@ export interface AccountOption {
 export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provider"> & AccountOption;
 
 /**
+ * Outputs that are secret although no same-named input is, by kind: each name is checked by the
+ * compiler against the kind's outputs (a type only: nothing of the host is loaded).
+ */
+const SECRET_OUTPUTS_BY_KIND: { readonly [K in Kind]?: readonly OutputName<K>[] } = {
+  Domain: ["contacts", "authCode"],
+  EppCode: ["authCode"],
+};
+
+/**
  * Outputs that are secret although no same-named input is, by type token. The constructors pass
  * them as `additionalSecretOutputs`, which the engine applies (the CLI's, and engine/, which sees
  * every resource option).
  */
-export const SECRET_OUTPUTS: Record<string, string[]> = {
-  [typeToken("Domain")]: ["contacts", "authCode"],
-  [typeToken("EppCode")]: ["authCode"],
-};
+export const SECRET_OUTPUTS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(SECRET_OUTPUTS_BY_KIND).map(([kind, names]) => [typeToken(kind as Kind), [...names]]),
+);
 
 /**
  * Registers a dynamic resource of `kind`: adds the `resourceUrn` input (Pulumi reserves `urn` as a property name; create is not given the URN, and
@@ -71,7 +80,7 @@ function holdsOutput(v: unknown, depth = 0): boolean {
 /**
  * The names of the inputs the program marked secret (pulumi.secret, a secret output, or one inside
  * an object or list), for the input `secretInputs`: the provider host gets plain values and could
- * not tell otherwise (resources/secret-inputs.ts). Undefined, so absent from the inputs and the
+ * not tell otherwise (resources/host/secret-inputs.ts). Undefined, so absent from the inputs and the
  * state, when none is; resolved without waiting for anything but the inputs themselves.
  */
 function secretInputNames(args: object): pulumi.Output<string[] | undefined> | undefined {

@@ -17,6 +17,8 @@ export class ZoneTemplate extends ResellerResource {
   declare readonly replaced: pulumi.Output<number>;
   /** "TYPE name" of the records skipped (conflictStrategy skip). */
   declare readonly skipped: pulumi.Output<string[]>;
+  /** True when the application was adopted (`adopt`: taken into state as applied, nothing sent) rather than applied by this resource. */
+  declare readonly adopted: pulumi.Output<boolean>;
 
   /**
    * Reads an existing ZoneTemplate into the program, as Pulumi's `get` does: the engine reads it through

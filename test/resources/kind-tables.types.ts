@@ -30,7 +30,7 @@ export const misspelt = outputNames<"DnsZone", DnsZone>()(["domain", "nameserver
 export const stale = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted", "recordId"]);
 // @ts-expect-error -- a declared output (`status`) left out of the list
 export const unlisted = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "delegated", "adopted"]);
-// Outputs of the handler that the class does not declare may be listed (Domain keeps its inputs; ZoneTemplate `adopted`).
+// Outputs of the handler that the class does not declare may be listed (Domain keeps its inputs).
 export const templateList = outputNames<"ZoneTemplate", ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]);
 // @ts-expect-error -- Domain declares `contacts` and more; a list of one leaves them out
 export const domainShort = outputNames<"Domain", Domain>()(["domain"]);
