@@ -1,6 +1,5 @@
 /** ChildHost's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ChildHost } from "./resource";
 
 /** Arguments of a {@link ChildHost}. */
 export interface ChildHostArgs {

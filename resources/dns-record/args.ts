@@ -1,7 +1,6 @@
 /** DnsRecord's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RecordExtra } from "../../provider/shapes";
-import type { DnsRecord } from "./resource";
 
 /** SRV: weight and port. CAA: flag and tag. */
 export type RecordExtraArgs = { [K in keyof RecordExtra]: pulumi.Input<RecordExtra[K]> };

@@ -196,7 +196,7 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
     const zone = props.zone;
     let live: DnsRecord | undefined;
     try {
-      // One list call (per page) serves the reads of every record of the zone (read-cache.ts).
+      // One list call (per page) serves the reads of every record of the zone (../host/read-cache.ts).
       live = await ctx.reads.zoneRecord(zone, id);
     } catch (e) {
       if (isNotFound(e)) return GONE;

@@ -1,6 +1,5 @@
 /** DnsZone's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { DnsZone } from "./resource";
 
 /** Arguments of a {@link DnsZone}. */
 export interface DnsZoneArgs {

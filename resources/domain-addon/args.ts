@@ -1,6 +1,5 @@
 /** PrivacyAddon's and Protection's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { PrivacyAddon, Protection } from "./resource";
 
 /** An add-on purchase whose charge is unknown: its answer was lost or unreadable, and the service shows the add-on on. */
 export interface UnconfirmedAddonOrder {

@@ -16,7 +16,7 @@ import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, Prot
 type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddonOrder };
 
 /**
- * One keyed purchase under the one policy for an unanswered order (resources/unanswered-order.ts):
+ * One keyed purchase under the one policy for an unanswered order (resources/host/unanswered-order.ts):
  * read back, never sent again. The charge is parsed inside the paid call, so a malformed one leaves
  * the charge unknown rather than refusing an order that was taken.
  */

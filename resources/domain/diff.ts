@@ -21,7 +21,7 @@ export function renewalDue(policy: RenewalPolicy | null | undefined, expiryDate:
   return daysRemaining < (policy.minDaysRemaining ?? DEFAULT_MIN_DAYS_REMAINING);
 }
 
-/** A contact set as check made it (validate.ts): an object keyed by contact type. */
+/** A contact set as check made it (./schema.ts): an object keyed by contact type. */
 export const isContactSet = (v: unknown): v is ContactSet => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const contactsEqual: Equal = (a, b) => isContactSet(a) && isContactSet(b) && sameJson(effectiveContacts(a), effectiveContacts(b));

@@ -240,7 +240,7 @@ async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, d
 }
 
 /**
- * What an unanswered register/transfer finds applied (resources/unanswered-order.ts): the domain in
+ * What an unanswered register/transfer finds applied (resources/host/unanswered-order.ts): the domain in
  * the account. Kept in state (partial failure) so the next run reconciles it instead of ordering again.
  */
 const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo | undefined> => {

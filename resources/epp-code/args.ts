@@ -1,6 +1,5 @@
 /** EppCode's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { EppCode } from "./resource";
 
 /** Arguments of an {@link EppCode}. */
 export interface EppCodeArgs {

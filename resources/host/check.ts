@@ -1,7 +1,7 @@
 /**
  * Input validation for every resource, without calling the API: the field rules and the parsing
  * every kind's schema (`<kind>/schema.ts`) is built from. Each kind's inputs are a zod schema
- * that parses what the program sent into the kind's typed, canonical inputs (see normalize.ts), or
+ * that parses what the program sent into the kind's typed, canonical inputs (see ../shared/normalize.ts), or
  * fails with messages that name the field, the value and the rule, e.g.
  * `ttl: 30 is below the minimum of 60 seconds`. Secret values (contacts, auth codes) are shown as
  * "(secret)".

@@ -68,7 +68,7 @@ function kind<I, O>(h: Handler<I, O>): KindHandler {
 }
 
 /**
- * Each resource kind's implementation, keyed by the kind type (shim.ts): a kind without a handler,
+ * Each resource kind's implementation, keyed by the kind type (../kinds.ts): a kind without a handler,
  * or an entry that is no kind, does not compile.
  */
 const IMPLEMENTATIONS = {
@@ -83,7 +83,7 @@ const IMPLEMENTATIONS = {
   DnsZoneRecords: zoneRecordsHandler,
 } satisfies { readonly [K in Kind]: Handler<unknown, unknown> };
 
-/** What a kind's handler keeps in state (its `O`): the names a resource class lists as outputs are checked against it (output-names.ts). */
+/** What a kind's handler keeps in state (its `O`): the names a resource class lists as outputs are checked against it (../program/output-names.ts). */
 export type OutputsOf<K extends Kind> = (typeof IMPLEMENTATIONS)[K] extends Handler<unknown, infer O> ? O : never;
 
 /** The handlers behind the engine's untyped calls, by kind (every kind: IMPLEMENTATIONS is checked to hold each). */
@@ -135,7 +135,7 @@ export async function check(name: string, olds: Props, news: Props, account?: st
     const was = h.upgrade(olds);
     return preflight(ctx, name, was, await h.check(ctx, was, news));
   });
-  // Failures of the inputs marked secret never show them (validate.ts); no other failure may quote them either.
+  // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
   return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
 }
 
@@ -194,7 +194,7 @@ function remove(name: string, id: string, props: Props, account?: string): Promi
 }
 export { remove as delete };
 
-// ---- Entry points of the shared provider (./shim.ts): the kind comes from the resource's URN. ----
+// ---- Entry points of the shared provider (../program/shim.ts): the kind comes from the resource's URN. ----
 
 /** The kind named by a URN's type (`...::pulumi-nodejs:dynamic/reseller:<Kind>::name`, parent types before a `$`). */
 export function kindOfUrn(urn: unknown): string {

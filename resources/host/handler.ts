@@ -1,6 +1,6 @@
 /**
  * The shape every resource kind's implementation has: Pulumi's dynamic ResourceProvider, typed.
- * `check` parses the program's property bag into the kind's canonical inputs `I` (validate.ts);
+ * `check` parses the program's property bag into the kind's canonical inputs `I` (its kind's schema.ts);
  * everything after it is typed: diff, create and update get `I`, and create, read and update return
  * the kind's outputs `O`, which read, update and delete get back from state.
  */

@@ -128,7 +128,7 @@ function preflightOf(ctx: HostContext): Preflight {
   return p;
 }
 
-/** After a write by this host (runtime.ts): domains, zones and records are read again when asked. */
+/** After a write by this host (./dispatch.ts): domains, zones and records are read again when asked. */
 export function dropPreviewReads(ctx: HostContext): void {
   states.get(ctx)?.dropViews();
 }
@@ -179,7 +179,7 @@ async function charge(p: Preflight, ctx: HostContext, urn: string | undefined, w
   ctx.log.info(await p.spend(urn ?? `${action} ${name}`, what, price, accepted?.currency ?? String(q.currency)));
 }
 
-/** A Domain whose diff asks for a renewal (diff.ts): quoted and counted like a purchase. */
+/** A Domain whose diff asks for a renewal (../domain/diff.ts): quoted and counted like a purchase. */
 export async function previewRenewal(ctx: HostContext, olds: Props, news: Props): Promise<void> {
   if (!enabled(ctx)) return;
   const i = news as unknown as DomainInputs;

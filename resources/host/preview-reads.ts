@@ -1,5 +1,5 @@
 /**
- * The reads check makes to predict what up will do (resources/preflight.ts), each made at most once
+ * The reads check makes to predict what up will do (resources/host/preflight.ts), each made at most once
  * per provider-host process, i.e. per `pulumi preview` or `pulumi up`: the account's balance, one
  * list of the account's domains and one of its zones (where the contract says list entries carry the
  * whole view; else one read per object), quotes, and a zone's records when an adoption needs them.

@@ -12,7 +12,7 @@
  *   the earlier one saw.
  * - Adoptions share a zone's list the same way, served once per adopting resource
  *   (`zoneRecordsFor`): the adoptions of one command read the zone once.
- * - Any write by this host drops the lists it may have made stale (runtime.ts, dns-handlers.ts).
+ * - Any write by this host drops the lists it may have made stale (./dispatch.ts, ../dns-zone/handler.ts).
  * - Each account has its own lists (host/context.ts `HostContext.reads`).
  */
 import type { ListEntriesContract } from "../../provider/contract";

@@ -2,7 +2,7 @@
  * Inputs the program marked secret, kept out of every message of the provider host. The host gets
  * plain values (it answers Configure with acceptSecrets=false, so the engine unwraps secrets before
  * Check), so only the program can tell which inputs were secret: the resource constructors send
- * their names as the input `secretInputs` (register.ts). Here check's failures for those inputs
+ * their names as the input `secretInputs` (../program/register.ts). Here check's failures for those inputs
  * name the field and the rule but never the value, and their values are masked wherever they
  * appear: log lines, failures of other fields, thrown errors (message, stack, reasons, causes).
  */

@@ -13,7 +13,7 @@ import { namespaceOf, type Provider } from "./provider";
 import { canonicalHost } from "../shared/normalize";
 import { domainNameFailure, yearsFailure } from "../shared/rules";
 
-/** The program's clients, one per connection (./client-cache.ts). */
+/** The program's clients, one per connection (../shared/client-cache.ts). */
 const clients = new ClientCache();
 
 /**

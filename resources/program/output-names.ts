@@ -1,5 +1,5 @@
 /**
- * The output names a resource class passes to its base constructor (register.ts), checked by the
+ * The output names a resource class passes to its base constructor (./register.ts), checked by the
  * compiler: each is a key of what the kind's handler keeps in state (`OutputsOf`), and every
  * `pulumi.Output` property the class declares is among them (otherwise it would stay undefined).
  * Program side: it imports the host's types only, never its code.

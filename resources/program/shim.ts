@@ -5,7 +5,7 @@
  * a path of this machine, never a credential: those arrive through `configure`). Nothing is
  * captured: the kind is read from the resource's URN (`resourceUrn`, an input and an output of
  * every resource). The host calls configure, check, diff, create and read through one function,
- * told apart by their arguments (runtime.ts `dispatch`); update and delete, whose arguments look
+ * told apart by their arguments (../host/dispatch.ts `dispatch`, behind ../runtime.ts); update and delete, whose arguments look
  * like diff's and read's, have their own. A test pins the size (≤ 1.2 KB) and proves no secret is in it.
  *
  * States written before this kept a per-kind text that captures the kind and calls

@@ -15,7 +15,7 @@ export type Keyed = Parameters<ResellerClient["register"]>[1];
 /** The client's methods: one per operation of the table (provider/operations.ts), plus the domain list read as information views. */
 export type ResellerApi = Pick<ResellerClient, OperationName | "listDomainInfos">;
 
-/** The methods of the operations that change nothing: all the read-only functions (functions.ts) may call. */
+/** The methods of the operations that change nothing: all the read-only functions (../program/functions.ts) may call. */
 export type ReadOnlyApi = Pick<ResellerClient, ReadOnlyOperationName>;
 
 /** Settings a client is made from: stack config (reseller:*) with environment fallback. */
@@ -29,7 +29,7 @@ export interface Settings {
   timeoutMs?: number;
   /** Folder of the shared rate-limit log (`reseller:rateLimitDir`; the user's cache folder when absent). */
   rateLimitLogDir?: string;
-  /** Whether check reads the service to predict up (`reseller:preflight`, default true; resources/preflight.ts). */
+  /** Whether check reads the service to predict up (`reseller:preflight`, default true; resources/host/preflight.ts). */
   preflight?: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * API clients, one per connection: the provider host (./host/host.ts) and the read-only functions
- * in the program (./functions.ts) both take theirs from a `ClientCache`, keyed by `clientKey`.
+ * in the program (../program/functions.ts) both take theirs from a `ClientCache`, keyed by `clientKey`.
  * Settings that differ in anything the client is built from get two clients; equal ones share one,
  * whichever account (config namespace) they came from. Pacing is per credential in the process
  * whatever the number of clients (provider/rate-limiter.ts).
@@ -17,7 +17,7 @@ const MAKES_ANOTHER_CLIENT: { readonly [K in keyof Settings]-?: boolean } = {
   requestsPerMinute: true,
   timeoutMs: true,
   rateLimitLogDir: true,
-  preflight: false, // read by check (./preflight.ts), never by the client
+  preflight: false, // read by check (../host/preflight.ts), never by the client
 };
 
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");

@@ -9,7 +9,7 @@
  * IPv6 as RFC 5952 text.
  *
  * Everything here is pure and never throws: a value that cannot be read is returned trimmed, and
- * validate.ts reports it.
+ * check (../host/check.ts) reports it.
  */
 import { domainToASCII } from "node:url";
 import { isIPv6 } from "node:net";

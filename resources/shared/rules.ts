@@ -1,6 +1,6 @@
 /**
- * Rules on single values that the read-only functions share with check (validate.ts), in a module
- * of their own: a program that imports the package loads this, not zod (validate.ts's schemas cost a
+ * Rules on single values that the read-only functions share with check (../host/check.ts), in a module
+ * of their own: a program that imports the package loads this, not zod (the schemas' cost a
  * program about 100–160 ms of start-up that it needs only in the provider host).
  */
 import { domainToASCII } from "node:url";

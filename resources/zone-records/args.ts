@@ -1,7 +1,6 @@
 /** DnsZoneRecords' arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { DnsRecordArgs, RecordExtra } from "../dns-record/args";
-import type { DnsZoneRecords } from "./resource";
 
 /** One record of a zone: DnsRecord's arguments without the zone (the resource's) and adopt (a live identical record is always taken). */
 export type ZoneRecordArgs = Omit<DnsRecordArgs, "zone" | "adopt">;

@@ -1,7 +1,7 @@
 /**
  * DnsZoneRecords' check: the program's records (DnsRecord's shapes, the zone given once) become
  * canonical records keyed by identity (plan.ts `recordKey`), each judged by DnsRecord's own check
- * (validate.ts: the contract's TTL range, then the record table), so a failure reads as a
+ * (../dns-record/schema.ts: the contract's TTL range, then the record table), so a failure reads as a
  * DnsRecord's does, prefixed with the record it is about: `records[3] (A www): content: ...`.
  * Within the declaration: a record given twice, and one name and type with two TTLs, are refused.
  */

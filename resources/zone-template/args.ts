@@ -1,6 +1,5 @@
 /** ZoneTemplate's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ZoneTemplate } from "./resource";
 
 /** Arguments of a {@link ZoneTemplate}. */
 export interface ZoneTemplateArgs {

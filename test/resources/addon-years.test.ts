@@ -1,5 +1,5 @@
 /**
- * The years preview prices an add-on for (resources/preflight.ts addonYears) are the years the
+ * The years preview prices an add-on for (resources/host/preflight.ts addonYears) are the years the
  * sandbox charges it for, read from the same domain view, on the term's anniversary too.
  */
 import { parseAmount } from "../../provider/money";

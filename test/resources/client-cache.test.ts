@@ -1,5 +1,5 @@
 /**
- * One client cache, one key (resources/client-cache.ts): the provider host and the program's
+ * One client cache, one key (resources/shared/client-cache.ts): the provider host and the program's
  * read-only functions take their clients from it. Settings that differ only in one setting the
  * client is built from get two clients; equal settings share one, whatever account they came from.
  */

@@ -1,5 +1,5 @@
 /**
- * The shared lists behind coalesced reads (resources/read-cache.ts): concurrent readers join one
+ * The shared lists behind coalesced reads (resources/host/read-cache.ts): concurrent readers join one
  * list in flight (one call per page against the sandbox, whatever the parallelism), a list is dated
  * from its arrival, each id is served once per list, and a write drops the list.
  */
