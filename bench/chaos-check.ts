@@ -16,8 +16,8 @@
  *   records in the campaign's zones that no state entry owns.
  */
 import type { ResourceState } from "../engine/state";
-import { canonicalRecord } from "../resources/normalize";
-import { typeToken } from "../resources/register";
+import { canonicalRecord } from "../resources/shared/normalize";
+import { typeToken } from "../resources/kinds";
 import { addYears, isoDate, type LedgerEntry, type SandboxState } from "../sandbox/state";
 import type { Snapshot } from "./chaos-model";
 

@@ -16,7 +16,7 @@
  */
 import type { Step } from "../engine/display";
 import { Engine, EngineError, type Program, type RunResult } from "../engine/engine";
-import { typeToken } from "../resources/register";
+import { typeToken } from "../resources/kinds";
 import { startSandbox } from "../sandbox/index";
 import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./chaos-faults";
 import { compareState, doubleCharges, type Findings } from "./chaos-check";

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { packageRoot, startProviderHost, type PropertyMap } from "../engine/host";
-import { shim } from "../resources/shim";
+import { shim } from "../resources/program/shim";
 import type { Measurement } from "./bench";
 import { median, round } from "./measure";
 

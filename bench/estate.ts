@@ -2,7 +2,7 @@
  * Bench section: refresh of an estate of 100 domains, each with a zone and 5 records, through the
  * engine and the provider host: calls per refresh with contacts managed (goal ≤ 210) and without
  * (goal ≤ 110). Reads use GET /domains and GET /dns/zones where contract.listEntries says their
- * entries carry what a read needs, and one record list per zone (resources/read-cache.ts).
+ * entries carry what a read needs, and one record list per zone (resources/host/read-cache.ts).
  */
 import { ResellerClient } from "../provider/client";
 import { toServiceContact } from "../provider/contact-names";

@@ -1,5 +1,5 @@
 /**
- * Bench section: the reads a `pulumi preview` makes (resources/preflight.ts: the account, lists of
+ * Bench section: the reads a `pulumi preview` makes (resources/host/preflight.ts: the account, lists of
  * domains and zones, quotes, a zone's records for its adoptions), against the rule of at most one
  * read per object the program declares. Two programs, each previewed with nothing in state: the demo
  * (examples/main: a domain to buy, its zone and records) and the 100-domain estate as an import

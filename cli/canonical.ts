@@ -1,5 +1,5 @@
 /**
- * Puts an estate into the canonical form of resources/normalize (the package's one normalizer),
+ * Puts an estate into the canonical form of resources/shared/normalize (the package's one normalizer),
  * so the generated inputs are exactly what the resources' check() would store and the first
  * `pulumi up` shows no diff, not even a cosmetic one.
  */
@@ -9,7 +9,7 @@ import {
   canonicalIps,
   canonicalNameservers,
   canonicalRecord,
-} from "../resources/normalize";
+} from "../resources/shared/normalize";
 import type { Estate, EstateDomain, EstateRecord, EstateZone } from "./estate";
 
 export function canonicalEstateRecord(zone: string, r: EstateRecord): EstateRecord {

@@ -12,7 +12,7 @@ import { DEFAULT_CONTRACT } from "../provider/contract";
 import { checkConnectionSettings, isSettingError, type SettingName } from "../provider/settings";
 import { isGoneStage, isNotFound } from "../provider/vocabulary";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
-import { canonicalHost } from "../resources/normalize";
+import { canonicalHost } from "../resources/shared/normalize";
 import { canonicalEstate } from "./canonical";
 import { generateProject, lineOf, nextSteps, type Migration } from "./codegen";
 import { dependencySpec } from "./dependency";

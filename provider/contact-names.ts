@@ -2,7 +2,7 @@
  * A contact's field names: this package's (camelCase, as Pulumi providers name properties) against
  * the service's (spec, Contact). The one place they are mapped: the response view
  * (provider/views.ts), Domain's contact requests and answers and its reading of states and programs
- * of 0.2.0 and before, which used the service's names (resources/domain-handler.ts), and redaction
+ * of 0.2.0 and before, which used the service's names (resources/domain/handler.ts), and redaction
  * read this table; the sandbox's stored contact is typed from it.
  */
 import type { Contact, StoredContact } from "./shapes";

@@ -1,7 +1,7 @@
 /**
  * Shapes the service, the resources and the sandbox share, each declared once: a contact, a set of
  * contacts by type, a renewal policy. Plain TypeScript (no zod), so the package's public
- * declarations stay free of validator internals; resources/validate.ts parses inputs into them and
+ * declarations stay free of validator internals; resources/host/check.ts parses inputs into them and
  * provider/views.ts checks that its response schemas agree with them.
  */
 

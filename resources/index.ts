@@ -1,25 +1,20 @@
 /** The public surface of reseller-pulumi: resources, read-only functions and their types. */
-export {
-  Domain,
-  type DomainArgs,
-  type ContactArgs,
-  type Contact,
-  type DomainContactsArgs,
-  type DomainContacts,
-  type RenewalPolicyArgs,
-} from "./domain";
-export {
-  DnsZone,
-  DnsRecord,
-  ZoneTemplate,
-  type DnsZoneArgs,
-  type DnsRecordArgs,
-  type RecordExtraArgs,
-  type RecordExtra,
-  type ZoneTemplateArgs,
-} from "./dns";
-export { DnsZoneRecords, type DnsZoneRecordsArgs, type ZoneRecordArgs } from "./zone-records/resource";
-export { ChildHost, PrivacyAddon, Protection, EppCode, type ChildHostArgs, type DomainAddonArgs, type EppCodeArgs, type UnconfirmedAddonOrder } from "./addons";
+export { Domain } from "./domain/resource";
+export { type DomainArgs, type ContactArgs, type Contact, type DomainContactsArgs, type DomainContacts, type RenewalPolicyArgs } from "./domain/args";
+export { DnsZone } from "./dns-zone/resource";
+export { DnsRecord } from "./dns-record/resource";
+export { ZoneTemplate } from "./zone-template/resource";
+export { type DnsZoneArgs } from "./dns-zone/args";
+export { type DnsRecordArgs, type RecordExtraArgs, type RecordExtra } from "./dns-record/args";
+export { type ZoneTemplateArgs } from "./zone-template/args";
+export { DnsZoneRecords } from "./zone-records/resource";
+export { type DnsZoneRecordsArgs, type ZoneRecordArgs } from "./zone-records/args";
+export { ChildHost } from "./child-host/resource";
+export { PrivacyAddon, Protection } from "./domain-addon/resource";
+export { EppCode } from "./epp-code/resource";
+export { type ChildHostArgs } from "./child-host/args";
+export { type DomainAddonArgs, type UnconfirmedAddonOrder } from "./domain-addon/args";
+export { type EppCodeArgs } from "./epp-code/args";
 export {
   getAvailability,
   getAvailabilityOutput,
@@ -52,8 +47,8 @@ export {
   type ResellerInvokeOutputOptions,
   type TemplateInfo,
   type TldInfo,
-} from "./functions";
-export { SECRET_OUTPUTS, typeToken, type AccountOption, type ResellerResourceOptions } from "./register";
-export { Provider, type ProviderArgs } from "./provider";
-export type { Kind } from "./shim";
+} from "./program/functions";
+export { typeToken, type Kind } from "./kinds";
+export { SECRET_OUTPUTS, type AccountOption, type ResellerResourceOptions } from "./program/register";
+export { Provider, type ProviderArgs } from "./program/provider";
 export type { ContactSet, RenewalPolicy } from "../provider/shapes";

@@ -5,9 +5,9 @@
 import type { Clock } from "../../provider/clock";
 import type { Contract } from "../../provider/contract";
 import type { Purchase } from "../../provider/idempotency";
-import type { ResellerApi } from "../api";
-import type { ReadCaches } from "../read-cache";
-import type { Limits } from "../validate";
+import type { ResellerApi } from "../shared/api";
+import type { ReadCaches } from "./read-cache";
+import type { Limits } from "./check";
 import type { Log } from "./log";
 import type { Ownership } from "./ownership";
 import type { RecordDeletes } from "./record-deletes";

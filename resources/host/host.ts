@@ -2,18 +2,18 @@
  * The provider host's state: one `HostContext` (./context.ts) per account (config namespace), built
  * from the settings `configure` passed. It carries the API client, the clock, the logger, the read
  * caches, the ownership registry, the shared-TTL registry and the record deletes in flight. Nothing
- * else on the host side holds state: runtime.ts keeps the one `Host` of the process, and tests build
+ * else on the host side holds state: ./dispatch.ts keeps the one `Host` of the process, and tests build
  * their own with their own clock.
  */
 import { systemClock, type Clock } from "../../provider/clock";
 import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../../provider/contract";
 import { accountId, purchaseKey } from "../../provider/idempotency";
-import { DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../api";
-import { ClientCache } from "../client-cache";
-import { ReadCaches } from "../read-cache";
-import { SecretValues } from "../secret-inputs";
-import { MIN_CLI_VERSION } from "../sdk-version";
-import type { Limits } from "../validate";
+import { DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../shared/api";
+import { ClientCache } from "../shared/client-cache";
+import { ReadCaches } from "./read-cache";
+import { SecretValues } from "./secret-inputs";
+import { MIN_CLI_VERSION } from "../shared/sdk-version";
+import type { Limits } from "./check";
 import type { HostContext } from "./context";
 import { LOG_WAITS_LONGER_THAN_MS, redactingLog, type Log, type LogSink } from "./log";
 import { Ownership } from "./ownership";
@@ -24,7 +24,7 @@ export interface HostOptions {
   clock?: Clock;
   sink: LogSink;
   env?: NodeJS.ProcessEnv;
-  /** Says why an SDK never called `configure`, when that is the cause of missing configuration (resources/sdk-version.ts). */
+  /** Says why an SDK never called `configure`, when that is the cause of missing configuration (resources/shared/sdk-version.ts). */
   sdkTooOld?: () => string | undefined;
 }
 
@@ -42,7 +42,7 @@ interface Configured {
 export class Host {
   private readonly contexts = new Map<string, HostContext>();
   private readonly configured = new Map<string, Configured>();
-  /** One client per connection (../client-cache.ts), made with this host's clock and log. */
+  /** One client per connection (../shared/client-cache.ts), made with this host's clock and log. */
   private readonly clients: ClientCache;
   /** Requests other than GET answered by the service, by any client of this host (HostContext.writesSent). */
   private writes = 0;
@@ -142,7 +142,7 @@ export class Host {
     return c;
   }
 
-  /** The account's client: one per connection, shared by accounts with equal settings (../client-cache.ts). */
+  /** The account's client: one per connection, shared by accounts with equal settings (../shared/client-cache.ts). */
   private client(account: string): ResellerApi {
     return this.clients.get(this.settings(account));
   }

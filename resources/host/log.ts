@@ -4,7 +4,7 @@
  * (provider/redact.ts), then every value the program marked secret.
  */
 import { redact } from "../../provider/redact";
-import type { SecretValues } from "../secret-inputs";
+import type { SecretValues } from "./secret-inputs";
 
 /** Where log lines go (Pulumi's engine log in the host). Lines reach it redacted, always. */
 export interface LogSink {

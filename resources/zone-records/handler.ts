@@ -8,27 +8,20 @@
  */
 import type { DnsRecord, RecordInput } from "../../provider/views";
 import { isNotFound, isServiceManagedRecord } from "../../provider/vocabulary";
-import { GONE, type Handler } from "../handler";
+import { GONE, type Handler } from "../host/handler";
 import type { HostContext } from "../host/context";
 import { objectKey } from "../host/ownership";
 import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
-import { canonicalHost, canonicalRecord, defined, sameJson } from "../normalize";
-import { containsUnknown, failed, isUnknown } from "../validate";
-import type { DiffResult } from "../diff";
-import { checkZoneRecordsInputs, type ZoneRecordsInputs } from "./check";
+import { canonicalHost, defined, sameJson } from "../shared/normalize";
+import { containsUnknown, failed, isUnknown } from "../host/check";
+import type { DiffResult } from "../host/diff";
+import { checkZoneRecordsInputs } from "./schema";
+import type { ZoneRecordsInputs, ZoneRecordsOutputs } from "./state";
 import { declarations } from "./declared";
-import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type HeldOutputs, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
+import { liveCanonical } from "../host/live-records";
+import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
 import { thresholdRefusal } from "./safety";
-
-/** A DnsZoneRecords in state: its settings, the records it holds by key, and what else the zone held when last seen. */
-export type ZoneRecordsOutputs = Omit<ZoneRecordsInputs, "records" | "fields"> &
-  HeldOutputs & {
-  /** Keys of live records neither declared nor held (left alone unless authoritative), as last seen. */
-  unmanaged: string[];
-  /** Keys of live records a DnsRecord of the stack declares or holds, as last seen: never deleted by this resource. */
-  elsewhere: string[];
-};
 
 /** Requests of one apply in flight at once: the client paces them (its rate limiter), this only hides each answer's latency. */
 export const APPLY_CONCURRENCY = 4;
@@ -38,9 +31,8 @@ const who = (urn: string | undefined): string => (urn ? resourceName(urn) : "Dns
 /** The zone's user records (the service's own SOA and apex NS left out), canonical and keyed. */
 function liveRecords(zone: string, live: readonly DnsRecord[]): LiveRecord[] {
   const out: LiveRecord[] = [];
-  for (const r of live) {
+  for (const { live: r, canonical: c } of liveCanonical(live, zone)) {
     if (isServiceManagedRecord(zone, r)) continue;
-    const c = canonicalRecord(r, zone);
     const record: ZoneRecord = { type: c.type, name: c.name, content: c.content, ttl: c.ttl };
     if (c.priority != null) record.priority = c.priority;
     if (c.extra != null) record.extra = c.extra;

@@ -6,6 +6,7 @@
  * shared by the name and type and is the record's one changeable value besides its identity.
  */
 import { recordType, type CanonicalRecord } from "../../provider/records";
+import { groupBy } from "../host/live-records";
 
 /** A declared record: DnsRecord's canonical shape (priority and extra only where the type has them). */
 export type ZoneRecord = Omit<CanonicalRecord, "priority" | "extra"> & { priority?: number | null; extra?: CanonicalRecord["extra"] };
@@ -208,13 +209,7 @@ export function isPackedRecords(v: unknown): v is Record<string, number> {
 
 /** Deletes and creates of one name and type paired into changes; the rest stay deletes and creates. */
 function pair(deletes: readonly LiveRecord[], creates: readonly { key: string; record: ZoneRecord }[], unmanaged: (l: LiveRecord) => boolean): Step[] {
-  const bySet = new Map<string, LiveRecord[]>();
-  for (const d of deletes) {
-    const s = setOf(d.record);
-    const list = bySet.get(s);
-    if (list) list.push(d);
-    else bySet.set(s, [d]);
-  }
+  const bySet = groupBy(deletes, (d) => setOf(d.record));
   const out: Step[] = [];
   const creating: Step[] = [];
   for (const c of creates) {

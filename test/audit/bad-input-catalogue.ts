@@ -5,7 +5,7 @@
  * where there is no value to print: a missing input, or a key that is itself the mistake), and
  * `rule` a phrase of the rule broken. `secrets` are plain-text values that must NOT be in the message.
  */
-import type { Kind } from "../../resources/shim";
+import type { Kind } from "../../resources/kinds";
 
 export type FunctionName = "getAvailability" | "checkDomain" | "getPricing" | "getTlds" | "getBalance" | "getTier";
 

@@ -15,7 +15,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError } from "../../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Kind } from "../../resources/shim";
+import type { Kind } from "../../resources/kinds";
 import {
   FUNCTION_CASES,
   RESOURCE_CASES,
@@ -43,7 +43,7 @@ afterAll(async () => sandbox?.close());
 
 /**
  * Every request the sandbox answered under the API prefix, but reads. Check reads the service once
- * its offline validation passed (resources/preflight.ts: the account, quotes, the template list; DnsZoneRecords its zone's records), so
+ * its offline validation passed (resources/host/preflight.ts: the account, quotes, the template list; DnsZoneRecords its zone's records), so
  * the valid resources of a program are read about; a bad input fails before any request.
  */
 const READ = /^(GET |POST \/api\/v1\/(pricing|domains\/check|domains\/availability)$)/;

@@ -4,7 +4,7 @@
  * previews and then ups each through the engine against a fresh sandbox: what fails `up` must fail
  * (or, where said, warn) at `preview` with the same message. `message` is a phrase of it.
  */
-import type { Kind } from "../../resources/shim";
+import type { Kind } from "../../resources/kinds";
 import { CONTACT } from "./bad-input-catalogue";
 
 export interface Mistake {

@@ -271,7 +271,7 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   for (const call of hostCalls) for (const p of call.props) if (typeof p.__provider === "string") providers.add(p.__provider);
   const methods = new Set(hostCalls.map((c) => c.method));
   expect([...methods].sort()).toEqual(["check", "create", "delete", "diff", "read", "update"]);
-  // One text for every kind (resources/shim.ts): the kind travels in each resource's URN.
+  // One text for every kind (resources/program/shim.ts): the kind travels in each resource's URN.
   expect(providers.size).toBe(1);
   const kindsSeen = new Set(hostCalls.flatMap((c) => c.props.map((p) => String(p.resourceUrn ?? "").split("::")[2]?.split(":").pop())));
   for (const kind of ["Domain", "EppCode", "PrivacyAddon", "DnsZone", "DnsRecord"]) expect(kindsSeen).toContain(kind);

@@ -30,7 +30,7 @@ test("linear: CPU per record of the program and the host, ours and bare, for eve
   expect(m.linearOursYieldingFirstRequestSecondsAt3).toBeGreaterThan(0);
   expect(m.linearOursYieldingUpSecondsAt3).toBeGreaterThan(0);
   // The imported program's first up: the adoptions share the zone's one read.
-  // Besides, check's predictions (resources/preflight.ts): the credential read, the zone list and the zone.
+  // Besides, check's predictions (resources/host/preflight.ts): the credential read, the zone list and the zone.
   expect(m.linearImportedUpRequestsAt3).toBe(4);
   expect(m.linearImportedFirstRequestSecondsAt3).toBeGreaterThan(0);
   expect(m.linearImportedProgramUpMsPerRecordAt3).toBeGreaterThan(0);

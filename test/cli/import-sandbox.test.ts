@@ -218,7 +218,7 @@ describe("import against the sandbox, then up through the engine", () => {
     // The zone's own read returns its records and seeds the list every adoption reads (a list per
     // adoption would be 700 adoptions, two pages each).
     expect(recordLists.length).toBeLessThanOrEqual(pages);
-    // Besides, check's predictions (resources/preflight.ts) read the balance once, and the zone list and
+    // Besides, check's predictions (resources/host/preflight.ts) read the balance once, and the zone list and
     // the zone once before the one write and once after it: a fixed number, not one per record.
     const gets = log.filter((r) => r.method === "GET").map((r) => r.path.split("?")[0]);
     const count = (p: string) => gets.filter((g) => g === p).length;

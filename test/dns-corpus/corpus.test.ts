@@ -118,7 +118,7 @@ beforeAll(async () => {
     if (c.sourceCanonical) ofSource.set(c.id, await new Managed(env, "DnsRecord", `source-${c.id}`).check(args(c, c.sourceCanonical)));
   });
   checkMs = Date.now() - t0;
-  // Check reads the service to predict up (resources/preflight.ts); it never writes.
+  // Check reads the service to predict up (resources/host/preflight.ts); it never writes.
   requestsDuringChecks = env.mutatingSince(mark).length;
 }, 60_000);
 afterAll(async () => {

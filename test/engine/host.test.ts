@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { isProviderHostError, startProviderHost, UNKNOWN, type ProviderHost } from "../../engine/host";
-import { compareVersions, installedSdkVersion } from "../../resources/sdk-version";
+import { compareVersions, installedSdkVersion } from "../../resources/shared/sdk-version";
 
 // The SDK's dynamic provider host passes a read's `inputs` on from 3.216.0 (pulumi/pulumi#13839);
 // older hosts, down to the lowest supported 3.139.0, drop them and the engine keeps the old inputs.

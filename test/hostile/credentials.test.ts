@@ -9,7 +9,7 @@ import * as net from "node:net";
 import { Agent, type Dispatcher } from "undici";
 import { ResellerClient } from "../../provider/client";
 import { isResellerNetworkError, LocalRequestError } from "../../provider/errors";
-import { readSettings } from "../../resources/api";
+import { readSettings } from "../../resources/shared/api";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server";
 import { API_KEY, API_SECRET } from "../provider/helpers";
 

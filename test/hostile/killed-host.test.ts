@@ -11,7 +11,7 @@
  * (expiry_mismatch, no charge) and nothing is renewed again. And for an add-on killed mid-purchase.
  */
 import { startProviderHost } from "../../engine/host";
-import { canonicalContact } from "../../resources/normalize";
+import { canonicalContact } from "../../resources/shared/normalize";
 import { toServiceContact } from "../../provider/contact-names";
 import { contact, Managed, ROOT, startEnv, type Env } from "../resources/lifecycle/harness";
 

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, type PropertyMap } from "../../engine/host";
-import type { Kind } from "../../resources/shim";
+import type { Kind } from "../../resources/kinds";
 import { providerFor, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 
 const marker = (): string => `zq${randomBytes(5).toString("hex")}`;

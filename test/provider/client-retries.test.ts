@@ -7,7 +7,7 @@ import type { ResellerClient } from "../../provider/client";
 import { OutcomeUnknownError, RateLimitedError, ResellerNetworkError } from "../../provider/errors";
 import type { WaitEvent } from "../../provider/request-loop";
 import { ok, fail, startRecordingServer, type RecordingServer } from "../support/recording-server";
-import { chargeUnknown } from "../../resources/unanswered-order";
+import { chargeUnknown } from "../../resources/host/unanswered-order";
 import * as F from "./fixtures";
 import { clientFor, fakeClock, type FakeClock } from "./helpers";
 

@@ -7,7 +7,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { ResellerClient } from "../../provider/client";
 import { resolveContract, type ContractOverrides } from "../../provider/contract";
-import { readSettings } from "../../resources/api";
+import { readSettings } from "../../resources/shared/api";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { fail, ok, startRecordingServer, type RecordingServer } from "../support/recording-server";
 import * as F from "./fixtures";

@@ -139,7 +139,7 @@ describe("each guard picks out the real refusal it names, and nothing else", () 
 });
 
 describe("errors of a second copy of the client's modules (instanceof fails, the name holds)", () => {
-  it("the guards and resources/api's readers know them", async () => {
+  it("the guards and resources/shared/api's readers know them", async () => {
     let Copy!: typeof ResellerClient;
     let CopyError!: typeof ResellerApiError;
     jest.isolateModules(() => {

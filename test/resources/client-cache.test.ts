@@ -1,13 +1,13 @@
 /**
- * One client cache, one key (resources/client-cache.ts): the provider host and the program's
+ * One client cache, one key (resources/shared/client-cache.ts): the provider host and the program's
  * read-only functions take their clients from it. Settings that differ only in one setting the
  * client is built from get two clients; equal settings share one, whatever account they came from.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Settings } from "../../resources/api";
-import { ClientCache, clientKey } from "../../resources/client-cache";
+import type { Settings } from "../../resources/shared/api";
+import { ClientCache, clientKey } from "../../resources/shared/client-cache";
 import { testHost } from "../support/host-context";
 
 let dir: string;

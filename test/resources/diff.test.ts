@@ -1,7 +1,14 @@
-import { diffChildHost, diffDomain, diffDomainAddon, diffEppCode, diffRecord, diffTemplate, diffZone, renewalDue } from "../../resources/diff";
-import { checkRecordInputs, UNKNOWN } from "../../resources/validate";
-import { recordHandler } from "../../resources/dns-handlers";
-import type { DomainInputs } from "../../resources/validate";
+import { diffChildHost } from "../../resources/child-host/diff";
+import { diffDomain, renewalDue } from "../../resources/domain/diff";
+import { diffDomainAddon } from "../../resources/domain-addon/diff";
+import { diffEppCode } from "../../resources/epp-code/diff";
+import { diffRecord } from "../../resources/dns-record/diff";
+import { diffTemplate } from "../../resources/zone-template/diff";
+import { diffZone } from "../../resources/dns-zone/diff";
+import { checkRecordInputs } from "../../resources/dns-record/schema";
+import { UNKNOWN } from "../../resources/host/check";
+import { recordHandler } from "../../resources/dns-record/handler";
+import type { DomainInputs } from "../../resources/domain/state";
 import { testHost, type TestHost } from "../support/host-context";
 
 const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", addressLine1: "1 St", city: "London", country: "GB" };

@@ -5,7 +5,8 @@
  * schema on its first parse).
  */
 import { z } from "zod";
-import { checkRecordInputs, DEFAULT_LIMITS, withLimits, type Limits } from "../../resources/validate";
+import { checkRecordInputs } from "../../resources/dns-record/schema";
+import { DEFAULT_LIMITS, withLimits, type Limits } from "../../resources/host/check";
 import { testHost } from "../support/host-context";
 
 const settings = { baseUrl: "http://127.0.0.1:9", apiKey: "k", apiSecret: "s" };

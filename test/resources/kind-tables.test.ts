@@ -9,7 +9,7 @@ import ts from "typescript";
 
 const root = path.resolve(__dirname, "..", "..");
 const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
-const SOURCES = ["resources/runtime.ts", "resources/dns.ts", "resources/addons.ts", "resources/domain.ts", "resources/zone-records/resource.ts", "test/resources/kind-tables.types.ts"];
+const SOURCES = ["resources/host/dispatch.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/domain/resource.ts", "resources/zone-records/resource.ts", "test/resources/kind-tables.types.ts"];
 let previous: ts.Program | undefined;
 
 /** The semantic errors in SOURCES, as `file: message`, with `file`'s text edited by `edit` (which must change it). */
@@ -38,28 +38,28 @@ test("the sources, and every @ts-expect-error case, compile clean", () => {
 });
 
 test("a kind without a handler does not compile", () => {
-  const errors = errorsWith("resources/runtime.ts", (t) => t.replace("  EppCode: addonKinds.EppCode,\n", ""));
-  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/runtime\.ts: .*Property 'EppCode' is missing/)]));
+  const errors = errorsWith("resources/host/dispatch.ts", (t) => t.replace("  EppCode: eppCodeHandler,\n", ""));
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*Property 'EppCode' is missing/)]));
 });
 
 test("a new kind without a handler does not compile", () => {
-  const errors = errorsWith("resources/shim.ts", (t) => t.replace('| "DnsZoneRecords";', '| "DnsZoneRecords" | "Dnssec";'));
-  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/runtime\.ts: .*Property 'Dnssec' is missing/)]));
+  const errors = errorsWith("resources/kinds.ts", (t) => t.replace('| "DnsZoneRecords";', '| "DnsZoneRecords" | "Dnssec";'));
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*Property 'Dnssec' is missing/)]));
 });
 
 test("a handler under a name that is no kind does not compile", () => {
-  const errors = errorsWith("resources/runtime.ts", (t) => t.replace("  EppCode: addonKinds.EppCode,", "  EppCodes: addonKinds.EppCode,"));
-  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/runtime\.ts: .*'EppCodes' does not exist/)]));
+  const errors = errorsWith("resources/host/dispatch.ts", (t) => t.replace("  EppCode: eppCodeHandler,", "  EppCodes: eppCodeHandler,"));
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*'EppCodes' does not exist/)]));
 });
 
 test("a misspelt output name does not compile", () => {
-  const errors = errorsWith("resources/dns.ts", (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'));
-  expect(errors).toEqual([expect.stringMatching(/^resources\/dns\.ts: .*"nameserver"' is not assignable to type 'OutputName<"DnsZone">'/)]);
+  const errors = errorsWith("resources/dns-zone/resource.ts", (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/dns-zone\/resource\.ts: .*"nameserver"' is not assignable to type 'OutputName<"DnsZone">'/)]);
 });
 
 test("an output of another kind does not compile", () => {
-  const errors = errorsWith("resources/addons.ts", (t) => t.replace('(["authCode", "requestedAt"])', '(["authCode", "requestedAt", "hostname"])'));
-  expect(errors).toEqual([expect.stringMatching(/^resources\/addons\.ts: .*"hostname"' is not assignable to type 'OutputName<"EppCode">'/)]);
+  const errors = errorsWith("resources/epp-code/resource.ts", (t) => t.replace('(["authCode", "requestedAt"])', '(["authCode", "requestedAt", "hostname"])'));
+  expect(errors).toEqual([expect.stringMatching(/^resources\/epp-code\/resource\.ts: .*"hostname"' is not assignable to type 'OutputName<"EppCode">'/)]);
 });
 
 test("a declared output left out of the list does not compile", () => {
@@ -69,7 +69,7 @@ test("a declared output left out of the list does not compile", () => {
 
 test("the host tells kinds by the table's own keys: a URN naming an Object member is no kind", () => {
   // Loaded here: the other cases only compile.
-  const { kindOfUrn } = require("../../resources/runtime") as typeof import("../../resources/runtime");
+  const { kindOfUrn } = require("../../resources/host/dispatch") as typeof import("../../resources/host/dispatch");
   const urn = (kind: string) => `urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${kind}::web`;
   expect(kindOfUrn(urn("DnsZone"))).toBe("DnsZone");
   for (const name of ["toString", "constructor", "hasOwnProperty"]) expect(() => kindOfUrn(urn(name))).toThrow(`cannot tell the resource kind from resourceUrn "${urn(name)}"`);

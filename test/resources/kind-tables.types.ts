@@ -4,9 +4,9 @@
  * Not run; only compiled.
  */
 import type { DnsZone, Domain, ZoneTemplate } from "../../resources";
-import { outputNames } from "../../resources/output-names";
-import type { HANDLERS, OutputsOf } from "../../resources/runtime";
-import type { Kind } from "../../resources/shim";
+import { outputNames } from "../../resources/program/output-names";
+import type { HANDLERS, OutputsOf } from "../../resources/host/dispatch";
+import type { Kind } from "../../resources/kinds";
 
 type Table = typeof HANDLERS;
 declare const entry: Table[Kind];
@@ -30,7 +30,7 @@ export const misspelt = outputNames<"DnsZone", DnsZone>()(["domain", "nameserver
 export const stale = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted", "recordId"]);
 // @ts-expect-error -- a declared output (`status`) left out of the list
 export const unlisted = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "delegated", "adopted"]);
-// Outputs of the handler that the class does not declare may be listed (Domain keeps its inputs; ZoneTemplate `adopted`).
+// Outputs of the handler that the class does not declare may be listed (Domain keeps its inputs).
 export const templateList = outputNames<"ZoneTemplate", ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]);
 // @ts-expect-error -- Domain declares `contacts` and more; a list of one leaves them out
 export const domainShort = outputNames<"Domain", Domain>()(["domain"]);

@@ -3,8 +3,8 @@
  * type and name (shared TTL, adopt) and DnsRecord's adopt by identity (dns-handlers.ts) share one
  * canonical form per list (live-records.ts).
  */
-import * as normalize from "../../resources/normalize";
-import { identityKey, liveByIdentity, liveByTypeName, liveCanonical, typeNameKey } from "../../resources/live-records";
+import * as normalize from "../../resources/shared/normalize";
+import { identityKey, liveByIdentity, liveByTypeName, liveCanonical, typeNameKey } from "../../resources/host/live-records";
 import type { DnsRecord } from "../../provider/views";
 
 const ZONE = "example.com";

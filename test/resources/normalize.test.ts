@@ -8,7 +8,7 @@ import {
   fqdn,
   relativeName,
   type RecordLike,
-} from "../../resources/normalize";
+} from "../../resources/shared/normalize";
 
 const Z = "example.com";
 

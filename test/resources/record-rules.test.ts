@@ -3,8 +3,9 @@
  * the zone-delete guard, import and the sandbox), and when a record replace must delete first.
  */
 import { isServiceManagedRecord } from "../../provider/contract";
-import { diffRecord } from "../../resources/diff";
-import { checkRecordInputs, type RecordInputs } from "../../resources/validate";
+import { diffRecord } from "../../resources/dns-record/diff";
+import { checkRecordInputs } from "../../resources/dns-record/schema";
+import { type RecordInputs } from "../../resources/dns-record/state";
 
 test("service-managed records: SOA anywhere and NS at the apex in every spelling; NS below the apex is the user's", () => {
   const z = "example.com";

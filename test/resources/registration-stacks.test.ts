@@ -2,7 +2,7 @@
  * What a reseller resource's constructor costs the program, and what it keeps: the SDK records a
  * stack text on every promise it makes for a resource (runtime/debuggable.js, read only with
  * PULUMI_DEBUG_PROMISE_LEAKS set), and our constructors switch that off while they register
- * (`ResellerResource`, resources/register.ts). Read here from the SDK's own leak-candidate set and
+ * (`ResellerResource`, resources/program/register.ts). Read here from the SDK's own leak-candidate set and
  * from the RegisterResourceRequest the SDK sends to a (mock) monitor, the request `pulumi up` sends.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -52,7 +52,7 @@ async function registered(r: pulumi.Resource): Promise<void> {
 }
 
 const { DnsRecord } = require("../../resources") as typeof import("../../resources");
-const { compareVersions } = require("../../resources/sdk-version") as typeof import("../../resources/sdk-version");
+const { compareVersions } = require("../../resources/shared/sdk-version") as typeof import("../../resources/shared/sdk-version");
 
 // From 3.200.0 the SDK raises the limit itself to find a resource's source position
 // (`Resource.callsites`; 3.190.0 has none); before, it reads it under the ambient limit, and our
@@ -85,7 +85,7 @@ test("the source position sent with the registration is still there", async () =
   const r = new DnsRecord("positioned", { zone: "example.com", type: "A", name: "pos", content: "192.0.2.2" });
   await registered(r);
   const pos = positions.get("positioned");
-  expect(pos?.getUri()).toMatch(/^file:\/\/.*resources\/register\.(ts|js)$/);
+  expect(pos?.getUri()).toMatch(/^file:\/\/.*resources\/program\/register\.(ts|js)$/);
   expect(pos?.getLine()).toBeGreaterThan(0);
 });
 

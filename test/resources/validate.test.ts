@@ -1,11 +1,9 @@
-import {
-  UNKNOWN,
-  checkChildHostInputs,
-  checkDomainInputs,
-  checkRecordInputs,
-  checkTemplateInputs,
-  checkZoneInputs,
-} from "../../resources/validate";
+import { UNKNOWN } from "../../resources/host/check";
+import { checkChildHostInputs } from "../../resources/child-host/schema";
+import { checkDomainInputs } from "../../resources/domain/schema";
+import { checkRecordInputs } from "../../resources/dns-record/schema";
+import { checkTemplateInputs } from "../../resources/zone-template/schema";
+import { checkZoneInputs } from "../../resources/dns-zone/schema";
 
 const jane = { name: "Jane", email: "jane@example.com", phone: "+441234567890", addressLine1: "1 St", city: "London", country: "GB" };
 const domain = (over: Record<string, unknown>) => ({ domain: "example.com", contacts: { registrant: jane }, ...over });

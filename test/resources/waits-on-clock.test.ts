@@ -11,9 +11,15 @@ import type { ResellerClient } from "../../provider/client";
 import type { SandboxHandle } from "../../sandbox/index";
 import { sandboxOnClock } from "../../bench/measure";
 import type { HostContext } from "../../resources/host/context";
-import { domainHandler } from "../../resources/domain-handler";
-import { recordHandler, zoneHandler, ZONE_DELETE_QUIET_MS, type RecordOutputs, type ZoneOutputs } from "../../resources/dns-handlers";
-import { checkDomainInputs, checkRecordInputs, checkZoneInputs, type CheckResult } from "../../resources/validate";
+import { domainHandler } from "../../resources/domain/handler";
+import { recordHandler } from "../../resources/dns-record/handler";
+import { zoneHandler, ZONE_DELETE_QUIET_MS } from "../../resources/dns-zone/handler";
+import { type RecordOutputs } from "../../resources/dns-record/state";
+import { type ZoneOutputs } from "../../resources/dns-zone/state";
+import { checkDomainInputs } from "../../resources/domain/schema";
+import { checkRecordInputs } from "../../resources/dns-record/schema";
+import { checkZoneInputs } from "../../resources/dns-zone/schema";
+import { type CheckResult } from "../../resources/host/check";
 import { testHost } from "../support/host-context";
 
 const contacts = {

@@ -3,9 +3,10 @@
  * the fields a key does not hold as is beside it): the records read back from them are exactly
  * what check judged, for every kind of record, and a second check reuses them.
  */
-import * as validate from "../../resources/validate";
-import { checkRecordInputs, DEFAULT_LIMITS } from "../../resources/validate";
-import { checkZoneRecordsInputs } from "../../resources/zone-records/check";
+import * as validate from "../../resources/dns-record/schema";
+import { checkRecordInputs } from "../../resources/dns-record/schema";
+import { DEFAULT_LIMITS } from "../../resources/host/check";
+import { checkZoneRecordsInputs } from "../../resources/zone-records/schema";
 import { packHeld, recordKey, unpackHeld, unpackRecords } from "../../resources/zone-records/plan";
 
 const ZONE = "example.com";

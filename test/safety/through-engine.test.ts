@@ -136,7 +136,7 @@ describe("moving resources", () => {
 
   // Seven of our resources under one component: they used to wait for each other forever (the
   // `resourceUrn` input carried the component as a dependency, which the SDK widens to all of its
-  // children); resources/register.ts now takes the parent's URN without that dependency.
+  // children); resources/program/register.ts now takes the parent's URN without that dependency.
   test("reparent under a component without aliases: the same", async () => {
     const first = estate((b) => b);
     await engine().up(program(first));

@@ -2,7 +2,7 @@
 import type { CustomResource } from "@pulumi/pulumi";
 import { programArgs } from "../../../engine/program-args";
 import * as reseller from "../../../resources";
-import type { Kind } from "../../../resources/shim";
+import type { Kind } from "../../../resources/kinds";
 
 type Constructor = new (name: string, args: never) => CustomResource;
 

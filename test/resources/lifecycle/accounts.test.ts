@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
-import { shim } from "../../../resources/shim";
+import { shim } from "../../../resources/program/shim";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { signedGet } from "../../sandbox/signed-get";
 import { ROOT } from "./harness";
@@ -78,7 +78,7 @@ test("the account's shim names the namespace and no credential; the default shim
 });
 
 test("an account that is not a config namespace is refused by name when the resource is declared", () => {
-  const { resourceArgs } = require("../../../resources/register") as typeof import("../../../resources/register");
+  const { resourceArgs } = require("../../../resources/program/register") as typeof import("../../../resources/program/register");
   expect(() => resourceArgs("DnsRecord", "bad", {}, [], { account: "eu accounts" })).toThrow(
     'DnsRecord bad: account: "eu accounts" is not a config namespace (letters, digits, "-" and "_", starting with a letter, e.g. "reseller-eu")',
   );
@@ -133,7 +133,7 @@ test("functions take the Provider in their options; the …Output forms too", as
 });
 
 test("a provider that is not a reseller.Provider, or one that contradicts `account`, is refused by name when declared", () => {
-  const { resourceArgs } = require("../../../resources/register") as typeof import("../../../resources/register");
+  const { resourceArgs } = require("../../../resources/program/register") as typeof import("../../../resources/program/register");
   const foreign = { urn: "x" } as unknown as reseller.Provider;
   expect(() => resourceArgs("DnsRecord", "bad", {}, [], { provider: foreign })).toThrow(
     "DnsRecord bad: provider: a reseller resource or function takes a reseller.Provider (new reseller.Provider(name, { configNamespace })), not a Object",

@@ -166,7 +166,7 @@ describe("reseller:contract against a sandbox on another contract", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err!.message).toMatch(/401 invalid_signature: this endpoint needs a signed request; missing header\(s\): X-Sig, X-Once/);
     expect(err!.message).toContain("set the contract's headers and signing entries (reseller:contract");
-    // Check's account read (resources/preflight.ts) meets it first: nothing is sent that writes.
+    // Check's account read (resources/host/preflight.ts) meets it first: nothing is sent that writes.
     expect(sandbox.operator.requests().filter((x) => x.error !== null).map((x) => [x.method, x.error])).toEqual([["GET", "invalid_signature"]]);
     expect(sandbox.operator.requests().filter((x) => x.method !== "GET")).toEqual([]);
     expect((await env.client.listRecords(ZONE)).some((x) => x.name === "config-check")).toBe(false);

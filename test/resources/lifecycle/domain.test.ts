@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isProviderHostError, type PropertyMap } from "../../../engine/host";
-import { canonicalContact } from "../../../resources/normalize";
+import { canonicalContact } from "../../../resources/shared/normalize";
 import { FOREIGN_AUTH_CODE } from "../../../sandbox/state";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
 

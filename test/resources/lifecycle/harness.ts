@@ -17,8 +17,10 @@ import type { ResourceState } from "../../../engine/state";
 import { createUrn } from "../../../engine/urn";
 import { ResellerClient } from "../../../provider/client";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../../sandbox/index";
-import { SECRET_OUTPUTS, typeToken } from "../../../resources/register";
-import { shim, type Kind } from "../../../resources/shim";
+import { typeToken } from "../../../resources/kinds";
+import { SECRET_OUTPUTS } from "../../../resources/program/register";
+import type { Kind } from "../../../resources/kinds";
+import { shim } from "../../../resources/program/shim";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 

@@ -8,7 +8,7 @@
  */
 import { startProviderHost, UNKNOWN } from "../../../engine/host";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
-import type { Kind } from "../../../resources/shim";
+import type { Kind } from "../../../resources/kinds";
 
 // Each test drives a resource through several steps (up, rename, preview, refresh, up), each one
 // or more calls through the SDK's provider host against the sandbox: 62 s for the whole suite at load 3.5 on 2 cores, up to 47 s for one

@@ -1,5 +1,5 @@
 /**
- * What check learns from the service (resources/preflight.ts), through the SDK's provider host over
+ * What check learns from the service (resources/host/preflight.ts), through the SDK's provider host over
  * gRPC against the sandbox: the account once per host process, delegation, money and adoption. The
  * host cannot tell a preview from an up, so each of these is what both meet.
  */

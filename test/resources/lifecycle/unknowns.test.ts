@@ -6,7 +6,7 @@
  * when it changes in place. Neither reads nor writes anything on the service.
  */
 import { UNKNOWN } from "../../../engine/host";
-import type { Kind } from "../../../resources/shim";
+import type { Kind } from "../../../resources/kinds";
 import { Managed, startEnv, type Env } from "./harness";
 
 let env: Env;
@@ -76,7 +76,7 @@ test("check passes with any input unknown, alone or all at once, and still fails
     const c = await new Managed(env, kind, "bad").check(args);
     expect({ kind, properties: c.failures.map((f) => f.property) }).toEqual({ kind, properties: [property] });
   }
-  // Check writes nothing (its reads predict up: resources/preflight.ts).
+  // Check writes nothing (its reads predict up: resources/host/preflight.ts).
   expect(env.mutatingSince(mark)).toEqual([]);
 });
 
@@ -122,7 +122,7 @@ test("diff with unknowns: replace when the unknown names the object, update when
   expect((await made.template.preview({ ...KNOWN.template.args, zone: UNKNOWN })).diff!.deleteBeforeReplace).toBe(true);
   expect((await made.childHost.preview({ ...KNOWN.childHost.args, hostname: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
   expect((await made.eppCode.preview({ ...KNOWN.eppCode.args, trigger: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
-  // Preview writes nothing (its reads predict up: resources/preflight.ts).
+  // Preview writes nothing (its reads predict up: resources/host/preflight.ts).
   expect(env.mutatingSince(mark)).toEqual([]);
 
   // The unknowns resolve to the values already applied: up changes nothing.

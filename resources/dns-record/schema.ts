@@ -1,0 +1,42 @@
+/** DnsRecord's check (host side): the fields' JSON types here, the record itself by the record table (provider/records). */
+import { z } from "zod";
+import { canonicalize, problemText } from "../../provider/records";
+import { DEFAULT_TTL } from "../shared/normalize";
+import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, common, containsUnknown, domainName, field, isObject, isUnknown, optional, parseInputs, readInt, readString, refuse, ruled, withLimits } from "../host/check";
+import { RecordInputs } from "./state";
+
+/**
+ * DnsRecord inputs. The zone, TTL (the contract's range) and the fields' JSON types are checked
+ * first; then, with every field known, the record table (provider/records, shared with the sandbox
+ * and the import command) canonicalizes and checks the record as a whole: name, content, priority
+ * and extra per type and RFC.
+ */
+export const recordSchema = withLimits<RecordInputs>((limits) =>
+  z
+    .looseObject({
+      ...common,
+      zone: domainName,
+      ttl: field(readInt(limits.ttl.min, limits.ttl.max, "seconds"), () => DEFAULT_TTL),
+      type: anyValue((v, ctx) => (typeof v === "string" ? v : refuse(ctx, v, "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)"))),
+      name: optional(readString()),
+      content: field(readString()),
+      // The record table judges priority and each extra field, with the type.
+      priority: z.unknown().optional(),
+      extra: optional((v, ctx) => (isObject(v) ? v : refuse(ctx, v, "is not an object ({weight, port} for SRV, {flag, tag} for CAA)"))),
+    })
+    .transform((r, ctx): RecordInputs => {
+      const name = r.name ?? "@";
+      // In preview, with a field unknown, the record cannot be judged whole yet: kept as sent (type upper-cased), judged once known.
+      if (containsUnknown([r.zone, r.type, name, r.content, r.priority, r.extra]))
+        return { ...r, type: isUnknown(r.type) ? r.type : r.type.trim().toUpperCase(), name, priority: asSent(r.priority), extra: asSent(r.extra) };
+      const c = canonicalize({ type: r.type, name, content: r.content, ttl: r.ttl, priority: r.priority, extra: r.extra }, r.zone);
+      if (!c.record) {
+        for (const p of c.problems)
+          ctx.addIssue({ code: "custom", message: problemText(p).slice(p.field.length + 2), path: [p.field], params: ruled(p.rule, p.value !== undefined && p.value !== null) });
+        return z.NEVER as never;
+      }
+      return { ...r, type: c.record.type, name: c.record.name, content: c.record.content, priority: c.record.priority, extra: c.record.extra };
+    }),
+);
+
+export const checkRecordInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<RecordInputs> => parseInputs(recordSchema(limits), news);

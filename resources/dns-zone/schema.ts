@@ -1,0 +1,14 @@
+/** DnsZone's check (host side). */
+import { z } from "zod";
+import { CheckResult, bool, common, domainName, optional, parseInputs, readInt } from "../host/check";
+import { ZoneInputs } from "./state";
+
+export const zoneSchema: z.ZodType<ZoneInputs> = z.looseObject({
+  ...common,
+  domain: domainName,
+  forceDestroy: bool,
+  waitForDelegation: bool,
+  waitTimeoutSeconds: optional(readInt(0, 3600, "seconds")),
+});
+
+export const checkZoneInputs = (news: Record<string, unknown>): CheckResult<ZoneInputs> => parseInputs(zoneSchema, news);

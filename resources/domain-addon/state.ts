@@ -1,0 +1,17 @@
+/** PrivacyAddon's and Protection's host-side types: the inputs check makes of the program's arguments, and the outputs state keeps. Types only. */
+import type { Charge, UnconfirmedBase } from "../host/unanswered-order";
+import type { Common } from "../kinds";
+
+/** PrivacyAddon and Protection: a domain. */
+export interface DomainAddonInputs extends Common {
+  domain: string;
+}
+
+/** An add-on purchase whose charge is unknown (its answer lost or unreadable, the add-on on); the next up confirms it. */
+export interface HeldAddonOrder extends UnconfirmedBase {
+  operation: "privacy" | "protection";
+}
+/** What an add-on holds in state besides its view: who brought it and what its purchase charged (null: adopted, taken over, or not stated). */
+export type AddonHeld = Charge & { adopted: boolean; unconfirmedOrder?: HeldAddonOrder };
+export type PrivacyOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string; expiresAt: string | null };
+export type ProtectionOutputs = DomainAddonInputs & AddonHeld & { enabled: boolean; status: string };

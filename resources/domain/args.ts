@@ -1,0 +1,44 @@
+/** Domain's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Contact, ContactSet, RenewalPolicy } from "../../provider/shapes";
+
+/** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
+export type ContactArgs = { [K in keyof Contact]: pulumi.Input<Contact[K]> };
+
+/** A WHOIS contact as the outputs hold it (secret). */
+export type { Contact };
+
+/** Contacts by type; admin, tech and billing default to the registrant (spec, Register rule 1). */
+export type DomainContactsArgs = { [K in keyof ContactSet<ContactArgs>]: pulumi.Input<ContactSet<ContactArgs>[K]> };
+
+/** Contacts by type as the outputs hold them (secret). */
+export type DomainContacts = ContactSet;
+
+/** Declarative renewal: renew `years` whenever fewer than `minDaysRemaining` days remain, never before `notBefore`. */
+export type RenewalPolicyArgs = { [K in keyof RenewalPolicy]: pulumi.Input<RenewalPolicy[K]> };
+
+/** Arguments of a {@link Domain}. */
+export interface DomainArgs {
+  /** The domain name; an IDN may be given in Unicode (stored as punycode). Changing it replaces the resource (the old domain stays registered). */
+  domain: pulumi.Input<string>;
+  /** Registration term in years, default 1. Used only when the domain is bought. */
+  years?: pulumi.Input<number>;
+  /** Contacts (secret). Required unless `adopt` is set; an adopted domain without contacts keeps its own. Changed in place. */
+  contacts?: pulumi.Input<DomainContactsArgs>;
+  /** 2 to 5 nameservers. Omitted: the operator's defaults, not managed. Changed in place (order ignored). */
+  nameservers?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Registrar lock. Omitted: not managed. */
+  locked?: pulumi.Input<boolean>;
+  /** Transfer code (secret). When given, the domain is transferred in instead of registered. */
+  authCode?: pulumi.Input<string>;
+  /** Your own order or domain reference, sent with the order. */
+  clientReference?: pulumi.Input<string>;
+  /** A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
+  maxPrice?: pulumi.Input<number | string>;
+  /** Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice). */
+  renewal?: pulumi.Input<RenewalPolicyArgs>;
+  /** Take an existing domain of the account into state: no purchase, no change. */
+  adopt?: pulumi.Input<boolean>;
+  /** How long create waits for the registry (stage `pending`), seconds; default 120. */
+  waitTimeoutSeconds?: pulumi.Input<number>;
+}

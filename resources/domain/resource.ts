@@ -1,0 +1,103 @@
+/** The Domain resource class (program side): registers it with its outputs; the work happens in the host (./handler.ts). */
+import * as pulumi from "@pulumi/pulumi";
+import { outputNames } from "../program/output-names";
+import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
+import type { DomainArgs, DomainContacts } from "./args";
+
+const OUTPUTS = outputNames<"Domain", Domain>()([
+  "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
+  "invoice", "registryStatuses", "adopted", "contactsStatus", "unconfirmedOrder", "years", "contacts", "authCode", "clientReference",
+  "maxPrice", "renewal", "adopt", "waitTimeoutSeconds",
+]);
+
+/**
+ * A registered domain. Create registers (or transfers, with `authCode`, or adopts, with `adopt`)
+ * under an Idempotency-Key derived from the URN, so a retried or re-run `up` never buys twice;
+ * `pending_approval`, `pending_kyc` and `pending_transfer` end the apply successfully with `stage`
+ * saying so. Nameservers, contacts and lock change in place; renewal follows `renewal`.
+ *
+ * A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
+ * (if you turn that off) only logs that the domain stays registered and where to cancel it.
+ */
+export class Domain extends ResellerResource {
+  /** The domain name (ASCII). */
+  declare readonly domain: pulumi.Output<string>;
+  /** Order stage: active, pending, pending_approval, pending_kyc, pending_transfer, expired, ... */
+  declare readonly stage: pulumi.Output<string>;
+  /** The service's status of the domain (spec, Domain info `status`), e.g. active. */
+  declare readonly status: pulumi.Output<string>;
+  /** Expiry date, YYYY-MM-DD. */
+  declare readonly expiryDate: pulumi.Output<string | null>;
+  /** Expiry timestamp, ISO 8601. */
+  declare readonly expiresAt: pulumi.Output<string | null>;
+  /** Nameservers the registry has. */
+  declare readonly nameservers: pulumi.Output<string[] | null>;
+  /** Whether the registrar (transfer) lock is on. */
+  declare readonly locked: pulumi.Output<boolean | null>;
+  /** Amount of the last charge this resource made (register, transfer or renew), decimal string. */
+  declare readonly charged: pulumi.Output<string | null>;
+  /** Currency of `charged`, e.g. USD. */
+  declare readonly currency: pulumi.Output<string | null>;
+  /** Invoice number of the last charge this resource made, when the service gives one. */
+  declare readonly invoice: pulumi.Output<string | null>;
+  /** EPP statuses at the registry, e.g. clientTransferProhibited. */
+  declare readonly registryStatuses: pulumi.Output<string[]>;
+  /** True when the domain was adopted rather than bought. */
+  declare readonly adopted: pulumi.Output<boolean>;
+  /** "pending" while a contact change awaits the registrant's e-mail confirmation. */
+  declare readonly contactsStatus: pulumi.Output<string | undefined>;
+  /**
+   * Set while an order this resource sent may have been charged but its answer was lost or
+   * unreadable (the service shows it applied); the next `up` reads it back and sets `charged`.
+   */
+  declare readonly unconfirmedOrder: pulumi.Output<
+    | {
+        /** register, transfer or renew. */
+        operation: string;
+        /** The Idempotency-Key it was sent with; the read-back replays it, never a new order. */
+        idempotencyKey: string;
+        /** The term ordered, in years. */
+        years: number;
+        /** A renewal: the expiry it renewed from. */
+        from?: string;
+        /** Why it is unconfirmed. */
+        reason: string;
+        /** When it was sent, ISO 8601 (none when a take-over's replay was unanswered). */
+        placedAt?: string;
+      }
+    | undefined
+  >;
+  /** Contacts (secret). */
+  declare readonly contacts: pulumi.Output<DomainContacts | undefined>;
+
+  /**
+   * Reads an existing Domain into the program, as Pulumi's `get` does: the engine reads it through
+   * the provider and keeps it as an external resource, never changed or deleted by this stack.
+   * @param name The resource's name in this program.
+   * @param id Its id (what `id` of a Domain in state holds).
+   * @param state Values its id alone does not name (e.g. `zone`), passed to the read.
+   * @param opts Resource options.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Partial<DomainArgs>, opts?: ResellerResourceOptions): Domain {
+    return new Domain(name, (state ?? {}) as DomainArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a Domain (also one made by another copy of this package). */
+  static override isInstance(obj: any): obj is Domain {
+    return isResellerResource(obj, "Domain");
+  }
+
+  /**
+   * @param name The resource's name, unique in the stack.
+   * @param args Its arguments.
+   * @param opts Resource options; `provider` names another account.
+   */
+  constructor(name: string, args: DomainArgs, opts?: ResellerResourceOptions) {
+    const inputs = {
+      ...args,
+      contacts: args.contacts === undefined ? undefined : pulumi.secret(args.contacts),
+      authCode: args.authCode === undefined ? undefined : pulumi.secret(args.authCode),
+    };
+    super("Domain", name, inputs, OUTPUTS, { retainOnDelete: true, ...opts });
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The implementation behind every serialized shim (../program/shim.ts). Loaded in the provider host
+ * through ../runtime.ts, which old states `require` by package path: keep these exports stable, old
+ * states ask for them. Each export takes the resource kind first and forwards to its handler with
+ * the account's HostContext (./context.ts).
+ *
+ * This module holds the process's one `Host`: the provider host serves every dynamic resource of
+ * the stack from one process, and the SDK calls these exports without any context of ours.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { DEFAULT_ACCOUNT } from "../shared/api";
+import { domainHandler } from "../domain/handler";
+import { childHostHandler } from "../child-host/handler";
+import { privacyHandler, protectionHandler } from "../domain-addon/handler";
+import { eppCodeHandler } from "../epp-code/handler";
+import { recordHandler } from "../dns-record/handler";
+import { templateHandler } from "../zone-template/handler";
+import { zoneHandler } from "../dns-zone/handler";
+import { zoneRecordsHandler } from "../zone-records/handler";
+import type { DiffResult } from "./diff";
+import type { Gone, Handler, Props } from "./handler";
+import type { HostContext } from "./context";
+import { Host } from "./host";
+import type { Kind } from "../kinds";
+import { dropPreviewReads, preflight, previewRenewal } from "./preflight";
+import { sdkTooOld } from "../shared/sdk-version";
+import type { CheckResult } from "./check";
+
+const host = new Host({
+  sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },
+  sdkTooOld: () => sdkTooOld(),
+});
+
+/**
+ * The one place property bags from the engine become a kind's types. The engine hands `diff`,
+ * `create` and `update` the inputs `check` returned, and `read`, `update` and `delete` the outputs a
+ * create, read or update returned (state keeps them as they were); they are not parsed again. This is
+ * the typing Pulumi's own `dynamic.ResourceProvider<Inputs, Outputs>` gives a provider.
+ */
+function fromEngine<T>(bag: Props): T {
+  return bag as unknown as T;
+}
+
+/** A handler behind the engine's untyped calls. */
+interface KindHandler {
+  upgrade(state: Props): Props;
+  check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
+  diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
+  create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
+  read(ctx: HostContext, id: string, props: Props): Promise<{ id: string; props: unknown } | Gone>;
+  update(ctx: HostContext, id: string, olds: Props, news: Props): Promise<{ outs: unknown }>;
+  delete(ctx: HostContext, id: string, props: Props): Promise<void>;
+}
+
+function kind<I, O>(h: Handler<I, O>): KindHandler {
+  const upgrade = (state: Props): Props => (h.upgrade ? h.upgrade(state) : state);
+  return {
+    upgrade,
+    // check's olds are upgraded by the caller, which hands them to preflight as well.
+    check: async (ctx, olds, news) => h.check(ctx, olds, news),
+    // A refresh's diff gets the inputs in state as news (engine: RefreshStep), old names and all.
+    diff: (ctx, id, olds, news) => h.diff(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(upgrade(news))),
+    create: (ctx, inputs) => h.create(ctx, fromEngine<I>(inputs)),
+    read: (ctx, id, props) => h.read(ctx, id, fromEngine<O>(upgrade(props))),
+    update: (ctx, id, olds, news) => h.update(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(news)),
+    delete: (ctx, id, props) => h.delete(ctx, id, fromEngine<O>(upgrade(props))),
+  };
+}
+
+/**
+ * Each resource kind's implementation, keyed by the kind type (../kinds.ts): a kind without a handler,
+ * or an entry that is no kind, does not compile.
+ */
+const IMPLEMENTATIONS = {
+  Domain: domainHandler,
+  DnsZone: zoneHandler,
+  DnsRecord: recordHandler,
+  ZoneTemplate: templateHandler,
+  ChildHost: childHostHandler,
+  PrivacyAddon: privacyHandler,
+  Protection: protectionHandler,
+  EppCode: eppCodeHandler,
+  DnsZoneRecords: zoneRecordsHandler,
+} satisfies { readonly [K in Kind]: Handler<unknown, unknown> };
+
+/** What a kind's handler keeps in state (its `O`): the names a resource class lists as outputs are checked against it (../program/output-names.ts). */
+export type OutputsOf<K extends Kind> = (typeof IMPLEMENTATIONS)[K] extends Handler<unknown, infer O> ? O : never;
+
+/** The handlers behind the engine's untyped calls, by kind (every kind: IMPLEMENTATIONS is checked to hold each). */
+export const HANDLERS = Object.fromEntries(Object.entries(IMPLEMENTATIONS).map(([k, h]) => [k, kind<unknown, unknown>(h)])) as { readonly [K in Kind]: KindHandler };
+
+/** Whether `name` is a kind this version implements (own keys only: not `toString` and the like). */
+const isKind = (name: string): name is Kind => Object.prototype.hasOwnProperty.call(HANDLERS, name);
+
+function handler(name: string): KindHandler {
+  const tooOld = sdkTooOld();
+  if (tooOld) throw new Error(tooOld);
+  if (!isKind(name)) throw new Error(`reseller-pulumi: unknown resource kind "${name}" (state written by a newer version?)`);
+  return HANDLERS[name];
+}
+
+const contextOf = (account: string | undefined): HostContext => host.context(account ?? DEFAULT_ACCOUNT);
+
+/**
+ * Runs a handler call with the values its property bags mark secret (`secretInputs`, from the
+ * program) added to the host's, and masks them in whatever it throws: the SDK's host prints an
+ * error's text and stack and sends its message and reasons to the engine.
+ */
+async function guarded<T>(bags: Props[], run: () => T | Promise<T>): Promise<T> {
+  host.secrets.addFrom(...bags);
+  try {
+    return await run();
+  } catch (e) {
+    throw host.secrets.scrub(e);
+  }
+}
+
+/** The subset of Pulumi's dynamic ConfigureRequest we read. */
+export interface ConfigureRequest {
+  config: { get(key: string): string | undefined };
+}
+
+// `account` (last, optional) is the config namespace of a shim made for the resource option
+// `account`; shims in older states do not pass it and mean the default namespace, "reseller".
+
+export async function configure(_kind: string, req: ConfigureRequest, account: string = DEFAULT_ACCOUNT): Promise<void> {
+  host.configure((key) => req.config.get(`${account}:${key}`), account);
+}
+
+export async function check(name: string, olds: Props, news: Props, account?: string): Promise<CheckResult<unknown>> {
+  const ctx = contextOf(account);
+  // After the offline validation, what up will meet (preflight.ts): in preview and up alike.
+  const r = await guarded([news, olds], async () => {
+    const h = handler(name);
+    const was = h.upgrade(olds);
+    return preflight(ctx, name, was, await h.check(ctx, was, news));
+  });
+  // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
+  return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
+}
+
+export async function diff(name: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
+  return guarded([news, olds], async () => {
+    const ctx = contextOf(account);
+    const d = handler(name).diff(ctx, id, olds, news);
+    // A renewal is decided here, not in check: it is priced as a purchase (preflight.ts).
+    if (name === "Domain" && d.diffs.includes("renewal")) await previewRenewal(ctx, olds, news);
+    return d;
+  });
+}
+
+/**
+ * After any write the account-wide read lists may be stale (read-cache.ts). Check's predictions
+ * (preflight.ts) are read again only when a write may have happened: a request other than GET was
+ * answered, or the call failed; an adoption that sent none keeps them (700 adopted records would
+ * otherwise read the zone list and the zone again after each one).
+ */
+function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
+  const sent = ctx.writesSent();
+  const settle = (failed: boolean): void => {
+    ctx.reads.dropAccountLists();
+    if (failed || ctx.writesSent() !== sent) dropPreviewReads(ctx);
+  };
+  return p.then(
+    (v) => {
+      settle(false);
+      return v;
+    },
+    (e: unknown) => {
+      settle(true);
+      throw e;
+    },
+  );
+}
+
+export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {
+  const ctx = contextOf(account);
+  return guarded([inputs], () => written(ctx, handler(name).create(ctx, inputs)));
+}
+
+export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
+  return guarded([props], () => handler(name).read(contextOf(account), id, props));
+}
+
+export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
+  const ctx = contextOf(account);
+  return guarded([news, olds], () => written(ctx, handler(name).update(ctx, id, olds, news)));
+}
+
+// `delete` is a reserved word as a declaration name; exported under that name below.
+function remove(name: string, id: string, props: Props, account?: string): Promise<void> {
+  const ctx = contextOf(account);
+  return guarded([props], () => written(ctx, handler(name).delete(ctx, id, props)));
+}
+export { remove as delete };
+
+// ---- Entry points of the shared provider (../program/shim.ts): the kind comes from the resource's URN. ----
+
+/** The kind named by a URN's type (`...::pulumi-nodejs:dynamic/reseller:<Kind>::name`, parent types before a `$`). */
+export function kindOfUrn(urn: unknown): string {
+  const type = typeof urn === "string" ? urn.split("::")[2] : undefined;
+  const name = type?.split("$").pop()?.split(":").pop();
+  if (!name || !isKind(name)) throw new Error(`reseller-pulumi: cannot tell the resource kind from resourceUrn ${JSON.stringify(urn)}`);
+  return name;
+}
+
+const isBag = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The property bag the engine passed; anything else is a call this provider does not know. */
+function bag(v: unknown): Props {
+  if (!isBag(v)) throw new Error(`reseller-pulumi: expected a property map from the provider host, got ${typeof v}`);
+  return v;
+}
+
+const kindOf = (props: unknown): string => kindOfUrn(bag(props).resourceUrn);
+
+const isConfigureRequest = (v: unknown): v is ConfigureRequest => isBag(v) && isBag(v.config) && typeof v.config.get === "function";
+
+/**
+ * configure(req), check(olds, news), diff(id, olds, news), create(inputs) and read(id, props) in one
+ * function: an id (a string) first means diff (three arguments) or read (two); otherwise two
+ * property maps are check, and one is create unless it is the configure request.
+ */
+export function dispatch(...a: unknown[]): Promise<unknown> {
+  return dispatchIn(undefined, ...a);
+}
+
+export function updateByUrn(id: string, olds: Props, news: Props): Promise<{ outs: unknown }> {
+  return updateByUrnIn(undefined, id, olds, news);
+}
+
+export function deleteByUrn(id: string, props: Props): Promise<void> {
+  return deleteByUrnIn(undefined, id, props);
+}
+
+/** The same, for the shared provider of another account (resource option `account`: a config namespace). */
+export function dispatchIn(account: string | undefined, ...a: unknown[]): Promise<unknown> {
+  if (typeof a[0] === "string") {
+    const id = a[0];
+    return a.length >= 3 ? diff(kindOf(a[2]), id, bag(a[1]), bag(a[2]), account) : read(kindOf(a[1]), id, bag(a[1]), account);
+  }
+  if (a.length >= 2) return check(kindOf(a[1]), bag(a[0]), bag(a[1]), account);
+  if (isConfigureRequest(a[0])) return configure("", a[0], account);
+  return create(kindOf(a[0]), bag(a[0]), account);
+}
+
+export function updateByUrnIn(account: string | undefined, id: string, olds: Props, news: Props): Promise<{ outs: unknown }> {
+  return update(kindOf(news), id, olds, news, account);
+}
+
+export function deleteByUrnIn(account: string | undefined, id: string, props: Props): Promise<void> {
+  return remove(kindOf(props), id, props, account);
+}

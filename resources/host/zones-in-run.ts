@@ -1,0 +1,105 @@
+/**
+ * Zones this command creates, so a record of one waits for it. A record naming its zone through
+ * `zone.domain` waits by itself (the engine holds its registration until the zone's create answers);
+ * a record naming it as a literal does not: the engine creates both in parallel. The zone's check
+ * declares it, its create settles it; a record's create waits for it, bounded and logged. A zone
+ * whose domain this run buys is declared late (its DnsZone waits for the domain): a record of it
+ * waits for the declaration first.
+ * One registry per account and host process (one `pulumi` command).
+ */
+import { isZoneActive } from "../../provider/vocabulary";
+import type { HostContext } from "./context";
+import { resourceName } from "./urn";
+import { zoneInactiveAgain, zoneInactiveMessage } from "./preview-messages";
+
+/** How long a record waits for a zone created in the same run, beyond the zone's own delegation wait. */
+export const ZONE_IN_RUN_WAIT_MS = 2 * 60_000;
+
+interface Declared {
+  urn: string;
+  /** The longest this zone's create may take here: its delegation wait, if any, plus ZONE_IN_RUN_WAIT_MS. */
+  waitMs: number;
+  settled: Promise<void>;
+  settle: () => void;
+  /** Set when the zone's create ended: its status, or why it failed. */
+  outcome?: { status: string; delegatedTo?: string[]; serviceNameservers?: string[] } | { failed: string };
+}
+
+export class ZonesInRun {
+  private readonly zones = new Map<string, Declared>();
+  /**
+   * Domains this command registers or transfers: their zone's DnsZone registers only once the
+   * domain exists (it names it through domain.domain), after records naming the zone as a literal
+   * were sent; such a record waits for the zone to be declared too.
+   */
+  private readonly expected = new Map<string, { waitMs: number; declared: Promise<void>; resolve: () => void }>();
+
+  /** A Domain of this command is being bought: a zone of that name may follow, within `waitMs`. */
+  expect(zone: string, waitMs: number): void {
+    if (this.expected.has(zone) || this.zones.has(zone)) return;
+    let resolve!: () => void;
+    const declared = new Promise<void>((r) => (resolve = r));
+    this.expected.set(zone, { waitMs: waitMs + ZONE_IN_RUN_WAIT_MS, declared, resolve });
+  }
+  /** Zones whose inactivity was already told in full in this command (once, then short). */
+  private readonly told = new Set<string>();
+
+  /** A DnsZone checked with no state: the engine is about to create it. */
+  declare(zone: string, urn: string, delegationWaitSeconds: number): void {
+    const d = this.zones.get(zone);
+    if (d && d.urn === urn && !d.outcome) return;
+    let settle!: () => void;
+    const settled = new Promise<void>((r) => (settle = r));
+    this.zones.set(zone, { urn, waitMs: delegationWaitSeconds * 1000 + ZONE_IN_RUN_WAIT_MS, settled, settle });
+    this.expected.get(zone)?.resolve();
+  }
+
+  /** The zone's create ended (any way): records waiting for it go on. */
+  settle(zone: string, outcome: NonNullable<Declared["outcome"]>): void {
+    const d = this.zones.get(zone);
+    if (!d) return;
+    d.outcome = outcome;
+    d.settle();
+  }
+
+  /** The message for records of an inactive zone: whole the first time in this command, short after. */
+  inactive(zone: string, delegatedTo: readonly string[] | undefined, serviceNameservers: readonly string[] | undefined): string {
+    if (this.told.has(zone)) return zoneInactiveAgain(zone);
+    this.told.add(zone);
+    return zoneInactiveMessage(zone, delegatedTo, serviceNameservers);
+  }
+
+  /**
+   * Before a record's create: waits for the zone when this command is creating it, then refuses when
+   * that create failed or left the zone inactive. Returns at once for any other zone.
+   */
+  async ready(ctx: HostContext, zone: string, what: string): Promise<void> {
+    const e = this.expected.get(zone);
+    if (!this.zones.has(zone) && e) {
+      const seconds = Math.round(e.waitMs / 1000);
+      ctx.log.info(`${what}: waiting for ${zone}, which this run registers, and its zone (at most ${seconds} s)`);
+      await Promise.race([e.declared, ctx.clock.sleep(e.waitMs)]);
+    }
+    const d = this.zones.get(zone);
+    if (!d) return;
+    if (!d.outcome) {
+      const seconds = Math.round(d.waitMs / 1000);
+      ctx.log.info(`${what}: waiting for zone ${zone}, which DnsZone "${resourceName(d.urn)}" is creating in this run (at most ${seconds} s)`);
+      const timedOut = Symbol("timeout");
+      const r = await Promise.race([d.settled, ctx.clock.sleep(d.waitMs).then(() => timedOut)]);
+      if (r === timedOut) throw new Error(`${what}: zone ${zone} was still being created by DnsZone "${resourceName(d.urn)}" after ${seconds} s; nothing was created. Run again.`);
+    }
+    const o = d.outcome!;
+    if ("failed" in o) throw new Error(`${what}: not created: zone ${zone} failed to be created in this run (DnsZone "${resourceName(d.urn)}"): ${o.failed}`);
+    if (!isZoneActive(o)) throw new Error(this.inactive(zone, o.delegatedTo, o.serviceNameservers));
+  }
+}
+
+const registries = new WeakMap<HostContext, ZonesInRun>();
+
+/** The account's registry in this host process. */
+export function zonesInRun(ctx: HostContext): ZonesInRun {
+  let r = registries.get(ctx);
+  if (!r) registries.set(ctx, (r = new ZonesInRun()));
+  return r;
+}

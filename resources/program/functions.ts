@@ -1,0 +1,352 @@
+/**
+ * Read-only functions. The dynamic provider host implements no Invoke, so these run in the program's
+ * own process, with credentials from `new pulumi.Config("reseller")` (env fallback), or from another
+ * account's namespace named by `{ provider }` in the options. None of them changes anything or
+ * charges anything. Each has an `…Output` form taking inputs and options, as Pulumi's own functions
+ * do; results use camelCase like the resources' outputs (fields the service adds are kept, camelCased).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { PRICING_ACTIONS } from "../../provider/shapes";
+import { DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "../shared/api";
+import { ClientCache } from "../shared/client-cache";
+import { namespaceOf, type Provider } from "./provider";
+import { canonicalHost } from "../shared/normalize";
+import { domainNameFailure, yearsFailure } from "../shared/rules";
+
+/** The program's clients, one per connection (../shared/client-cache.ts). */
+const clients = new ClientCache();
+
+/**
+ * A function's failure as the program shows it: one line, no stack, no dumped error object. The
+ * SDK's runner prints a RunError's message alone (cmd/run: "Always hide the stack for RunErrors").
+ */
+function oneLine(e: unknown): pulumi.RunError {
+  const message = e instanceof Error ? e.message : String(e);
+  return new pulumi.RunError(`reseller: ${message.replace(/^reseller: /, "").replace(/\s*\n\s*/g, " ")}`);
+}
+
+/** Runs a function's body; any failure becomes one line (oneLine). */
+async function failingInOneLine<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    throw oneLine(e);
+  }
+}
+
+/** The program's client for an account (a namespace `accountOf` checked), from stack config (or env): one per connection. */
+function programClient(account: string | undefined): ReadOnlyApi {
+  const ns = account ?? DEFAULT_ACCOUNT;
+  const cfg = new pulumi.Config(ns);
+  return clients.get(readSettings((k) => cfg.get(k), process.env, ns));
+}
+
+// Arguments are checked before any call, with the resources' messages (field, value, rule).
+function domainName(field: string, v: unknown): string {
+  const failure = domainNameFailure(field, v);
+  if (failure) throw new Error(failure);
+  return canonicalHost(v as string);
+}
+
+function years(field: string, v: unknown): number {
+  const failure = yearsFailure(field, v);
+  if (failure) throw new Error(failure);
+  return (v as number | undefined) ?? 1;
+}
+
+/** snake_case keys to camelCase, recursively: results read like the resources' outputs. */
+function camel<T>(v: unknown): T {
+  if (Array.isArray(v)) return v.map((x) => camel(x)) as T;
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()), camel(x)])) as T;
+  return v as T;
+}
+
+/** register, renew, transfer or restore. */
+export type PricingAction = "register" | "renew" | "transfer" | "restore";
+// Spelled out for the API reference; the one list (provider/shapes.ts) must agree both ways, or this does not compile.
+const _sameActions: [PricingAction, (typeof PRICING_ACTIONS)[number]] extends [(typeof PRICING_ACTIONS)[number], PricingAction] ? true : never = true;
+void _sameActions;
+
+/** Which account a function asks, in its arguments (older form of `{ provider }` in its options). */
+export interface AccountArgs {
+  /**
+   * Config namespace of the account's settings, e.g. "reseller-eu" (environment prefix RESELLER_EU_). Default "reseller".
+   * @deprecated Pass `{ provider: new reseller.Provider(name, { configNamespace }) }` as the options.
+   */
+  account?: string;
+}
+
+/** Options of a function, as Pulumi's invoke options: the account's {@link Provider}. */
+export interface ResellerInvokeOptions {
+  /** The account's {@link Provider}. Default: the settings under `reseller:`. */
+  provider?: Provider;
+  /** Accepted as Pulumi's invoke options have it; the function runs in the program and ignores it. */
+  parent?: pulumi.Resource;
+}
+
+/** Options of an `…Output` function, as Pulumi's invoke output options. */
+export interface ResellerInvokeOutputOptions extends ResellerInvokeOptions {
+  /** Resources the call waits for: it runs once they are created or updated (unknown during a preview that creates them). */
+  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>;
+}
+
+/** The config namespace of a call: `provider` in the options, or the older `account` argument. */
+const accountOf = (args: AccountArgs | undefined, opts: ResellerInvokeOptions | undefined, at = ""): string | undefined =>
+  namespaceOf({ provider: opts?.provider, account: args?.account }, at);
+
+/** `args` as an output that also waits for `opts.dependsOn`, for the `…Output` forms. */
+function outputArgs<T>(args: T, opts: ResellerInvokeOutputOptions | undefined): pulumi.Output<pulumi.Unwrap<T>> {
+  const deps = opts?.dependsOn === undefined ? [] : opts.dependsOn;
+  const ready = pulumi.output(deps).apply((d) => pulumi.all((Array.isArray(d) ? d : [d]).map((r) => (pulumi.CustomResource.isInstance(r) ? r.id : r.urn))));
+  return pulumi.all([pulumi.output(args), ready]).apply(([a]) => a) as pulumi.Output<pulumi.Unwrap<T>>;
+}
+
+/** A price as the service states it. */
+export interface Price {
+  /** Decimal string, e.g. "12.50". */
+  amount: string;
+  /** ISO 4217 code, e.g. "USD". */
+  currency: string;
+}
+
+/** Whether a name can be registered, and at what price. */
+export interface AvailabilityResult {
+  /** The name, ASCII, lower case. */
+  domain: string;
+  /** True when the name can be registered now. */
+  available: boolean;
+  /** The registration price, when the service gives one. */
+  pricing?: Price | null;
+}
+
+/** The service's quote for one action on one name. */
+export interface PriceQuote {
+  /** What the quote is for: register, renew, transfer or restore. */
+  action: string;
+  /** The name quoted (ASCII), when the service repeats it. */
+  domain?: string;
+  /** The term quoted, in years. */
+  years?: number;
+  /** Decimal string. */
+  amount: string;
+  /** ISO 4217 code, e.g. "USD". */
+  currency: string;
+}
+
+/** A top-level domain the account can sell, with its 1-year prices and limits. */
+export interface TldInfo {
+  /** e.g. "com", "co.uk". */
+  tld: string;
+  /** 1-year prices, decimal strings. */
+  registerPrice: string;
+  /** 1-year renewal price, decimal string. */
+  renewPrice: string;
+  /** 1-year transfer price, decimal string. */
+  transferPrice: string;
+  /** ISO 4217 code of the prices. */
+  currency?: string;
+  /** Shortest registration term, in years. */
+  minYears?: number;
+  /** Longest registration term, in years. */
+  maxYears?: number;
+  /** Whether new orders wait for identity verification (stage pending_kyc). */
+  kycRequired?: boolean;
+}
+
+/** The account's credit. */
+export interface AccountBalance {
+  /** Credit left, decimal string. */
+  balance: string;
+  /** ISO 4217 code of the balance. */
+  currency: string;
+  /** Domains the account holds that are active. */
+  activeDomains: number;
+}
+
+/** The account's pricing tier and what the next one takes. */
+export interface AccountTier {
+  /** The current tier's name. */
+  tier: string;
+  /** The next tier's name; null at the top tier. */
+  nextTier: string | null;
+  /** Active domains still needed to reach `nextTier`; null at the top tier. */
+  domainsToNextTier: number | null;
+}
+
+/** Arguments of {@link getAvailability}. */
+export interface GetAvailabilityArgs extends AccountArgs {
+  /** Any number of names; sent in batches of 20 (the API's limit per call). */
+  domains: string[];
+  /** Registration term the prices are for, in years (default 1). */
+  years?: number;
+}
+
+/** Arguments of {@link getAvailabilityOutput}: those of {@link getAvailability}, as inputs. */
+export interface GetAvailabilityOutputArgs {
+  /** Any number of names; sent in batches of 20 (the API's limit per call). */
+  domains: pulumi.Input<pulumi.Input<string>[]>;
+  /** Registration term the prices are for, in years (default 1). */
+  years?: pulumi.Input<number>;
+  /**
+   * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
+   * @deprecated Pass `{ provider }` as the options.
+   */
+  account?: pulumi.Input<string>;
+}
+
+/** Availability and price of many names. */
+export async function getAvailability(args: GetAvailabilityArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult[]> {
+  return failingInOneLine(async () => {
+    if (!Array.isArray(args.domains)) throw new Error(`domains: ${JSON.stringify(args.domains)} is not a list of domain names`);
+    const names = args.domains.map((d, i) => domainName(`domains[${i}]`, d));
+    const y = years("years", args.years);
+    if (names.length === 0) return [];
+    return camel(await programClient(accountOf(args, opts)).checkAvailability(names, y));
+  });
+}
+
+/** {@link getAvailability} taking inputs and giving an output. */
+export function getAvailabilityOutput(args: GetAvailabilityOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<AvailabilityResult[]> {
+  return outputArgs(args, opts).apply((a) => getAvailability(a as GetAvailabilityArgs, opts));
+}
+
+/** Arguments of {@link checkDomain}. */
+export interface CheckDomainArgs extends AccountArgs {
+  /** The name to check; an IDN may be given in Unicode. */
+  domain: string;
+}
+
+/** Arguments of {@link checkDomainOutput}: those of {@link checkDomain}, as inputs. */
+export interface CheckDomainOutputArgs {
+  /** The name to check; an IDN may be given in Unicode. */
+  domain: pulumi.Input<string>;
+  /**
+   * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
+   * @deprecated Pass `{ provider }` as the options.
+   */
+  account?: pulumi.Input<string>;
+}
+
+/** Availability and price of one name. */
+export async function checkDomain(args: CheckDomainArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult> {
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
+  });
+}
+
+/** {@link checkDomain} taking inputs and giving an output. */
+export function checkDomainOutput(args: CheckDomainOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<AvailabilityResult> {
+  return outputArgs(args, opts).apply((a) => checkDomain(a as CheckDomainArgs, opts));
+}
+
+/** Arguments of {@link getPricing}. */
+export interface GetPricingArgs extends AccountArgs {
+  /** What to price: register, renew, transfer or restore. */
+  action: PricingAction;
+  /** The name to price; an IDN may be given in Unicode. */
+  domain: string;
+  /** Term in years (default 1). */
+  years?: number;
+}
+
+/** Arguments of {@link getPricingOutput}: those of {@link getPricing}, as inputs. */
+export interface GetPricingOutputArgs {
+  /** What to price: register, renew, transfer or restore. */
+  action: pulumi.Input<PricingAction>;
+  /** The name to price; an IDN may be given in Unicode. */
+  domain: pulumi.Input<string>;
+  /** Term in years (default 1). */
+  years?: pulumi.Input<number>;
+  /**
+   * Config namespace of the account's settings (see {@link AccountArgs}). Default "reseller".
+   * @deprecated Pass `{ provider }` as the options.
+   */
+  account?: pulumi.Input<string>;
+}
+
+/** A price quote for register, renew, transfer or restore. Quotes for several requests run in order. */
+export async function getPricing(args: GetPricingArgs, opts?: ResellerInvokeOptions): Promise<PriceQuote>;
+/** Quotes for several requests, asked in order. */
+export async function getPricing(args: GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote[]>;
+export async function getPricing(args: GetPricingArgs | GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote | PriceQuote[]> {
+  return failingInOneLine(async () => {
+    // Every request is checked before the first quote is asked for.
+    const request = (a: GetPricingArgs, at: string): { action: PricingAction; domain: string; years: number; account?: string } => {
+      if (!PRICING_ACTIONS.includes(a.action)) throw new Error(`${at}action: ${JSON.stringify(a.action)} is not one of ${PRICING_ACTIONS.join(", ")}`);
+      const account = accountOf(a, opts, at);
+      return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years), account };
+    };
+    const ask = async ({ account, ...r }: ReturnType<typeof request>): Promise<PriceQuote> => camel(await programClient(account).quote(r));
+    if (!Array.isArray(args)) return ask(request(args, ""));
+    const requests = args.map((a, i) => request(a, `[${i}].`));
+    const out: PriceQuote[] = [];
+    for (const r of requests) out.push(await ask(r));
+    return out;
+  });
+}
+
+/** {@link getPricing} taking inputs and giving an output. */
+export function getPricingOutput(args: GetPricingOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<PriceQuote> {
+  return outputArgs(args, opts).apply((a) => getPricing(a as GetPricingArgs, opts));
+}
+
+/** TLDs with their 1-year prices and limits. */
+export async function getTlds(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TldInfo[]> {
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).listTlds());
+  });
+}
+
+/** {@link getTlds} giving an output. */
+export function getTldsOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<TldInfo[]> {
+  return outputArgs(args, opts).apply((a) => getTlds(a, opts));
+}
+
+/** Account credit, currency and active domain count. */
+export async function getBalance(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountBalance> {
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).getBalance());
+  });
+}
+
+/** {@link getBalance} giving an output. */
+export function getBalanceOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<AccountBalance> {
+  return outputArgs(args, opts).apply((a) => getBalance(a, opts));
+}
+
+/** Pricing tier, next tier and domains needed to advance. */
+export async function getTier(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountTier> {
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).getTier());
+  });
+}
+
+/** {@link getTier} giving an output. */
+export function getTierOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<AccountTier> {
+  return outputArgs(args, opts).apply((a) => getTier(a, opts));
+}
+
+/** A Quick Setup template of the service. */
+export interface TemplateInfo {
+  /** The id ZoneTemplate's `templateId` takes. */
+  id: string;
+  /** Display name. */
+  name?: string;
+  /** What the template sets up. */
+  description?: string;
+  /** Names of the variables the template needs (ZoneTemplate's `variables`). */
+  variables: string[];
+}
+
+/** The service's Quick Setup templates, with the variables each needs. */
+export async function getTemplates(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TemplateInfo[]> {
+  return failingInOneLine(async () => {
+    return camel(await programClient(accountOf(args, opts)).listTemplates());
+  });
+}
+
+/** {@link getTemplates} giving an output. */
+export function getTemplatesOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<TemplateInfo[]> {
+  return outputArgs(args, opts).apply((a) => getTemplates(a, opts));
+}

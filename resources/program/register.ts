@@ -1,0 +1,161 @@
+/** What every resource constructor shares: the type token, the URN input and secret outputs. */
+import * as pulumi from "@pulumi/pulumi";
+import { namespaceOf, type Provider } from "./provider";
+import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
+import { sdkTooOld } from "../shared/sdk-version";
+import type { OutputName } from "./output-names";
+import { shim } from "./shim";
+
+/**
+ * Which account a resource lives in: `provider`, a {@link Provider} naming the config namespace
+ * of the account's settings, as Pulumi's explicit providers are passed. Default: the `reseller`
+ * namespace. Credentials stay in the stack config (secret); only the namespace's name is in the
+ * serialized provider.
+ */
+export interface AccountOption {
+  /** The account's {@link Provider}. Default: the settings under `reseller:`. */
+  provider?: Provider;
+  /**
+   * Config namespace of the account's settings, e.g. "reseller-eu".
+   * @deprecated Pass `provider: new reseller.Provider(name, { configNamespace })`; both name the same namespace in state.
+   */
+  account?: string;
+}
+
+/** Options of every reseller resource: Pulumi's own (`provider` is a reseller {@link Provider}), and `account`. */
+export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provider"> & AccountOption;
+
+/**
+ * Outputs that are secret although no same-named input is, by kind: each name is checked by the
+ * compiler against the kind's outputs (a type only: nothing of the host is loaded).
+ */
+const SECRET_OUTPUTS_BY_KIND: { readonly [K in Kind]?: readonly OutputName<K>[] } = {
+  Domain: ["contacts", "authCode"],
+  EppCode: ["authCode"],
+};
+
+/**
+ * Outputs that are secret although no same-named input is, by type token. The constructors pass
+ * them as `additionalSecretOutputs`, which the engine applies (the CLI's, and engine/, which sees
+ * every resource option).
+ */
+export const SECRET_OUTPUTS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(SECRET_OUTPUTS_BY_KIND).map(([kind, names]) => [typeToken(kind as Kind), [...names]]),
+);
+
+/**
+ * Registers a dynamic resource of `kind`: adds the `resourceUrn` input (Pulumi reserves `urn` as a property name; create is not given the URN, and
+ * idempotency keys and the shared-TTL registry need it), declares every output key, and merges
+ * the kind's secret outputs into the options.
+ */
+export function resourceArgs(
+  kind: Kind,
+  name: string,
+  args: object,
+  outputs: readonly string[],
+  resourceOpts: ResellerResourceOptions | undefined,
+): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  const tooOld = sdkTooOld();
+  if (tooOld) throw new Error(tooOld);
+  const { account, provider, ...opts } = resourceOpts ?? {};
+  const ns = namespaceOf({ account, provider }, `${kind} ${name}: `);
+  const urn = pulumi.createUrn(name, typeToken(kind), parentUrnOf(opts.parent), pulumi.getProject(), pulumi.getStack());
+  const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
+  Object.assign(props, args, { resourceUrn: urn, [SECRET_INPUTS]: secretInputNames(args) });
+  const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
+  const options: pulumi.CustomResourceOptions = {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
+  };
+  return [shim(kind, ns), name, props, options, MODULE, kind];
+}
+
+/** Whether `v` is or holds (in an array or a plain object) an Output or a promise: only those can be secret. */
+function holdsOutput(v: unknown, depth = 0): boolean {
+  if (pulumi.Output.isInstance(v) || v instanceof Promise) return true;
+  if (depth > 10 || !v || typeof v !== "object") return false;
+  return Object.values(v).some((x) => holdsOutput(x, depth + 1));
+}
+
+/**
+ * The names of the inputs the program marked secret (pulumi.secret, a secret output, or one inside
+ * an object or list), for the input `secretInputs`: the provider host gets plain values and could
+ * not tell otherwise (resources/host/secret-inputs.ts). Undefined, so absent from the inputs and the
+ * state, when none is; resolved without waiting for anything but the inputs themselves.
+ */
+function secretInputNames(args: object): pulumi.Output<string[] | undefined> | undefined {
+  const candidates = Object.entries(args).filter(([, v]) => holdsOutput(v));
+  if (!candidates.length) return undefined;
+  const names = Promise.all(candidates.map(async ([k, v]) => ((await pulumi.isSecret(pulumi.output(v))) ? k : undefined))).then((ns) => {
+    const secret = ns.filter((n): n is string => n !== undefined);
+    return secret.length ? secret : undefined;
+  });
+  return pulumi.output(names);
+}
+
+/**
+ * Base of every reseller resource: registers through `resourceArgs`, with the SDK's per-promise
+ * stack text switched off for the duration.
+ *
+ * The SDK gives each property of a resource four promises and records `new Error().stack` on each
+ * (`debuggablePromise`, runtime/debuggable.js), formatted at once through source-map-support,
+ * which the program runner registers. That text is read only when `PULUMI_DEBUG_PROMISE_LEAKS` is
+ * set, and it was about 90 % of the program's CPU for a DnsRecord. So the
+ * registration runs with `Error.stackTraceLimit` 0 unless that variable is set, and the limit is
+ * restored before the constructor returns or throws.
+ *
+ * What stays: the resource's source position and stack trace sent to the engine, and the stack of
+ * an error thrown from here (captured again at the caller). What goes: the frames of the error the
+ * SDK prepares for a registration the engine refuses later; its message still names the resource
+ * and its type. The SDK's capture of the source position raises the limit for itself from 3.200
+ * (`Resource.callsites`); an older SDK reads it under the ambient limit, so there nothing changes.
+ */
+export abstract class ResellerResource extends pulumi.dynamic.Resource {
+  protected constructor(kind: Kind, name: string, args: object, outputs: readonly string[], opts: ResellerResourceOptions | undefined) {
+    const limit = Error.stackTraceLimit;
+    const quiet = !process.env.PULUMI_DEBUG_PROMISE_LEAKS && positionsSurviveNoStacks();
+    if (quiet) Error.stackTraceLimit = 0;
+    try {
+      super(...resourceArgs(kind, name, args, outputs, opts));
+    } catch (e) {
+      Error.stackTraceLimit = limit;
+      if (quiet && e instanceof Error) Error.captureStackTrace(e, new.target);
+      throw e;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+}
+
+let survive: boolean | undefined;
+
+/** Whether the SDK still finds a resource's source position with `Error.stackTraceLimit` 0 (asked once). */
+function positionsSurviveNoStacks(): boolean {
+  if (survive === undefined) {
+    const callsites = (pulumi.Resource as unknown as { callsites?: () => unknown[] }).callsites;
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      survive = typeof callsites === "function" && callsites.call(pulumi.Resource).length > 0;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+  return survive;
+}
+
+/**
+ * The parent's URN as an output that does not depend on the parent. `createUrn(…, parent)` would
+ * carry the parent as a dependency of the `resourceUrn` input, and the SDK widens a dependency on a
+ * component to all of its children: two of our resources under one component then wait for each
+ * other and neither registers (under `pulumi up` as under engine/).
+ */
+function parentUrnOf(parent: pulumi.Resource | undefined): pulumi.Output<string> | undefined {
+  if (!parent) return undefined;
+  return pulumi.output(new Promise<string>((resolve) => void parent.urn.apply((u) => resolve(u))));
+}
+
+/** Whether `obj` is a reseller resource of `kind`, by its type token (so across copies of the package). */
+export function isResellerResource(obj: unknown, kind: Kind): boolean {
+  return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === typeToken(kind);
+}
