@@ -9,5 +9,8 @@ module.exports = {
   testTimeout: 240000,
   // Suites start servers and provider hosts; two workers match the 2-core CI machine.
   maxWorkers: 2,
+  // A compile cache for the processes of this run (see there); removed when the run ends.
+  globalSetup: "<rootDir>/test/setup/compile-cache-setup.js",
+  globalTeardown: "<rootDir>/test/setup/compile-cache-teardown.js",
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: { warnOnly: false }, isolatedModules: true }] },
 };

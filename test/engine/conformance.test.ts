@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Engine, EngineError, type EngineOptions, type RunResult } from "../../engine/engine";
-import { packageRoot } from "../../engine/host";
+import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
 import { newUrn } from "../../engine/urn";
 import type { ProgramSpec } from "./fixtures/program";
 
@@ -18,8 +18,33 @@ const THING = "pulumi-nodejs:dynamic/fixture:Thing";
 const GROUP = "fixture:index:Group";
 const urn = (qualifiedType: string, name: string): string => `urn:pulumi:dev::reseller::${qualifiedType}::${name}`;
 
+/**
+ * The SDK's dynamic provider host, one for the file: each Engine run configures it (as every run
+ * does) and leaves it running; its close ends no run. Starting one per command, as `pulumi up` does,
+ * is pinned by engine.test.ts and demo.test.ts; the rules here are the same with one host, which
+ * saves a Node process per command. The fixture provider is configured once per host with
+ * "fixture:dir", so the file has one directory, emptied before each test.
+ */
+function keptOpen(host: ProviderHost): ProviderHost {
+  return {
+    pid: host.pid,
+    port: host.port,
+    configure: (c) => host.configure(c),
+    check: (...a) => host.check(...a),
+    diff: (...a) => host.diff(...a),
+    create: (...a) => host.create(...a),
+    read: (...a) => host.read(...a),
+    update: (...a) => host.update(...a),
+    delete: (...a) => host.delete(...a),
+    logs: () => host.logs(),
+    kill: () => host.kill(),
+    close: async () => undefined,
+  };
+}
+
 describe("engine conformance", () => {
-  let dir: string;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-"));
+  let host: ProviderHost;
   let lines: string[];
   const stateFile = (): string => path.join(dir, "state", "dev.json");
   const calls = (): string[] =>
@@ -27,7 +52,7 @@ describe("engine conformance", () => {
   const mutating = (): string[] => calls().filter((c) => /^(create|update|delete) /.test(c));
   const resetCalls = (): void => fs.rmSync(path.join(dir, "calls.log"), { force: true });
   const engine = (extra: Partial<EngineOptions> = {}): Engine =>
-    new Engine({ stateFile: stateFile(), config: { "fixture:dir": dir }, log: (l) => lines.push(l), ...extra });
+    new Engine({ stateFile: stateFile(), config: { "fixture:dir": dir }, log: (l) => lines.push(l), startHost: async () => keptOpen(host), ...extra });
   const run = (spec: ProgramSpec) => ({ file: THINGS, args: spec });
   const failure = async (p: Promise<RunResult>): Promise<EngineError> => {
     const e = await p.then(
@@ -40,11 +65,17 @@ describe("engine conformance", () => {
   const saved = (): { config?: Record<string, unknown>; resources: Record<string, unknown>[] } =>
     JSON.parse(fs.readFileSync(stateFile(), "utf8"));
 
+  beforeAll(async () => {
+    host = await startProviderHost();
+  });
+  afterAll(async () => {
+    await host?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-"));
+    for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
     lines = [];
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test("URNs: root stack, parent type chain (sdk/go/common/resource/urn/urn.go New; step_generator.go generateURN)", async () => {
     expect(newUrn("dev", "p", "a:b:C$d:e:F", "g:h:I", "n")).toBe("urn:pulumi:dev::p::a:b:C$d:e:F$g:h:I::n");
@@ -369,16 +400,18 @@ describe("engine conformance", () => {
   });
 
   test("refresh and destroy configure the provider from the config saved at the last up, unless runProgram (deployment_executor.go; providers/registry.go)", async () => {
+    // Which config a run's host is configured with is the point here: a host of its own per run.
+    const ownHost = { startHost: undefined };
     const secretConfig = { "fixture:dir": dir, "fixture:token": "tok-3141-secret" };
-    await engine({ config: secretConfig, secretConfigKeys: ["fixture:token"] }).up(run({ things: [{ name: "a", body: "1" }] }));
+    await engine({ config: secretConfig, secretConfigKeys: ["fixture:token"], ...ownHost }).up(run({ things: [{ name: "a", body: "1" }] }));
     expect(fs.readFileSync(stateFile(), "utf8")).not.toContain("tok-3141-secret");
     expect(saved().config?.["fixture:dir"]).toBe(dir);
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-other-"));
     try {
-      const fromState = await engine({ config: { "fixture:dir": elsewhere } }).refresh();
+      const fromState = await engine({ config: { "fixture:dir": elsewhere }, ...ownHost }).refresh();
       expect(fromState.summary).toMatchObject({ read: 1, same: 1, delete: 0 });
       // With runProgram, today's config: the provider looks in the other directory and finds nothing.
-      const today = await engine({ config: { "fixture:dir": elsewhere }, runProgram: true }).refresh(run({ things: [{ name: "a", body: "1" }] }));
+      const today = await engine({ config: { "fixture:dir": elsewhere }, runProgram: true, ...ownHost }).refresh(run({ things: [{ name: "a", body: "1" }] }));
       expect(today.summary).toMatchObject({ read: 1, delete: 1 });
     } finally {
       fs.rmSync(elsewhere, { recursive: true, force: true });

@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { packageRoot } from "../../engine/host";
 
-// Runs `node dist/demo/demo.js` as `npm run demo` does (after the build `npm test` runs first).
+// Runs `node dist/demo/demo.js` as `npm run demo` does (after the build `npm test` runs first): the
+// one run of the demo in the suite, so it also pins the demo script's order and counts (run-demo.ts).
 const root = packageRoot();
 const demo = path.join(root, "dist", "demo", "demo.js");
 const built = [demo, path.join(root, "dist", "examples", "main", "index.js"), path.join(root, "dist", "sandbox", "index.js")];
@@ -14,7 +15,7 @@ afterEach(() => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
-(ready ? test : test.skip)("npm run demo: the main example is created, unchanged on a second run, and destroyed", async () => {
+(ready ? test : test.skip)("npm run demo: the main example is planned, created, unchanged on a second run, refreshed unchanged and destroyed", async () => {
   const proc = spawn(process.execPath, [demo], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   child = proc;
   let out = "";
@@ -33,4 +34,14 @@ afterEach(() => {
   for (const phase of ["Previewing update (dev):", "Updating (dev):", "Refreshing (dev):", "Destroying (dev):"]) {
     expect(lines).toContain(phase);
   }
+  expect(lines.filter((l) => l.startsWith("=== "))).toEqual([
+    "=== pulumi preview ===",
+    "=== pulumi up ===",
+    "=== pulumi up (again: expect no changes) ===",
+    "=== pulumi refresh ===",
+    "=== pulumi destroy ===",
+  ]);
+  // The refresh read every resource back and found each as it was: no step, all unchanged.
+  const refresh = lines.slice(lines.indexOf("=== pulumi refresh ==="), lines.indexOf("=== pulumi destroy ==="));
+  expect(refresh.filter((l) => /^ {4}\S/.test(l))).toEqual([`    ${created} unchanged`]);
 }, 240_000);

@@ -1,0 +1,24 @@
+// jest globalSetup: a V8 compile cache for this run's processes. Every test process (jest's workers,
+// and the programs, provider hosts and CLIs the tests start, which inherit the environment) loads
+// @pulumi/pulumi, grpc and TypeScript again; with the code cache Node 22.1+ keeps in
+// NODE_COMPILE_CACHE a process loads them in about 0.45 s of CPU instead of 0.75 s. Node versions
+// without the feature ignore the variable. The folder lives under the OS's temporary folder, is this
+// run's own, and is removed by compile-cache-teardown.js; the product itself never sets the variable.
+// A NODE_COMPILE_CACHE already set by whoever runs jest is theirs and is left as it is.
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const nodeModule = require("node:module");
+
+/** The variable compile-cache-teardown.js reads: the folder this run created. */
+const OWN_CACHE_ENV = "RESELLER_TEST_COMPILE_CACHE";
+
+module.exports = async function compileCacheSetup() {
+  if (process.env.NODE_COMPILE_CACHE) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-jest-compile-cache-"));
+  process.env.NODE_COMPILE_CACHE = dir;
+  process.env[OWN_CACHE_ENV] = dir;
+  // This process too: run in band, it loads ts-jest and TypeScript after this hook (Node 22.8+).
+  if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache(dir);
+};
+module.exports.OWN_CACHE_ENV = OWN_CACHE_ENV;
