@@ -22,7 +22,6 @@ import {
   VALID,
   type FunctionCase,
   type FunctionName,
-  type ResourceCase,
 } from "./bad-input-catalogue";
 
 // The one engine preview starts the program's own process and a provider host.

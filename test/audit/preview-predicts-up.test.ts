@@ -1,15 +1,24 @@
 /**
  * `pulumi preview` predicts `pulumi up`: every mistake of the catalogue (preview-catalogue.ts) is
- * previewed, then applied, through engine/ (the program in its own process, the SDK's provider host
- * over gRPC) against a sandbox reset to its seed for each. What fails up fails preview with the same
- * message, or warns with it at preview where the catalogue says so (and says why check warns).
- * Every mistake of the catalogue fails up.
+ * previewed, then applied, against a sandbox reset to its seed for each. What fails up fails preview
+ * with the same message, or warns with it at preview where the catalogue says so (and says why check
+ * warns). Every mistake of the catalogue fails up.
  *
- * Expensive: two engine runs (program process and provider host each) per mistake that needs its own
- * config, balance or creates; the others (they fail at check) share one program: about 16 runs.
+ * The catalogue's programs only declare resources with literal arguments, so each command of it is
+ * engine/'s Deployment (its step rules, in this process) given the registrations such a program
+ * sends, with every provider call to a provider host of its own over gRPC (a new host per command,
+ * as the CLI starts one): no program process. The flows that need a program (read-only functions,
+ * resources wired by outputs, unknowns at preview) run through the whole engine below.
  */
 import { compiledProgram } from "../../bench/program-file";
+import { Deployment } from "../../engine/deployment";
+import type { Step } from "../../engine/display";
 import { Engine, EngineError, type RunResult } from "../../engine/engine";
+import { startProviderHost } from "../../engine/host";
+import type { ResourceState } from "../../engine/state";
+import { createUrn } from "../../engine/urn";
+import { SECRET_OUTPUTS, typeToken } from "../../resources/register";
+import { providerFor, registration, ROOT } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { MISTAKES, type Mistake } from "./preview-catalogue";
@@ -17,7 +26,6 @@ import { MISTAKES, type Mistake } from "./preview-catalogue";
 jest.setTimeout(2_400_000);
 
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
-const PROGRAM = () => compiledProgram("test/audit/programs/bad-input-program.ts");
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
@@ -61,6 +69,38 @@ const errorMatching = (errors: string[], re: RegExp): string | undefined =>
     .replace(/ \(request id [^)]+\)/, "");
 
 /**
+ * One `pulumi preview` or `up` of a program that declares `resources` (literal arguments, in order)
+ * over `olds`: a new provider host configured with `config`, engine/'s Deployment given the
+ * registrations the program would send, all at once. A failed registration is never answered (the
+ * engine stops the program): the failure ends the run. Errors as the engine reports them.
+ */
+async function command(config: Record<string, string>, preview: boolean, resources: Mistake["resources"], olds: ResourceState[]): Promise<Outcome & { state: ResourceState[] }> {
+  const host = await startProviderHost({ cwd: ROOT, env: NO_ENV });
+  const steps: Step[] = [];
+  const errors: string[] = [];
+  let state = olds;
+  try {
+    await host.configure(config);
+    const dep = new Deployment({ preview, host, olds, project: "reseller", stack: "dev", parallel: 32, record: (s) => steps.push(s), save: () => undefined, log: () => undefined });
+    const registered = Promise.all(
+      resources.map(async (r) => {
+        const type = typeToken(r.kind);
+        const object = { ...r.args, resourceUrn: createUrn(r.title, type, "", "reseller", "dev"), __provider: await providerFor(r.kind) };
+        await dep.register(registration(type, r.title, "", true, object, SECRET_OUTPUTS[type] ?? []));
+      }),
+    );
+    await Promise.race([registered, dep.failed]);
+    await dep.idle();
+    await dep.finish(dep.hasFailed);
+    if (!preview) state = dep.snapshot();
+    for (const e of [...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.errors, ...dep.reportedErrors]) if (!errors.includes(e)) errors.push(e);
+  } finally {
+    await host.close();
+  }
+  return { errors, logs: host.logs().join("\n"), state };
+}
+
+/**
  * Previews, then ups, a program declaring the resources of `mistakes` (one config and balance) on a
  * sandbox reset to its seed. A registration that arrives after a run failed is not answered, so the
  * mistakes a run did not report run again in the next (each round reports at least one).
@@ -69,15 +109,15 @@ async function previewThenUp(mistakes: Mistake[]): Promise<{ preview: Outcome; u
   sandbox.operator.reset();
   const m0 = mistakes[0];
   if (m0.balance) sandbox.operator.settings({ balance: m0.balance });
-  const engine = new Engine({ config: configOf(m0), secretConfigKeys: ["reseller:apiSecret"], parallel: 32, host: { env: NO_ENV }, log: () => undefined });
+  let state: ResourceState[] = [];
   const rounds = async (op: "preview" | "up"): Promise<Outcome> => {
     const all: Outcome = { errors: [], logs: "" };
     let pending = mistakes;
     while (pending.length) {
-      const o = await run(engine, op, { file: PROGRAM(), args: { resources: pending.flatMap((m) => m.resources) } });
+      const o = await command(configOf(m0), op === "preview", pending.flatMap((m) => m.resources), state);
+      state = o.state;
       all.errors.push(...o.errors);
       all.logs += `${o.logs}\n`;
-      all.result = o.result;
       const left = pending.filter((m) => errorMatching(all.errors, m.message) === undefined);
       if (left.length === pending.length || mistakes.length === 1) break;
       pending = left;

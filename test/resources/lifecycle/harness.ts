@@ -274,7 +274,7 @@ export class Managed {
 }
 
 /** A RegisterResourceRequest as the SDK sends one for a resource with no options but its secret outputs. */
-function registration(type: string, name: string, parent: string, custom: boolean, object: PropertyMap, additionalSecretOutputs: string[] = []): Registration {
+export function registration(type: string, name: string, parent: string, custom: boolean, object: PropertyMap, additionalSecretOutputs: string[] = []): Registration {
   return {
     type,
     name,
