@@ -6,19 +6,15 @@
  *
  * The catalogue's programs only declare resources with literal arguments, so each command of it is
  * engine/'s Deployment (its step rules, in this process) given the registrations such a program
- * sends, with every provider call to a provider host of its own over gRPC (a new host per command,
- * as the CLI starts one): no program process. The flows that need a program (read-only functions,
+ * sends (the lifecycle harness's deployDeclared), with every provider call to a provider host of its
+ * own over gRPC (a new host per command, as the CLI starts one): no program process. The flows that need a program (read-only functions,
  * resources wired by outputs, unknowns at preview) run through the whole engine below.
  */
 import { compiledProgram } from "../../bench/program-file";
-import { Deployment } from "../../engine/deployment";
-import type { Step } from "../../engine/display";
 import { Engine, EngineError, type RunResult } from "../../engine/engine";
 import { startProviderHost } from "../../engine/host";
 import type { ResourceState } from "../../engine/state";
-import { createUrn } from "../../engine/urn";
-import { SECRET_OUTPUTS, typeToken } from "../../resources/register";
-import { providerFor, registration, ROOT } from "../resources/lifecycle/harness";
+import { deployDeclared, ROOT } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { MISTAKES, type Mistake } from "./preview-catalogue";
@@ -69,38 +65,6 @@ const errorMatching = (errors: string[], re: RegExp): string | undefined =>
     .replace(/ \(request id [^)]+\)/, "");
 
 /**
- * One `pulumi preview` or `up` of a program that declares `resources` (literal arguments, in order)
- * over `olds`: a new provider host configured with `config`, engine/'s Deployment given the
- * registrations the program would send, all at once. A failed registration is never answered (the
- * engine stops the program): the failure ends the run. Errors as the engine reports them.
- */
-async function command(config: Record<string, string>, preview: boolean, resources: Mistake["resources"], olds: ResourceState[]): Promise<Outcome & { state: ResourceState[] }> {
-  const host = await startProviderHost({ cwd: ROOT, env: NO_ENV });
-  const steps: Step[] = [];
-  const errors: string[] = [];
-  let state = olds;
-  try {
-    await host.configure(config);
-    const dep = new Deployment({ preview, host, olds, project: "reseller", stack: "dev", parallel: 32, record: (s) => steps.push(s), save: () => undefined, log: () => undefined });
-    const registered = Promise.all(
-      resources.map(async (r) => {
-        const type = typeToken(r.kind);
-        const object = { ...r.args, resourceUrn: createUrn(r.title, type, "", "reseller", "dev"), __provider: await providerFor(r.kind) };
-        await dep.register(registration(type, r.title, "", true, object, SECRET_OUTPUTS[type] ?? []));
-      }),
-    );
-    await Promise.race([registered, dep.failed]);
-    await dep.idle();
-    await dep.finish(dep.hasFailed);
-    if (!preview) state = dep.snapshot();
-    for (const e of [...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.errors, ...dep.reportedErrors]) if (!errors.includes(e)) errors.push(e);
-  } finally {
-    await host.close();
-  }
-  return { errors, logs: host.logs().join("\n"), state };
-}
-
-/**
  * Previews, then ups, a program declaring the resources of `mistakes` (one config and balance) on a
  * sandbox reset to its seed. A registration that arrives after a run failed is not answered, so the
  * mistakes a run did not report run again in the next (each round reports at least one).
@@ -114,10 +78,18 @@ async function previewThenUp(mistakes: Mistake[]): Promise<{ preview: Outcome; u
     const all: Outcome = { errors: [], logs: "" };
     let pending = mistakes;
     while (pending.length) {
-      const o = await command(configOf(m0), op === "preview", pending.flatMap((m) => m.resources), state);
+      const host = await startProviderHost({ cwd: ROOT, env: NO_ENV });
+      let o: Awaited<ReturnType<typeof deployDeclared>>;
+      try {
+        await host.configure(configOf(m0));
+        const declared = pending.flatMap((m) => m.resources).map((r) => ({ kind: r.kind, name: r.title, args: r.args }));
+        o = await deployDeclared(host, { preview: op === "preview", olds: state, parallel: 32, project: "reseller", stack: "dev" }, declared);
+      } finally {
+        await host.close();
+      }
       state = o.state;
       all.errors.push(...o.errors);
-      all.logs += `${o.logs}\n`;
+      all.logs += `${host.logs().join("\n")}\n`;
       const left = pending.filter((m) => errorMatching(all.errors, m.message) === undefined);
       if (left.length === pending.length || mistakes.length === 1) break;
       pending = left;
