@@ -1,9 +1,10 @@
 /**
  * Nothing lost, switched off or charged twice, through the engine (engine/, which runs programs as
  * `pulumi` does) and the sandbox over HTTP: renames and reparents without aliases, the same with
- * aliases, a record's type change, and a secret rotated under refresh and destroy that use the
- * config saved at the last up. A zone and its records destroyed in parallel is the provider's
- * behaviour under engine/'s parallel destroy: test/resources/lifecycle/dns.test.ts. Domain partial failures followed by the next up are a
+ * aliases, and a secret rotated under refresh and destroy that use the config saved at the last up.
+ * Proven through the provider host and engine/'s step rules in test/resources/lifecycle/: a zone
+ * and its records destroyed in parallel (dns.test.ts), a record's type changed on one name and an
+ * EppCode's new-code warning (ownership.test.ts), Domain partial failures (partial-failures.test.ts). Domain partial failures followed by the next up are a
  * resource's behaviour: test/resources/lifecycle/partial-failures.test.ts proves them through the
  * provider host and engine/'s step rules, without a program process.
  */
@@ -161,26 +162,6 @@ describe("moving resources", () => {
     expect(await liveView()).toEqual(live);
     expect(engine().resources().map((x) => x.name).sort()).toEqual(aliased.resources.map((x) => x.name).sort());
   });
-
-  test("EppCode renamed without aliases: the preview warns that a new code will be requested and names aliases", async () => {
-    const spec = (name: string): StackSpec => ({ resources: [{ kind: "EppCode", name, args: { domain: "demo-shop.net" } }] });
-    await engine().up(program(spec("code")));
-    lines = [];
-    const e = engine();
-    await e.preview(program(spec("transfer-code")));
-    expect([...lines, ...e.hostLogs()].join("\n")).toMatch(/EppCode "transfer-code" will request a new transfer code, which replaces the current one and e-mails the registrant\. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead/);
-  });
-});
-
-test("a record's type changed on one name (A to CNAME to TXT) succeeds through up; the next up changes nothing", async () => {
-  const spec = (type: string, content: string): StackSpec => ({ resources: [{ kind: "DnsRecord", name: "shifty", args: { zone: ZONE, type, name: "shifty", content, ttl: 300 } }] });
-  await engine().up(program(spec("A", "192.0.2.61")));
-  for (const [type, content] of [["CNAME", "target.example.net."], ["TXT", "plain text"]]) {
-    const r = await engine().up(program(spec(type, content)));
-    expect(r.summary).toMatchObject({ replace: 1 });
-    expect((await client.listRecords(ZONE)).filter((x) => x.name === "shifty").map((x) => x.type)).toEqual([type]);
-    await expectNoChangeNext(spec(type, content));
-  }
 });
 
 test("secret rotated: refresh with the config saved at the last up fails; after `config set` and `up`, refresh and destroy succeed", async () => {
