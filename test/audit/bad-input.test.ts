@@ -1,37 +1,38 @@
 /**
  * The bad-input catalogue (bad-input-catalogue.ts) against real parts: every invalid resource input
- * goes through engine/ preview (programs/bad-input-program.ts in its own process, Check in the SDK's
- * provider host over gRPC), every invalid function argument through the function in this process, both configured
- * for a sandbox on an ephemeral port. Each must be refused with a message naming the field, the
- * value (masked for secrets) and the rule, and the sandbox's request log must show that none of
- * them reached the API. A valid getBalance afterwards is the control: the log does record calls.
- *
- * Speed: the engine starts a program process and a provider host per run, so the catalogue is
- * previewed in batches. A batch runs its registrations in parallel, all checked by one host; every
- * failing check is reported. A registration that arrives after the run has failed is not answered, so whatever a
- * batch did not report is previewed again in the next one (each round reports at least one).
+ * goes to Check in the SDK's provider host over gRPC (one host for the file, as `pulumi preview`
+ * checks a new resource: no old inputs; a preview of a new dynamic resource is its Check), every
+ * invalid function argument through the function in this process, both configured for a sandbox on
+ * an ephemeral port. Each must be refused with a message naming the field, the value (masked for
+ * secrets) and the rule, and the sandbox's request log must show that none of them reached the API.
+ * A valid getBalance afterwards is the control: the log does record calls. One preview through
+ * engine/ (programs/bad-input-program.ts in its own process) shows that a refusal travels from a
+ * program to what the engine prints, its secret masked there too.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError } from "../../engine/engine";
-import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { isProviderHostError } from "../../engine/host";
+import type { SandboxHandle } from "../../sandbox/index";
 import type { Kind } from "../../resources/kinds";
+import { providerFor, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 import {
   FUNCTION_CASES,
   RESOURCE_CASES,
   VALID,
   type FunctionCase,
   type FunctionName,
-  type ResourceCase,
 } from "./bad-input-catalogue";
 
-// Each preview starts the program's own process and a provider host; the catalogue takes several.
+// The one engine preview starts the program's own process and a provider host.
 jest.setTimeout(300_000);
 
+let env: Env;
 let sandbox: SandboxHandle;
 let config: Record<string, string>;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
+  env = await startEnv();
+  sandbox = env.sandbox;
   config = {
     "reseller:apiKey": sandbox.credentials.key,
     "reseller:apiSecret": sandbox.credentials.secret,
@@ -39,7 +40,7 @@ beforeAll(async () => {
     "reseller:requestsPerMinute": "100000",
   };
 });
-afterAll(async () => sandbox?.close());
+afterAll(async () => env?.close());
 
 /**
  * Every request the sandbox answered under the API prefix, but reads. Check reads the service once
@@ -68,79 +69,78 @@ function problem(message: string, c: { field: string; shown: string | null; rule
   return undefined;
 }
 
-const urnOf = (kind: Kind, title: string) => `urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${kind}::${title}`;
-
-/** What the engines printed and their provider hosts wrote, audited for secrets at the end. */
+/** What the engine printed and the provider hosts wrote, audited for secrets. */
 const printed: string[] = [];
 
-function engine(parallel: number): Engine {
-  return new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel, log: (line) => printed.push(line) });
-}
-
-/** Previews a program of these resources; returns the error lines (empty when the preview passed). */
-async function preview(resources: { kind: Kind; title: string; args: Record<string, unknown> }[], parallel: number): Promise<string[]> {
-  const e = engine(parallel);
+/**
+ * Check of one resource, as the engine calls it for a new resource of a program: the program's
+ * inputs plus `resourceUrn` and `__provider`, no old inputs. The refusal as the engine reports it:
+ * the provider's error, or its check failures ("property: reason", joined by "; ").
+ */
+async function check(r: { kind: Kind; title: string; args: Record<string, unknown> }): Promise<string | undefined> {
+  const urn = urnOf(r.kind, r.title);
   try {
-    await e.preview({ file: compiledProgram("test/audit/programs/bad-input-program.ts"), args: { resources } });
-    return [];
-  } catch (err) {
-    if (!(err instanceof EngineError)) throw err;
-    return err.result.errors;
-  } finally {
-    printed.push(...e.hostLogs());
+    const res = await env.host.check(urn, {}, { ...r.args, resourceUrn: urn, __provider: await providerFor(r.kind) });
+    return res.failures.length ? res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ") : undefined;
+  } catch (e) {
+    if (!isProviderHostError(e)) throw e;
+    return e.message;
   }
 }
 
-test("control: the valid inputs the catalogue starts from pass preview", async () => {
+test("control: the valid inputs the catalogue starts from pass check", async () => {
   const kinds = Object.keys(VALID) as Kind[];
-  const errors = await preview(
-    kinds.map((kind) => ({ kind, title: `valid-${kind}`, args: VALID[kind] })),
-    1,
-  );
-  expect(errors).toEqual([]);
+  // Every kind the catalogue covers (the next test checks its kinds are these).
+  expect(kinds.length).toBeGreaterThan(0);
+  for (const kind of kinds) expect(await check({ kind, title: `valid-${kind}`, args: VALID[kind] })).toBeUndefined();
 });
 
-test("every bad resource input is refused at preview, naming field, value and rule", async () => {
+test("every bad resource input is refused at check, naming field, value and rule", async () => {
   expect(RESOURCE_CASES.length).toBeGreaterThanOrEqual(60);
   expect(new Set(RESOURCE_CASES.map((c) => c.title)).size).toBe(RESOURCE_CASES.length);
-  const messages = new Map<ResourceCase, string>();
-
-  // Entries that need valid resources before them run alone, in order.
-  for (const c of RESOURCE_CASES.filter((x) => x.before)) {
-    const errors = await preview([...c.before!, c], 1);
-    const line = errors.find((e) => e.startsWith(`${urnOf(c.kind, c.title)}: `));
-    if (line) messages.set(c, line);
+  const problems: string[] = [];
+  // An entry's valid resources are checked just before it, as its program declares them.
+  for (const c of RESOURCE_CASES) {
+    for (const b of c.before ?? []) expect(await check(b)).toBeUndefined();
+    const message = await check(c);
+    if (message === undefined) problems.push(`${c.kind} ${c.title}: not refused at check`);
+    else {
+      const p = problem(message, c);
+      if (p) problems.push(`${c.kind} ${c.title}: ${p}`);
+    }
   }
-  let pending = RESOURCE_CASES.filter((x) => !x.before);
-  while (pending.length > 0) {
-    const errors = await preview(pending, pending.length);
-    const reported = pending.filter((c) => {
-      const line = errors.find((e) => e.startsWith(`${urnOf(c.kind, c.title)}: `));
-      if (line) messages.set(c, line);
-      return line !== undefined;
-    });
-    // A round that reports nothing would loop forever: then some entry passed preview.
-    if (reported.length === 0) break;
-    pending = pending.filter((c) => !reported.includes(c));
-  }
-
-  const problems = RESOURCE_CASES.flatMap((c) => {
-    const message = messages.get(c);
-    if (message === undefined) return [`${c.kind} ${c.title}: not refused at preview`];
-    const p = problem(message, c);
-    return p ? [`${c.kind} ${c.title}: ${p}`] : [];
-  });
   expect(problems).toEqual([]);
   // Every resource kind is covered, and every record type the catalogue names.
   expect(new Set(RESOURCE_CASES.map((c) => c.kind))).toEqual(new Set(Object.keys(VALID)));
   const types = new Set(RESOURCE_CASES.filter((c) => c.kind === "DnsRecord").map((c) => c.args.type));
   for (const t of ["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "CAA", "PTR", "TLSA", "SSHFP", "DS", "HTTPS", "SVCB"]) expect(types).toContain(t);
   expect(apiRequests()).toEqual([]);
-  // The engine's output and the host's logs carry the same refusals: no secret in plain text there either.
-  expect(printed.join("\n")).toContain("contacts.registrant.email: (secret) is not an e-mail address");
+  // The host's logs carry no secret in plain text either.
   const secrets = [...new Set(RESOURCE_CASES.flatMap((c) => c.secrets ?? []))];
   expect(secrets.length).toBeGreaterThan(5);
-  expect(secrets.filter((x) => printed.join("\n").includes(x))).toEqual([]);
+  const hostLog = env.host.logs().join("\n");
+  expect(secrets.filter((x) => hostLog.includes(x))).toEqual([]);
+});
+
+test("through engine/: a program's bad input is refused at preview, and the engine prints the refusal with the secret masked", async () => {
+  const c = RESOURCE_CASES.find((x) => x.kind === "Domain" && x.field === "contacts.registrant.email" && x.secrets?.length);
+  expect(c).toBeDefined();
+  const e = new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel: 1, log: (line) => printed.push(line) });
+  const errors = await e.preview({ file: compiledProgram("test/audit/programs/bad-input-program.ts"), args: { resources: [c!] } }).then(
+    () => [],
+    (err: unknown) => {
+      if (!(err instanceof EngineError)) throw err;
+      return err.result.errors;
+    },
+  );
+  printed.push(...e.hostLogs());
+  const line = errors.find((x) => x.startsWith(`urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${c!.kind}::${c!.title}: `));
+  expect(line).toBeDefined();
+  expect(problem(line!, c!)).toBeUndefined();
+  expect(printed.join("\n")).toContain("contacts.registrant.email: (secret) is not an e-mail address");
+  expect(c!.secrets!.filter((x) => printed.join("\n").includes(x))).toEqual([]);
+  expect(printed.join("\n")).not.toContain(sandbox.credentials.secret);
+  expect(apiRequests()).toEqual([]);
 });
 
 async function call(c: FunctionCase): Promise<unknown> {

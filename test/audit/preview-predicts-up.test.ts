@@ -1,15 +1,20 @@
 /**
  * `pulumi preview` predicts `pulumi up`: every mistake of the catalogue (preview-catalogue.ts) is
- * previewed, then applied, through engine/ (the program in its own process, the SDK's provider host
- * over gRPC) against a sandbox reset to its seed for each. What fails up fails preview with the same
- * message, or warns with it at preview where the catalogue says so (and says why check warns).
- * Every mistake of the catalogue fails up.
+ * previewed, then applied, against a sandbox reset to its seed for each. What fails up fails preview
+ * with the same message, or warns with it at preview where the catalogue says so (and says why check
+ * warns). Every mistake of the catalogue fails up.
  *
- * Expensive: two engine runs (program process and provider host each) per mistake that needs its own
- * config, balance or creates; the others (they fail at check) share one program: about 16 runs.
+ * The catalogue's programs only declare resources with literal arguments, so each command of it is
+ * engine/'s Deployment (its step rules, in this process) given the registrations such a program
+ * sends (the lifecycle harness's deployDeclared), with every provider call to a provider host of its
+ * own over gRPC (a new host per command, as the CLI starts one): no program process. The flows that need a program (read-only functions,
+ * resources wired by outputs, unknowns at preview) run through the whole engine below.
  */
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError, type RunResult } from "../../engine/engine";
+import { startProviderHost } from "../../engine/host";
+import type { ResourceState } from "../../engine/state";
+import { deployDeclared, ROOT } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { MISTAKES, type Mistake } from "./preview-catalogue";
@@ -17,7 +22,6 @@ import { MISTAKES, type Mistake } from "./preview-catalogue";
 jest.setTimeout(2_400_000);
 
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
-const PROGRAM = () => compiledProgram("test/audit/programs/bad-input-program.ts");
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
@@ -69,15 +73,23 @@ async function previewThenUp(mistakes: Mistake[]): Promise<{ preview: Outcome; u
   sandbox.operator.reset();
   const m0 = mistakes[0];
   if (m0.balance) sandbox.operator.settings({ balance: m0.balance });
-  const engine = new Engine({ config: configOf(m0), secretConfigKeys: ["reseller:apiSecret"], parallel: 32, host: { env: NO_ENV }, log: () => undefined });
+  let state: ResourceState[] = [];
   const rounds = async (op: "preview" | "up"): Promise<Outcome> => {
     const all: Outcome = { errors: [], logs: "" };
     let pending = mistakes;
     while (pending.length) {
-      const o = await run(engine, op, { file: PROGRAM(), args: { resources: pending.flatMap((m) => m.resources) } });
+      const host = await startProviderHost({ cwd: ROOT, env: NO_ENV });
+      let o: Awaited<ReturnType<typeof deployDeclared>>;
+      try {
+        await host.configure(configOf(m0));
+        const declared = pending.flatMap((m) => m.resources).map((r) => ({ kind: r.kind, name: r.title, args: r.args }));
+        o = await deployDeclared(host, { preview: op === "preview", olds: state, parallel: 32, project: "reseller", stack: "dev" }, declared);
+      } finally {
+        await host.close();
+      }
+      state = o.state;
       all.errors.push(...o.errors);
-      all.logs += `${o.logs}\n`;
-      all.result = o.result;
+      all.logs += `${host.logs().join("\n")}\n`;
       const left = pending.filter((m) => errorMatching(all.errors, m.message) === undefined);
       if (left.length === pending.length || mistakes.length === 1) break;
       pending = left;

@@ -3,8 +3,9 @@
  * random marker tokens; a whole lifecycle through the Engine and the SDK's provider host (register
  * with contacts, transfer with an auth code, contacts update, EppCode, PrivacyAddon, a zone and a
  * record, a read-only function, refresh, destroy) plus failing steps whose API errors involve those
- * inputs. Then every haystack is searched for every needle: zero hits. Each haystack has a positive
- * control, so an empty capture cannot pass.
+ * inputs (two of the service's refusals of a contact field given by the provider host alone: the
+ * engine's part is the same as for the first). Then every haystack is searched for every needle:
+ * zero hits. Each haystack has a positive control, so an empty capture cannot pass.
  *
  * Haystacks: every `__provider` text sent to the host, the state file on disk (raw), the engine's
  * log lines, the host's stdout/stderr, every error (message, JSON, util.inspect with causes) and the
@@ -19,15 +20,17 @@ import { inspect } from "node:util";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError, type Program } from "../../engine/engine";
 import * as hostModule from "../../engine/host";
-import type { ProviderHost, PropertyMap } from "../../engine/host";
+import { isProviderHostError, type ProviderHost, type PropertyMap } from "../../engine/host";
 import { isSecretEnvelope, SecretsCipher } from "../../engine/secrets";
+import { createUrn } from "../../engine/urn";
 import { ResellerClient } from "../../provider/client";
 import { SERVICE_CONTACT_NAMES, toServiceContact } from "../../provider/contact-names";
 import { ResellerApiError } from "../../provider/errors";
+import { typeToken } from "../../resources/register";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type secretsProgram from "./programs/secrets-program";
 
-// The whole-lifecycle test is a dozen engine runs (each a program process and a provider host):
+// The whole-lifecycle test is seven engine runs (each a program process and a provider host) and a host:
 // 45 s for the suite at load 3.5 on 2 cores, 144 s for the test at load 13, past 180 s at load 10 on
 // SDK 3.139. The bound is for a loaded machine, not a speed goal.
 jest.setTimeout(420_000);
@@ -140,6 +143,10 @@ function program(plan: Plan): Program {
 }
 
 let engine: Engine;
+const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
+const CONFIG = () => ({ "reseller:apiKey": KEY, "reseller:apiSecret": SECRET, "reseller:baseUrl": sandbox.url, "reseller:requestsPerMinute": "100000" });
+/** What the provider host of the refusals given at the host wrote. */
+const alsoHostLogs: string[] = [];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "secret-audit-"));
@@ -148,10 +155,10 @@ beforeAll(async () => {
   jest.spyOn(hostModule, "startProviderHost").mockImplementation(async (o) => recording(await real(o)));
   engine = new Engine({
     stateFile: path.join(dir, "state.json"),
-    config: { "reseller:apiKey": KEY, "reseller:apiSecret": SECRET, "reseller:baseUrl": sandbox.url, "reseller:requestsPerMinute": "100000" },
+    config: CONFIG(),
     secretConfigKeys: ["reseller:apiSecret"],
     passphrase: PASSPHRASE,
-    host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
+    host: { env: NO_ENV },
     log: (l) => logLines.push(l),
   });
 });
@@ -225,13 +232,41 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
     // The service names its own field; the hint names the Domain's input.
     [longStreet, `contacts.registrant.${SERVICE_CONTACT_NAMES.addressLine1}`, "contacts.registrant.addressLine1"],
   ];
-  for (const [bad, field, input] of refusals) {
-    const before = sandbox.operator.ledger().length;
-    const e = await expectUpFails({ xferContacts: second, bad });
-    expect(e.message).toMatch(/422 validation_error/);
-    expect(e.message).toContain(field);
-    expect(e.message).toContain(`Fix the input ${input}`);
-    expect(sandbox.operator.ledger()).toHaveLength(before);
+  //    The first through the engine (its log, state and result are haystacks below); the other two
+  //    are the same resource's refusal on other fields, so the provider host alone gives them: the
+  //    program's "bad" Domain checked and created as the engine would, on a host of its own.
+  const [[viaEngine, engineField, engineInput], ...atHost] = refusals;
+  const before = sandbox.operator.ledger().length;
+  const e = await expectUpFails({ xferContacts: second, bad: viaEngine });
+  expect(e.message).toMatch(/422 validation_error/);
+  expect(e.message).toContain(engineField);
+  expect(e.message).toContain(`Fix the input ${engineInput}`);
+  expect(sandbox.operator.ledger()).toHaveLength(before);
+  const host = await hostModule.startProviderHost({ env: NO_ENV });
+  try {
+    await host.configure(CONFIG());
+    const urn = createUrn("bad", typeToken("Domain"), "", "reseller", "dev");
+    // The provider text the program sent (one for every kind).
+    const provider = hostCalls.flatMap((c) => c.props).find((p) => typeof p.__provider === "string")!.__provider;
+    for (const [bad, field, input] of atHost) {
+      const inputs = { domain: BAD, contacts: { registrant: bad.contact }, resourceUrn: urn, __provider: provider };
+      const checked = await host.check(urn, {}, inputs);
+      expect(checked.failures).toEqual([]);
+      const refused = await host.create(urn, checked.inputs).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(isProviderHostError(refused)).toBe(true);
+      errors.push(refused);
+      const message = (refused as Error).message;
+      expect(message).toMatch(/422 validation_error/);
+      expect(message).toContain(field);
+      expect(message).toContain(`Fix the input ${input}`);
+      expect(sandbox.operator.ledger()).toHaveLength(before);
+    }
+  } finally {
+    await host.close();
+    alsoHostLogs.push(...host.logs());
   }
 
   // 5. Refresh, a no-op up, destroy.
@@ -313,15 +348,16 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   expect(hits(log, needles)).toEqual([]);
 
   // --- Haystack: the provider hosts' stdout and stderr ------------------------------------------
-  const hostLog = engine.hostLogs().join("\n");
+  const hostLog = [...engine.hostLogs(), ...alsoHostLogs].join("\n");
   expect(hostLog).toContain(`${REG}: WHOIS Privacy bought`);
   expect(hostLog).toContain(`${REG}: a new transfer (EPP) code was set`);
   expect(hits(hostLog, needles)).toEqual([]);
 
   // --- Haystack: every error (message, JSON, inspect, causes, the run's result) ----------------
   expect(errors).toHaveLength(4);
+  expect(errors.filter((e) => e instanceof EngineError)).toHaveLength(2);
   for (const e of errors) {
-    const texts = [...errorTexts(e), JSON.stringify((e as EngineError).result)];
+    const texts = [...errorTexts(e), JSON.stringify((e as Partial<EngineError>).result) ?? ""];
     expect(texts.join("\n")).toMatch(/(422 validation_error|500 internal_error)/);
     expect(hits(texts.join("\n"), needles)).toEqual([]);
   }

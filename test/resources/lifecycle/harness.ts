@@ -275,6 +275,42 @@ export class Managed {
   }
 }
 
+/** A resource a program declares at the top of its stack with literal arguments (no outputs of others). */
+export interface Declared {
+  kind: Kind;
+  name: string;
+  args: PropertyMap;
+}
+
+/**
+ * One `pulumi preview` or `up` of a program that only declares `declared` (literal arguments, so no
+ * program process is needed): engine/'s Deployment given the registrations such a program sends,
+ * all at once, every provider call to `host`. A failed registration is never answered (the engine
+ * stops the program): the failure ends the run. The steps, the errors as the engine reports them,
+ * and the state the run leaves (`olds` for a preview).
+ */
+export async function deployDeclared(
+  host: HostCalls,
+  o: { preview: boolean; olds: ResourceState[]; parallel: number; project: string; stack: string },
+  declared: Declared[],
+): Promise<{ steps: EngineStep[]; errors: string[]; state: ResourceState[] }> {
+  const steps: EngineStep[] = [];
+  const dep = new Deployment({ ...o, host, record: (s) => steps.push(s), save: () => undefined, log: () => undefined });
+  const registered = Promise.all(
+    declared.map(async (r) => {
+      const type = typeToken(r.kind);
+      const object = { ...r.args, resourceUrn: createUrn(r.name, type, "", o.project, o.stack), __provider: await providerFor(r.kind) };
+      await dep.register(registration(type, r.name, "", true, object, SECRET_OUTPUTS[type] ?? []));
+    }),
+  );
+  await Promise.race([registered, dep.failed]);
+  await dep.idle();
+  await dep.finish(dep.hasFailed);
+  const errors: string[] = [];
+  for (const e of [...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.errors, ...dep.reportedErrors]) if (!errors.includes(e)) errors.push(e);
+  return { steps, errors, state: o.preview ? o.olds : dep.snapshot() };
+}
+
 /** A RegisterResourceRequest as the SDK sends one for a resource with no options but its secret outputs. */
 function registration(type: string, name: string, parent: string, custom: boolean, object: PropertyMap, additionalSecretOutputs: string[] = []): Registration {
   return {

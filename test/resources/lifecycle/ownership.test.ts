@@ -27,7 +27,12 @@ async function nextCommand(): Promise<void> {
   env.host = await startProviderHost({ cwd: ROOT, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } });
   await env.host.configure(env.config);
 }
-beforeEach(nextCommand);
+// Each test starts as a new command; the first on the host startEnv just started.
+let started = false;
+beforeEach(async () => {
+  if (started) await nextCommand();
+  started = true;
+});
 
 const ZONE = "demo-reseller.com";
 const money = () => env.sandbox.operator.ledger().filter((e) => Number(e.amount) > 0);

@@ -7,8 +7,18 @@
 import { isProviderHostError } from "../../../engine/host";
 import { contact, Managed, startEnv, type Env } from "./harness";
 
+// One sandbox and one host for the file: each test uses its own domain and resource names, and
+// starts from the sandbox's default settings and no faults. The host configures a provider once for
+// its life (a later Configure changes nothing), so the test that needs a short timeout has its own.
 let env: Env;
-afterEach(async () => env?.close());
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+function fresh(settings: { approval?: { orders: boolean }; processingDelaySeconds?: number } = {}): void {
+  env.sandbox.operator.clearFaults();
+  env.sandbox.operator.settings({ approval: { orders: false }, processingDelaySeconds: 0, ...settings });
+}
 
 const contacts = { registrant: contact };
 const money = (domain: string) => env.sandbox.operator.ledger().filter((e) => e.domain === domain && Number(e.amount) !== 0).map((e) => e.action);
@@ -35,8 +45,19 @@ async function upAfterInitError(d: Managed, failure: { id?: string; reasons?: st
   return d.outputs;
 }
 
+/** The next up, refresh and preview change nothing and send no write (the engine's "no change next"). */
+async function expectNoChangeNext(d: Managed, args: Record<string, unknown>) {
+  const mark = env.mark();
+  expect(await d.up(args)).toBe("same");
+  const outputs = d.outputs;
+  expect(await d.refresh()).toBe(true);
+  expect(d.outputs).toEqual(outputs);
+  expect((await d.preview(args)).step).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+}
+
 test("lock refused after the order: the next up sets the lock, charges nothing, renews nothing", async () => {
-  env = await startEnv();
+  fresh();
   const args = { domain: "lock-after.com", contacts, locked: false, renewal: { minDaysRemaining: 30 } };
   env.sandbox.operator.injectFault({ kind: "error", status: 422, count: 1, match: { path: "/domains/lock-after.com/lock" } });
   const d = new Managed(env, "Domain", "lock-after");
@@ -47,14 +68,21 @@ test("lock refused after the order: the next up sets the lock, charges nothing, 
   expect(outs).toMatchObject({ stage: "active", locked: false });
   expect((await env.client.getDomain("lock-after.com")).locked).toBe(false);
   expect(money("lock-after.com")).toEqual(["register"]);
-  const mark = env.mark();
-  expect(await d.up(args)).toBe("same");
-  expect(await d.refresh()).toBe(true);
-  expect(env.mutatingSince(mark)).toEqual([]);
+  await expectNoChangeNext(d, args);
 });
 
 test("order unanswered but applied: kept in state; the next up reconciles with no second order", async () => {
+  const shared = env;
   env = await startEnv();
+  try {
+    await unanswered();
+  } finally {
+    await env.close();
+    env = shared;
+  }
+});
+
+async function unanswered() {
   // Every answer to the register comes after the client gave up (its own retries included), though
   // the first request is applied.
   await env.host.configure({ ...env.config, "reseller:timeoutSeconds": "1" });
@@ -76,29 +104,25 @@ test("order unanswered but applied: kept in state; the next up reconciles with n
   expect(env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).slice(registers).map((r) => r.replayed)).toEqual([true]);
   expect(env.host.logs().join("\n")).toContain(`lost-answer.com: the register of an earlier run is confirmed: it charged ${order.amount} ${order.currency} (invoice ${order.invoice})`);
   expect(money("lost-answer.com")).toEqual(["register"]);
-  const mark = env.mark();
-  expect(await d.up(args)).toBe("same");
-  expect(env.mutatingSince(mark)).toEqual([]);
-});
+  await expectNoChangeNext(d, args);
+}
 
 test("order held for review (pending_approval): the apply ends, later ups charge nothing; after approval refresh shows it active", async () => {
-  env = await startEnv({ approval: { orders: true } });
+  fresh({ approval: { orders: true } });
   const args = { domain: "under-review.com", contacts, renewal: { minDaysRemaining: 30 } };
   const d = new Managed(env, "Domain", "under-review");
   expect(await d.up(args)).toBe("create");
   expect(d.outputs.stage).toBe("pending_approval");
-  const mark = env.mark();
-  expect(await d.up(args)).toBe("same");
-  expect(env.mutatingSince(mark)).toEqual([]);
+  await expectNoChangeNext(d, args);
   env.sandbox.operator.approve("under-review.com");
   expect(await d.refresh()).toBe(true);
   expect(d.outputs.stage).toBe("active");
-  expect(await d.up(args)).toBe("same");
+  await expectNoChangeNext(d, args);
   expect(money("under-review.com")).toEqual(["register"]);
 });
 
 test("order rejected after review (cancelled, refunded): refresh drops it; the next up orders again under a new key, once", async () => {
-  env = await startEnv({ approval: { orders: true } });
+  fresh({ approval: { orders: true } });
   const args = { domain: "rejected-once.com", contacts };
   const d = new Managed(env, "Domain", "rejected-once");
   expect(await d.up(args)).toBe("create");
@@ -109,4 +133,36 @@ test("order rejected after review (cancelled, refunded): refresh drops it; the n
   expect(await d.up(args)).toBe("create");
   expect(d.outputs.stage).toBe("pending_approval");
   expect(money("rejected-once.com")).toEqual(["register", "refund", "register"]);
+});
+
+test("order refused by the registry (failed) while the create waits: kept with its init error; the next up changes and charges nothing and says what to do; refresh drops it; the up after orders again, once", async () => {
+  fresh({ processingDelaySeconds: 3600 });
+  const args = { domain: "refused.com", contacts, renewal: { minDaysRemaining: 30 }, waitTimeoutSeconds: 120 };
+  const d = new Managed(env, "Domain", "refused");
+  const failing = d.up(args).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  // The create is polling the pending order; the registry refuses it then.
+  while (env.sandbox.operator.state().domains["refused.com"]?.stage !== "pending") await new Promise((r) => setTimeout(r, 50));
+  env.sandbox.operator.fail("refused.com");
+  const failure = await failing;
+  expect(String(failure)).toMatch(/refused\.com: the register failed at the registry \(stage failed\)\. `pulumi refresh` drops it/);
+  // Kept with its init error: the real engine runs an update next (step_generator.go, hasInitErrors).
+  expect(d.state).toMatchObject({ id: "refused.com", outputs: { stage: "failed" } });
+  expect(d.state!.initErrors!.length).toBeGreaterThan(0);
+  expect(money("refused.com")).toEqual(["register", "refund"]);
+
+  const mark = env.mark();
+  await expect(d.up(args)).rejects.toThrow(/refused\.com: is in stage failed, no longer this account's; nothing was changed or charged/);
+  expect(env.mutatingSince(mark)).toEqual([]);
+  expect(money("refused.com")).toEqual(["register", "refund"]);
+
+  env.sandbox.operator.settings({ processingDelaySeconds: 0 });
+  expect(await d.refresh()).toBe(false);
+  expect(d.state).toBeUndefined();
+  expect(await d.up(args)).toBe("create");
+  expect((await env.client.getDomain("refused.com")).stage).toBe("active");
+  expect(money("refused.com")).toEqual(["register", "refund", "register"]);
+  await expectNoChangeNext(d, args);
 });
