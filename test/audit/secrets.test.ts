@@ -26,7 +26,7 @@ import { createUrn } from "../../engine/urn";
 import { ResellerClient } from "../../provider/client";
 import { SERVICE_CONTACT_NAMES, toServiceContact } from "../../provider/contact-names";
 import { ResellerApiError } from "../../provider/errors";
-import { typeToken } from "../../resources/register";
+import { typeToken } from "../../resources/kinds";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type secretsProgram from "./programs/secrets-program";
 
