@@ -43,17 +43,3 @@ function guardedInspect(this: unknown, value: unknown, ...rest: unknown[]): stri
 // Keeps inspect.custom, defaultOptions (an accessor over inspect's own settings), colors and styles.
 Object.defineProperties(guardedInspect, Object.getOwnPropertyDescriptors(inspect));
 (util as { inspect: typeof util.inspect }).inspect = guardedInspect as unknown as typeof util.inspect;
-
-/**
- * The engine ends a provider host with SIGTERM, which ends a Node process without its exit hooks, so
- * a host never wrote the code it compiled to a compile cache (NODE_COMPILE_CACHE, which the test run
- * sets; Node 22.10+). Where a cache is on, the code is written first and the process then dies of the
- * same SIGTERM as before. Where none is, nothing changes.
- */
-const nodeModule = require("node:module") as { flushCompileCache?: () => void; getCompileCacheDir?: () => string | undefined };
-if (typeof nodeModule.flushCompileCache === "function" && nodeModule.getCompileCacheDir?.()) {
-  process.once("SIGTERM", () => {
-    nodeModule.flushCompileCache!();
-    process.kill(process.pid, "SIGTERM");
-  });
-}

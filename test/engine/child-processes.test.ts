@@ -78,29 +78,6 @@ describe("the engine's child processes", () => {
     expect(out.stdout).toBe("Error: boom\n    at Stack.initialize (/p/node_modules/@pulumi/runtime/stack.ts:78:28)\n    at f (/p/node_modules/@pulumi/resource.ts:1598:22)");
   });
 
-  // Node 22.10+ (the lines CI runs); older Node has no compile cache, and the guard adds no handler.
-  const flushes = typeof (require("node:module") as { flushCompileCache?: unknown }).flushCompileCache === "function";
-  (flushes ? test : test.skip)("a guarded process stopped with SIGTERM writes its compile cache first, then dies of that SIGTERM", async () => {
-    const cache = path.join(dir, "cache");
-    fs.mkdirSync(cache);
-    fs.writeFileSync(path.join(dir, "loaded.js"), "module.exports = function loaded() { return 1; };\n");
-    const script = `require(${JSON.stringify(path.join(dir, "loaded.js"))}); process.stdout.write("ready"); setInterval(() => undefined, 1000);`;
-    const stopped = async (env: NodeJS.ProcessEnv): Promise<NodeJS.Signals | null> => {
-      const child = spawn(process.execPath, [`--require=${childGuardPath()}`, "-e", script], { env, stdio: ["ignore", "pipe", "inherit"] });
-      await new Promise((resolve) => child.stdout.once("data", resolve));
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
-      child.kill("SIGTERM");
-      return exited;
-    };
-    const files = (): string[] => (fs.readdirSync(cache, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(cache, f)).isFile());
-
-    const { NODE_COMPILE_CACHE: _ignored, ...withoutCache } = process.env;
-    expect(await stopped(withoutCache)).toBe("SIGTERM");
-    expect(files()).toEqual([]);
-    expect(await stopped({ ...withoutCache, NODE_COMPILE_CACHE: cache })).toBe("SIGTERM");
-    expect(files().length).toBeGreaterThan(0);
-  });
-
   test("a program that throws at once fails its run with its own message first", async () => {
     fs.writeFileSync(path.join(dir, "index.js"), `throw new Error("boom from the program");\n`);
     const engine = new Engine({ config: {}, log: () => undefined });
