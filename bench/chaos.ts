@@ -38,9 +38,9 @@ export interface ChaosOptions {
   timeoutSeconds: number;
   /** Faults of each kind armed per round (about; at least one per 15 operations of the round). */
   faultsPerKind: number;
-  /** The host is killed in every round whose number modulo this is 1. */
+  /** The host is killed in every round whose number modulo this is 1 (1: never), in the first run under faults that commits enough changes. */
   killEvery: number;
-  /** `up` runs per round without faults before the round gives up (under faults: three at most, the first with the host kill). */
+  /** `up` runs per round without faults before the round gives up (under faults: three at most, the host killed in the first that gets far enough). */
   maxRuns: number;
   /** A line per engine run (time, summary or first errors). */
   verbose?: boolean;
@@ -189,12 +189,15 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       const killsBefore = killer.kills;
       const firedBefore = { ...faults };
 
-      // Under faults: up to three runs, until one succeeds; the first may have its host killed.
+      // Under faults: up to three runs, until one succeeds. In a kill round the host is killed once,
+      // in the first of them that commits `threshold` changes (a run the faults stop before it writes
+      // anything, e.g. at check's balance read, leaves the killer armed for the next).
       for (const f of roundFaults(random, Math.max(opts.faultsPerKind, Math.round(n / 15)), opts.timeoutSeconds * 1000)) op.injectFault(f);
       const kill = round % opts.killEvery === 1;
+      const threshold = kill ? 1 + Math.floor(random() * Math.max(1, Math.min(8, kinds.length / 2))) : 0;
       let ok = false;
       for (let i = 0; i < 3 && !ok; i++) {
-        if (kill && i === 0) killer.arm(1 + Math.floor(random() * Math.max(1, Math.min(8, kinds.length / 2))));
+        if (kill && killer.kills === killsBefore) killer.arm(threshold);
         ok = (await up(program)) !== undefined;
         killer.disarm();
       }

@@ -21,12 +21,15 @@ import { BENCH_REGISTRANT } from "../../bench/measure";
 import { startProviderHost } from "../../engine/host";
 import { providerFor, ROOT, urnOf } from "../resources/lifecycle/harness";
 
-describe("a campaign of 40 operations under faults and host kills", () => {
+describe("a campaign of 20 operations under faults and host kills", () => {
   let report: ChaosReport;
   const lines: string[] = [];
   beforeAll(async () => {
-    report = await runChaos({ ...CHAOS_DEFAULTS, ops: 40 }, (l) => lines.push(l));
-    // About eleven engine runs, each starting the program's own process and a provider host.
+    // Two rounds of ten operations (seed 7), the schedule of the first half of the 40-operation
+    // campaign this replaced: every round fires every fault kind (the last fault of each kind matches
+    // any POST), round 1 kills the host in its first run under faults that commits 5 changes, and the
+    // operations include every kind checked below. Larger campaigns are `npm run chaos`'s job.
+    report = await runChaos({ ...CHAOS_DEFAULTS, ops: 20 }, (l) => lines.push(l));
   }, 900_000);
 
   test("every fault kind fired and the host was killed mid-apply, so the run was not vacuous", () => {
@@ -34,8 +37,9 @@ describe("a campaign of 40 operations under faults and host kills", () => {
     expect(report.hostKills).toBeGreaterThan(0);
     // Faults made runs fail, and the same program run again converged.
     expect(report.failedUps).toBeGreaterThan(0);
-    expect(report.ops).toBe(40);
-    expect(Object.values(report.opsByKind).reduce((a, b) => a + b, 0)).toBe(40);
+    expect(report.rounds).toBe(2);
+    expect(report.ops).toBe(20);
+    expect(Object.values(report.opsByKind).reduce((a, b) => a + b, 0)).toBe(20);
     for (const k of ["register", "transfer", "privacy", "protection", "recordCreate"] as const) expect(report.opsByKind[k]).toBeGreaterThan(0);
     expect(report.charges).toBeGreaterThan(0);
     expect(lines.some((l) => l.startsWith("final:"))).toBe(true);

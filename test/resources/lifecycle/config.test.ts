@@ -111,13 +111,16 @@ test("rotating the secret: with the config saved at the last up refresh fails; a
   const mark = env.mark();
   expect(await again.up(recordArgs)).toBe("same");
   expect(env.mutatingSince(mark)).toEqual([]);
-  // Then refresh and destroy, each a command of its own configured from the (new) saved config.
-  const refreshHost = await hostEnv(sandbox, NO_ENV, current);
-  const refreshed = Object.assign(new Managed(refreshHost, "DnsRecord", "rotated"), { state: again.state });
+  // Then refresh and destroy, configured from the (new) saved config: one host for both, a command
+  // after the up's (its refresh reads nothing the up's process cached); the destroy's signed DELETE
+  // is what proves the new secret, and the host's configuration is the same as a command of its own.
+  const later = await hostEnv(sandbox, NO_ENV, current);
+  const refreshed = Object.assign(new Managed(later, "DnsRecord", "rotated"), { state: again.state });
+  const beforeRefresh = later.mark();
   expect(await refreshed.refresh()).toBe(true);
-  const destroyHost = await hostEnv(sandbox, NO_ENV, current);
-  await Object.assign(new Managed(destroyHost, "DnsRecord", "rotated"), { state: refreshed.state }).destroy();
-  expect((await destroyHost.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
+  expect(sandbox.operator.requests().slice(beforeRefresh).filter((x) => x.method === "GET" && x.error === null).length).toBeGreaterThan(0);
+  await Object.assign(new Managed(later, "DnsRecord", "rotated"), { state: refreshed.state }).destroy();
+  expect((await later.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -48,8 +48,10 @@ describe("settings and credentials: once per host process, before any other read
     const other = await hostWith(config);
     try {
       const mark = env.mark();
+      // The first check is an up's (engine: check before create; the host cannot tell it from a
+      // preview's): up fails with the message, one host serving both what preview and up meet.
       const zone = new Managed(other, "DnsZone", "pf-zone");
-      const failure = await zone.check(zoneArgs).then(
+      const failure = await zone.up(zoneArgs).then(
         () => undefined,
         (e: Error) => e.message,
       );
@@ -59,13 +61,6 @@ describe("settings and credentials: once per host process, before any other read
       const record = new Managed(other, "DnsRecord", "pf-record");
       expect((await record.check(recordArgs)).failures).toEqual([]);
       expect(requestsSince(mark)).toHaveLength(requests);
-      // Up meets the same message: its check is the same call (engine: check before create).
-      const again = await hostWith(config);
-      try {
-        await expect(new Managed(again, "DnsZone", "pf-zone").up(zoneArgs)).rejects.toThrow(message);
-      } finally {
-        await again.close();
-      }
     } finally {
       await other.close();
     }
