@@ -17,9 +17,8 @@ import type { ResourceState } from "../../../engine/state";
 import { createUrn } from "../../../engine/urn";
 import { ResellerClient } from "../../../provider/client";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../../sandbox/index";
-import { typeToken } from "../../../resources/kinds";
+import { typeToken, type Kind } from "../../../resources/kinds";
 import { SECRET_OUTPUTS } from "../../../resources/program/register";
-import type { Kind } from "../../../resources/kinds";
 import { shim } from "../../../resources/program/shim";
 
 export const ROOT = path.resolve(__dirname, "../../..");
@@ -183,28 +182,11 @@ export class Managed {
    */
   private async run(preview: boolean, args: PropertyMap): Promise<{ step: Step; seen: Seen }> {
     const seen: Seen = {};
-    const steps: EngineStep[] = [];
-    const dep = new Deployment({
-      preview,
-      host: this.calls(seen),
-      olds: this.entries,
-      project: PROJECT,
-      stack: STACK,
-      parallel: 1,
-      record: (step) => steps.push(step),
-      save: () => undefined,
-      log: () => undefined,
-    });
-    const registered = async (): Promise<boolean> => {
+    const { steps, dep } = await runDeployment({ preview, host: this.calls(seen), olds: this.entries, project: PROJECT, stack: STACK, parallel: 1 }, async (dep) => {
       let parent = "";
       if (this.parentType) parent = (await dep.register(registration(this.parentType, `${this.name}-parent`, "", false, {}))).urn;
       await dep.register(registration(this.type, this.name, parent, true, await this.inputs(args), SECRET_OUTPUTS[this.type] ?? []));
-      return true;
-    };
-    // A failed registration is never answered (the engine stops the program): the failure ends the run.
-    await Promise.race([registered(), dep.failed.then(() => false)]);
-    await dep.idle();
-    await dep.finish(dep.hasFailed);
+    });
     if (!preview) this.entries = dep.snapshot().filter((r) => r.custom);
     const errors = [...dep.errors, ...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.reportedErrors];
     if (errors.length > 0) throw seen.error ?? new Error(errors.join("; "));
@@ -284,9 +266,8 @@ export interface Declared {
 
 /**
  * One `pulumi preview` or `up` of a program that only declares `declared` (literal arguments, so no
- * program process is needed): engine/'s Deployment given the registrations such a program sends,
- * all at once, every provider call to `host`. A failed registration is never answered (the engine
- * stops the program): the failure ends the run. The steps, the errors as the engine reports them,
+ * program process is needed): `runDeployment` given the registrations such a program sends, all at
+ * once, every provider call to `host`. The steps, the errors as the engine reports them,
  * and the state the run leaves (`olds` for a preview).
  */
 export async function deployDeclared(
@@ -294,21 +275,36 @@ export async function deployDeclared(
   o: { preview: boolean; olds: ResourceState[]; parallel: number; project: string; stack: string },
   declared: Declared[],
 ): Promise<{ steps: EngineStep[]; errors: string[]; state: ResourceState[] }> {
-  const steps: EngineStep[] = [];
-  const dep = new Deployment({ ...o, host, record: (s) => steps.push(s), save: () => undefined, log: () => undefined });
-  const registered = Promise.all(
-    declared.map(async (r) => {
-      const type = typeToken(r.kind);
-      const object = { ...r.args, resourceUrn: createUrn(r.name, type, "", o.project, o.stack), __provider: await providerFor(r.kind) };
-      await dep.register(registration(type, r.name, "", true, object, SECRET_OUTPUTS[type] ?? []));
-    }),
+  const { steps, dep } = await runDeployment({ ...o, host }, (dep) =>
+    Promise.all(
+      declared.map(async (r) => {
+        const type = typeToken(r.kind);
+        const object = { ...r.args, resourceUrn: createUrn(r.name, type, "", o.project, o.stack), __provider: await providerFor(r.kind) };
+        await dep.register(registration(type, r.name, "", true, object, SECRET_OUTPUTS[type] ?? []));
+      }),
+    ),
   );
-  await Promise.race([registered, dep.failed]);
-  await dep.idle();
-  await dep.finish(dep.hasFailed);
   const errors: string[] = [];
   for (const e of [...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.errors, ...dep.reportedErrors]) if (!errors.includes(e)) errors.push(e);
   return { steps, errors, state: o.preview ? o.olds : dep.snapshot() };
+}
+
+/**
+ * One engine run of a program whose registrations `register` sends: engine/'s Deployment, every
+ * provider call to `o.host`, then its deletes. A failed registration is never answered (the engine
+ * stops the program): the failure ends the run. The steps the engine recorded, and the deployment
+ * for its errors and state.
+ */
+async function runDeployment(
+  o: { preview: boolean; host: HostCalls; olds: ResourceState[]; parallel: number; project: string; stack: string },
+  register: (dep: Deployment) => Promise<unknown>,
+): Promise<{ steps: EngineStep[]; dep: Deployment }> {
+  const steps: EngineStep[] = [];
+  const dep = new Deployment({ ...o, record: (s) => steps.push(s), save: () => undefined, log: () => undefined });
+  await Promise.race([register(dep), dep.failed]);
+  await dep.idle();
+  await dep.finish(dep.hasFailed);
+  return { steps, dep };
 }
 
 /** A RegisterResourceRequest as the SDK sends one for a resource with no options but its secret outputs. */
