@@ -134,18 +134,26 @@ function startInstalledSandbox(cwd: string): Promise<{ baseUrl: string; apiKey: 
  * machine logged in to no registry, and the manifest npm would send has no install-time script.
  * npm runs the scripts of the manifest it re-read after packing (what it sends): its postpublish
  * sees that manifest on disk, and keeps a copy before restoring the sources' own.
+ * Its prepack runs as written, strip and all, but `build:package` only checks that dist/ is there and
+ * says it ran: the same prepack built dist/ from nothing in the pack just before, and a second full
+ * compilation of the same sources would prove nothing more. (npm runs prepack, postpack and
+ * postpublish for a publish, and for a pack prepack and postpack; no `prepare`, as the manifest it
+ * re-reads after prepack has no scripts: the sources are compiled once per pack or publish.)
  */
 function publishDryRun(src: string): void {
   const pkgPath = path.join(src, "package.json");
   const original = fs.readFileSync(pkgPath, "utf8");
   const pkg = JSON.parse(original) as { scripts: Record<string, string> };
   const sent = path.join(work, "sent-manifest.json");
+  const built = path.join(work, "publish-ran-build");
+  pkg.scripts["build:package"] = `node -e "require('node:fs').accessSync('dist/resources/index.js'); require('node:fs').writeFileSync(process.argv[1], '')" ${JSON.stringify(built)}`;
   pkg.scripts.postpublish = `node -e "require('node:fs').copyFileSync('package.json', process.argv[1])" ${JSON.stringify(sent)} && ${pkg.scripts.postpublish}`;
   const instrumented = JSON.stringify(pkg, null, 2) + "\n";
   fs.writeFileSync(pkgPath, instrumented);
   try {
     const r = spawnSync("npm", ["publish", "--dry-run"], { cwd: src, env: npmEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     expect(r.status).toBe(0);
+    expect(fs.existsSync(built)).toBe(true); // the publish's prepack ran the build step
     const warnings = r.stderr.split("\n").filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in .*\(dry-run\)/.test(l));
     expect(warnings).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(sent, "utf8")) as { scripts?: Record<string, string> };
@@ -159,11 +167,11 @@ function publishDryRun(src: string): void {
 }
 
 test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through engine/ with the project's own SDK against the installed sandbox", async () => {
-  // 1. Pack from the sources alone: `prepare` must build dist/ (a fresh clone and a git install have none).
+  // 1. Pack from the sources alone: `prepack` must build dist/ (a fresh clone has none; a git install builds through `prepare`).
   const src = path.join(work, "src");
   copySources(src);
   expect(fs.existsSync(path.join(src, "dist"))).toBe(false);
-  // A module an earlier build left behind (its source since removed) must not ship: `prepare` starts from an empty dist/.
+  // A module an earlier build left behind (its source since removed) must not ship: the build starts from an empty dist/.
   fs.mkdirSync(path.join(src, "dist", "resources"), { recursive: true });
   fs.writeFileSync(path.join(src, "dist", "resources", "removed-module.js"), "module.exports = {};\n");
   fs.symlinkSync(path.join(root, "node_modules"), path.join(src, "node_modules"), "dir"); // what `npm ci` would install
