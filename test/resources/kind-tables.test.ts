@@ -19,12 +19,19 @@ const parsed = new Map<string, ts.SourceFile | undefined>();
 const getSourceFile = host.getSourceFile.bind(host);
 let previous: ts.Program | undefined;
 
+/** An error the compiler reports in a checked file. */
+interface Fault {
+  file: string;
+  start: number;
+  text: string;
+}
+
 /**
- * The semantic errors of `checked` (files relative to the root), as `file: message`, in one compilation
- * with each file of `edits` changed by its edit (which must change it). Only the checked files are
- * type-checked; edits of different files whose faults stay in their own file share a compilation.
+ * The semantic errors of `checked` (files relative to the root) in one compilation with each file of
+ * `edits` changed by its edit (which must change it). Only the checked files are type-checked; edits
+ * of different files whose faults stay in their own file share a compilation.
  */
-function errorsWith(edits: Record<string, (text: string) => string>, checked: string[]): string[] {
+function faultsWith(edits: Record<string, (text: string) => string>, checked: string[]): Fault[] {
   const targets = new Map(Object.entries(edits).map(([file, edit]) => [path.join(root, file), { file, edit }]));
   host.getSourceFile = (f, languageVersion, onError) => {
     const t = targets.get(path.resolve(f));
@@ -39,8 +46,8 @@ function errorsWith(edits: Record<string, (text: string) => string>, checked: st
   };
   const program = ts.createProgram(ROOTS, config.options, host, previous);
   previous = program;
-  return checked.flatMap((f) =>
-    program.getSemanticDiagnostics(program.getSourceFile(path.join(root, f))).map((d) => `${f}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`),
+  return checked.flatMap((file) =>
+    program.getSemanticDiagnostics(program.getSourceFile(path.join(root, file))).map((d) => ({ file, start: d.start ?? -1, text: `${file}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}` })),
   );
 }
 
@@ -49,9 +56,9 @@ function errorsWith(edits: Record<string, (text: string) => string>, checked: st
  * each fault stays in its own file (the host side, dispatch.ts, loads no resource.ts, and the new kind
  * changes no existing kind's outputs), so each test reads its own file's errors.
  */
-let shared: string[] | undefined;
+let shared: Fault[] | undefined;
 const errorsOf = (file: string): string[] => {
-  shared ??= errorsWith(
+  shared ??= faultsWith(
     {
       "resources/kinds.ts": (t) => t.replace('| "DnsZoneRecords";', '| "DnsZoneRecords" | "Dnssec";'),
       "resources/dns-zone/resource.ts": (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'),
@@ -60,13 +67,51 @@ const errorsOf = (file: string): string[] => {
     },
     ["resources/host/dispatch.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/zone-records/resource.ts"],
   );
-  return shared.filter((e) => e.startsWith(`${file}: `));
+  return shared.filter((e) => e.file === file).map((e) => e.text);
+};
+
+/**
+ * Faulty versions of dispatch.ts's table of implementations (the `IMPLEMENTATIONS` declaration), all
+ * in one compilation: each is the declaration's own text with one edit, under another name, added to
+ * the end of dispatch.ts, so the compiler judges it in the same scope and with the same `satisfies`
+ * as the real one; its errors are those inside its own text. Not with the new kind: a table without
+ * EppCode would then lack two kinds, and an excess entry hides a missing one in the same check.
+ */
+const TABLE_EDITS: Record<string, (declaration: string) => string> = {
+  withoutEppCode: (d) => d.replace("  EppCode: eppCodeHandler,\n", ""),
+  misnamedEppCode: (d) => d.replace("  EppCode: eppCodeHandler,", "  EppCodes: eppCodeHandler,"),
+};
+let tables: Record<string, string[]> | undefined;
+const errorsOfTable = (name: string): string[] => {
+  if (!tables) {
+    const spans: Record<string, [number, number]> = {};
+    const faults = faultsWith(
+      {
+        "resources/host/dispatch.ts": (text) => {
+          const sf = ts.createSourceFile("dispatch.ts", text, ts.ScriptTarget.ES2022, true);
+          const declaration = sf.statements.find((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText(sf) === "IMPLEMENTATIONS"));
+          if (!declaration) throw new Error("dispatch.ts declares no IMPLEMENTATIONS");
+          let out = text;
+          for (const [copy, edit] of Object.entries(TABLE_EDITS)) {
+            const edited = edit(declaration.getText(sf));
+            if (edited === declaration.getText(sf)) throw new Error(`the edit ${copy} did not change IMPLEMENTATIONS`);
+            const renamed = edited.replace(/\bIMPLEMENTATIONS\b/, copy);
+            out += "\nexport ";
+            spans[copy] = [out.length, out.length + renamed.length];
+            out += renamed + "\n";
+          }
+          return out;
+        },
+      },
+      ["resources/host/dispatch.ts"],
+    );
+    tables = Object.fromEntries(Object.entries(spans).map(([copy, [from, to]]) => [copy, faults.filter((f) => f.start >= from && f.start < to).map((f) => f.text)]));
+  }
+  return tables[name];
 };
 
 test("a kind without a handler does not compile", () => {
-  // Not with the others: without EppCode's handler, the compiler no longer judges EppCode's output list in epp-code/resource.ts.
-  const errors = errorsWith({ "resources/host/dispatch.ts": (t) => t.replace("  EppCode: eppCodeHandler,\n", "") }, ["resources/host/dispatch.ts"]);
-  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*Property 'EppCode' is missing/)]));
+  expect(errorsOfTable("withoutEppCode")).toEqual([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*Property 'EppCode' is missing/)]);
 });
 
 test("a new kind without a handler does not compile", () => {
@@ -74,9 +119,7 @@ test("a new kind without a handler does not compile", () => {
 });
 
 test("a handler under a name that is no kind does not compile", () => {
-  // Not with the new kind: an excess property hides a missing one in the same check.
-  const errors = errorsWith({ "resources/host/dispatch.ts": (t) => t.replace("  EppCode: eppCodeHandler,", "  EppCodes: eppCodeHandler,") }, ["resources/host/dispatch.ts"]);
-  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*'EppCodes' does not exist/)]));
+  expect(errorsOfTable("misnamedEppCode")).toEqual([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*'EppCodes' does not exist/)]);
 });
 
 test("a misspelt output name does not compile", () => {
