@@ -49,7 +49,9 @@ describe("the public API reads like a Pulumi provider", () => {
   // Loaded here, not at the top: only these tests need the compiler.
   const ts = require("typescript") as typeof import("typescript");
   const entry = path.join(root, pkg.types);
-  const program = ts.createProgram([entry], { strict: true, skipLibCheck: true, types: [] });
+  // ES2022's own lib, not the default target's (which brings the DOM's declarations): the checks read
+  // this package's declarations only; CommonJS resolution finds @pulumi/pulumi as a user's compiler does.
+  const program = ts.createProgram([entry], { strict: true, skipLibCheck: true, types: [], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, lib: ["lib.es2022.d.ts"] });
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
   const exported = checker.getExportsOfModule(moduleSymbol).map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
