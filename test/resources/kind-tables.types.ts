@@ -1,7 +1,7 @@
 /**
- * Compile-time proofs for kind-tables.test.ts, which type-checks this file: every `@ts-expect-error`
- * below must meet an error (an unused one is itself an error), and the lines without one must compile.
- * Not run; only compiled.
+ * Compile-time proofs beside kind-tables.test.ts, checked by `npm run build` (tsconfig.json includes
+ * this file; `npm test` builds before jest): every `@ts-expect-error` below must meet an error (an
+ * unused one is itself an error), and the lines without one must compile. Not run; only compiled.
  */
 import type { DnsZone, Domain, ZoneTemplate } from "../../resources";
 import { outputNames } from "../../resources/program/output-names";
