@@ -6,13 +6,13 @@
  * an ephemeral port. Each must be refused with a message naming the field, the value (masked for
  * secrets) and the rule, and the sandbox's request log must show that none of them reached the API.
  * A valid getBalance afterwards is the control: the log does record calls. One preview through
- * engine/ (programs/bad-input-program.ts in its own process) shows that a refusal travels from a
- * program to what the engine prints, its secret masked there too.
+ * engine/ (programs/bad-input-program.ts in its own process, its provider calls to the file's host)
+ * shows that a refusal travels from a program to what the engine prints, its secret masked there too.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError } from "../../engine/engine";
-import { isProviderHostError } from "../../engine/host";
+import { isProviderHostError, type ProviderHost } from "../../engine/host";
 import type { SandboxHandle } from "../../sandbox/index";
 import type { Kind } from "../../resources/kinds";
 import { providerFor, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
@@ -125,7 +125,11 @@ test("every bad resource input is refused at check, naming field, value and rule
 test("through engine/: a program's bad input is refused at preview, and the engine prints the refusal with the secret masked", async () => {
   const c = RESOURCE_CASES.find((x) => x.kind === "Domain" && x.field === "contacts.registrant.email" && x.secrets?.length);
   expect(c).toBeDefined();
-  const e = new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel: 1, log: (line) => printed.push(line) });
+  // The program runs in its own process; its provider calls go to the file's host (configured again,
+  // with the same config), which the run leaves open for the tests after it.
+  const fileHost = Object.assign(Object.create(env.host) as ProviderHost, { close: async () => undefined });
+  const logged = env.host.logs().length;
+  const e = new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel: 1, log: (line) => printed.push(line), startHost: async () => fileHost });
   const errors = await e.preview({ file: compiledProgram("test/audit/programs/bad-input-program.ts"), args: { resources: [c!] } }).then(
     () => [],
     (err: unknown) => {
@@ -133,7 +137,7 @@ test("through engine/: a program's bad input is refused at preview, and the engi
       return err.result.errors;
     },
   );
-  printed.push(...e.hostLogs());
+  printed.push(...env.host.logs().slice(logged));
   const line = errors.find((x) => x.startsWith(`urn:pulumi:dev::reseller::pulumi-nodejs:dynamic/reseller:${c!.kind}::${c!.title}: `));
   expect(line).toBeDefined();
   expect(problem(line!, c!)).toBeUndefined();

@@ -24,8 +24,10 @@ export interface Mistake {
    */
   preview: "fails" | "warns";
   /**
-   * Needs a run of its own: its own config or balance, or an up that must create things. The others
-   * fail at check in preview and up alike, so they share one program (titles are unique across them).
+   * Needs a run apart from the mistakes refused at check: its own config or balance (a run of its
+   * own), or an up that must create things (these share one run: each declares names no other
+   * touches). The others fail at check in preview and up alike, so they share one program (titles
+   * are unique across them).
    */
   alone?: true;
 }
