@@ -1,11 +1,14 @@
 /**
  * A real zone (DNSControl's example.org test zone, 344 records the service can hold; see the
  * header of example.org.zone) end to end over real HTTP, through the engine and the SDK's provider
- * host:
- * - loaded into the sandbox through the API, then `reseller-pulumi import --zone`, then `up`: every
- *   record adopted, no mutating call, no change; a second `up` and a refresh are quiet;
- * - `reseller-pulumi import --zone-file` (a migration from another DNS host): `up` creates the zone
- *   and every record, the records the service cannot hold are listed, and a second `up` is quiet.
+ * host, both ways in one stack (one sandbox, one program of both generated projects, one engine):
+ * - its records loaded through the API into a live zone (example.net: the same records under
+ *   another name, so both ways fit one stack), then `reseller-pulumi import --zone`, then `up`:
+ *   every record adopted, no mutating call on that zone, no change; a second `up` and a refresh
+ *   are quiet;
+ * - `reseller-pulumi import --zone-file` (a migration from another DNS host) of example.org: the
+ *   same `up` creates the zone and every record, the records the service cannot hold are listed,
+ *   and the same second `up` and refresh are quiet.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -20,6 +23,8 @@ import { generatedProgram } from "../../bench/program-file";
 import { hostingSandbox } from "./hosting-sandbox";
 
 const ZONE = "example.org";
+/** The live zone `import --zone` adopts: the fixture's records, loaded through the API. */
+const ADOPTED = "example.net";
 const ZONE_FILE = path.join(__dirname, "example.org.zone");
 const RPM = "100000";
 
@@ -29,10 +34,10 @@ let dir: string;
 let out: string[];
 let err: string[];
 
-/** A sandbox whose account holds example.org, active, with the DNS add-on, delegated to the service; with a zone when asked. */
-async function start(withZone: boolean): Promise<void> {
+/** A sandbox whose account holds example.org and example.net, active, with the DNS add-on, delegated to the service; example.net with an empty zone. */
+async function start(): Promise<void> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "zone-file-"));
-  sandbox = await hostingSandbox(dir, [ZONE], { withZones: withZone, requestsPerMinute: Number(RPM) });
+  sandbox = await hostingSandbox(dir, [ZONE, ADOPTED], { withZones: [ADOPTED], requestsPerMinute: Number(RPM) });
   client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: Number(RPM) });
   out = [];
   err = [];
@@ -66,14 +71,14 @@ const engine = (): Engine =>
 const mutating = (from: number) => sandbox.operator.requests().slice(from).filter((r) => r.mutating);
 const recordKey = (r: { type: string; name: string; content: string; priority?: number | null; extra?: unknown; ttl: number }) =>
   JSON.stringify([r.type, r.name, r.content, r.priority ?? null, r.extra ? Object.entries(r.extra).sort() : null, r.ttl]);
-/** The zone's records as the service lists them, without the apex NS set the service keeps itself. */
-const liveRecords = async () => (await client.listRecords(ZONE)).filter((r) => !(r.type === "NS" && r.name === "@"));
+/** A zone's records as the service lists them, without the apex NS set the service keeps itself. */
+const liveRecords = async (zone: string) => (await client.listRecords(zone)).filter((r) => !(r.type === "NS" && r.name === "@"));
+/** The DnsRecord resources the engine keeps, of one zone or of both. */
+const records = (e: Engine, zone?: string) => e.resources().filter((r) => r.type.endsWith(":DnsRecord") && (!zone || r.outputs.zone === zone));
 /** The DnsRecord outputs the engine keeps, by URN. */
 const recordOutputs = (e: Engine) =>
   Object.fromEntries(
-    e
-      .resources()
-      .filter((r) => r.type.endsWith(":DnsRecord"))
+    records(e)
       .map((r) => [r.urn, JSON.stringify(["type", "name", "content", "ttl", "priority", "extra"].map((k) => r.outputs[k] ?? null))]),
   );
 
@@ -95,72 +100,68 @@ test("the fixture: at least 300 records the service can hold; what it cannot hol
   expect(read.records.find((r) => r.name === "dns-moreinfo")?.content).toBe('"Fred Bloggs, TZ=America/New_York" "Chat-Service-X: @handle1" "Chat-Service-Y: federated-handle@example.org"');
 });
 
-test("loaded through the API, imported, then up: every record adopted with no write and no change; a second up and a refresh are quiet", async () => {
-  await start(true);
-  for (const r of read.records) await client.createRecord(ZONE, { type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority ?? undefined, extra: r.extra ?? undefined } as RecordInput);
-  const live = await liveRecords();
+test("import --zone of a live zone and --zone-file of the file, one up: every live record adopted with no write, every record of the file created, the rest listed; a second up and a refresh are quiet", async () => {
+  await start();
+  for (const r of read.records) await client.createRecord(ADOPTED, { type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority ?? undefined, extra: r.extra ?? undefined } as RecordInput);
+  const live = await liveRecords(ADOPTED);
   expect(live).toHaveLength(read.records.length);
+  const n = read.records.length;
 
+  // import --zone: reads the live zone, writes nothing.
   let mark = sandbox.operator.requests().length;
-  expect(await main(["import", "--zone", ZONE, "--out", "zone", "--requests-per-minute", RPM], io())).toBe(0);
+  expect(await main(["import", "--zone", ADOPTED, "--out", "zone", "--requests-per-minute", RPM], io())).toBe(0);
   expect(err).toEqual([]);
   expect(mutating(mark)).toEqual([]);
-  const project = path.join(dir, "zone");
-  const source = fs.readFileSync(path.join(project, "index.ts"), "utf8");
-  expect((source.match(/new reseller\.DnsRecord\(/g) ?? []).length).toBe(read.records.length);
+  const adopting = path.join(dir, "zone");
+  expect((fs.readFileSync(path.join(adopting, "index.ts"), "utf8").match(/new reseller\.DnsRecord\(/g) ?? []).length).toBe(n);
+
+  // import --zone-file: offline, the file is read, the service is not asked.
+  out = [];
+  mark = sandbox.operator.requests().length;
+  expect(await main(["import", "--zone-file", ZONE_FILE, "--zone", ZONE, "--out", "migrate"], io())).toBe(0);
+  expect(err).toEqual([]);
+  expect(sandbox.operator.requests().length).toBe(mark);
+  expect(out[0]).toBe(`Read ${n + 5} record(s) from ${ZONE_FILE}: ${n} to create in ${ZONE}, 5 not carried over, into migrate/index.ts`);
+  expect(out.filter((l) => l.startsWith("  not carried over: line "))).toHaveLength(5);
+  const migrating = path.join(dir, "migrate");
+  const source = fs.readFileSync(path.join(migrating, "index.ts"), "utf8");
+  expect(source).toContain("// Not carried over (5):");
+  expect(source).not.toContain("adopt: true");
+  expect((source.match(/new reseller\.DnsRecord\(/g) ?? []).length).toBe(n);
+  expect(fs.readFileSync(path.join(migrating, "README.md"), "utf8")).toContain("## Not carried over (5)");
+
+  // One program declaring both projects, as zone-corpus.test.ts runs its batches.
+  const files = [adopting, migrating].map((p) => (generatedProgram(p), path.join(p, "index.js")));
+  const program = { file: path.join(dir, "both.js") };
+  fs.writeFileSync(program.file, files.map((f) => `require(${JSON.stringify(f)});\n`).join(""));
 
   const e = engine();
   mark = sandbox.operator.requests().length;
-  const first = await e.up(generatedProgram(project));
+  const first = await e.up(program);
   expect(first.errors).toEqual([]);
-  expect(first.summary).toMatchObject({ create: read.records.length + 1, update: 0, replace: 0, delete: 0 });
-  expect(mutating(mark)).toEqual([]);
-  expect(e.resources().filter((r) => r.type.endsWith(":DnsRecord")).every((r) => r.outputs.adopted === true)).toBe(true);
-  // Adopted, not re-made: the records in state are the live ones, by id and by value.
+  expect(first.summary).toMatchObject({ create: 2 * (n + 1), update: 0, replace: 0, delete: 0 });
+  const writes = mutating(mark);
+  // Adopted: no write touches the live zone; every record in state is adopted, and is the live one by id and by value.
+  expect(writes.filter((r) => r.path.includes(ADOPTED))).toEqual([]);
+  expect(records(e, ADOPTED)).toHaveLength(n);
+  expect(records(e, ADOPTED).every((r) => r.outputs.adopted === true)).toBe(true);
   const ids = new Set(live.map((r) => r.id));
-  expect(e.resources().filter((r) => r.type.endsWith(":DnsRecord")).map((r) => r.id).filter((id) => ids.has(id)).length).toBe(read.records.length);
-  expect((await liveRecords()).map(recordKey).sort()).toEqual(live.map(recordKey).sort());
+  expect(records(e, ADOPTED).filter((r) => ids.has(r.id)).length).toBe(n);
+  expect((await liveRecords(ADOPTED)).map(recordKey).sort()).toEqual(live.map(recordKey).sort());
+  // Migrated: the zone and every record created by POST, nothing else written.
+  expect(writes.filter((r) => r.method === "POST" && r.path.endsWith("/records"))).toHaveLength(n);
+  expect(writes.filter((r) => r.method === "POST" && r.path.endsWith("/records")).every((r) => r.path.includes(ZONE))).toBe(true);
+  expect(writes.filter((r) => r.method !== "POST")).toEqual([]);
+  expect(records(e, ZONE)).toHaveLength(n);
+  // What the service now holds is the zone file, record for record.
+  expect((await liveRecords(ZONE)).map(recordKey).sort()).toEqual(read.records.map(recordKey).sort());
 
-  const second = await e.up(generatedProgram(project));
-  expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: read.records.length + 1 });
+  mark = sandbox.operator.requests().length;
+  const second = await e.up(program);
+  expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: 2 * (n + 1) });
   const before = recordOutputs(e);
   const refreshed = await e.refresh();
   expect(refreshed.errors).toEqual([]);
-  expect(recordOutputs(e)).toEqual(before);
-  expect(mutating(mark)).toEqual([]);
-}, 300_000);
-
-test("--zone-file: the program creates the zone and every record it can hold, lists the rest; a second up is quiet", async () => {
-  await start(false);
-  let mark = sandbox.operator.requests().length;
-  expect(await main(["import", "--zone-file", ZONE_FILE, "--zone", ZONE, "--out", "migrate"], io())).toBe(0);
-  expect(err).toEqual([]);
-  // Offline: the file is read, the service is not asked.
-  expect(sandbox.operator.requests().length).toBe(mark);
-  expect(out[0]).toBe(`Read ${read.records.length + 5} record(s) from ${ZONE_FILE}: ${read.records.length} to create in ${ZONE}, 5 not carried over, into migrate/index.ts`);
-  expect(out.filter((l) => l.startsWith("  not carried over: line "))).toHaveLength(5);
-  const project = path.join(dir, "migrate");
-  const source = fs.readFileSync(path.join(project, "index.ts"), "utf8");
-  expect(source).toContain("// Not carried over (5):");
-  expect(source).not.toContain("adopt: true");
-  expect(fs.readFileSync(path.join(project, "README.md"), "utf8")).toContain("## Not carried over (5)");
-
-  const e = engine();
-  mark = sandbox.operator.requests().length;
-  const first = await e.up(generatedProgram(project));
-  expect(first.errors).toEqual([]);
-  expect(first.summary).toMatchObject({ create: read.records.length + 1, update: 0, replace: 0, delete: 0 });
-  const writes = mutating(mark);
-  expect(writes.filter((r) => r.method === "POST" && r.path.endsWith("/records"))).toHaveLength(read.records.length);
-  expect(writes.filter((r) => r.method !== "POST")).toEqual([]);
-  // What the service now holds is the zone file, record for record.
-  expect((await liveRecords()).map(recordKey).sort()).toEqual(read.records.map(recordKey).sort());
-
-  mark = sandbox.operator.requests().length;
-  const second = await e.up(generatedProgram(project));
-  expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: read.records.length + 1 });
-  const before = recordOutputs(e);
-  await e.refresh();
   expect(recordOutputs(e)).toEqual(before);
   expect(mutating(mark)).toEqual([]);
 }, 300_000);
