@@ -71,7 +71,7 @@ afterEach(async () => {
 
 async function start(zones: string[]): Promise<void> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "zone-corpus-"));
-  sandbox = await hostingSandbox(dir, zones, { requestsPerMinute: RPM });
+  sandbox = await hostingSandbox(zones, { requestsPerMinute: RPM });
   client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: RPM });
 }
 

@@ -37,7 +37,7 @@ let err: string[];
 /** A sandbox whose account holds example.org and example.net, active, with the DNS add-on, delegated to the service; example.net with an empty zone. */
 async function start(): Promise<void> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "zone-file-"));
-  sandbox = await hostingSandbox(dir, [ZONE, ADOPTED], { withZones: [ADOPTED], requestsPerMinute: Number(RPM) });
+  sandbox = await hostingSandbox([ZONE, ADOPTED], { withZones: [ADOPTED], requestsPerMinute: Number(RPM) });
   client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret, requestsPerMinute: Number(RPM) });
   out = [];
   err = [];
