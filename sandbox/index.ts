@@ -49,6 +49,8 @@ export interface SandboxOptions {
   kycTlds?: string[];
   /** Persist state as JSON to this file (atomic rewrite after each mutation); loaded at start when present. */
   dataFile?: string;
+  /** Start from this state (as `operator.state()` returns it), held in memory only; a `dataFile`, when also given, wins. */
+  state?: SandboxState;
   /** Seed the demo account (default true); false starts with an empty account of 1000.00 credit. */
   seed?: boolean;
   /** The choices the service's description leaves open, as the sandbox makes them: the same entries as the `reseller:contract` setting (default: the package's). */
@@ -105,15 +107,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? Date.now;
 
   let state: SandboxState | undefined;
-  if (options.dataFile && existsSync(options.dataFile)) {
+  const fromFile = options.dataFile !== undefined && existsSync(options.dataFile);
+  if (fromFile || options.state) {
     let loaded: SandboxState;
     try {
-      loaded = JSON.parse(readFileSync(options.dataFile, "utf8")) as SandboxState;
+      loaded = fromFile ? (JSON.parse(readFileSync(options.dataFile!, "utf8")) as SandboxState) : structuredClone(options.state!);
     } catch (e) {
       throw new Error(`startSandbox: ${options.dataFile} is not valid JSON (${(e as Error).message}); move it away to start from the seed`);
     }
     if (!loaded || typeof loaded !== "object" || !loaded.account || !loaded.domains || !loaded.zones || !loaded.settings) {
-      throw new Error(`startSandbox: ${options.dataFile} is not a sandbox state file`);
+      throw new Error(`startSandbox: ${fromFile ? options.dataFile : "the state given"} is not a sandbox state file`);
     }
     // Options given explicitly (e.g. --rate, --delay) win over the settings saved in the file.
     if (options.requestsPerMinute !== undefined) loaded.settings.requestsPerMinute = settings.requestsPerMinute;

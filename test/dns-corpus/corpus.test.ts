@@ -12,7 +12,6 @@
  * Verdicts come from the sources (or from an RFC, with a `why` where we differ from the source).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { hasErrorCode, isResellerApiError } from "../../provider/errors";
 import { relativeName, zoneLine, type CanonicalRecord } from "../../provider/records";
@@ -39,7 +38,6 @@ const cases: Case[] = FILES.flatMap((f) => (JSON.parse(fs.readFileSync(path.join
 const zones = [...new Set(cases.map((c) => c.zone))];
 
 let env: Env;
-let dir: string;
 type Checked = Awaited<ReturnType<Managed["check"]>>;
 /** Each case's first check, and of its source's canonical text, made once (and timed) in beforeAll. */
 const first = new Map<string, Checked>();
@@ -97,20 +95,17 @@ function rounds(list: Case[]): Case[][] {
 }
 
 beforeAll(async () => {
-  // The sandbox starts from a state file holding one active, empty zone per corpus zone.
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "dns-corpus-"));
-  const dataFile = path.join(dir, "state.json");
-  const seed = await startSandbox({ port: 0, seed: false, dataFile });
+  // The sandbox starts from a state (in memory) holding one active, empty zone per corpus zone.
+  const seed = await startSandbox({ port: 0, seed: false });
+  const state = seed.operator.state();
   await seed.close();
-  const state = JSON.parse(fs.readFileSync(dataFile, "utf8"));
   for (const z of zones) state.zones[z] = { domain: z, status: "active", records: [] };
   // A DS is only at a delegation point (RFC 4035 §2.4): each DS case's name is delegated first.
   for (const c of cases.filter((x) => x.record.type === "DS")) {
     const name = relativeName(String(c.record.name ?? "@"), c.zone);
     if (name !== "@") state.zones[c.zone].records.push({ id: `rec_ns_${c.id}`, type: "NS", name, content: "ns.delegated-host.net", ttl: 3600, priority: null, extra: null });
   }
-  fs.writeFileSync(dataFile, JSON.stringify(state));
-  env = await startEnv({ seed: false, dataFile });
+  env = await startEnv({ seed: false, state });
   const mark = env.mark();
   const t0 = Date.now();
   await pool(cases, 16, async (c) => {
@@ -123,7 +118,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await env?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("the corpus holds at least 300 cases, each citing its source; every difference from a source says why", () => {
