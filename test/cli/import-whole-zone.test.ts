@@ -2,7 +2,7 @@
  * `reseller-pulumi import --whole-zone` against the sandbox, and a zone moved between the two forms
  * through engine/ (program and provider host in their own processes): from DnsRecords to one
  * DnsZoneRecords and back, neither move sending a mutating request; one record changed in the
- * whole-zone program previews, and applies, as exactly one change.
+ * whole-zone program is planned (Diff), and applied, as exactly one change.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -68,16 +68,17 @@ test("import --whole-zone writes one DnsZoneRecords; a zone moves from DnsRecord
   expect(mutating(before)).toEqual([]);
   expect(move.hostLogs().join("\n")).toMatch(/left in place: "demo-reseller-com-records" manages it now/);
 
-  // One record changed in the program: the preview plans exactly that one, the up sends one request.
+  // One record changed in the program: the plan (the provider's Diff, which a preview runs the same
+  // way, and the Update's own account of it after) is exactly that one, the up sends one request.
   fs.writeFileSync(path.join(whole, "index.ts"), source.replace('content: "192.0.2.25"', 'content: "192.0.2.26"'));
-  const previewing = engine();
-  const preview = await previewing.preview(generatedProgram(whole));
-  expect(preview.summary).toMatchObject({ update: 1, create: 0, delete: 0, same: 1 });
-  const lines = previewing.hostLogs();
-  expect(lines.filter((l) => /to create, .* to change, .* to delete/.test(l))).toEqual([expect.stringContaining("0 to create, 1 to change, 0 to delete, 11 unchanged")]);
-  expect(lines.join("\n")).toContain("~ mail A 192.0.2.25 => mail A 192.0.2.26 (ttl 3600)");
   const changed = mark();
-  await engine().up(generatedProgram(whole));
+  const changing = engine();
+  const change = await changing.up(generatedProgram(whole));
+  expect(change.summary).toMatchObject({ update: 1, create: 0, delete: 0, same: 1 });
+  const lines = changing.hostLogs();
+  const plan = expect.stringContaining("0 to create, 1 to change, 0 to delete, 11 unchanged");
+  expect(lines.filter((l) => /to create, .* to change, .* to delete/.test(l))).toEqual([plan, plan]);
+  expect(lines.filter((l) => l.includes("~ mail A 192.0.2.25 => mail A 192.0.2.26 (ttl 3600)"))).toHaveLength(2);
   expect(mutating(changed)).toEqual([expect.stringMatching(/^PUT \/api\/v1\/dns\/zones\/demo-reseller\.com\/records\//)]);
 
   // And back: DnsRecords adopting, the DnsZoneRecords' delete leaving what they took.
