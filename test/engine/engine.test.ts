@@ -2,7 +2,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Engine, EngineError, type EngineOptions } from "../../engine/engine";
-import { packageRoot } from "../../engine/host";
+import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
+import { keptOpen } from "./fixtures/kept-open";
 import type { ProgramSpec } from "./fixtures/program";
 
 // Each run starts a program process and a provider host; on a loaded 2-core machine a test of
@@ -13,7 +14,10 @@ jest.setTimeout(300_000);
 const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
 
 describe("engine", () => {
-  let dir: string;
+  // One directory and one provider host for the file (see fixtures/kept-open.ts); the first test
+  // starts a host of its own per command, as the CLI does.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-test-"));
+  let host: ProviderHost;
   let lines: string[];
   const calls = (): string[] =>
     fs.existsSync(path.join(dir, "calls.log")) ? fs.readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n") : [];
@@ -24,19 +28,27 @@ describe("engine", () => {
       stateFile: path.join(dir, "state", "dev.json"),
       config: { "fixture:dir": dir },
       log: (l) => lines.push(l),
+      startHost: async () => keptOpen(host),
       ...extra,
     });
   const run = (spec: ProgramSpec) => ({ file: THINGS, args: spec });
 
+  beforeAll(async () => {
+    host = await startProviderHost();
+  });
+  afterAll(async () => {
+    await host?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-test-"));
+    for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
     lines = [];
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test("preview plans without creating; up creates with real outputs flowing to dependents", async () => {
+  test("preview plans without creating; up creates with real outputs flowing to dependents (a provider host of its own per command)", async () => {
     const spec: ProgramSpec = { things: [{ name: "a", body: "hello" }, { name: "b", body: "xy" }], derived: true };
-    const e = engine();
+    const started: number[] = [];
+    const e = engine({ startHost: undefined, onHostStarted: (h) => started.push(h.pid) });
     const plan = await e.preview(run(spec));
     expect(plan.summary).toMatchObject({ create: 3, update: 0, delete: 0, same: 0 });
     expect(mutating()).toEqual([]);
@@ -54,6 +66,9 @@ describe("engine", () => {
     expect(applied.outputs).toEqual({ firstSize: 5, derivedBody: "first is 5 bytes" });
     expect(e.resources().map((r) => r.name).sort()).toEqual(["a", "b", "derived"]);
     expect(lines).toContain("    + 3 created");
+    // Each command started its own host and ended it.
+    expect(new Set(started).size).toBe(2);
+    for (const pid of started) expect(() => process.kill(pid, 0)).toThrow();
   });
 
   test("a second up with the same program changes nothing, also from a reloaded state file", async () => {
