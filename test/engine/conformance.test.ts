@@ -371,14 +371,19 @@ describe("engine conformance", () => {
   test("a partial failure keeps init errors and exactly what the error carried; the next preview and up run an update (step.go CreateStep.Apply; step_generator.go hasInitErrors)", async () => {
     const e = engine();
     const spec = run({ things: [{ name: "p", body: "partial" }] });
-    await failure(e.up(spec));
+    const err = await failure(e.up(spec));
+    expect(err.message).toContain("p was written but did not come up");
+    expect(err.result.steps[0]).toMatchObject({ op: "create", name: "p", error: expect.stringContaining("did not come up") });
     expect(e.resources()[0]).toMatchObject({ id: "p", outputs: { name: "p", state: "broken" }, initErrors: ["did not come up"] });
+    // Kept in the state file too.
+    expect((saved().resources as { name?: string; id?: string }[]).find((r) => r.name === "p")?.id).toBe("p");
     resetCalls();
     const plan = await e.preview(spec);
     expect(plan.summary).toMatchObject({ update: 1, same: 0 });
     expect(mutating()).toEqual([]);
     const again = await e.up(spec);
-    expect(again.summary).toMatchObject({ update: 1 });
+    // The kept resource is updated, not created twice.
+    expect(again.summary).toMatchObject({ update: 1, create: 0 });
     expect(mutating()).toEqual(["update p"]);
     expect(e.resources()[0]?.initErrors).toBeUndefined();
     expect((await e.up(spec)).summary).toMatchObject({ same: 1, update: 0 });
@@ -416,17 +421,6 @@ describe("engine conformance", () => {
     }
   });
 
-  test("refresh reads in parallel and classifies through the provider's Diff (step.go RefreshStep.Apply)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "a", body: "1" }, { name: "b", body: "1" }] }));
-    fs.writeFileSync(path.join(dir, "a"), "drift");
-    resetCalls();
-    const r = await e.refresh();
-    expect(r.steps.find((s) => s.name === "a")?.op).toBe("update");
-    expect(r.steps.find((s) => s.name === "b")?.op).toBe("same");
-    // Diff was asked for each, from the refreshed state to the inputs in state.
-    expect(calls().filter((c) => c.startsWith("diff ")).sort()).toEqual(["diff a", "diff b"]);
-  });
 
   test("ReadResource (.get) reads through the provider and keeps an external resource that is never deleted (step.go ReadStep)", async () => {
     const e = engine();
