@@ -174,9 +174,11 @@ describe("provider host over gRPC", () => {
     expect(logs[logs.length - 1]).toBe("last line");
   });
 
+  // The last test: it ends the file's host (close in afterAll then has nothing left to stop).
   test("kill stops the process as a crash would", async () => {
-    const h = await startProviderHost();
+    const h = host;
     expect(h.pid).toBeGreaterThan(0);
+    expect(() => process.kill(h.pid, 0)).not.toThrow();
     await h.kill();
     expect(() => process.kill(h.pid, 0)).toThrow();
     const err = await h.configure({}).catch((e: unknown) => e);
