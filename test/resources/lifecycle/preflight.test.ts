@@ -23,6 +23,7 @@ async function hostWith(config: Record<string, string | undefined>): Promise<Env
   return { ...env, host, close: () => host.close() };
 }
 
+const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", content: "x", ttl: 300 };
 const requestsSince = (mark: number) => env.sandbox.operator.requests().slice(mark);
 
 /**
@@ -38,7 +39,6 @@ async function logsWith(host: Env, ...expected: (string | RegExp)[]): Promise<st
 
 describe("settings and credentials: once per host process, before any other read", () => {
   const zoneArgs = { domain: "demo-labs.io" };
-  const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", content: "x", ttl: 300 };
 
   test.each([
     ["a wrong API secret", { "reseller:apiSecret": "not-the-secret" }, /401 unauthorized.*reseller:apiKey \/ reseller:apiSecret/, 1],
@@ -65,24 +65,16 @@ describe("settings and credentials: once per host process, before any other read
       await other.close();
     }
   });
+});
 
-  test("good settings: one balance read serves every check of the process", async () => {
+describe("the first program: a zone made active on create, records that wait for it", () => {
+  test("good settings: one balance read serves every check of the process; a zone whose domain delegates elsewhere is flagged on the zone and its records, with the fix; the full message once", async () => {
     const other = await hostWith({});
     try {
       const mark = env.mark();
       for (const name of ["a", "b", "c"]) expect((await new Managed(other, "DnsRecord", `pf-ok-${name}`).check({ ...recordArgs, name })).failures).toEqual([]);
       const balanceReads = requestsSince(mark).filter((r) => r.path.endsWith("/account/balance"));
       expect(balanceReads).toHaveLength(1);
-    } finally {
-      await other.close();
-    }
-  });
-});
-
-describe("the first program: a zone made active on create, records that wait for it", () => {
-  test("a zone whose domain delegates elsewhere is flagged on the zone and its records, with the fix; the full message once", async () => {
-    const other = await hostWith({});
-    try {
       // demo-shop.net keeps the registrar's default nameservers and has no zone.
       const zone = new Managed(other, "DnsZone", "elsewhere-zone");
       expect((await zone.check({ domain: "demo-shop.net" })).failures).toEqual([]);
@@ -105,8 +97,9 @@ describe("the first program: a zone made active on create, records that wait for
     }
   });
   test("a zone whose domain already delegates to the service is active on create, with one delegation check and no wait", async () => {
-    // demo-reseller.com delegates to the service; its seeded zone is removed to be made again.
-    let other = await hostWith({});
+    // demo-reseller.com delegates to the service; its seeded zone is removed to be made again. The
+    // first command runs on this file's own host (no test before it made a zone or a record there).
+    let other: Env = env;
     try {
       await env.client.deleteZone("demo-reseller.com");
       const zone = new Managed(other, "DnsZone", "first-zone");
@@ -118,7 +111,6 @@ describe("the first program: a zone made active on create, records that wait for
       // A record with the literal zone name, created while the zone's create runs, waits for it.
       await env.client.deleteZone("demo-reseller.com");
       // Another host: a new command (the first one's DnsZone holds the zone in its process).
-      await other.close();
       other = await hostWith({});
       const zone2 = new Managed(other, "DnsZone", "first-zone-2");
       const record = new Managed(other, "DnsRecord", "first-www");
@@ -132,7 +124,7 @@ describe("the first program: a zone made active on create, records that wait for
       expect(await logsWith(other, waiting)).toMatch(waiting);
       expect((await env.client.listRecords("demo-reseller.com")).some((r) => r.content === "192.0.2.80")).toBe(true);
     } finally {
-      await other.close();
+      if (other !== env) await other.close();
     }
   });
 
@@ -200,6 +192,10 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
     };
     const due = { renewal: { minDaysRemaining: 400, years: 1 } };
 
+    // Above maxPrice (asked in the first command, after the lines): preview fails with the message
+    // up's renewal gives (its own price guard, reached with preflight off), word for word.
+    const dear = { ...due, maxPrice: "10.00" };
+    const refusal = "demo-shop.net: renew for 1 year(s) costs 15.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.";
     const mark = env.mark();
     await asCommand({}, async (s, m, host) => {
       expect([(await s.preview(shopArgs(due))).step, (await m.preview(mainArgs(due))).step]).toEqual(["update", "update"]);
@@ -209,13 +205,8 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
       ];
       const lines = await logsWith(host, ...expected);
       for (const line of expected) expect(lines).toContain(line);
+      await expect(s.preview(shopArgs(dear))).rejects.toThrow(refusal);
     });
-
-    // Above maxPrice: preview fails with the message up's renewal gives (its own price guard, reached
-    // with preflight off), word for word.
-    const dear = { ...due, maxPrice: "10.00" };
-    const refusal = "demo-shop.net: renew for 1 year(s) costs 15.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.";
-    await asCommand({}, async (s) => expect(s.preview(shopArgs(dear))).rejects.toThrow(refusal));
     await asCommand({ "reseller:preflight": "false" }, async (s) => expect(s.up(shopArgs(dear))).rejects.toThrow(refusal));
 
     // A total above the balance names both; the renewal that still fits is shown.
@@ -237,15 +228,11 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
 
   test("paid add-ons: priced from the contract's yearly price for the years up charges, in the running total and against the balance; unpriced, said so", async () => {
     const mark = env.mark();
-    // The default contract states no add-on price (the API quotes none): the purchase is named, unpriced.
-    const plain = await hostWith({});
-    try {
-      await new Managed(plain, "PrivacyAddon", "pa-plain").check({ domain: "demo-shop.net" });
-      const unpriced = `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`;
-      expect(await logsWith(plain, unpriced)).toContain(unpriced);
-    } finally {
-      await plain.close();
-    }
+    // The default contract states no add-on price (the API quotes none): the purchase is named,
+    // unpriced. This file's own host has the default contract.
+    await new Managed(env, "PrivacyAddon", "pa-plain").check({ domain: "demo-shop.net" });
+    const unpriced = `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`;
+    expect(await logsWith(env, unpriced)).toContain(unpriced);
     // The sandbox's prices (sandbox/state.ts), stated as a user states their portal's.
     const priced = { "reseller:contract": JSON.stringify({ money: { addonPricesPerYear: { privacy: "5.00", protection: "15.00" } } }) };
     const other = await hostWith(priced);
