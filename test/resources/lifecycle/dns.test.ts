@@ -348,43 +348,40 @@ test("template with conflictStrategy replace: state holds only records that exis
 
 // The engine destroys a stack's resources that depend on nothing all at once (engine/'s destroyAll,
 // as `pulumi destroy --parallel 16` does): a zone whose records name it as a literal (no dependsOn)
-// is deleted while its records are. A sandbox and a host of its own: demo-labs.io starts with no zone.
+// is deleted while its records are. On the file's sandbox and host: the tests before left demo-labs.io
+// with no zone.
 test("a zone and its records with literal zone names and no dependsOn destroy in parallel cleanly; a record nobody manages still blocks the zone", async () => {
-  const own = await startEnv();
-  try {
-    await own.client.setNameservers("demo-labs.io", SERVICE_NS);
-    const build = async (): Promise<Managed[]> => {
-      const zone = new Managed(own, "DnsZone", "zone");
-      expect(await zone.up({ domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("create");
-      const records = ["a", "b", "c", "d", "e", "f", "g", "h"].map((n) => new Managed(own, "DnsRecord", `rec-${n}`));
-      await Promise.all(records.map(async (r, i) => expect(await r.up({ zone: "demo-labs.io", type: "A", name: r.name.slice(4), content: `192.0.2.${20 + i}` })).toBe("create")));
-      return [zone, ...records];
-    };
-    /** `pulumi destroy` of the whole stack: its errors. */
-    const destroy = async (stack: Managed[]): Promise<string[]> => {
-      const errors: string[] = [];
-      await destroyAll(
-        stack.map((m) => m.state!),
-        own.host,
-        16,
-        (step) => {
-          if (step.error) errors.push(`${step.urn}: ${step.error}`);
-        },
-        () => undefined,
-      );
-      return errors;
-    };
+  await expect(env.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+  await env.client.setNameservers("demo-labs.io", SERVICE_NS);
+  const build = async (): Promise<Managed[]> => {
+    const zone = new Managed(env, "DnsZone", "zone");
+    expect(await zone.up({ domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("create");
+    const records = ["a", "b", "c", "d", "e", "f", "g", "h"].map((n) => new Managed(env, "DnsRecord", `rec-${n}`));
+    await Promise.all(records.map(async (r, i) => expect(await r.up({ zone: "demo-labs.io", type: "A", name: r.name.slice(4), content: `192.0.2.${20 + i}` })).toBe("create")));
+    return [zone, ...records];
+  };
+  /** `pulumi destroy` of the whole stack: its errors. */
+  const destroy = async (stack: Managed[]): Promise<string[]> => {
+    const errors: string[] = [];
+    await destroyAll(
+      stack.map((m) => m.state!),
+      env.host,
+      16,
+      (step) => {
+        if (step.error) errors.push(`${step.urn}: ${step.error}`);
+      },
+      () => undefined,
+    );
+    return errors;
+  };
 
-    expect(await destroy(await build())).toEqual([]);
-    await expect(own.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+  expect(await destroy(await build())).toEqual([]);
+  await expect(env.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
 
-    const stack = await build();
-    await own.client.createRecord("demo-labs.io", { type: "TXT", name: "hand", content: "made by hand", ttl: 3600 });
-    const errors = await destroy(stack);
-    expect(errors).toHaveLength(1);
-    expect(errors.join("\n")).toMatch(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT hand\)/);
-    expect((await own.client.listRecords("demo-labs.io")).filter((r) => r.name !== "@").map((r) => `${r.type} ${r.name}`)).toEqual(["TXT hand"]);
-  } finally {
-    await own.close();
-  }
+  const stack = await build();
+  await env.client.createRecord("demo-labs.io", { type: "TXT", name: "hand", content: "made by hand", ttl: 3600 });
+  const errors = await destroy(stack);
+  expect(errors).toHaveLength(1);
+  expect(errors.join("\n")).toMatch(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT hand\)/);
+  expect((await env.client.listRecords("demo-labs.io")).filter((r) => r.name !== "@").map((r) => `${r.type} ${r.name}`)).toEqual(["TXT hand"]);
 });
