@@ -1,5 +1,6 @@
 /**
- * DnsZone, DnsRecord and ZoneTemplate through the SDK's provider host over gRPC against the sandbox.
+ * DnsZone, DnsRecord and ZoneTemplate (its checks against the service's template list included)
+ * through the SDK's provider host over gRPC against the sandbox.
  * The seeded zone demo-reseller.com is active; demo-labs.io has the DNS add-on and no zone.
  */
 import { destroyAll } from "../../../engine/deployment";
@@ -192,6 +193,26 @@ test("template: apply, re-apply on new variables, delete removes what it made", 
   await t.destroy();
   expect((await env.client.listRecords(DOMAIN)).filter((r) => r.type !== "NS")).toEqual([]);
   await z.destroy();
+});
+
+// ZoneTemplate's templateId and variables are checked at preview (Check, through the provider host)
+// against the service's template list: an unknown id or a missing variable fails by name before
+// any apply, with no change made; unknown values (preview) are not judged.
+test("template: an unknown template id and a missing variable fail at check, naming the input and what the service has", async () => {
+  const mark = env.mark();
+  const t = new Managed(env, "ZoneTemplate", "checked");
+  expect((await t.check({ zone: ZONE, templateId: "no-such" })).failures).toEqual([
+    { property: "templateId", reason: 'templateId: "no-such" is not a template of the service (known: google-workspace, custom-mail, web; see getTemplates)' },
+  ]);
+  expect((await t.check({ zone: ZONE, templateId: "custom-mail", variables: { mx: "mail.example.com" } })).failures).toEqual([
+    { property: "variables.mx_host", reason: 'variables.mx_host: missing; template custom-mail needs "mx_host"' },
+  ]);
+  expect((await t.check({ zone: ZONE, templateId: "custom-mail", variables: { mx_host: "mail.example.com" } })).failures).toEqual([]);
+  // Values not known yet at preview are not judged.
+  expect((await t.check({ zone: ZONE, templateId: UNKNOWN })).failures).toEqual([]);
+  expect((await t.check({ zone: ZONE, templateId: "web", variables: UNKNOWN })).failures).toEqual([]);
+  expect((await t.check({ zone: ZONE, templateId: "web", variables: { ipv4: UNKNOWN } })).failures).toEqual([]);
+  expect(env.mutatingSince(mark)).toEqual([]);
 });
 
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
