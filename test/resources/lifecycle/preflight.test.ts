@@ -84,14 +84,10 @@ describe("the first program: a zone made active on create, records that wait for
       const r2 = new Managed(other, "DnsRecord", "elsewhere-mx");
       await expect(r1.check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(full);
       await expect(r2.check({ zone: "demo-shop.net", type: "MX", name: "@", content: "10 mx.demo-shop.net" })).rejects.toThrow(/demo-shop\.net: the zone cannot become active \(not delegated to the service; the fix is in the first error about demo-shop\.net\)/);
-      // The same zone with a Domain of the program that asks for the service's nameservers is not flagged.
-      const fresh = await hostWith({});
-      try {
-        await new Managed(fresh, "Domain", "shop").check({ domain: "demo-shop.net", contacts: { registrant: contact }, nameservers: SERVICE_NS, adopt: true });
-        expect((await new Managed(fresh, "DnsRecord", "fixed-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).failures).toEqual([]);
-      } finally {
-        await fresh.close();
-      }
+      // The same zone with a Domain of the program that asks for the service's nameservers is not
+      // flagged: another command, on this file's own host (nothing ran on it yet).
+      await new Managed(env, "Domain", "shop").check({ domain: "demo-shop.net", contacts: { registrant: contact }, nameservers: SERVICE_NS, adopt: true });
+      expect((await new Managed(env, "DnsRecord", "fixed-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).failures).toEqual([]);
     } finally {
       await other.close();
     }
@@ -134,26 +130,23 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
   const domainArgs = (name: string, extra: Record<string, unknown> = {}) => ({ domain: name, contacts: { registrant: contact }, maxPrice: "20.00", ...extra });
 
   test("each purchase is quoted and shown with the stack's running total; above maxPrice or the balance fails; nothing is written", async () => {
-    const other = await hostWith({});
+    // On this file's own host: nothing it checked before was a purchase, so the running total starts at 0.
+    const other = env;
     const mark = env.mark();
-    try {
-      await new Managed(other, "Domain", "buy-a").check(domainArgs("preflight-money-a.com"));
-      await new Managed(other, "Domain", "buy-b").check(domainArgs("preflight-money-b.net", { years: 2, maxPrice: "30.00" }));
-      const expected = [
-        /Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/,
-        /Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/,
-      ];
-      const lines = await logsWith(other, ...expected);
-      for (const line of expected) expect(lines).toMatch(line);
-      // Above maxPrice: up's own message (domain-handler.ts priceGuard gives the same text).
-      await expect(new Managed(other, "Domain", "too-dear").check(domainArgs("preflight-money-c.io", { maxPrice: "10.00" }))).rejects.toThrow(
-        "preflight-money-c.io: register for 1 year(s) costs 39.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.",
-      );
-      // A name registered elsewhere cannot be registered: said before any money moves.
-      await expect(new Managed(other, "Domain", "taken").check(domainArgs("taken-name.com"))).rejects.toThrow(/taken-name\.com: is not available to register/);
-    } finally {
-      await other.close();
-    }
+    await new Managed(other, "Domain", "buy-a").check(domainArgs("preflight-money-a.com"));
+    await new Managed(other, "Domain", "buy-b").check(domainArgs("preflight-money-b.net", { years: 2, maxPrice: "30.00" }));
+    const expected = [
+      /Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/,
+      /Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/,
+    ];
+    const lines = await logsWith(other, ...expected);
+    for (const line of expected) expect(lines).toMatch(line);
+    // Above maxPrice: up's own message (domain-handler.ts priceGuard gives the same text).
+    await expect(new Managed(other, "Domain", "too-dear").check(domainArgs("preflight-money-c.io", { maxPrice: "10.00" }))).rejects.toThrow(
+      "preflight-money-c.io: register for 1 year(s) costs 39.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.",
+    );
+    // A name registered elsewhere cannot be registered: said before any money moves.
+    await expect(new Managed(other, "Domain", "taken").check(domainArgs("taken-name.com"))).rejects.toThrow(/taken-name\.com: is not available to register/);
     // The total above the balance names both.
     env.sandbox.operator.settings({ balance: "20.00" });
     const poor = await hostWith({});
@@ -249,31 +242,26 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
       ];
       const lines = await logsWith(other, ...expected);
       for (const line of expected) expect(lines).toContain(line);
+      // A total above the balance names both.
+      env.sandbox.operator.settings({ balance: "32.00" });
+      const poor = await hostWith(priced);
+      try {
+        await new Managed(poor, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
+        await expect(new Managed(poor, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" })).rejects.toThrow(
+          "the purchases this stack would make total 35.00 USD, above the account balance of 32.00 USD",
+        );
+      } finally {
+        env.sandbox.operator.settings({ balance: "1000.00" });
+        await poor.close();
+      }
+      expect(env.mutatingSince(mark)).toEqual([]);
+      // Requests other than GET: the registration's availability check and quote, both read-only (spec).
+      expect(requestsSince(mark).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`).sort()).toEqual(["POST /api/v1/domains/check", "POST /api/v1/pricing"]);
+      // What up then charges is what the preview said (the up on the host that showed the lines).
+      await new Managed(other, "PrivacyAddon", "pa-shop").up({ domain: "demo-shop.net" });
+      await new Managed(other, "Protection", "pr-labs").up({ domain: "demo-labs.io" });
     } finally {
       await other.close();
-    }
-    // A total above the balance names both.
-    env.sandbox.operator.settings({ balance: "32.00" });
-    const poor = await hostWith(priced);
-    try {
-      await new Managed(poor, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
-      await expect(new Managed(poor, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" })).rejects.toThrow(
-        "the purchases this stack would make total 35.00 USD, above the account balance of 32.00 USD",
-      );
-    } finally {
-      env.sandbox.operator.settings({ balance: "1000.00" });
-      await poor.close();
-    }
-    expect(env.mutatingSince(mark)).toEqual([]);
-    // Requests other than GET: the registration's availability check and quote, both read-only (spec).
-    expect(requestsSince(mark).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`).sort()).toEqual(["POST /api/v1/domains/check", "POST /api/v1/pricing"]);
-    // What up then charges is what the preview said.
-    const buyer = await hostWith(priced);
-    try {
-      await new Managed(buyer, "PrivacyAddon", "pa-shop").up({ domain: "demo-shop.net" });
-      await new Managed(buyer, "Protection", "pr-labs").up({ domain: "demo-labs.io" });
-    } finally {
-      await buyer.close();
     }
     const charged = env.sandbox.operator.ledger().filter((e) => (e.domain === "demo-shop.net" && e.action === "privacy") || (e.domain === "demo-labs.io" && e.action === "protection"));
     expect(charged.map((e) => [e.domain, e.action, e.years, e.amount])).toEqual([
