@@ -59,9 +59,8 @@ async function hostLog(wanted: RegExp): Promise<string> {
   return all();
 }
 
-/** The next command: refresh, then preview and up show no change and change nothing, for each resource. */
-async function expectSettled(resources: [Managed, Record<string, unknown>][]): Promise<void> {
-  await nextCommand();
+/** In the current command: refresh, then preview and up show no change and change nothing, for each resource. */
+async function settled(resources: [Managed, Record<string, unknown>][]): Promise<void> {
   const mark = env.mark();
   for (const [r, args] of resources) {
     expect([r.name, await r.refresh()]).toEqual([r.name, true]);
@@ -71,11 +70,36 @@ async function expectSettled(resources: [Managed, Record<string, unknown>][]): P
   expect(env.mutatingSince(mark)).toEqual([]);
 }
 
+/** The next command settles them (see `settled`). */
+async function expectSettled(resources: [Managed, Record<string, unknown>][]): Promise<void> {
+  await nextCommand();
+  await settled(resources);
+}
+
 describe("rename or reparent without aliases: the old URN's delete leaves the object the new URN took", () => {
   // One stack of every kind, through a sequence of commands as a user runs them: each command's
   // renames or moves (a create of the new URN, then the old URN's delete), then a command that
   // settles (refresh, preview, up: no change). A command's host never sees another command's steps.
-  test("DnsRecord (renamed, then moved under a component), DnsZone and its records, ChildHost, PrivacyAddon, Protection, Domain: each object stays, nothing is bought again, state matches, no further change", async () => {
+  // In the same commands, one record changes type on one name each command (A to CNAME, CNAME to
+  // TXT, TXT to AAAA), settled in the command after each change.
+  test("DnsRecord (renamed, then moved under a component), DnsZone and its records, ChildHost, PrivacyAddon, Protection, Domain: each object stays, nothing is bought again, state matches, no further change; type changes on one name each succeed, the diff deleting first exactly where a CNAME is involved", async () => {
+    const shift = new Managed(env, "DnsRecord", "shape-shifter");
+    const base = { zone: ZONE, name: "shift", ttl: 300 };
+    const shapes: [Record<string, unknown>, boolean][] = [
+      [{ type: "A", content: "192.0.2.31" }, false],
+      [{ type: "CNAME", content: "target.example.net." }, true],
+      [{ type: "TXT", content: "now text" }, true],
+      [{ type: "AAAA", content: "2001:db8::31" }, false],
+    ];
+    const shape = (i: number) => ({ ...base, ...shapes[i][0] });
+    /** Changes the record's type to shape `i`: a replace that deletes first exactly where a CNAME is involved. */
+    const reshape = async (i: number) => {
+      const p = await shift.preview(shape(i));
+      expect([shapes[i][0].type, p.step, p.diff!.deleteBeforeReplace]).toEqual([shapes[i][0].type, "replace", shapes[i][1]]);
+      expect(await shift.up(shape(i))).toBe("replace");
+      const live = (await env.client.listRecords(ZONE)).filter((x) => x.name === "shift");
+      expect(live.map((x) => x.type)).toEqual([shapes[i][0].type]);
+    };
     const SHOP = "demo-shop.net";
     const LABS = "demo-labs.io";
     await env.client.setNameservers(SHOP, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
@@ -102,6 +126,8 @@ describe("rename or reparent without aliases: the old URN's delete leaves the ob
     expect(await g.up(addonArgs)).toBe("create");
     expect(await d.up(domainArgs)).toBe("create");
     const paid = money().length;
+    expect(await shift.up(shape(0))).toBe("create");
+    await reshape(1);
 
     // The next command renames or moves each.
     const b = await renameWithoutAlias(a, recordArgs, new Managed(env, "DnsRecord", "txt-b"));
@@ -123,6 +149,9 @@ describe("rename or reparent without aliases: the old URN's delete leaves the ob
     const logs = await hostLog(/renamed-once.com: left in place/);
     expect(logs).toMatch(/renamed-once.com: left in place: "site-domain" manages it now/);
     expect(logs).not.toMatch(/renamed-once.com: a domain cannot be deleted/);
+    // The type changed in the command before is settled in this one; then it changes again.
+    await settled([[shift, shape(1)]]);
+    await reshape(2);
 
     // The command after it finds nothing to change.
     await expectSettled([
@@ -132,12 +161,20 @@ describe("rename or reparent without aliases: the old URN's delete leaves the ob
       [p2, addonArgs],
       [g2, addonArgs],
       [d2, domainArgs],
+      [shift, shape(2)],
     ]);
+    await reshape(3);
 
     // The record moved under a component in another command, then settled in the next.
     const c = await renameWithoutAlias(b, recordArgs, moved("DnsRecord", "txt-b", "my:index:Site"));
     expect(c.state!.id).toBe(id);
     expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "moved").map((r) => r.id)).toEqual([id]);
+    await settled([[shift, shape(3)]]);
+    // A rename together with the type change is create-first (another name: nothing to clash with).
+    expect((await shift.preview({ ...base, name: "shift2", type: "CNAME", content: "t.example.net." })).diff!.deleteBeforeReplace).toBe(false);
+    // Unknown type during preview: no promise either way.
+    expect((await shift.preview({ ...base, type: UNKNOWN, content: "x" })).diff!.deleteBeforeReplace).toBe(false);
+    await shift.destroy();
     await expectSettled([[c, recordArgs]]);
     expect(money()).toHaveLength(paid);
 
@@ -266,31 +303,9 @@ describe("zone delete", () => {
   });
 });
 
+// The type changes on one name (A to CNAME, CNAME to TXT, TXT to AAAA) run in the renames' commands:
+// see the first test.
 describe("type change on one name", () => {
-  test("A to CNAME, CNAME to TXT, TXT to A: each succeeds; the diff deletes first exactly where a CNAME is involved", async () => {
-    const r = new Managed(env, "DnsRecord", "shape-shifter");
-    const base = { zone: ZONE, name: "shift", ttl: 300 };
-    expect(await r.up({ ...base, type: "A", content: "192.0.2.31" })).toBe("create");
-    const steps: [Record<string, unknown>, boolean][] = [
-      [{ type: "CNAME", content: "target.example.net." }, true],
-      [{ type: "TXT", content: "now text" }, true],
-      [{ type: "AAAA", content: "2001:db8::31" }, false],
-    ];
-    for (const [args, deleteFirst] of steps) {
-      const p = await r.preview({ ...base, ...args });
-      expect([args.type, p.step, p.diff!.deleteBeforeReplace]).toEqual([args.type, "replace", deleteFirst]);
-      expect(await r.up({ ...base, ...args })).toBe("replace");
-      const live = (await env.client.listRecords(ZONE)).filter((x) => x.name === "shift");
-      expect(live.map((x) => x.type)).toEqual([args.type]);
-      await expectSettled([[r, { ...base, ...args }]]);
-    }
-    // A rename together with the type change is create-first (another name: nothing to clash with).
-    expect((await r.preview({ ...base, name: "shift2", type: "CNAME", content: "t.example.net." })).diff!.deleteBeforeReplace).toBe(false);
-    // Unknown type during preview: no promise either way.
-    expect((await r.preview({ ...base, type: UNKNOWN, content: "x" })).diff!.deleteBeforeReplace).toBe(false);
-    await r.destroy();
-  });
-
   test("a CNAME refused beside another record names the input that is wrong", async () => {
     const other = await env.client.createRecord(ZONE, { type: "TXT", name: "crowded", content: "already here", ttl: 3600 });
     const r = new Managed(env, "DnsRecord", "crowded-a");
