@@ -10,10 +10,13 @@
  * replays it and records its charge; renewed outside the stack, the replay is refused
  * (expiry_mismatch, no charge) and nothing is renewed again. And for an add-on killed mid-purchase.
  */
-import { startProviderHost } from "../../engine/host";
+import { startProviderHost, type ProviderHost } from "../../engine/host";
 import { canonicalContact } from "../../resources/shared/normalize";
 import { toServiceContact } from "../../provider/contact-names";
-import { contact, Managed, ROOT, startEnv, type Env } from "../resources/lifecycle/harness";
+import { contact, Managed, providerFor, ROOT, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { maxInWindow } from "../../bench/records";
+import { atMs } from "../../bench/measure";
 
 jest.setTimeout(300_000);
 
@@ -212,3 +215,52 @@ test("Domain Protection switched on outside the stack: the resource's purchase a
   expect(said).not.toMatch(/nothing (was )?charged/i);
   expect(await a.up({ domain })).toBe("same");
 });
+
+// Pacing across a restart of the SDK's provider host within one command: the second host reads the
+// credential's request log the first one left and keeps the window. Scaled: the contract's window is 4
+// s and the limit 10 per window (both the client and the sandbox follow the contract), so the test
+// takes seconds instead of minutes; the 60-a-minute case runs on a virtual clock in
+// test/provider/rate-limiter.test.ts.
+const WINDOW_S = 4;
+const PER_MINUTE = 150; // 10 per 4-second window
+const contract = { rateLimit: { windowSeconds: WINDOW_S } };
+
+let sb: SandboxHandle;
+const hosts: ProviderHost[] = [];
+afterAll(async () => {
+  for (const h of hosts) await h.close().catch(() => undefined);
+  await sb?.close();
+});
+
+/** A host on the pacing test's own sandbox, whose contract's window is 4 s. */
+async function pacedHost(): Promise<ProviderHost> {
+  const h = await startProviderHost({ cwd: ROOT, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } });
+  hosts.push(h);
+  await h.configure({
+    "reseller:apiKey": sb.credentials.key,
+    "reseller:apiSecret": sb.credentials.secret,
+    "reseller:baseUrl": sb.url,
+    "reseller:requestsPerMinute": String(PER_MINUTE),
+    "reseller:contract": JSON.stringify(contract),
+  });
+  return h;
+}
+
+test("a provider host started after another in the same command keeps the window: no 429, never more than the limit", async () => {
+  sb = await startSandbox({ port: 0, requestsPerMinute: PER_MINUTE, contract, processingDelaySeconds: 0 });
+  const urn = urnOf("DnsZone", "z");
+  const props = { domain: "demo-reseller.com", resourceUrn: urn, __provider: await providerFor("DnsZone") };
+  // Each zone read is one GET of the zone.
+  const reads = (h: ProviderHost, n: number) => Promise.all(Array.from({ length: n }, () => h.read("demo-reseller.com", urn, props)));
+
+  const first = await pacedHost();
+  await reads(first, 15);
+  await first.kill();
+  const second = await pacedHost();
+  await reads(second, 15);
+
+  const log = sb.operator.requests();
+  expect(log).toHaveLength(30);
+  expect(log.filter((e) => e.status === 429)).toHaveLength(0);
+  expect(maxInWindow(log.map(atMs), WINDOW_S * 1000)).toBeLessThanOrEqual(10);
+}, 60_000);
