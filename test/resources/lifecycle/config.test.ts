@@ -2,7 +2,8 @@
  * Settings reaching the provider host over gRPC, as `pulumi up` delivers them through Configure:
  * the environment fallback (RESELLER_*) when the stack config has no reseller:* keys, and contract
  * overrides from `reseller:contract` against a sandbox that speaks a non-default contract; a base URL
- * nothing answers on, and the hints that name the user's settings and inputs.
+ * nothing answers on, and the hints that name the user's settings and inputs; the transport's bounds
+ * (an answer dripped past the deadline, settings that would leak or break the credential).
  */
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -15,6 +16,8 @@ import { accountId, purchaseKey } from "../../../provider/idempotency";
 import type { ContractOverrides } from "../../../provider/contract";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { contact, Managed, ROOT, type Env } from "./harness";
+import { startRewritingProxy } from "../../support/rewriting-proxy";
+import { dripped } from "../../hostile/answer-writers";
 
 const ZONE = "demo-reseller.com";
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
@@ -47,6 +50,14 @@ async function hostEnv(sandbox: SandboxHandle, env: Record<string, string | unde
     close: async () => undefined,
   };
 }
+
+/** The settings that reach `s` with its own credentials. */
+const credentialsOf = (s: SandboxHandle) => ({
+  "reseller:baseUrl": s.url,
+  "reseller:apiKey": s.credentials.key,
+  "reseller:apiSecret": s.credentials.secret,
+  "reseller:requestsPerMinute": "100000",
+});
 
 const recordArgs = { zone: ZONE, type: "TXT", name: "config-check", content: "from the host", ttl: 300 };
 
@@ -133,12 +144,6 @@ describe("reseller:contract against a sandbox on another contract", () => {
     signing: { canonicalFields: ["apiKey", "method", "path", "timestamp", "nonce", "bodySha256"], separator: "|" },
     idempotency: { keyPrefix: "acme-", hashChars: 24 },
   } satisfies ContractOverrides;
-  const credentialsOf = (s: SandboxHandle) => ({
-    "reseller:baseUrl": s.url,
-    "reseller:apiKey": s.credentials.key,
-    "reseller:apiSecret": s.credentials.secret,
-    "reseller:requestsPerMinute": "100000",
-  });
 
   test("with the override, creates sign under the sandbox's names and field order, and the purchase key has the contract's format", async () => {
     const sandbox = await sandboxWith(CONTRACT);
@@ -221,4 +226,37 @@ test("hints name reseller:timeoutSeconds and the Pulumi input (authCode), not th
   expect(city.message).toContain('Fix the input field "contacts.tech.city" and retry.');
   const notFound = ResellerApiError.from(404, { error: { code: "not_found", message: "no route" } }, ctx);
   expect(notFound.message).toContain("If every call answers 404, reseller:baseUrl is wrong: it is the scheme and host only");
+});
+
+// The transport's bounds as a stack meets them: a Domain whose register answer is dripped past the
+// deadline is bought once and its state is what the sandbox holds; settings that would send
+// credentials in clear, or that a header cannot carry, are refused by name at the first call, with
+// nothing sent and no secret in any log line.
+test("a register whose answer drips past the deadline is retried under its key: one charge, state as the sandbox holds it", async () => {
+  const sb = await sandboxWith();
+  const proxy = await startRewritingProxy(sb.url);
+  opened.push(proxy);
+  const env = await hostEnv(sb, NO_ENV, { ...credentialsOf(sb), "reseller:baseUrl": proxy.url, "reseller:timeoutSeconds": "5" });
+  proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: dripped(100) });
+
+  const d = new Managed(env, "Domain", "dripped");
+  expect(await d.up({ domain: "dripped-order.com", years: 1, contacts: { registrant: contact } })).toBe("create");
+  const registers = proxy.requests.filter((r) => r.path.endsWith("/domains/register"));
+  expect(registers.length).toBeGreaterThanOrEqual(2); // the dripped one, then one or more under load
+  expect(new Set(registers.map((r) => r.idempotencyKey)).size).toBe(1);
+  const charged = sb.operator.ledger().filter((e) => e.domain === "dripped-order.com" && e.action === "register");
+  expect(charged).toHaveLength(1);
+  const live = await env.client.getDomain("dripped-order.com");
+  expect(d.state?.outputs).toMatchObject({ domain: live.domain, expiresAt: live.expires_at, stage: live.stage, charged: charged[0].amount, invoice: charged[0].invoice });
+});
+
+test.each([
+  ["reseller:baseUrl", { "reseller:baseUrl": "http://api.example.com" }, 'reseller:baseUrl: "http://api.example.com" uses plain http to a host that is not this machine'],
+  ["reseller:apiSecret", { "reseller:apiSecret": "host-secret-VALUE\r\n" }, "reseller:apiSecret: contains a line break (CR or LF) at position 18"],
+])("%s that would leak or break the credential is refused by name at the first call; nothing is sent", async (_s, config, message) => {
+  const sb = await sandboxWith();
+  const env = await hostEnv(sb, NO_ENV, { ...credentialsOf(sb), ...config });
+  await expect(new Managed(env, "DnsRecord", "refused").up({ zone: "demo-reseller.com", type: "TXT", name: "x", content: "y", ttl: 300 })).rejects.toThrow(message);
+  expect(sb.operator.requests()).toEqual([]);
+  expect(env.host.logs().join("\n")).not.toContain("host-secret-VALUE");
 });
