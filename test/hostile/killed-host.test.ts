@@ -10,10 +10,13 @@
  * replays it and records its charge; renewed outside the stack, the replay is refused
  * (expiry_mismatch, no charge) and nothing is renewed again. And for an add-on killed mid-purchase.
  */
-import { startProviderHost } from "../../engine/host";
+import { startProviderHost, type ProviderHost } from "../../engine/host";
 import { canonicalContact } from "../../resources/shared/normalize";
 import { toServiceContact } from "../../provider/contact-names";
-import { contact, Managed, ROOT, startEnv, type Env } from "../resources/lifecycle/harness";
+import { contact, Managed, providerFor, ROOT, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { maxInWindow } from "../../bench/records";
+import { atMs } from "../../bench/measure";
 
 jest.setTimeout(300_000);
 
@@ -51,34 +54,69 @@ async function newHost(): Promise<void> {
 }
 
 /**
- * Runs `up` with the answer to the first POST matching `path` held back by the sandbox, kills the host
- * once that request has arrived (its delay fault taken), and waits until the sandbox has charged it.
+ * Runs one `up` of the given resources with the answer to the first POST matching each one's `path`
+ * held back by the sandbox, kills the host once every such request has arrived (its delay fault
+ * taken), and waits until the sandbox has charged each.
  */
-async function killedWhileAnswering(d: Managed, args: Record<string, unknown>, path: string, charged: () => boolean): Promise<void> {
-  env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path } });
-  const run = d.up(args).then(
-    () => "finished",
-    () => "failed",
+async function killedWhileAnswering(runs: { r: Managed; args: Record<string, unknown>; path: string; charged: () => boolean }[]): Promise<void> {
+  for (const { path } of runs) env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path } });
+  const ups = runs.map(({ r, args }) =>
+    r.up(args).then(
+      () => "finished",
+      () => "failed",
+    ),
   );
-  await until(`the request to ${path} to arrive`, () => env.sandbox.operator.faults().length === 0);
+  await until("the held requests to arrive", () => env.sandbox.operator.faults().length === 0);
   await env.host.kill();
-  expect(await run).toBe("failed");
-  // The sandbox takes the order once its delay is over, the client gone.
-  await until(`the request to ${path} to be charged`, charged);
+  expect(await Promise.all(ups)).toEqual(runs.map(() => "failed"));
+  // The sandbox takes each order once its delay is over, the client gone.
+  for (const { path, charged } of runs) await until(`the request to ${path} to be charged`, charged);
 }
 
-test("killed mid-register: the order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
+// One host killed with four purchases in flight (a stack's up runs them in parallel): a register, a
+// renewal, WHOIS Privacy and Domain Protection. Each is charged; the next up (a new host) finds each
+// by replay. What each proves is its own: a test for each would kill a host of its own.
+test("killed mid-register, mid-renew and mid-purchase of each add-on: each order is charged, the next up reads it back by replay and records exactly what it charged, buying nothing again", async () => {
   const domain = "killed-mid-register.com";
   const args = { domain, years: 1, contacts };
-  const mark = env.mark();
   const d = new Managed(env, "Domain", "killed");
-  await killedWhileAnswering(d, args, "/domains/register", () => ledger(domain).length === 1);
+
+  const renewDomain = "killed-mid-renew.com";
+  // Due once: a year's registration is inside 400 days of its expiry, a renewed one is not.
+  const renewArgs = { domain: renewDomain, contacts, renewal: { minDaysRemaining: 400 } };
+  const rd = new Managed(env, "Domain", "killed-renew");
+  expect(await rd.up({ domain: renewDomain, contacts })).toBe("create");
+  const expiry = rd.outputs.expiryDate;
+
+  const addons = [
+    ["PrivacyAddon", "privacy", "WHOIS Privacy"],
+    ["Protection", "protection", "Domain Protection"],
+  ] as const;
+  const purchases = [];
+  for (const [kind, action, label] of addons) {
+    const on = `killed-mid-${action}.com`;
+    await new Managed(env, "Domain", `killed-${action}-domain`).up({ domain: on, contacts });
+    purchases.push({ domain: on, action, label, a: new Managed(env, kind, `killed-${action}`), bought: () => ledger(on).filter((e) => e.action === action) });
+  }
+
+  const mark = env.mark();
+  await killedWhileAnswering([
+    { r: d, args, path: "/domains/register", charged: () => ledger(domain).length === 1 },
+    { r: rd, args: renewArgs, path: "/renew", charged: () => ledger(renewDomain).some((e) => e.action === "renew") },
+    ...purchases.map((p) => ({ r: p.a, args: { domain: p.domain }, path: `/domains/${p.domain}/${p.action}`, charged: () => p.bought().length === 1 })),
+  ]);
   expect(d.state).toBeUndefined();
   const [order] = ledger(domain);
   expect(order).toMatchObject({ action: "register" });
+  const [renewal] = ledger(renewDomain).filter((e) => e.action === "renew");
+  expect(rd.outputs.expiryDate).toBe(expiry);
+  expect((await env.client.getDomain(renewDomain)).expiry_date).not.toBe(expiry);
+  for (const p of purchases) expect([p.action, p.a.state]).toEqual([p.action, undefined]);
+  const bought = purchases.map((p) => p.bought()[0]);
 
   await newHost();
   const from = env.host.logs().length;
+  // The register.
   expect(await d.up(args)).toBe("create");
   expect(ledger(domain)).toEqual([order]);
   expect(d.outputs).toMatchObject({ domain, adopted: false, charged: order.amount, currency: order.currency, invoice: order.invoice });
@@ -93,39 +131,34 @@ test("killed mid-register: the order is charged, the next up reads it back by re
   const said = await logged(from, "the service replayed that order's answer");
   expect(said).toContain(`${domain}: is in this account already (stage ${d.outputs.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${order.amount} ${order.currency} (invoice ${order.invoice}). Taking it; nothing was bought again.`);
   expect(said).not.toMatch(/nothing (was )?charged/i);
-
   expect(await d.up(args)).toBe("same");
   expect(ledger(domain)).toEqual([order]);
-});
 
-test("killed mid-renew: the renewal is charged, the next up reads it back by replay and records exactly what it charged, renewing nothing again", async () => {
-  const domain = "killed-mid-renew.com";
-  // Due once: a year's registration is inside 400 days of its expiry, a renewed one is not.
-  const args = { domain, contacts, renewal: { minDaysRemaining: 400 } };
-  const d = new Managed(env, "Domain", "killed-renew");
-  expect(await d.up({ domain, contacts })).toBe("create");
-  const expiry = d.outputs.expiryDate;
-  const mark = env.mark();
-  await killedWhileAnswering(d, args, "/renew", () => ledger(domain).some((e) => e.action === "renew"));
-  const [renewal] = ledger(domain).filter((e) => e.action === "renew");
-  expect(d.outputs.expiryDate).toBe(expiry);
-  expect((await env.client.getDomain(domain)).expiry_date).not.toBe(expiry);
-
-  await newHost();
-  const from = env.host.logs().length;
-  expect(await d.up(args)).toBe("update");
-  expect(ledger(domain).filter((e) => e.action === "renew")).toEqual([renewal]);
-  expect(d.outputs).toMatchObject({ charged: renewal.amount, currency: renewal.currency, invoice: renewal.invoice, expiryDate: (await env.client.getDomain(domain)).expiry_date });
-  expect(d.outputs.unconfirmedOrder).toBeUndefined();
-  const sent = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/renew"));
-  expect(sent.map((r) => [r.fault, r.replayed])).toEqual([
+  // The renewal.
+  expect(await rd.up(renewArgs)).toBe("update");
+  expect(ledger(renewDomain).filter((e) => e.action === "renew")).toEqual([renewal]);
+  expect(rd.outputs).toMatchObject({ charged: renewal.amount, currency: renewal.currency, invoice: renewal.invoice, expiryDate: (await env.client.getDomain(renewDomain)).expiry_date });
+  expect(rd.outputs.unconfirmedOrder).toBeUndefined();
+  const renews = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/renew"));
+  expect(renews.map((r) => [r.fault, r.replayed])).toEqual([
     ["delay", false],
     [null, true],
   ]);
-  expect(new Set(sent.map((r) => r.idempotency_key)).size).toBe(1);
-  const said = await logged(from, "replayed that renewal's answer");
-  expect(said).toContain(`${domain}: the expiry moved on from ${expiry} to ${d.outputs.expiryDate} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${renewal.amount} ${renewal.currency} (invoice ${renewal.invoice}). Nothing was bought again.`);
-  expect(await d.up(args)).toBe("same");
+  expect(new Set(renews.map((r) => r.idempotency_key)).size).toBe(1);
+  const renewSaid = await logged(from, "replayed that renewal's answer");
+  expect(renewSaid).toContain(`${renewDomain}: the expiry moved on from ${expiry} to ${rd.outputs.expiryDate} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${renewal.amount} ${renewal.currency} (invoice ${renewal.invoice}). Nothing was bought again.`);
+  expect(await rd.up(renewArgs)).toBe("same");
+
+  // The add-ons.
+  for (const [i, p] of purchases.entries()) {
+    const purchase = bought[i];
+    expect(await p.a.up({ domain: p.domain })).toBe("create");
+    expect(p.bought()).toEqual([purchase]);
+    expect(p.a.outputs).toMatchObject({ domain: p.domain, enabled: true, adopted: false, charged: purchase.amount, currency: purchase.currency, invoice: purchase.invoice });
+    const addonSaid = await logged(from, `${p.domain}: ${p.label} is on already`);
+    expect(addonSaid).toContain(`${p.domain}: ${p.label} is on already, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${purchase.amount} ${purchase.currency} (invoice ${purchase.invoice}). Taking it; nothing was bought again.`);
+    expect(await p.a.up({ domain: p.domain })).toBe("same");
+  }
 });
 
 test("renewed outside the stack: the next up's one renewal from the old expiry is refused (expiry_mismatch, no charge), its own charge stays, nothing renewed again", async () => {
@@ -144,28 +177,6 @@ test("renewed outside the stack: the next up's one renewal from the old expiry i
   const sent = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && !r.path.endsWith("/pricing"));
   expect(sent.map((r) => [r.path, r.error])).toEqual([[`/api/v1/domains/${domain}/renew`, "expiry_mismatch"]]);
   expect(await d.up(args)).toBe("same");
-});
-
-test.each([
-  ["PrivacyAddon", "privacy", "WHOIS Privacy"],
-  ["Protection", "protection", "Domain Protection"],
-] as const)("%s killed mid-purchase: the next up replays the purchase and records exactly what it charged, buying nothing again", async (kind, action, label) => {
-  const domain = `killed-mid-${action}.com`;
-  await new Managed(env, "Domain", `killed-${action}-domain`).up({ domain, contacts });
-  const bought = () => ledger(domain).filter((e) => e.action === action);
-  const a = new Managed(env, kind, `killed-${action}`);
-  await killedWhileAnswering(a, { domain }, `/domains/${domain}/${action}`, () => bought().length === 1);
-  expect(a.state).toBeUndefined();
-  const [purchase] = bought();
-
-  await newHost();
-  const from = env.host.logs().length;
-  expect(await a.up({ domain })).toBe("create");
-  expect(bought()).toEqual([purchase]);
-  expect(a.outputs).toMatchObject({ domain, enabled: true, adopted: false, charged: purchase.amount, currency: purchase.currency, invoice: purchase.invoice });
-  const said = await logged(from, "replayed that purchase's answer");
-  expect(said).toContain(`${domain}: ${label} is on already, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${purchase.amount} ${purchase.currency} (invoice ${purchase.invoice}). Taking it; nothing was bought again.`);
-  expect(await a.up({ domain })).toBe("same");
 });
 
 test("a domain bought outside the stack is taken over with no replay to have: charged null, nothing bought, nothing claimed", async () => {
@@ -204,3 +215,52 @@ test("Domain Protection switched on outside the stack: the resource's purchase a
   expect(said).not.toMatch(/nothing (was )?charged/i);
   expect(await a.up({ domain })).toBe("same");
 });
+
+// Pacing across a restart of the SDK's provider host within one command: the second host reads the
+// credential's request log the first one left and keeps the window. Scaled: the contract's window is 4
+// s and the limit 10 per window (both the client and the sandbox follow the contract), so the test
+// takes seconds instead of minutes; the 60-a-minute case runs on a virtual clock in
+// test/provider/rate-limiter.test.ts.
+const WINDOW_S = 4;
+const PER_MINUTE = 150; // 10 per 4-second window
+const contract = { rateLimit: { windowSeconds: WINDOW_S } };
+
+let sb: SandboxHandle;
+const hosts: ProviderHost[] = [];
+afterAll(async () => {
+  for (const h of hosts) await h.close().catch(() => undefined);
+  await sb?.close();
+});
+
+/** A host on the pacing test's own sandbox, whose contract's window is 4 s. */
+async function pacedHost(): Promise<ProviderHost> {
+  const h = await startProviderHost({ cwd: ROOT, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } });
+  hosts.push(h);
+  await h.configure({
+    "reseller:apiKey": sb.credentials.key,
+    "reseller:apiSecret": sb.credentials.secret,
+    "reseller:baseUrl": sb.url,
+    "reseller:requestsPerMinute": String(PER_MINUTE),
+    "reseller:contract": JSON.stringify(contract),
+  });
+  return h;
+}
+
+test("a provider host started after another in the same command keeps the window: no 429, never more than the limit", async () => {
+  sb = await startSandbox({ port: 0, requestsPerMinute: PER_MINUTE, contract, processingDelaySeconds: 0 });
+  const urn = urnOf("DnsZone", "z");
+  const props = { domain: "demo-reseller.com", resourceUrn: urn, __provider: await providerFor("DnsZone") };
+  // Each zone read is one GET of the zone.
+  const reads = (h: ProviderHost, n: number) => Promise.all(Array.from({ length: n }, () => h.read("demo-reseller.com", urn, props)));
+
+  const first = await pacedHost();
+  await reads(first, 15);
+  await first.kill();
+  const second = await pacedHost();
+  await reads(second, 15);
+
+  const log = sb.operator.requests();
+  expect(log).toHaveLength(30);
+  expect(log.filter((e) => e.status === 429)).toHaveLength(0);
+  expect(maxInWindow(log.map(atMs), WINDOW_S * 1000)).toBeLessThanOrEqual(10);
+}, 60_000);

@@ -1,17 +1,23 @@
 /**
  * Settings reaching the provider host over gRPC, as `pulumi up` delivers them through Configure:
  * the environment fallback (RESELLER_*) when the stack config has no reseller:* keys, and contract
- * overrides from `reseller:contract` against a sandbox that speaks a non-default contract.
+ * overrides from `reseller:contract` against a sandbox that speaks a non-default contract; a base URL
+ * nothing answers on, and the hints that name the user's settings and inputs; the transport's bounds
+ * (an answer dripped past the deadline, settings that would leak or break the credential).
  */
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { ResellerClient } from "../../../provider/client";
+import { ResellerApiError, ResellerNetworkError } from "../../../provider/errors";
 import { accountId, purchaseKey } from "../../../provider/idempotency";
 import type { ContractOverrides } from "../../../provider/contract";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
-import { Managed, ROOT, type Env } from "./harness";
+import { contact, Managed, ROOT, type Env } from "./harness";
+import { startRewritingProxy } from "../../support/rewriting-proxy";
+import { dripped } from "../../hostile/answer-writers";
 
 const ZONE = "demo-reseller.com";
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
@@ -44,6 +50,14 @@ async function hostEnv(sandbox: SandboxHandle, env: Record<string, string | unde
     close: async () => undefined,
   };
 }
+
+/** The settings that reach `s` with its own credentials. */
+const credentialsOf = (s: SandboxHandle) => ({
+  "reseller:baseUrl": s.url,
+  "reseller:apiKey": s.credentials.key,
+  "reseller:apiSecret": s.credentials.secret,
+  "reseller:requestsPerMinute": "100000",
+});
 
 const recordArgs = { zone: ZONE, type: "TXT", name: "config-check", content: "from the host", ttl: 300 };
 
@@ -101,9 +115,9 @@ test("rotating the secret: with the config saved at the last up refresh fails; a
   sandbox = await startSandbox({ port, requestsPerMinute: 100_000, processingDelaySeconds: 0, dataFile, credentials: [{ key: "rot-key", secret: "new-secret" }] });
   opened.push(sandbox);
   const current = config(sandbox, "new-secret");
-  // refresh as the CLI runs it: the provider configured from the config saved at the last up.
-  const stale = await hostEnv(sandbox, NO_ENV, saved);
-  await expect(Object.assign(new Managed(stale, "DnsRecord", "rotated"), { state: r.state }).refresh()).rejects.toThrow(/the API key or secret is not valid/);
+  // refresh as the CLI runs it: the provider configured from the config saved at the last up, as the
+  // up's own host is (the service's address unchanged); the refresh must reach the service to fail.
+  await expect(Object.assign(new Managed(env, "DnsRecord", "rotated"), { state: r.state }).refresh()).rejects.toThrow(/the API key or secret is not valid/);
 
   // Step 3: `pulumi up` with the new config: no change, no write; it saves the new config.
   env = await hostEnv(sandbox, NO_ENV, current);
@@ -130,12 +144,6 @@ describe("reseller:contract against a sandbox on another contract", () => {
     signing: { canonicalFields: ["apiKey", "method", "path", "timestamp", "nonce", "bodySha256"], separator: "|" },
     idempotency: { keyPrefix: "acme-", hashChars: 24 },
   } satisfies ContractOverrides;
-  const credentialsOf = (s: SandboxHandle) => ({
-    "reseller:baseUrl": s.url,
-    "reseller:apiKey": s.credentials.key,
-    "reseller:apiSecret": s.credentials.secret,
-    "reseller:requestsPerMinute": "100000",
-  });
 
   test("with the override, creates sign under the sandbox's names and field order, and the purchase key has the contract's format", async () => {
     const sandbox = await sandboxWith(CONTRACT);
@@ -181,4 +189,74 @@ describe("reseller:contract against a sandbox on another contract", () => {
     await expect(new Managed(env, "DnsRecord", "typo").up(recordArgs)).rejects.toThrow(/reseller:contract: contract override: unknown entry "header"/);
     expect(sandbox.operator.requests()).toEqual([]);
   });
+});
+
+// Messages a user reads: a request that never left (connection refused) says so and that nothing
+// was charged, through the provider host; hints name the user's settings and inputs.
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+test("a register whose connection is refused says it never reached the service and nothing was charged", async () => {
+  const host = await startProviderHost({ cwd: ROOT, env: NO_ENV });
+  opened.push(host);
+  await host.configure({ "reseller:baseUrl": `http://127.0.0.1:${await closedPort()}`, "reseller:apiKey": "k", "reseller:apiSecret": "s" });
+  const env = { host } as unknown as Env;
+  const err = await new Managed(env, "Domain", "refused").up({ domain: "refused-shop.com", contacts: { registrant: contact } }).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  expect(err?.message).toMatch(/the request never reached the service after \d+ attempt\(s\) \(connection failed \(ECONNREFUSED\)\), so nothing was changed or charged\. Check reseller:baseUrl/);
+  expect(err?.message).not.toMatch(/may have been applied/);
+});
+
+test("hints name reseller:timeoutSeconds and the Pulumi input (authCode), not the client's option or the service's field", () => {
+  const ctx = { method: "POST", template: "/domains/transfer", path: "/api/v1/domains/transfer" };
+  expect(new ResellerNetworkError(ctx, "no answer in time (UND_ERR_HEADERS_TIMEOUT)", 4).message).toContain("raise reseller:timeoutSeconds");
+  const invalid = ResellerApiError.from(422, { error: { code: "validation_error", message: "auth code malformed", field: "auth_code" } }, ctx);
+  expect(invalid.message).toContain("Fix the input authCode (the service's field auth_code) and retry.");
+  const street = ResellerApiError.from(422, { error: { code: "validation_error", message: "too long", field: "contacts.tech.address_line_1" } }, ctx);
+  expect(street.message).toContain("Fix the input contacts.tech.addressLine1 (the service's field contacts.tech.address_line_1) and retry.");
+  const city = ResellerApiError.from(422, { error: { code: "validation_error", message: "too long", field: "contacts.tech.city" } }, ctx);
+  expect(city.message).toContain('Fix the input field "contacts.tech.city" and retry.');
+  const notFound = ResellerApiError.from(404, { error: { code: "not_found", message: "no route" } }, ctx);
+  expect(notFound.message).toContain("If every call answers 404, reseller:baseUrl is wrong: it is the scheme and host only");
+});
+
+// The transport's bounds as a stack meets them: a Domain whose register answer is dripped past the
+// deadline is bought once and its state is what the sandbox holds; settings that would send
+// credentials in clear, or that a header cannot carry, are refused by name at the first call, with
+// nothing sent and no secret in any log line.
+test("a register whose answer drips past the deadline is retried under its key: one charge, state as the sandbox holds it", async () => {
+  const sb = await sandboxWith();
+  const proxy = await startRewritingProxy(sb.url);
+  opened.push(proxy);
+  const env = await hostEnv(sb, NO_ENV, { ...credentialsOf(sb), "reseller:baseUrl": proxy.url, "reseller:timeoutSeconds": "5" });
+  proxy.rewrite({ method: "POST", path: /\/domains\/register$/, write: dripped(100) });
+
+  const d = new Managed(env, "Domain", "dripped");
+  expect(await d.up({ domain: "dripped-order.com", years: 1, contacts: { registrant: contact } })).toBe("create");
+  const registers = proxy.requests.filter((r) => r.path.endsWith("/domains/register"));
+  expect(registers.length).toBeGreaterThanOrEqual(2); // the dripped one, then one or more under load
+  expect(new Set(registers.map((r) => r.idempotencyKey)).size).toBe(1);
+  const charged = sb.operator.ledger().filter((e) => e.domain === "dripped-order.com" && e.action === "register");
+  expect(charged).toHaveLength(1);
+  const live = await env.client.getDomain("dripped-order.com");
+  expect(d.state?.outputs).toMatchObject({ domain: live.domain, expiresAt: live.expires_at, stage: live.stage, charged: charged[0].amount, invoice: charged[0].invoice });
+});
+
+test.each([
+  ["reseller:baseUrl", { "reseller:baseUrl": "http://api.example.com" }, 'reseller:baseUrl: "http://api.example.com" uses plain http to a host that is not this machine'],
+  ["reseller:apiSecret", { "reseller:apiSecret": "host-secret-VALUE\r\n" }, "reseller:apiSecret: contains a line break (CR or LF) at position 18"],
+])("%s that would leak or break the credential is refused by name at the first call; nothing is sent", async (_s, config, message) => {
+  const sb = await sandboxWith();
+  const env = await hostEnv(sb, NO_ENV, { ...credentialsOf(sb), ...config });
+  await expect(new Managed(env, "DnsRecord", "refused").up({ zone: "demo-reseller.com", type: "TXT", name: "x", content: "y", ttl: 300 })).rejects.toThrow(message);
+  expect(sb.operator.requests()).toEqual([]);
+  expect(env.host.logs().join("\n")).not.toContain("host-secret-VALUE");
 });

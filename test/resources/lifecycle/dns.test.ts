@@ -1,9 +1,12 @@
 /**
- * DnsZone, DnsRecord and ZoneTemplate through the SDK's provider host over gRPC against the sandbox.
+ * DnsZone, DnsRecord and ZoneTemplate (its checks against the service's template list included)
+ * through the SDK's provider host over gRPC against the sandbox; and, with inputs not known yet at
+ * preview, ChildHost, PrivacyAddon, Protection, EppCode and ZoneTemplate.
  * The seeded zone demo-reseller.com is active; demo-labs.io has the DNS add-on and no zone.
  */
 import { destroyAll } from "../../../engine/deployment";
 import { UNKNOWN } from "../../../engine/host";
+import type { Kind } from "../../../resources/kinds";
 import { Managed, startEnv, type Env } from "./harness";
 
 let env: Env;
@@ -194,6 +197,26 @@ test("template: apply, re-apply on new variables, delete removes what it made", 
   await z.destroy();
 });
 
+// ZoneTemplate's templateId and variables are checked at preview (Check, through the provider host)
+// against the service's template list: an unknown id or a missing variable fails by name before
+// any apply, with no change made; unknown values (preview) are not judged.
+test("template: an unknown template id and a missing variable fail at check, naming the input and what the service has", async () => {
+  const mark = env.mark();
+  const t = new Managed(env, "ZoneTemplate", "checked");
+  expect((await t.check({ zone: ZONE, templateId: "no-such" })).failures).toEqual([
+    { property: "templateId", reason: 'templateId: "no-such" is not a template of the service (known: google-workspace, custom-mail, web; see getTemplates)' },
+  ]);
+  expect((await t.check({ zone: ZONE, templateId: "custom-mail", variables: { mx: "mail.example.com" } })).failures).toEqual([
+    { property: "variables.mx_host", reason: 'variables.mx_host: missing; template custom-mail needs "mx_host"' },
+  ]);
+  expect((await t.check({ zone: ZONE, templateId: "custom-mail", variables: { mx_host: "mail.example.com" } })).failures).toEqual([]);
+  // Values not known yet at preview are not judged.
+  expect((await t.check({ zone: ZONE, templateId: UNKNOWN })).failures).toEqual([]);
+  expect((await t.check({ zone: ZONE, templateId: "web", variables: UNKNOWN })).failures).toEqual([]);
+  expect((await t.check({ zone: ZONE, templateId: "web", variables: { ipv4: UNKNOWN } })).failures).toEqual([]);
+  expect(env.mutatingSince(mark)).toEqual([]);
+});
+
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
 const API = "/api/v1";
 /** Every API request (reads included) since `mark`. */
@@ -348,43 +371,164 @@ test("template with conflictStrategy replace: state holds only records that exis
 
 // The engine destroys a stack's resources that depend on nothing all at once (engine/'s destroyAll,
 // as `pulumi destroy --parallel 16` does): a zone whose records name it as a literal (no dependsOn)
-// is deleted while its records are. A sandbox and a host of its own: demo-labs.io starts with no zone.
+// is deleted while its records are. On the file's sandbox and host: the tests before left demo-labs.io
+// with no zone.
 test("a zone and its records with literal zone names and no dependsOn destroy in parallel cleanly; a record nobody manages still blocks the zone", async () => {
-  const own = await startEnv();
-  try {
-    await own.client.setNameservers("demo-labs.io", SERVICE_NS);
-    const build = async (): Promise<Managed[]> => {
-      const zone = new Managed(own, "DnsZone", "zone");
-      expect(await zone.up({ domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("create");
-      const records = ["a", "b", "c", "d", "e", "f", "g", "h"].map((n) => new Managed(own, "DnsRecord", `rec-${n}`));
-      await Promise.all(records.map(async (r, i) => expect(await r.up({ zone: "demo-labs.io", type: "A", name: r.name.slice(4), content: `192.0.2.${20 + i}` })).toBe("create")));
-      return [zone, ...records];
-    };
-    /** `pulumi destroy` of the whole stack: its errors. */
-    const destroy = async (stack: Managed[]): Promise<string[]> => {
-      const errors: string[] = [];
-      await destroyAll(
-        stack.map((m) => m.state!),
-        own.host,
-        16,
-        (step) => {
-          if (step.error) errors.push(`${step.urn}: ${step.error}`);
-        },
-        () => undefined,
-      );
-      return errors;
+  await expect(env.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+  await env.client.setNameservers("demo-labs.io", SERVICE_NS);
+  const build = async (): Promise<Managed[]> => {
+    const zone = new Managed(env, "DnsZone", "zone");
+    expect(await zone.up({ domain: "demo-labs.io", waitForDelegation: true, waitTimeoutSeconds: 30 })).toBe("create");
+    const records = ["a", "b", "c", "d", "e", "f", "g", "h"].map((n) => new Managed(env, "DnsRecord", `rec-${n}`));
+    await Promise.all(records.map(async (r, i) => expect(await r.up({ zone: "demo-labs.io", type: "A", name: r.name.slice(4), content: `192.0.2.${20 + i}` })).toBe("create")));
+    return [zone, ...records];
+  };
+  /** `pulumi destroy` of the whole stack: its errors. */
+  const destroy = async (stack: Managed[]): Promise<string[]> => {
+    const errors: string[] = [];
+    await destroyAll(
+      stack.map((m) => m.state!),
+      env.host,
+      16,
+      (step) => {
+        if (step.error) errors.push(`${step.urn}: ${step.error}`);
+      },
+      () => undefined,
+    );
+    return errors;
+  };
+
+  expect(await destroy(await build())).toEqual([]);
+  await expect(env.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+
+  const stack = await build();
+  await env.client.createRecord("demo-labs.io", { type: "TXT", name: "hand", content: "made by hand", ttl: 3600 });
+  const errors = await destroy(stack);
+  expect(errors).toHaveLength(1);
+  expect(errors.join("\n")).toMatch(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT hand\)/);
+  expect((await env.client.listRecords("demo-labs.io")).filter((r) => r.name !== "@").map((r) => `${r.type} ${r.name}`)).toEqual(["TXT hand"]);
+});
+
+// `pulumi preview` with inputs not known yet (another resource's outputs arrive as UNKNOWN): check and
+// diff of ChildHost, PrivacyAddon, Protection, EppCode and ZoneTemplate through the SDK's provider
+// host over gRPC. Check must not fail on an unknown, must still fail on a known bad value next to one,
+// and diff must say what may happen: replace when the unknown field names the object, update when it
+// changes in place. Neither reads nor writes anything on the service.
+// On this file's sandbox and host, after the tests above (they leave the add-ons and hosts as seeded).
+describe("unknown inputs during preview", () => {
+  type Args = Record<string, unknown>;
+
+  /** Known inputs of each kind, and the same with one value (or a nested value) unknown. */
+  const KNOWN: Record<string, { kind: Kind; args: Args; unknowns: Record<string, Args> }> = {
+    childHost: {
+      kind: "ChildHost",
+      args: { domain: "demo-labs.io", hostname: "ns1", ipv4: ["192.0.2.53"], ipv6: ["2001:db8::53"] },
+      unknowns: {
+        domain: { domain: UNKNOWN },
+        hostname: { hostname: UNKNOWN },
+        ipv4: { ipv4: UNKNOWN },
+        "ipv4[1]": { ipv4: ["192.0.2.53", UNKNOWN] },
+        ipv6: { ipv6: UNKNOWN },
+      },
+    },
+    privacy: { kind: "PrivacyAddon", args: { domain: "demo-reseller.com", adopt: true }, unknowns: { domain: { domain: UNKNOWN }, adopt: { adopt: UNKNOWN } } },
+    protection: { kind: "Protection", args: { domain: "protected-brand.com", adopt: true }, unknowns: { domain: { domain: UNKNOWN }, adopt: { adopt: UNKNOWN } } },
+    eppCode: { kind: "EppCode", args: { domain: "demo-shop.net", trigger: 1 }, unknowns: { domain: { domain: UNKNOWN }, trigger: { trigger: UNKNOWN } } },
+    template: {
+      kind: "ZoneTemplate",
+      args: { zone: "demo-reseller.com", templateId: "web", variables: { ipv4: "192.0.2.1" }, conflictStrategy: "skip", adopt: true },
+      unknowns: {
+        zone: { zone: UNKNOWN },
+        templateId: { templateId: UNKNOWN },
+        variables: { variables: UNKNOWN },
+        "variables.ipv4": { variables: { ipv4: UNKNOWN } },
+        conflictStrategy: { conflictStrategy: UNKNOWN },
+      },
+    },
+  };
+
+  test("check passes with any input unknown, alone or all at once, and still fails on a known bad value beside an unknown", async () => {
+    const mark = env.mark();
+    for (const [name, { kind, args, unknowns }] of Object.entries(KNOWN)) {
+      const r = new Managed(env, kind, `check-${name}`);
+      expect({ name, failures: (await r.check(args)).failures }).toEqual({ name, failures: [] });
+      for (const [field, patch] of Object.entries(unknowns)) {
+        const c = await r.check({ ...args, ...patch });
+        expect({ name, field, failures: c.failures }).toEqual({ name, field, failures: [] });
+        // The unknown reaches diff as sent.
+        const key = Object.keys(patch)[0];
+        expect(c.inputs[key]).toEqual(patch[key]);
+      }
+      const allUnknown = Object.fromEntries(Object.keys(args).map((k) => [k, UNKNOWN]));
+      expect({ name, failures: (await r.check(allUnknown)).failures }).toEqual({ name, failures: [] });
+    }
+
+    // Unknowns do not hide what is known to be wrong.
+    const bad: [Kind, Args, string][] = [
+      ["ChildHost", { domain: UNKNOWN, hostname: "ns1", ipv4: ["192.0.2.300"] }, "ipv4[0]"],
+      ["ChildHost", { domain: "demo-labs.io", hostname: "ns1.elsewhere.test", ipv4: [UNKNOWN] }, "hostname"],
+      ["PrivacyAddon", { domain: "not a domain", adopt: UNKNOWN }, "domain"],
+      ["Protection", { domain: "demo-labs.io", adopt: "yes" }, "adopt"],
+      ["EppCode", { domain: "-bad-.com", trigger: UNKNOWN }, "domain"],
+      ["ZoneTemplate", { zone: UNKNOWN, templateId: "web", variables: UNKNOWN, conflictStrategy: "merge" }, "conflictStrategy"],
+      ["ZoneTemplate", { zone: "demo-reseller.com", templateId: UNKNOWN, variables: { ipv4: 4 } }, "variables.ipv4"],
+    ];
+    for (const [kind, args, property] of bad) {
+      const c = await new Managed(env, kind, "bad").check(args);
+      expect({ kind, properties: c.failures.map((f) => f.property) }).toEqual({ kind, properties: [property] });
+    }
+    // Check writes nothing (its reads predict up: resources/host/preflight.ts).
+    expect(env.mutatingSince(mark)).toEqual([]);
+  });
+
+  test("diff with unknowns: replace when the unknown names the object, update when it changes in place; the resolved values then change nothing", async () => {
+    // One of each in state: made (child host, EPP code) or adopted (privacy, protection, template).
+    const made: Record<string, Managed> = {};
+    for (const [name, { kind, args }] of Object.entries(KNOWN)) {
+      made[name] = new Managed(env, kind, `diff-${name}`);
+      expect(await made[name].up(args)).toBe("create");
+    }
+
+    const expected: Record<string, Record<string, { step: string; replaces: string[] }>> = {
+      childHost: {
+        // "ns1" means ns1.<domain>: with the domain unknown, the full host name is unknown too.
+        domain: { step: "replace", replaces: ["domain", "hostname"] },
+        hostname: { step: "replace", replaces: ["hostname"] },
+        ipv4: { step: "update", replaces: [] },
+        "ipv4[1]": { step: "update", replaces: [] },
+        ipv6: { step: "update", replaces: [] },
+      },
+      privacy: { domain: { step: "replace", replaces: ["domain"] }, adopt: { step: "same", replaces: [] } },
+      protection: { domain: { step: "replace", replaces: ["domain"] }, adopt: { step: "same", replaces: [] } },
+      eppCode: { domain: { step: "replace", replaces: ["domain"] }, trigger: { step: "replace", replaces: ["trigger"] } },
+      template: {
+        zone: { step: "replace", replaces: ["zone"] },
+        templateId: { step: "replace", replaces: ["templateId"] },
+        variables: { step: "replace", replaces: ["variables"] },
+        "variables.ipv4": { step: "replace", replaces: ["variables"] },
+        conflictStrategy: { step: "update", replaces: [] },
+      },
     };
 
-    expect(await destroy(await build())).toEqual([]);
-    await expect(own.client.getZone("demo-labs.io")).rejects.toMatchObject({ status: 404 });
+    const mark = env.mark();
+    for (const [name, { args, unknowns }] of Object.entries(KNOWN)) {
+      const r = made[name];
+      expect({ name, step: (await r.preview(args)).step }).toEqual({ name, step: "same" });
+      for (const [field, patch] of Object.entries(unknowns)) {
+        const p = await r.preview({ ...args, ...patch });
+        expect({ name, field, step: p.step, replaces: p.diff!.replaces }).toEqual({ name, field, ...expected[name][field] });
+      }
+    }
+    // A template replace removes the old application's records first; the others create before deleting.
+    expect((await made.template.preview({ ...KNOWN.template.args, zone: UNKNOWN })).diff!.deleteBeforeReplace).toBe(true);
+    expect((await made.childHost.preview({ ...KNOWN.childHost.args, hostname: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
+    expect((await made.eppCode.preview({ ...KNOWN.eppCode.args, trigger: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
+    // Preview writes nothing (its reads predict up: resources/host/preflight.ts).
+    expect(env.mutatingSince(mark)).toEqual([]);
 
-    const stack = await build();
-    await own.client.createRecord("demo-labs.io", { type: "TXT", name: "hand", content: "made by hand", ttl: 3600 });
-    const errors = await destroy(stack);
-    expect(errors).toHaveLength(1);
-    expect(errors.join("\n")).toMatch(/refusing to delete the zone: it still holds 1 record\(s\) this stack does not manage \(TXT hand\)/);
-    expect((await own.client.listRecords("demo-labs.io")).filter((r) => r.name !== "@").map((r) => `${r.type} ${r.name}`)).toEqual(["TXT hand"]);
-  } finally {
-    await own.close();
-  }
+    // The unknowns resolve to the values already applied: up changes nothing.
+    for (const [name, { args }] of Object.entries(KNOWN)) expect({ name, step: await made[name].up(args) }).toEqual({ name, step: "same" });
+    expect(env.mutatingSince(mark)).toEqual([]);
+    await made.childHost.destroy();
+  });
 });

@@ -364,21 +364,6 @@ test("a domain the account no longer holds reads as gone: a rejected order (canc
   }
 });
 
-test("a domain missing from the account (404, here after a sandbox reset) reads as gone", async () => {
-  // Own sandbox: the reset would otherwise wipe what the other tests bought.
-  const own = await startEnv();
-  try {
-    const d = new Managed(own, "Domain", "vanished");
-    expect(await d.up({ domain: "vanished-name.com", contacts })).toBe("create");
-    own.sandbox.operator.reset();
-    await expect(own.client.getDomain("vanished-name.com")).rejects.toThrow(/not.found|404/i);
-    expect(await d.refresh()).toBe(false);
-    expect(d.state).toBeUndefined();
-  } finally {
-    await own.close();
-  }
-});
-
 test("adopt takes an existing domain with no charge or change; differences then show as a diff", async () => {
   const d = new Managed(env, "Domain", "adopted");
   const mark = env.mark();
@@ -499,4 +484,14 @@ describe("a state written by 0.2.0, whose contacts have the service's field name
 test("no secret reaches the host's logs or the error messages", async () => {
   const logs = env.host.logs().join("\n");
   for (const s of [env.sandbox.credentials.secret, contact.email, "+442079460001"]) expect(logs).not.toContain(s);
+});
+
+// Last in the file: the reset wipes what the other tests bought.
+test("a domain missing from the account (404, here after a sandbox reset) reads as gone", async () => {
+  const d = new Managed(env, "Domain", "vanished");
+  expect(await d.up({ domain: "vanished-name.com", contacts })).toBe("create");
+  env.sandbox.operator.reset();
+  await expect(env.client.getDomain("vanished-name.com")).rejects.toThrow(/not.found|404/i);
+  expect(await d.refresh()).toBe(false);
+  expect(d.state).toBeUndefined();
 });

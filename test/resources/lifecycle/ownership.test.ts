@@ -27,9 +27,9 @@ async function nextCommand(): Promise<void> {
   env.host = await startProviderHost({ cwd: ROOT, env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } });
   await env.host.configure(env.config);
 }
-// A new host (a new command) only where a proof needs one: the rename's create in a command after
-// the old URN's create (`renameWithoutAlias`) and the settling refresh, preview and up after it
-// (`expectSettled`, no read cached by the rename's command). Other tests run on the host the previous
+// A new host (a new command) only where a proof needs one: the renames' creates in a command after
+// the old URNs' creates (`renameWithoutAlias`) and the settling refresh, preview and up after them
+// (`expectSettled`, no read cached by the renames' command). Other tests run on the host the previous
 // test left: each works on its own names and objects, and none proves what one command forgets.
 
 const ZONE = "demo-reseller.com";
@@ -42,10 +42,11 @@ function moved(kind: Kind, name: string, parentType?: string): Managed {
 
 /**
  * Rename without aliases, as the engine runs it: `up` creates the new URN, then deletes the old URN
- * in the same command. Returns the new resource.
+ * in the same command: a new one unless `newCommand` is false (another rename of the same command).
+ * Returns the new resource.
  */
-async function renameWithoutAlias(old: Managed, args: Record<string, unknown>, next: Managed): Promise<Managed> {
-  await nextCommand();
+async function renameWithoutAlias(old: Managed, args: Record<string, unknown>, next: Managed, newCommand = true): Promise<Managed> {
+  if (newCommand) await nextCommand();
   expect(await next.up(args)).toBe("create");
   await old.destroy();
   return next;
@@ -58,95 +59,132 @@ async function hostLog(wanted: RegExp): Promise<string> {
   return all();
 }
 
-/** The next command: refresh, then preview and up show no change and change nothing. */
-async function expectSettled(r: Managed, args: Record<string, unknown>): Promise<void> {
-  await nextCommand();
+/** In the current command: refresh, then preview and up show no change and change nothing, for each resource. */
+async function settled(resources: [Managed, Record<string, unknown>][]): Promise<void> {
   const mark = env.mark();
-  expect(await r.refresh()).toBe(true);
-  expect((await r.preview(args)).step).toBe("same");
-  expect(await r.up(args)).toBe("same");
+  for (const [r, args] of resources) {
+    expect([r.name, await r.refresh()]).toEqual([r.name, true]);
+    expect([r.name, (await r.preview(args)).step]).toEqual([r.name, "same"]);
+    expect([r.name, await r.up(args)]).toEqual([r.name, "same"]);
+  }
   expect(env.mutatingSince(mark)).toEqual([]);
 }
 
+/** The next command settles them (see `settled`). */
+async function expectSettled(resources: [Managed, Record<string, unknown>][]): Promise<void> {
+  await nextCommand();
+  await settled(resources);
+}
+
 describe("rename or reparent without aliases: the old URN's delete leaves the object the new URN took", () => {
-  test("DnsRecord: renamed, then moved under a component; the record stays, state matches, no further change", async () => {
-    const args = { zone: ZONE, type: "TXT", name: "moved", content: "keep me", ttl: 300 };
+  // One stack of every kind, through a sequence of commands as a user runs them: each command's
+  // renames or moves (a create of the new URN, then the old URN's delete), then a command that
+  // settles (refresh, preview, up: no change). A command's host never sees another command's steps.
+  // In the same commands, one record changes type on one name each command (A to CNAME, CNAME to
+  // TXT, TXT to AAAA), settled in the command after each change.
+  test("DnsRecord (renamed, then moved under a component), DnsZone and its records, ChildHost, PrivacyAddon, Protection, Domain: each object stays, nothing is bought again, state matches, no further change; type changes on one name each succeed, the diff deleting first exactly where a CNAME is involved", async () => {
+    const shift = new Managed(env, "DnsRecord", "shape-shifter");
+    const base = { zone: ZONE, name: "shift", ttl: 300 };
+    const shapes: [Record<string, unknown>, boolean][] = [
+      [{ type: "A", content: "192.0.2.31" }, false],
+      [{ type: "CNAME", content: "target.example.net." }, true],
+      [{ type: "TXT", content: "now text" }, true],
+      [{ type: "AAAA", content: "2001:db8::31" }, false],
+    ];
+    const shape = (i: number) => ({ ...base, ...shapes[i][0] });
+    /** Changes the record's type to shape `i`: a replace that deletes first exactly where a CNAME is involved. */
+    const reshape = async (i: number) => {
+      const p = await shift.preview(shape(i));
+      expect([shapes[i][0].type, p.step, p.diff!.deleteBeforeReplace]).toEqual([shapes[i][0].type, "replace", shapes[i][1]]);
+      expect(await shift.up(shape(i))).toBe("replace");
+      const live = (await env.client.listRecords(ZONE)).filter((x) => x.name === "shift");
+      expect(live.map((x) => x.type)).toEqual([shapes[i][0].type]);
+    };
+    const SHOP = "demo-shop.net";
+    const LABS = "demo-labs.io";
+    await env.client.setNameservers(SHOP, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
+    const recordArgs = { zone: ZONE, type: "TXT", name: "moved", content: "keep me", ttl: 300 };
+    const zoneArgs = { domain: SHOP, waitForDelegation: true, waitTimeoutSeconds: 30 };
+    const hostArgs = { domain: LABS, hostname: "ns7", ipv4: ["192.0.2.57"], ipv6: [] };
+    const addonArgs = { domain: LABS };
+    const domainArgs = { domain: "renamed-once.com", contacts: { registrant: contact } };
+
+    // The first command creates them all.
     const a = new Managed(env, "DnsRecord", "txt-a");
-    expect(await a.up(args)).toBe("create");
+    const z = new Managed(env, "DnsZone", "shop-zone");
+    const rec = new Managed(env, "DnsRecord", "shop-www");
+    const h = new Managed(env, "ChildHost", "ns7");
+    const p = new Managed(env, "PrivacyAddon", "labs-privacy");
+    const g = new Managed(env, "Protection", "labs-protection");
+    const d = new Managed(env, "Domain", "site-domain");
+    expect(await a.up(recordArgs)).toBe("create");
     const id = a.state!.id;
-    const b = await renameWithoutAlias(a, args, new Managed(env, "DnsRecord", "txt-b"));
+    expect(await z.up(zoneArgs)).toBe("create");
+    expect(await rec.up({ zone: SHOP, type: "A", name: "www", content: "192.0.2.7" })).toBe("create");
+    expect(await h.up(hostArgs)).toBe("create");
+    expect(await p.up(addonArgs)).toBe("create");
+    expect(await g.up(addonArgs)).toBe("create");
+    expect(await d.up(domainArgs)).toBe("create");
+    const paid = money().length;
+    expect(await shift.up(shape(0))).toBe("create");
+    await reshape(1);
+
+    // The next command renames or moves each.
+    const b = await renameWithoutAlias(a, recordArgs, new Managed(env, "DnsRecord", "txt-b"));
+    const z2 = await renameWithoutAlias(z, zoneArgs, moved("DnsZone", "shop-zone", "my:index:Site"), false);
+    const h2 = await renameWithoutAlias(h, hostArgs, new Managed(env, "ChildHost", "ns7-renamed"), false);
+    const p2 = await renameWithoutAlias(p, addonArgs, moved("PrivacyAddon", "labs-privacy", "my:index:Site"), false);
+    const g2 = await renameWithoutAlias(g, addonArgs, new Managed(env, "Protection", "labs-protection-2"), false);
+    const d2 = await renameWithoutAlias(d, domainArgs, moved("Domain", "site-domain", "my:index:Site"), false);
     expect(b.state!.id).toBe(id);
     expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "moved")).toMatchObject([{ id, content: "keep me" }]);
-    expect(await hostLog(/left in place/)).toMatch(/left in place: "txt-b" manages it now \(renamed or moved without aliases\); only "txt-a" left the stack/);
-    await expectSettled(b, args);
-
-    const c = await renameWithoutAlias(b, args, moved("DnsRecord", "txt-b", "my:index:Site"));
-    expect(c.state!.id).toBe(id);
-    expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "moved").map((r) => r.id)).toEqual([id]);
-    await expectSettled(c, args);
-    await c.destroy();
-    expect((await env.client.listRecords(ZONE)).some((r) => r.id === id)).toBe(false);
-  });
-
-  test("DnsZone: the zone and its records stay", async () => {
-    const DOMAIN = "demo-shop.net";
-    await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
-    const z = new Managed(env, "DnsZone", "shop-zone");
-    const args = { domain: DOMAIN, waitForDelegation: true, waitTimeoutSeconds: 30 };
-    expect(await z.up(args)).toBe("create");
-    const rec = new Managed(env, "DnsRecord", "shop-www");
-    expect(await rec.up({ zone: DOMAIN, type: "A", name: "www", content: "192.0.2.7" })).toBe("create");
-    const z2 = await renameWithoutAlias(z, args, moved("DnsZone", "shop-zone", "my:index:Site"));
-    expect(await env.client.getZone(DOMAIN)).toMatchObject({ domain: DOMAIN });
-    expect((await env.client.listRecords(DOMAIN)).some((r) => r.id === rec.state!.id)).toBe(true);
-    await expectSettled(z2, args);
-    await rec.destroy();
-    await z2.destroy();
-    await expect(env.client.getZone(DOMAIN)).rejects.toMatchObject({ status: 404 });
-  });
-
-  test("ChildHost: the host stays", async () => {
-    const args = { domain: "demo-labs.io", hostname: "ns7", ipv4: ["192.0.2.57"], ipv6: [] };
-    const h = new Managed(env, "ChildHost", "ns7");
-    expect(await h.up(args)).toBe("create");
-    const h2 = await renameWithoutAlias(h, args, new Managed(env, "ChildHost", "ns7-renamed"));
-    expect((await env.client.listHosts("demo-labs.io")).map((x) => x.hostname)).toContain("ns7.demo-labs.io");
-    await expectSettled(h2, args);
-    await h2.destroy();
-    expect((await env.client.listHosts("demo-labs.io")).map((x) => x.hostname)).not.toContain("ns7.demo-labs.io");
-  });
-
-  test("PrivacyAddon and Protection: stay on, nothing bought again", async () => {
-    const p = new Managed(env, "PrivacyAddon", "labs-privacy");
-    expect(await p.up({ domain: "demo-labs.io" })).toBe("create");
-    const paid = money().length;
-    const p2 = await renameWithoutAlias(p, { domain: "demo-labs.io" }, moved("PrivacyAddon", "labs-privacy", "my:index:Site"));
-    const live = await env.client.getPrivacy("demo-labs.io");
-    expect(live.status).not.toBe("disabled");
-    expect(money()).toHaveLength(paid);
-    await expectSettled(p2, { domain: "demo-labs.io" });
-
-    const g = new Managed(env, "Protection", "labs-protection");
-    expect(await g.up({ domain: "demo-labs.io" })).toBe("create");
-    const paid2 = money().length;
-    const g2 = await renameWithoutAlias(g, { domain: "demo-labs.io" }, new Managed(env, "Protection", "labs-protection-2"));
-    expect((await env.client.getProtection("demo-labs.io")).enabled).toBe(true);
-    expect(money()).toHaveLength(paid2);
-    await expectSettled(g2, { domain: "demo-labs.io" });
-  });
-
-  test("Domain: not bought again, and its delete does not claim it left the account's stack", async () => {
-    const args = { domain: "renamed-once.com", contacts: { registrant: contact } };
-    const d = new Managed(env, "Domain", "site-domain");
-    expect(await d.up(args)).toBe("create");
-    const paid = money().length;
-    const d2 = await renameWithoutAlias(d, args, moved("Domain", "site-domain", "my:index:Site"));
+    expect(await hostLog(/left in place: "txt-b"/)).toMatch(/left in place: "txt-b" manages it now \(renamed or moved without aliases\); only "txt-a" left the stack/);
+    expect(await env.client.getZone(SHOP)).toMatchObject({ domain: SHOP });
+    expect((await env.client.listRecords(SHOP)).some((r) => r.id === rec.state!.id)).toBe(true);
+    expect((await env.client.listHosts(LABS)).map((x) => x.hostname)).toContain("ns7.demo-labs.io");
+    expect((await env.client.getPrivacy(LABS)).status).not.toBe("disabled");
+    expect((await env.client.getProtection(LABS)).enabled).toBe(true);
     expect(money()).toHaveLength(paid);
     expect(d2.outputs).toMatchObject({ domain: "renamed-once.com", stage: "active" });
-    const logs = await hostLog(/left in place/);
+    const logs = await hostLog(/renamed-once.com: left in place/);
     expect(logs).toMatch(/renamed-once.com: left in place: "site-domain" manages it now/);
     expect(logs).not.toMatch(/renamed-once.com: a domain cannot be deleted/);
-    await expectSettled(d2, args);
+    // The type changed in the command before is settled in this one; then it changes again.
+    await settled([[shift, shape(1)]]);
+    await reshape(2);
+
+    // The command after it finds nothing to change.
+    await expectSettled([
+      [b, recordArgs],
+      [z2, zoneArgs],
+      [h2, hostArgs],
+      [p2, addonArgs],
+      [g2, addonArgs],
+      [d2, domainArgs],
+      [shift, shape(2)],
+    ]);
+    await reshape(3);
+
+    // The record moved under a component in another command, then settled in the next.
+    const c = await renameWithoutAlias(b, recordArgs, moved("DnsRecord", "txt-b", "my:index:Site"));
+    expect(c.state!.id).toBe(id);
+    expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "moved").map((r) => r.id)).toEqual([id]);
+    await settled([[shift, shape(3)]]);
+    // A rename together with the type change is create-first (another name: nothing to clash with).
+    expect((await shift.preview({ ...base, name: "shift2", type: "CNAME", content: "t.example.net." })).diff!.deleteBeforeReplace).toBe(false);
+    // Unknown type during preview: no promise either way.
+    expect((await shift.preview({ ...base, type: UNKNOWN, content: "x" })).diff!.deleteBeforeReplace).toBe(false);
+    await shift.destroy();
+    await expectSettled([[c, recordArgs]]);
+    expect(money()).toHaveLength(paid);
+
+    await c.destroy();
+    expect((await env.client.listRecords(ZONE)).some((r) => r.id === id)).toBe(false);
+    await rec.destroy();
+    await z2.destroy();
+    await expect(env.client.getZone(SHOP)).rejects.toMatchObject({ status: 404 });
+    await h2.destroy();
+    expect((await env.client.listHosts(LABS)).map((x) => x.hostname)).not.toContain("ns7.demo-labs.io");
   });
 
   test("EppCode: the check before the create warns that a new code is requested and names aliases", async () => {
@@ -265,31 +303,9 @@ describe("zone delete", () => {
   });
 });
 
+// The type changes on one name (A to CNAME, CNAME to TXT, TXT to AAAA) run in the renames' commands:
+// see the first test.
 describe("type change on one name", () => {
-  test("A to CNAME, CNAME to TXT, TXT to A: each succeeds; the diff deletes first exactly where a CNAME is involved", async () => {
-    const r = new Managed(env, "DnsRecord", "shape-shifter");
-    const base = { zone: ZONE, name: "shift", ttl: 300 };
-    expect(await r.up({ ...base, type: "A", content: "192.0.2.31" })).toBe("create");
-    const steps: [Record<string, unknown>, boolean][] = [
-      [{ type: "CNAME", content: "target.example.net." }, true],
-      [{ type: "TXT", content: "now text" }, true],
-      [{ type: "AAAA", content: "2001:db8::31" }, false],
-    ];
-    for (const [args, deleteFirst] of steps) {
-      const p = await r.preview({ ...base, ...args });
-      expect([args.type, p.step, p.diff!.deleteBeforeReplace]).toEqual([args.type, "replace", deleteFirst]);
-      expect(await r.up({ ...base, ...args })).toBe("replace");
-      const live = (await env.client.listRecords(ZONE)).filter((x) => x.name === "shift");
-      expect(live.map((x) => x.type)).toEqual([args.type]);
-      await expectSettled(r, { ...base, ...args });
-    }
-    // A rename together with the type change is create-first (another name: nothing to clash with).
-    expect((await r.preview({ ...base, name: "shift2", type: "CNAME", content: "t.example.net." })).diff!.deleteBeforeReplace).toBe(false);
-    // Unknown type during preview: no promise either way.
-    expect((await r.preview({ ...base, type: UNKNOWN, content: "x" })).diff!.deleteBeforeReplace).toBe(false);
-    await r.destroy();
-  });
-
   test("a CNAME refused beside another record names the input that is wrong", async () => {
     const other = await env.client.createRecord(ZONE, { type: "TXT", name: "crowded", content: "already here", ttl: 3600 });
     const r = new Managed(env, "DnsRecord", "crowded-a");

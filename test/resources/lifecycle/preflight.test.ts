@@ -23,6 +23,7 @@ async function hostWith(config: Record<string, string | undefined>): Promise<Env
   return { ...env, host, close: () => host.close() };
 }
 
+const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", content: "x", ttl: 300 };
 const requestsSince = (mark: number) => env.sandbox.operator.requests().slice(mark);
 
 /**
@@ -38,7 +39,6 @@ async function logsWith(host: Env, ...expected: (string | RegExp)[]): Promise<st
 
 describe("settings and credentials: once per host process, before any other read", () => {
   const zoneArgs = { domain: "demo-labs.io" };
-  const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", content: "x", ttl: 300 };
 
   test.each([
     ["a wrong API secret", { "reseller:apiSecret": "not-the-secret" }, /401 unauthorized.*reseller:apiKey \/ reseller:apiSecret/, 1],
@@ -65,24 +65,16 @@ describe("settings and credentials: once per host process, before any other read
       await other.close();
     }
   });
+});
 
-  test("good settings: one balance read serves every check of the process", async () => {
+describe("the first program: a zone made active on create, records that wait for it", () => {
+  test("good settings: one balance read serves every check of the process; a zone whose domain delegates elsewhere is flagged on the zone and its records, with the fix; the full message once", async () => {
     const other = await hostWith({});
     try {
       const mark = env.mark();
       for (const name of ["a", "b", "c"]) expect((await new Managed(other, "DnsRecord", `pf-ok-${name}`).check({ ...recordArgs, name })).failures).toEqual([]);
       const balanceReads = requestsSince(mark).filter((r) => r.path.endsWith("/account/balance"));
       expect(balanceReads).toHaveLength(1);
-    } finally {
-      await other.close();
-    }
-  });
-});
-
-describe("the first program: a zone made active on create, records that wait for it", () => {
-  test("a zone whose domain delegates elsewhere is flagged on the zone and its records, with the fix; the full message once", async () => {
-    const other = await hostWith({});
-    try {
       // demo-shop.net keeps the registrar's default nameservers and has no zone.
       const zone = new Managed(other, "DnsZone", "elsewhere-zone");
       expect((await zone.check({ domain: "demo-shop.net" })).failures).toEqual([]);
@@ -92,21 +84,18 @@ describe("the first program: a zone made active on create, records that wait for
       const r2 = new Managed(other, "DnsRecord", "elsewhere-mx");
       await expect(r1.check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(full);
       await expect(r2.check({ zone: "demo-shop.net", type: "MX", name: "@", content: "10 mx.demo-shop.net" })).rejects.toThrow(/demo-shop\.net: the zone cannot become active \(not delegated to the service; the fix is in the first error about demo-shop\.net\)/);
-      // The same zone with a Domain of the program that asks for the service's nameservers is not flagged.
-      const fresh = await hostWith({});
-      try {
-        await new Managed(fresh, "Domain", "shop").check({ domain: "demo-shop.net", contacts: { registrant: contact }, nameservers: SERVICE_NS, adopt: true });
-        expect((await new Managed(fresh, "DnsRecord", "fixed-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).failures).toEqual([]);
-      } finally {
-        await fresh.close();
-      }
+      // The same zone with a Domain of the program that asks for the service's nameservers is not
+      // flagged: another command, on this file's own host (nothing ran on it yet).
+      await new Managed(env, "Domain", "shop").check({ domain: "demo-shop.net", contacts: { registrant: contact }, nameservers: SERVICE_NS, adopt: true });
+      expect((await new Managed(env, "DnsRecord", "fixed-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).failures).toEqual([]);
     } finally {
       await other.close();
     }
   });
   test("a zone whose domain already delegates to the service is active on create, with one delegation check and no wait", async () => {
-    // demo-reseller.com delegates to the service; its seeded zone is removed to be made again.
-    let other = await hostWith({});
+    // demo-reseller.com delegates to the service; its seeded zone is removed to be made again. The
+    // first command runs on this file's own host (no test before it made a zone or a record there).
+    let other: Env = env;
     try {
       await env.client.deleteZone("demo-reseller.com");
       const zone = new Managed(other, "DnsZone", "first-zone");
@@ -118,7 +107,6 @@ describe("the first program: a zone made active on create, records that wait for
       // A record with the literal zone name, created while the zone's create runs, waits for it.
       await env.client.deleteZone("demo-reseller.com");
       // Another host: a new command (the first one's DnsZone holds the zone in its process).
-      await other.close();
       other = await hostWith({});
       const zone2 = new Managed(other, "DnsZone", "first-zone-2");
       const record = new Managed(other, "DnsRecord", "first-www");
@@ -132,7 +120,7 @@ describe("the first program: a zone made active on create, records that wait for
       expect(await logsWith(other, waiting)).toMatch(waiting);
       expect((await env.client.listRecords("demo-reseller.com")).some((r) => r.content === "192.0.2.80")).toBe(true);
     } finally {
-      await other.close();
+      if (other !== env) await other.close();
     }
   });
 
@@ -142,26 +130,23 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
   const domainArgs = (name: string, extra: Record<string, unknown> = {}) => ({ domain: name, contacts: { registrant: contact }, maxPrice: "20.00", ...extra });
 
   test("each purchase is quoted and shown with the stack's running total; above maxPrice or the balance fails; nothing is written", async () => {
-    const other = await hostWith({});
+    // On this file's own host: nothing it checked before was a purchase, so the running total starts at 0.
+    const other = env;
     const mark = env.mark();
-    try {
-      await new Managed(other, "Domain", "buy-a").check(domainArgs("preflight-money-a.com"));
-      await new Managed(other, "Domain", "buy-b").check(domainArgs("preflight-money-b.net", { years: 2, maxPrice: "30.00" }));
-      const expected = [
-        /Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/,
-        /Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/,
-      ];
-      const lines = await logsWith(other, ...expected);
-      for (const line of expected) expect(lines).toMatch(line);
-      // Above maxPrice: up's own message (domain-handler.ts priceGuard gives the same text).
-      await expect(new Managed(other, "Domain", "too-dear").check(domainArgs("preflight-money-c.io", { maxPrice: "10.00" }))).rejects.toThrow(
-        "preflight-money-c.io: register for 1 year(s) costs 39.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.",
-      );
-      // A name registered elsewhere cannot be registered: said before any money moves.
-      await expect(new Managed(other, "Domain", "taken").check(domainArgs("taken-name.com"))).rejects.toThrow(/taken-name\.com: is not available to register/);
-    } finally {
-      await other.close();
-    }
+    await new Managed(other, "Domain", "buy-a").check(domainArgs("preflight-money-a.com"));
+    await new Managed(other, "Domain", "buy-b").check(domainArgs("preflight-money-b.net", { years: 2, maxPrice: "30.00" }));
+    const expected = [
+      /Domain "buy-a": registers preflight-money-a\.com for 1 year\(s\): 12\.00 USD; this stack's purchases so far 12\.00 USD of the balance 1000\.00 USD/,
+      /Domain "buy-b": registers preflight-money-b\.net for 2 year\(s\): 26\.00 USD; this stack's purchases so far 38\.00 USD of the balance 1000\.00 USD/,
+    ];
+    const lines = await logsWith(other, ...expected);
+    for (const line of expected) expect(lines).toMatch(line);
+    // Above maxPrice: up's own message (domain-handler.ts priceGuard gives the same text).
+    await expect(new Managed(other, "Domain", "too-dear").check(domainArgs("preflight-money-c.io", { maxPrice: "10.00" }))).rejects.toThrow(
+      "preflight-money-c.io: register for 1 year(s) costs 39.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.",
+    );
+    // A name registered elsewhere cannot be registered: said before any money moves.
+    await expect(new Managed(other, "Domain", "taken").check(domainArgs("taken-name.com"))).rejects.toThrow(/taken-name\.com: is not available to register/);
     // The total above the balance names both.
     env.sandbox.operator.settings({ balance: "20.00" });
     const poor = await hostWith({});
@@ -200,6 +185,10 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
     };
     const due = { renewal: { minDaysRemaining: 400, years: 1 } };
 
+    // Above maxPrice (asked in the first command, after the lines): preview fails with the message
+    // up's renewal gives (its own price guard, reached with preflight off), word for word.
+    const dear = { ...due, maxPrice: "10.00" };
+    const refusal = "demo-shop.net: renew for 1 year(s) costs 15.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.";
     const mark = env.mark();
     await asCommand({}, async (s, m, host) => {
       expect([(await s.preview(shopArgs(due))).step, (await m.preview(mainArgs(due))).step]).toEqual(["update", "update"]);
@@ -209,13 +198,8 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
       ];
       const lines = await logsWith(host, ...expected);
       for (const line of expected) expect(lines).toContain(line);
+      await expect(s.preview(shopArgs(dear))).rejects.toThrow(refusal);
     });
-
-    // Above maxPrice: preview fails with the message up's renewal gives (its own price guard, reached
-    // with preflight off), word for word.
-    const dear = { ...due, maxPrice: "10.00" };
-    const refusal = "demo-shop.net: renew for 1 year(s) costs 15.00 USD, above maxPrice 10.00; nothing was charged. Raise maxPrice to proceed.";
-    await asCommand({}, async (s) => expect(s.preview(shopArgs(dear))).rejects.toThrow(refusal));
     await asCommand({ "reseller:preflight": "false" }, async (s) => expect(s.up(shopArgs(dear))).rejects.toThrow(refusal));
 
     // A total above the balance names both; the renewal that still fits is shown.
@@ -237,15 +221,11 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
 
   test("paid add-ons: priced from the contract's yearly price for the years up charges, in the running total and against the balance; unpriced, said so", async () => {
     const mark = env.mark();
-    // The default contract states no add-on price (the API quotes none): the purchase is named, unpriced.
-    const plain = await hostWith({});
-    try {
-      await new Managed(plain, "PrivacyAddon", "pa-plain").check({ domain: "demo-shop.net" });
-      const unpriced = `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`;
-      expect(await logsWith(plain, unpriced)).toContain(unpriced);
-    } finally {
-      await plain.close();
-    }
+    // The default contract states no add-on price (the API quotes none): the purchase is named,
+    // unpriced. This file's own host has the default contract.
+    await new Managed(env, "PrivacyAddon", "pa-plain").check({ domain: "demo-shop.net" });
+    const unpriced = `PrivacyAddon "pa-plain": buys WHOIS Privacy for demo-shop.net for the rest of its term; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.privacy), so it is not in the stack's total`;
+    expect(await logsWith(env, unpriced)).toContain(unpriced);
     // The sandbox's prices (sandbox/state.ts), stated as a user states their portal's.
     const priced = { "reseller:contract": JSON.stringify({ money: { addonPricesPerYear: { privacy: "5.00", protection: "15.00" } } }) };
     const other = await hostWith(priced);
@@ -262,31 +242,26 @@ describe("money: what up will charge, the running total, maxPrice and the balanc
       ];
       const lines = await logsWith(other, ...expected);
       for (const line of expected) expect(lines).toContain(line);
+      // A total above the balance names both.
+      env.sandbox.operator.settings({ balance: "32.00" });
+      const poor = await hostWith(priced);
+      try {
+        await new Managed(poor, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
+        await expect(new Managed(poor, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" })).rejects.toThrow(
+          "the purchases this stack would make total 35.00 USD, above the account balance of 32.00 USD",
+        );
+      } finally {
+        env.sandbox.operator.settings({ balance: "1000.00" });
+        await poor.close();
+      }
+      expect(env.mutatingSince(mark)).toEqual([]);
+      // Requests other than GET: the registration's availability check and quote, both read-only (spec).
+      expect(requestsSince(mark).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`).sort()).toEqual(["POST /api/v1/domains/check", "POST /api/v1/pricing"]);
+      // What up then charges is what the preview said (the up on the host that showed the lines).
+      await new Managed(other, "PrivacyAddon", "pa-shop").up({ domain: "demo-shop.net" });
+      await new Managed(other, "Protection", "pr-labs").up({ domain: "demo-labs.io" });
     } finally {
       await other.close();
-    }
-    // A total above the balance names both.
-    env.sandbox.operator.settings({ balance: "32.00" });
-    const poor = await hostWith(priced);
-    try {
-      await new Managed(poor, "Protection", "pr-labs").check({ domain: "demo-labs.io" });
-      await expect(new Managed(poor, "PrivacyAddon", "pa-shop").check({ domain: "demo-shop.net" })).rejects.toThrow(
-        "the purchases this stack would make total 35.00 USD, above the account balance of 32.00 USD",
-      );
-    } finally {
-      env.sandbox.operator.settings({ balance: "1000.00" });
-      await poor.close();
-    }
-    expect(env.mutatingSince(mark)).toEqual([]);
-    // Requests other than GET: the registration's availability check and quote, both read-only (spec).
-    expect(requestsSince(mark).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`).sort()).toEqual(["POST /api/v1/domains/check", "POST /api/v1/pricing"]);
-    // What up then charges is what the preview said.
-    const buyer = await hostWith(priced);
-    try {
-      await new Managed(buyer, "PrivacyAddon", "pa-shop").up({ domain: "demo-shop.net" });
-      await new Managed(buyer, "Protection", "pr-labs").up({ domain: "demo-labs.io" });
-    } finally {
-      await buyer.close();
     }
     const charged = env.sandbox.operator.ledger().filter((e) => (e.domain === "demo-shop.net" && e.action === "privacy") || (e.domain === "demo-labs.io" && e.action === "protection"));
     expect(charged.map((e) => [e.domain, e.action, e.years, e.amount])).toEqual([

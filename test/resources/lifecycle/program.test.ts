@@ -1,7 +1,10 @@
 /**
  * A real Pulumi program using the public classes (programs/whole-program.ts), run by engine/ in its
  * own process (the SDK's provider host over gRPC) against the sandbox: preview, up, a second up with no mutating call, refresh with no
- * change, secrets sealed in state, destroy.
+ * change, secrets sealed in state, destroy. The same program reads the seeded domain, zone and record
+ * with `Domain.get`, `DnsZone.get` and `DnsRecord.get` (the read step is the engine's: ReadResource,
+ * kept as an external resource): up reads them through the provider host, the stack holds them as
+ * external, and destroy deletes none of them. `isInstance` tells the kinds apart.
  */
 import { compiledProgram } from "../../../bench/program-file";
 import { Engine, type Program } from "../../../engine/engine";
@@ -22,7 +25,7 @@ const program: Program = {
   args: { domain: "program-test.com", registrant: contact },
 };
 
-test("preview, up, no-op up, refresh and destroy of a whole program; secrets sealed in state", async () => {
+test("preview, up, no-op up, refresh and destroy of a whole program; secrets sealed in state; get reads existing objects as external resources, which destroy leaves", async () => {
   const lines: string[] = [];
   const engine = new Engine({
     config: {
@@ -41,9 +44,19 @@ test("preview, up, no-op up, refresh and destroy of a whole program; secrets sea
   expect(sandbox.operator.requests().filter((r) => r.mutating)).toEqual([]);
 
   const up = await engine.up(program);
+  expect(up.errors).toEqual([]);
   expect(up.summary).toMatchObject({ create: 5, update: 0, delete: 0 });
   expect(up.outputs).toMatchObject({ stage: "active", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], code: "[secret]" });
   expect(sandbox.operator.ledger().filter((e) => e.domain === "program-test.com")).toHaveLength(1);
+  // The gets: read steps, external resources in the stack.
+  expect(up.steps.map((s) => [s.name, s.op])).toEqual(expect.arrayContaining([["existing", "read"], ["existing-zone", "read"], ["existing-www", "read"]]));
+  expect(up.outputs.existing).toMatchObject({ stage: "active", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], kinds: [true, false, true, false] });
+  expect((up.outputs.existing as { www: string }).www).toMatch(/^demo-reseller\.com\.?$/);
+  expect(engine.resources().filter((r) => r.name.startsWith("existing")).map((r) => [r.name, r.id, r.external])).toEqual([
+    ["existing", "demo-reseller.com", true],
+    ["existing-zone", "demo-reseller.com", true],
+    ["existing-www", "rec_5", true],
+  ]);
 
   const mark = sandbox.operator.requests().length;
   const again = await engine.up(program);
@@ -65,8 +78,14 @@ test("preview, up, no-op up, refresh and destroy of a whole program; secrets sea
   for (const s of [contact.email, code, sandbox.credentials.secret]) expect(engine.hostLogs().join("\n")).not.toContain(s);
 
   expect(lines.join("\n")).not.toContain(contact.email);
+  const beforeDestroy = sandbox.operator.requests().length;
   const destroyed = await engine.destroy();
-  expect(destroyed.summary).toMatchObject({ delete: 5 });
+  // Five deleted, and the three external resources leave the stack (a delete step that calls nothing):
+  // nothing is written to the seeded domain, zone or record.
+  expect(destroyed.summary).toMatchObject({ delete: 8 });
+  expect(sandbox.operator.requests().slice(beforeDestroy).filter((r) => r.mutating && r.path.includes("demo-reseller.com"))).toEqual([]);
+  expect(sandbox.operator.state().zones["demo-reseller.com"]?.records.some((r) => r.id === "rec_5")).toBe(true);
+  expect(sandbox.operator.state().domains["demo-reseller.com"].stage).toBe("active");
   // The domain stays registered; the zone and its records are gone.
   const info = sandbox.operator.state().domains["program-test.com"];
   expect(info.stage).toBe("active");

@@ -14,8 +14,21 @@ const ZONE = "demo-reseller.com";
 /** The seeded zone's records besides the service's SOA/NS: 12 (sandbox/state.ts). */
 const SEEDED = 12;
 
+// One sandbox and host for the file: the tests that apply records to the seeded zone destroy what they
+// made, leaving the seeded zone as it was for the next (the authoritative test counts the seeded
+// records); the tests that delete seeded records come after them.
 let env: Env;
-afterEach(async () => env?.close());
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => env?.close());
+
+/** Destroys the zone's records, leaving the seeded zone as it was. */
+async function destroyed(z: Managed) {
+  await z.destroy();
+  expect(await liveHosts()).toEqual([]);
+  expect(await live()).toHaveLength(SEEDED);
+}
 
 const a = (i: number, ttl = 300) => ({ type: "A", name: `h${i}`, content: `192.0.2.${i}`, ttl });
 const many = (n: number, ttl = 300) => Array.from({ length: n }, (_, i) => a(i, ttl));
@@ -62,7 +75,6 @@ async function stoppedUp(z: Managed, args: Record<string, unknown>, after: numbe
 }
 
 test("check judges every record with DnsRecord's messages, naming the record; diff has one entry per record; a no-op up sends no request", async () => {
-  env = await startEnv();
   const z = new Managed(env, "DnsZoneRecords", "zone");
   const bad = await z.check({ zone: ZONE, records: [a(1), { type: "MX", name: "@", content: "mail.example.com" }, { ...a(2), ttl: 30 }] });
   expect(bad.failures.map((f) => f.reason)).toEqual([
@@ -97,10 +109,10 @@ test("check judges every record with DnsRecord's messages, naming the record; di
   const quiet = env.mark();
   expect(await z.up({ zone: ZONE, records: next })).toBe("same");
   expect(env.sandbox.operator.requests().slice(quiet)).toEqual([]);
+  await destroyed(z);
 });
 
 test("a 5xx storm stops the apply: state keeps what was applied (partial failure) and the next up finishes, no duplicate, no loss", async () => {
-  env = await startEnv();
   const z = new Managed(env, "DnsZoneRecords", "zone");
   const records = many(30);
   const mark = env.mark();
@@ -114,10 +126,10 @@ test("a 5xx storm stops the apply: state keeps what was applied (partial failure
   expect(held.map((k) => k.split(" ")[0]).sort()).toEqual((await liveHosts()).map((h) => h.split(" ")[0]).sort());
 
   await finishes(z, records, mark);
+  await destroyed(z);
 });
 
 test("a storm of 429s, then a killed host: each next up finishes from what is live, nothing made twice", async () => {
-  env = await startEnv();
   const z = new Managed(env, "DnsZoneRecords", "zone");
   const records = many(24);
   const mark = env.mark();
@@ -141,10 +153,10 @@ test("a storm of 429s, then a killed host: each next up finishes from what is li
   env.host = await startProviderHost({ cwd: ROOT });
   await env.host.configure(env.config);
   await finishes(z, records, mark);
+  await destroyed(z);
 });
 
 test("authoritative: off lists and leaves unmanaged records; on deletes them, never SOA/NS nor what a DnsRecord declares; a record declared twice is refused", async () => {
-  env = await startEnv();
   const rec = new Managed(env, "DnsRecord", "mail");
   expect(await rec.up({ zone: ZONE, type: "A", name: "mail", content: "192.0.2.25", ttl: 3600, adopt: true })).toBe("create");
   const z = new Managed(env, "DnsZoneRecords", "zone");
@@ -175,7 +187,6 @@ test("authoritative: off lists and leaves unmanaged records; on deletes them, ne
 });
 
 test("refresh shows a record changed and one added by hand as changes naming them; the next up restores the declaration", async () => {
-  env = await startEnv();
   const z = new Managed(env, "DnsZoneRecords", "zone");
   const records = many(4);
   expect(await z.up({ zone: ZONE, records, authoritative: true, allowLargeChanges: true })).toBe("create");
@@ -201,7 +212,6 @@ test("refresh shows a record changed and one added by hand as changes naming the
 });
 
 test("a DS and the NS records that delegate its name, declared together, are created NS first (RFC 4035 §2.4)", async () => {
-  env = await startEnv();
   const z = new Managed(env, "DnsZoneRecords", "zone");
   const ds = { type: "DS", name: "lab", content: `12345 13 2 ${"ab".repeat(32)}`, ttl: 3600 };
   const ns = [1, 2].map((i) => ({ type: "NS", name: "lab", content: `ns${i}.lab-hosting.example`, ttl: 3600 }));

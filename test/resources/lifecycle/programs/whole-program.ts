@@ -1,4 +1,7 @@
-/** test/resources/lifecycle/program.test.ts's program: a domain, its zone, two records and an EPP code. */
+/**
+ * test/resources/lifecycle/program.test.ts's program: a domain, its zone, two records and an EPP code;
+ * and, with `get`, the seeded domain, zone and record read into the stack as external resources.
+ */
 import { programArgs } from "../../../../engine/program-args";
 import * as reseller from "../../../../resources";
 
@@ -15,7 +18,20 @@ function wholeProgram() {
   new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: "@", ttl: 600 });
   new reseller.DnsRecord("mx", { zone: zone.domain, type: "MX", name: "@", content: `10 mail.${name}.` });
   const code = new reseller.EppCode("code", { domain: domain.domain, trigger: "one" });
-  return { stage: domain.stage, nameservers: zone.nameservers, code: code.authCode };
+  const existing = reseller.Domain.get("existing", "demo-reseller.com");
+  const existingZone = reseller.DnsZone.get("existing-zone", "demo-reseller.com");
+  const existingWww = reseller.DnsRecord.get("existing-www", "rec_5", { zone: "demo-reseller.com" });
+  return {
+    stage: domain.stage,
+    nameservers: zone.nameservers,
+    code: code.authCode,
+    existing: {
+      stage: existing.stage,
+      nameservers: existingZone.nameservers,
+      www: existingWww.content,
+      kinds: [reseller.Domain.isInstance(existing), reseller.DnsZone.isInstance(existing), reseller.DnsZone.isInstance(existingZone), reseller.Domain.isInstance({})],
+    },
+  };
 }
 
 /** The arguments the caller passes (`{ file, args }`). */
