@@ -330,35 +330,10 @@ describe("import against the sandbox, then up through the engine", () => {
     }
   });
 
-  test("--contacts config: with the registry's contacts in secret config, up adopts with no change and no contact detail in plain text", async () => {
+  test("--contacts config, --domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge; with the registry's contacts in secret config, up adopts with no change and no contact detail in plain text", async () => {
     const { zone } = await seeded();
     expect(await main(["import", "--domain", zone, "--contacts", "config", "--out", "contacts", ...fast], io())).toBe(0);
     const project = path.join(dir, "contacts");
-    expect(typeCheck(project)).toEqual([]);
-    const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret });
-    const live = await client.getContacts(zone);
-    expect(live.registrant?.email).toBeTruthy();
-    const email = live.registrant!.email;
-    for (const text of [fs.readFileSync(path.join(project, "index.ts"), "utf8"), fs.readFileSync(path.join(project, "README.md"), "utf8"), ...out])
-      expect(text).not.toContain(email);
-
-    // The four roles only: the view also carries fields (e.g. pending changes) that are not contacts.
-    const roles = Object.fromEntries((["registrant", "admin", "tech", "billing"] as const).filter((r) => live[r]).map((r) => [r, live[r]]));
-    // What the generated README tells the user to do: the contacts as the registry holds them, as a secret object.
-    const e = engine("contacts", { config: { "imported:contacts": JSON.stringify(roles) }, secretConfigKeys: ["imported:contacts"] });
-    const declared = (fs.readFileSync(path.join(project, "index.ts"), "utf8").match(/new reseller\.\w+\(/g) ?? []).length;
-    const first = await e.up(generatedProgram(project));
-    expect(first.errors).toEqual([]);
-    expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
-    const second = await e.up(generatedProgram(project));
-    expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
-    expect(mutatingCalls()).toEqual([]);
-    expect(charges()).toBe(0);
-    expect(e.serializedState()).not.toContain(email);
-  }, 360_000);
-
-  test("--domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge", async () => {
-    const { zone } = await seeded();
     expect(await main(["import", "--domain", zone, "--out", "domain", ...fast], io())).toBe(0);
     const domainSource = fs.readFileSync(path.join(dir, "domain", "index.ts"), "utf8");
     expect(domainSource).toContain(`new reseller.Domain(`);
@@ -375,8 +350,32 @@ describe("import against the sandbox, then up through the engine", () => {
     const declarations = (source: string): string[] => source.match(/^(?:const \w+ = )?new reseller\.\w+\([\s\S]*?^\}(?:, \{[^\n]*\})?\);$/gm) ?? [];
     expect(declarations(domainSource)).toHaveLength((domainSource.match(/new reseller\.\w+\(/g) ?? []).length);
     expect(declarations(domainSource).filter((d) => !declarations(allSource).includes(d))).toEqual([]);
-    // The three programs type-check (--domain, --all with contacts from config, --all), each as its own module.
-    expect(typeCheck(...["domain", "all-contacts", "all"].map((p) => path.join(dir, p)))).toEqual([]);
+    // The four programs type-check (--domain with contacts from config, --domain, --all with contacts
+    // from config, --all), each as its own module.
+    expect(typeCheck(...["contacts", "domain", "all-contacts", "all"].map((p) => path.join(dir, p)))).toEqual([]);
+
+    // --contacts config: with the registry's contacts in secret config, up adopts with no change, and
+    // no contact detail is in any program, README or output.
+    const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret });
+    const live = await client.getContacts(zone);
+    expect(live.registrant?.email).toBeTruthy();
+    const email = live.registrant!.email;
+    for (const text of [fs.readFileSync(path.join(project, "index.ts"), "utf8"), fs.readFileSync(path.join(project, "README.md"), "utf8"), ...out])
+      expect(text).not.toContain(email);
+
+    // The four roles only: the view also carries fields (e.g. pending changes) that are not contacts.
+    const roles = Object.fromEntries((["registrant", "admin", "tech", "billing"] as const).filter((r) => live[r]).map((r) => [r, live[r]]));
+    // What the generated README tells the user to do: the contacts as the registry holds them, as a secret object.
+    const e = engine("contacts", { config: { "imported:contacts": JSON.stringify(roles) }, secretConfigKeys: ["imported:contacts"] });
+    const declared = (fs.readFileSync(path.join(project, "index.ts"), "utf8").match(/new reseller\.\w+\(/g) ?? []).length;
+    const adopted = await e.up(generatedProgram(project));
+    expect(adopted.errors).toEqual([]);
+    expect(adopted.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    const again = await e.up(generatedProgram(project));
+    expect(again.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
+    expect(e.serializedState()).not.toContain(email);
+
+    // --all (and so every resource of --domain, see above): adopted, then a second up changes nothing.
     const whole = engine("all");
     const all = await whole.up(generatedProgram(path.join(dir, "all")));
     expect(all.errors).toEqual([]);
@@ -385,5 +384,5 @@ describe("import against the sandbox, then up through the engine", () => {
 
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
-  }, 420_000);
+  }, 600_000);
 });
