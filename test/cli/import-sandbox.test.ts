@@ -26,18 +26,22 @@ type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let previous: ts.Program | undefined;
 
 /**
- * Type-checks a generated project with its own tsconfig, resolving the package as a user's install does:
+ * Type-checks generated projects with their own tsconfig, resolving the package as a user's install does:
  * to its declared types (package.json "types", the built dist/resources/index.d.ts of this checkout).
+ * Several projects of one tsconfig are checked in one program (each index.ts is a module of its own,
+ * so none sees another's declarations): one checker resolves the package's types once for all of them.
  */
-function typeCheck(dir: string): string[] {
-  const tsconfig = JSON.parse(fs.readFileSync(path.join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: object };
-  const { options, errors } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions, dir);
+function typeCheck(...dirs: string[]): string[] {
+  const config = fs.readFileSync(path.join(dirs[0], "tsconfig.json"), "utf8");
+  for (const dir of dirs) expect([dir, fs.readFileSync(path.join(dir, "tsconfig.json"), "utf8")]).toEqual([dir, config]);
+  const tsconfig = JSON.parse(config) as { compilerOptions: object };
+  const { options, errors } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions, dirs[0]);
   expect(errors).toEqual([]);
-  const file = path.join(dir, "index.ts");
+  const files = dirs.map((dir) => path.join(dir, "index.ts"));
   const types = path.join(root, (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { types: string }).types);
   expect(fs.existsSync(types) ? types : `${types} missing: run npm run build`).toBe(types);
   // Reusing the previous program's parsed files (the package, @pulumi/pulumi) saves seconds per check.
-  const program = (previous = ts.createProgram([file], {
+  const program = (previous = ts.createProgram(files, {
     ...options,
     noEmit: true,
     baseUrl: root,
@@ -45,16 +49,17 @@ function typeCheck(dir: string): string[] {
     typeRoots: [path.join(root, "node_modules", "@types")],
     types: ["node"],
   }, undefined, previous));
-  // Only the generated file's own diagnostics (and the options' and global ones): the package is
+  // Only the generated files' own diagnostics (and the options' and global ones): the package is
   // checked by its own build, so its declarations are not checked again here.
-  const source = program.getSourceFile(file);
-  expect(source?.fileName).toBeDefined();
   return [
     ...program.getOptionsDiagnostics(),
     ...program.getGlobalDiagnostics(),
-    ...program.getSyntacticDiagnostics(source),
-    ...program.getSemanticDiagnostics(source),
-  ].map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    ...files.flatMap((file) => {
+      const source = program.getSourceFile(file);
+      expect(source?.fileName).toBeDefined();
+      return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    }),
+  ].map((d) => `${d.file ? `${path.relative(dirs[0], d.file.fileName)}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
 describe("import against the sandbox, then up through the engine", () => {
@@ -325,11 +330,32 @@ describe("import against the sandbox, then up through the engine", () => {
     }
   });
 
-  test("--contacts config: with the registry's contacts in secret config, up adopts with no change and no contact detail in plain text", async () => {
+  test("--contacts config, --domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge; with the registry's contacts in secret config, up adopts with no change and no contact detail in plain text", async () => {
     const { zone } = await seeded();
     expect(await main(["import", "--domain", zone, "--contacts", "config", "--out", "contacts", ...fast], io())).toBe(0);
     const project = path.join(dir, "contacts");
-    expect(typeCheck(project)).toEqual([]);
+    expect(await main(["import", "--domain", zone, "--out", "domain", ...fast], io())).toBe(0);
+    const domainSource = fs.readFileSync(path.join(dir, "domain", "index.ts"), "utf8");
+    expect(domainSource).toContain(`new reseller.Domain(`);
+    expect(domainSource).toContain(`new reseller.DnsZone(`);
+
+    // Contacts from secret config: the program still type-checks against the package.
+    expect(await main(["import", "--all", "--contacts", "config", "--out", "all-contacts", ...fast], io())).toBe(0);
+
+    expect(await main(["import", "--all", "--out", "all", ...fast], io())).toBe(0);
+    const allSource = fs.readFileSync(path.join(dir, "all", "index.ts"), "utf8");
+    // The --all program declares every resource of the --domain one, word for word (and the account's
+    // other domains besides): the up of --all below adopts the --domain program's resources as they are
+    // declared there, and its second up finds them the same, so --domain needs no engine run of its own.
+    const declarations = (source: string): string[] => source.match(/^(?:const \w+ = )?new reseller\.\w+\([\s\S]*?^\}(?:, \{[^\n]*\})?\);$/gm) ?? [];
+    expect(declarations(domainSource)).toHaveLength((domainSource.match(/new reseller\.\w+\(/g) ?? []).length);
+    expect(declarations(domainSource).filter((d) => !declarations(allSource).includes(d))).toEqual([]);
+    // The four programs type-check (--domain with contacts from config, --domain, --all with contacts
+    // from config, --all), each as its own module.
+    expect(typeCheck(...["contacts", "domain", "all-contacts", "all"].map((p) => path.join(dir, p)))).toEqual([]);
+
+    // --contacts config: with the registry's contacts in secret config, up adopts with no change, and
+    // no contact detail is in any program, README or output.
     const client = new ResellerClient({ baseUrl: sandbox.url, apiKey: sandbox.credentials.key, apiSecret: sandbox.credentials.secret });
     const live = await client.getContacts(zone);
     expect(live.registrant?.email).toBeTruthy();
@@ -342,39 +368,14 @@ describe("import against the sandbox, then up through the engine", () => {
     // What the generated README tells the user to do: the contacts as the registry holds them, as a secret object.
     const e = engine("contacts", { config: { "imported:contacts": JSON.stringify(roles) }, secretConfigKeys: ["imported:contacts"] });
     const declared = (fs.readFileSync(path.join(project, "index.ts"), "utf8").match(/new reseller\.\w+\(/g) ?? []).length;
-    const first = await e.up(generatedProgram(project));
-    expect(first.errors).toEqual([]);
-    expect(first.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
-    const second = await e.up(generatedProgram(project));
-    expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
-    expect(mutatingCalls()).toEqual([]);
-    expect(charges()).toBe(0);
+    const adopted = await e.up(generatedProgram(project));
+    expect(adopted.errors).toEqual([]);
+    expect(adopted.summary).toMatchObject({ create: declared, update: 0, replace: 0, delete: 0 });
+    const again = await e.up(generatedProgram(project));
+    expect(again.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: declared });
     expect(e.serializedState()).not.toContain(email);
-  }, 360_000);
 
-  test("--domain and --all: domain, child hosts, add-ons, zone and records adopted with no mutation and no charge", async () => {
-    const { zone } = await seeded();
-    expect(await main(["import", "--domain", zone, "--out", "domain", ...fast], io())).toBe(0);
-    const domainSource = fs.readFileSync(path.join(dir, "domain", "index.ts"), "utf8");
-    expect(domainSource).toContain(`new reseller.Domain(`);
-    expect(domainSource).toContain(`new reseller.DnsZone(`);
-    expect(typeCheck(path.join(dir, "domain"))).toEqual([]);
-
-    const e = engine();
-    const first = await e.up(generatedProgram(path.join(dir, "domain")));
-    expect(first.errors).toEqual([]);
-    expect(first.summary).toMatchObject({ update: 0, replace: 0, delete: 0 });
-    expect(first.summary.create).toBe((domainSource.match(/new reseller\.\w+\(/g) ?? []).length);
-    const second = await e.up(generatedProgram(path.join(dir, "domain")));
-    expect(second.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
-
-    // Contacts from secret config: the program still type-checks against the package.
-    expect(await main(["import", "--all", "--contacts", "config", "--out", "all-contacts", ...fast], io())).toBe(0);
-    expect(typeCheck(path.join(dir, "all-contacts"))).toEqual([]);
-
-    expect(await main(["import", "--all", "--out", "all", ...fast], io())).toBe(0);
-    const allSource = fs.readFileSync(path.join(dir, "all", "index.ts"), "utf8");
-    expect(typeCheck(path.join(dir, "all"))).toEqual([]);
+    // --all (and so every resource of --domain, see above): adopted, then a second up changes nothing.
     const whole = engine("all");
     const all = await whole.up(generatedProgram(path.join(dir, "all")));
     expect(all.errors).toEqual([]);
@@ -383,5 +384,5 @@ describe("import against the sandbox, then up through the engine", () => {
 
     expect(mutatingCalls()).toEqual([]);
     expect(charges()).toBe(0);
-  }, 420_000);
+  }, 600_000);
 });
