@@ -30,7 +30,7 @@ import { typeToken } from "../../resources/kinds";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type secretsProgram from "./programs/secrets-program";
 
-// The whole-lifecycle test is seven engine runs (each a program process and a provider host) and a host:
+// The whole-lifecycle test is six engine runs (each a program process and a provider host) and a host:
 // 45 s for the suite at load 3.5 on 2 cores, 144 s for the test at load 13, past 180 s at load 10 on
 // SDK 3.139. The bound is for a loaded machine, not a speed goal.
 jest.setTimeout(420_000);
@@ -160,6 +160,9 @@ beforeAll(async () => {
     config: CONFIG(),
     secretConfigKeys: ["reseller:apiSecret"],
     passphrase: PASSPHRASE,
+    // The one failing run has two failing steps that do not depend on each other; each runs to its
+    // own error whichever fails first. The other runs fail nothing, so this changes nothing for them.
+    continueOnError: true,
     host: { env: NO_ENV },
     log: (l) => logLines.push(l),
     // As the engine starts one (through the recording spy); the host of a run asked to be kept is
@@ -221,21 +224,9 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   expect(up.summary).toMatchObject({ create: 6 });
   const outputsSeen: Record<string, unknown>[] = [up.outputs];
 
-  // 2. A contacts update that fails: the service answers 500 to every PUT of contacts (injected).
-  sandbox.operator.injectFault({ kind: "error", status: 500, count: 4, match: { method: "PUT", path: "/contacts" } });
-  const faulted = await expectUpFails({ xferContacts: second });
-  sandbox.operator.clearFaults();
-  expect(faulted.message).toMatch(/500 internal_error/);
-  expect(faulted.message).toContain(`/domains/${XFER}/contacts`);
-
-  // 3. The contacts update, applied.
-  const updated = await engine.up(program({ xferContacts: second }));
-  expect(updated.summary).toMatchObject({ update: 1 });
-  outputsSeen.push(updated.outputs);
-  expect(sandbox.operator.state().domains[XFER].contacts.registrant.email).toBe(second.contact.email);
-
-  // 4. Registrations the service refuses with 422 on a contact field the offline check accepts: the
-  //    service's message names the field and echoes (part of) the value.
+  // 2. One run, two failing steps. A contacts update that fails: the service answers 500 to every PUT
+  //    of contacts (injected). And registrations the service refuses with 422 on a contact field the
+  //    offline check accepts: the service's message names the field and echoes (part of) the value.
   const refusals: [Made, string, string][] = [
     [longEmail, "contacts.registrant.email", "field \"contacts.registrant.email\""],
     [longName, "contacts.registrant.name", "field \"contacts.registrant.name\""],
@@ -248,12 +239,17 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   //    run (configured with the same config), kept open for them.
   const [[viaEngine, engineField, engineInput], ...atHost] = refusals;
   const before = sandbox.operator.ledger().length;
+  sandbox.operator.injectFault({ kind: "error", status: 500, count: 4, match: { method: "PUT", path: "/contacts" } });
   keepNextHost = true;
   const e = await expectUpFails({ xferContacts: second, bad: viaEngine }).finally(() => (keepNextHost = false));
+  sandbox.operator.clearFaults();
+  expect(e.message).toMatch(/500 internal_error/);
+  expect(e.message).toContain(`/domains/${XFER}/contacts`);
   expect(e.message).toMatch(/422 validation_error/);
   expect(e.message).toContain(engineField);
   expect(e.message).toContain(`Fix the input ${engineInput}`);
   expect(sandbox.operator.ledger()).toHaveLength(before);
+  expect(sandbox.operator.state().domains[XFER].contacts.registrant.email).toBe(first.contact.email);
   const host = kept!;
   try {
     const urn = createUrn("bad", typeToken("Domain"), "", "reseller", "dev");
@@ -279,6 +275,12 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
     await host.close();
     alsoHostLogs.push(...host.logs());
   }
+
+  // 3. The contacts update, applied.
+  const updated = await engine.up(program({ xferContacts: second }));
+  expect(updated.summary).toMatchObject({ update: 1 });
+  outputsSeen.push(updated.outputs);
+  expect(sandbox.operator.state().domains[XFER].contacts.registrant.email).toBe(second.contact.email);
 
   // 5. Refresh, a no-op up, destroy.
   const refreshed = await engine.refresh();
@@ -365,8 +367,8 @@ test("a whole lifecycle leaks no secret, code or contact detail into providers, 
   expect(hits(hostLog, needles)).toEqual([]);
 
   // --- Haystack: every error (message, JSON, inspect, causes, the run's result) ----------------
-  expect(errors).toHaveLength(4);
-  expect(errors.filter((e) => e instanceof EngineError)).toHaveLength(2);
+  expect(errors).toHaveLength(3);
+  expect(errors.filter((e) => e instanceof EngineError)).toHaveLength(1);
   for (const e of errors) {
     const texts = [...errorTexts(e), JSON.stringify((e as Partial<EngineError>).result) ?? ""];
     expect(texts.join("\n")).toMatch(/(422 validation_error|500 internal_error)/);
