@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Engine } from "../../../engine/engine";
-import { failure, initFailure, TestStack, urnOf, type ProgramF } from "./framework";
+import { COMPONENT, failure, initFailure, TestStack, TYP, urnOf, type AliasOpt, type ProgramF } from "./framework";
 
 interface Thing {
   name: string;
@@ -234,6 +234,90 @@ describe("step rules (moved from conformance.test.ts)", () => {
     expect(mutating(log)).toEqual(["update p"]);
     expect(s.get("p")?.initErrors).toBeUndefined();
     expect((await s.up(spec)).summary).toMatchObject({ same: 1, update: 0 });
+  });
+
+  test("a protected dependent stops a delete-before-replace before anything is deleted, in preview and in up (step_generator.go generateStepsFromDiff)", async () => {
+    const s = new TestStack();
+    const { log } = fileProvider(s);
+    const spec = (aFile: string): ProgramF =>
+      program([
+        { name: "a", file: aFile, kind: "delete-first" },
+        { name: "q", nameFrom: "a", protect: true },
+      ]);
+    await s.up(spec("a"));
+    log.length = 0;
+    for (const command of [() => s.preview(spec("a2")), () => s.up(spec("a2"))]) {
+      const err = await failure(command());
+      expect(err.message).toContain(`unable to replace resource "${urnOf("q")}" as part of replacing "${urnOf("a")}"`);
+    }
+    await s.settled();
+    expect(mutating(log)).toEqual([]);
+    expect(s.state().map((r) => r.id).sort()).toEqual(["a", "q"]);
+  });
+
+  test("a .get() resource the program no longer reads is dropped from state without a Delete (step_generator.go GenerateDeletes: external resources are not deleted)", async () => {
+    const s = new TestStack();
+    const { log } = fileProvider(s);
+    await s.up(async (m) => {
+      await m.resource("a", { inputs: { name: "a", body: "hello" } });
+      await m.read("reader", "a");
+    });
+    expect(s.get("reader")).toMatchObject({ id: "a", external: true });
+    log.length = 0;
+    s.provider.reset();
+    await s.up(program([{ name: "a", body: "hello" }]));
+    expect(mutating(log)).toEqual([]);
+    expect(s.provider.made("delete")).toEqual([]);
+    expect(s.names()).toEqual(["a"]);
+  });
+
+  test("reparent or rename without an alias: create the new URN, delete the old at the end; with an alias, and a child following its aliased parent, the same resource, in preview and in up (step_generator.go getOldResource, GenerateDeletes, generateAliases, inheritedChildAlias)", async () => {
+    const s = new TestStack();
+    const { log } = fileProvider(s);
+    type Spec = { name: string; file?: string; parent?: string; aliases?: AliasOpt[] };
+    const prog =
+      (groups: { name: string; aliases?: AliasOpt[] }[], things: Spec[]): ProgramF =>
+      async (m) => {
+        const g = new Map<string, string>();
+        for (const x of groups) g.set(x.name, (await m.component(x.name, { aliases: x.aliases })).urn);
+        for (const t of things) {
+          await m.resource(t.name, { inputs: { name: t.file ?? t.name, body: "1" }, ...(t.parent ? { parent: g.get(t.parent) } : {}), aliases: t.aliases });
+        }
+      };
+    await s.up(
+      prog(
+        [{ name: "g" }, { name: "h" }],
+        [{ name: "t", file: "t1" }, { name: "r", file: "r1" }, { name: "ta" }, { name: "ra" }, { name: "c", parent: "h" }],
+      ),
+    );
+    log.length = 0;
+    const h = urnOf("h", COMPONENT);
+    const after = prog(
+      [{ name: "g" }, { name: "h2", aliases: [{ name: "h" }] }],
+      [
+        { name: "t", file: "t1", parent: "g" },
+        { name: "r2", file: "r1" },
+        { name: "ta", parent: "h2", aliases: [{ noParent: true }] },
+        { name: "ra2", file: "ra", aliases: [{ name: "ra" }] },
+        { name: "c", parent: "h2" },
+      ],
+    );
+    const plan = await s.preview(after);
+    expect(plan.summary).toMatchObject({ create: 2, delete: 2, same: 3 });
+    expect(mutating(log)).toEqual([]);
+    const applied = await s.up(after);
+    expect(applied.summary).toMatchObject({ create: 2, delete: 2, same: 3 });
+    expect(applied.steps.filter((x) => x.op === "same").map((x) => x.name)).toEqual(expect.arrayContaining(["c", "ra2", "ta"]));
+    const m = mutating(log);
+    expect(m.indexOf("delete t1")).toBeGreaterThan(m.indexOf("create t1"));
+    expect(m.indexOf("delete r1")).toBeGreaterThan(m.indexOf("create r1"));
+    expect([...m].sort()).toEqual(["create r1", "create t1", "delete r1", "delete t1"]);
+    const h2 = urnOf("h2", COMPONENT);
+    expect(s.state().filter((r) => r.custom).map((r) => r.urn).sort()).toEqual(
+      [urnOf("t", TYP, COMPONENT), urnOf("r2"), urnOf("c", TYP, COMPONENT), urnOf("ta", TYP, COMPONENT), urnOf("ra2")].sort(),
+    );
+    expect(s.get("c")?.parent).toBe(h2);
+    expect(s.state().map((r) => r.urn)).not.toContain(h);
   });
 
   test("a duplicate URN fails the run with its message (step_generator.go generateURN)", async () => {
