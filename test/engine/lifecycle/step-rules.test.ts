@@ -8,8 +8,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Engine } from "../../../engine/engine";
-import { COMPONENT, failure, initFailure, TestStack, TYP, urnOf, type AliasOpt, type ProgramF } from "./framework";
+import { Engine, type RunResult } from "../../../engine/engine";
+import { COMPONENT, COMPUTED, failure, initFailure, TestStack, TYP, urnOf, type AliasOpt, type ProgramF } from "./framework";
 
 interface Thing {
   name: string;
@@ -20,8 +20,12 @@ interface Thing {
   protect?: boolean;
   /** The resource this one's `name` input is computed from (a property dependency on `name`). */
   nameFrom?: string;
+  /** The resource this one's `body` input is computed from (a property dependency on `body`). */
+  bodyFrom?: string;
   dependsOn?: string[];
   deletedWith?: string;
+  /** A custom resource this one is the child of. */
+  parent?: string;
 }
 
 /** The fixture provider's rules, in this process; its log records creates and deletes by object name. */
@@ -59,11 +63,23 @@ const program =
   async (m) => {
     const urns = new Map<string, { urn: string; outputs: Record<string, unknown> }>();
     for (const t of things) {
-      const from = t.nameFrom ? urns.get(t.nameFrom) : undefined;
       const inputs = { name: t.file ?? t.name, body: t.body ?? "1", ...(t.kind ? { kind: t.kind } : {}) };
-      const deps = from ? { dependencies: [from.urn], propertyDependencies: { name: [from.urn] } } : { dependencies: (t.dependsOn ?? []).map((d) => urns.get(d)!.urn) };
-      const deletedWith = t.deletedWith ? { deletedWith: urns.get(t.deletedWith)!.urn } : {};
-      const r = await m.resource(t.name, { inputs, ...deps, ...deletedWith, ...(t.protect !== undefined ? { protect: t.protect } : {}) });
+      const urn = (name: string): string => urns.get(name)!.urn;
+      // Every input named, as the SDK sends them (an input with no entry would depend on every dependency).
+      const propertyDependencies: Record<string, string[]> = {
+        ...Object.fromEntries(Object.keys(inputs).map((k) => [k, []])),
+        ...(t.nameFrom ? { name: [urn(t.nameFrom)] } : {}),
+        ...(t.bodyFrom ? { body: [urn(t.bodyFrom)] } : {}),
+      };
+      const dependencies = [...(t.dependsOn ?? []), ...Object.values(propertyDependencies).flat()].map((d) => (d.startsWith("urn:") ? d : urn(d)));
+      const r = await m.resource(t.name, {
+        inputs,
+        dependencies,
+        propertyDependencies,
+        ...(t.deletedWith ? { deletedWith: urn(t.deletedWith) } : {}),
+        ...(t.parent ? { parent: urn(t.parent) } : {}),
+        ...(t.protect !== undefined ? { protect: t.protect } : {}),
+      });
       urns.set(t.name, r);
     }
   };
@@ -318,6 +334,57 @@ describe("step rules (moved from conformance.test.ts)", () => {
     );
     expect(s.get("c")?.parent).toBe(h2);
     expect(s.state().map((r) => r.urn)).not.toContain(h);
+  });
+
+  test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register, in preview and in up (step_generator.go calculateDependentReplacements, generateResourceSteps recreating)", async () => {
+    // b, f: their name (which replaces) comes from a, and from b; c: its body (updated in place) from a;
+    // d: dependsOn only; e: deletedWith a; p: a's child. Only b, e and f go with a.
+    const s = new TestStack();
+    const { log } = fileProvider(s);
+    const diff = s.provider.diffF!;
+    s.provider.diffF = async (u, id, olds, news, ignore) => {
+      const unknowns = Object.keys(news).filter((k) => news[k] === COMPUTED);
+      log.push(`diff ${id}${unknowns.length ? ` unknown=${unknowns.join(",")}` : ""}`);
+      return diff(u, id, olds, news, ignore);
+    };
+    s.provider.checkF = async (_u, olds, news) => {
+      log.push(`check ${String(news.name)} olds=${Object.keys(olds).length ? String(olds.name) : "none"}`);
+      return { inputs: news, failures: [] };
+    };
+    const spec = (aFile: string): ProgramF =>
+      program([
+        { name: "a", file: aFile, kind: "delete-first" },
+        { name: "b", nameFrom: "a" },
+        { name: "c", bodyFrom: "a" },
+        { name: "d", dependsOn: ["a"] },
+        { name: "e", deletedWith: "a" },
+        { name: "f", nameFrom: "b" },
+        { name: "p", parent: "a" },
+      ]);
+    await s.up(spec("a"));
+    const ops = (r: RunResult): Record<string, string> => Object.fromEntries(r.steps.filter((x) => !x.replacing).map((x) => [x.name, x.op]));
+    const expected = { a: "replace", b: "replace", c: "same", d: "same", e: "replace", f: "replace", p: "same" };
+    for (const operation of ["preview", "up"] as const) {
+      log.length = 0;
+      const r = await s[operation](spec("a2"));
+      expect(ops(r)).toEqual(expected);
+      expect(r.summary).toMatchObject({ replace: 4, same: 3, create: 0, delete: 0 });
+      expect(r.steps.find((x) => x.name === "b" && !x.replacing)?.replaces).toEqual(["name"]);
+      // The provider's Diff decided, with the input that came from a replaced resource made unknown.
+      const diffs = log.filter((c) => c.startsWith("diff "));
+      expect(diffs.filter((c) => c.includes("unknown=")).sort()).toEqual(["diff b unknown=name", "diff c unknown=body", "diff f unknown=name"]);
+      // A recreated dependent is checked without olds and not diffed again.
+      expect(log).toContain("check b olds=none");
+      expect(diffs.filter((c) => c.startsWith("diff b"))).toHaveLength(1);
+      if (operation === "preview") expect(mutating(log)).toEqual([]);
+    }
+    const m = mutating(log);
+    // e is deletedWith a, which is deleted in the same chain: no Delete of its own.
+    expect(m.slice(0, 4)).toEqual(["delete f", "delete b", "delete a", "create a2"]);
+    expect(m.slice(4).sort()).toEqual(["create b", "create e", "create f"]);
+    expect(m.indexOf("create f")).toBeGreaterThan(m.indexOf("create b"));
+    expect(s.state().filter((r) => r.pendingReplacement)).toEqual([]);
+    expect(s.state().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "e", "f", "p"]);
   });
 
   test("a duplicate URN fails the run with its message (step_generator.go generateURN)", async () => {
