@@ -1,6 +1,13 @@
 // Conformance: each rule of the real engine that engine/ mirrors, pinned with the fixture file
 // provider through the SDK's own program runner and dynamic provider host. Each test names the
 // pulumi/pulumi source it mirrors.
+// Rules about engine/'s step generation alone (protect refusals, --parallel, failed deletes and
+// destroys, a failed delete-before-replace, a dropped pendingReplacement dependent, a protected
+// replace's preview plan, a protected dependent's refusal in preview, delete order by dependsOn and
+// deletedWith, the runs after a partial failure, a .get() no longer read left undeleted, a duplicate
+// URN) are proven in lifecycle/step-rules.test.ts with literal
+// registrations; here stay the rules whose point is what the SDK's runner and host send, and one
+// runner-level proof of each resource option the SDK sends.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -8,7 +15,7 @@ import { Engine, EngineError, type EngineOptions, type RunResult } from "../../e
 import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
 import { newUrn } from "../../engine/urn";
 import { keptOpen } from "./fixtures/kept-open";
-import type { ProgramSpec, ThingSpec } from "./fixtures/program";
+import type { ProgramSpec } from "./fixtures/program";
 
 // Each run starts a program process and a provider host; on a loaded 2-core machine a test of
 // several runs takes minutes, not the default minute.
@@ -102,8 +109,7 @@ describe("engine conformance", () => {
         { name: "c", body: "1", parent: "h2" },
       ],
     });
-    const plan = await e.preview(after);
-    expect(plan.summary).toMatchObject({ create: 2, delete: 2, same: 3 });
+    // Its preview (the same plan, nothing changed): lifecycle/step-rules.test.ts.
     const applied = await e.up(after);
     expect(applied.summary).toMatchObject({ create: 2, delete: 2, same: 3 });
     const sameNames = applied.steps.filter((x) => x.op === "same").map((x) => x.name).sort();
@@ -119,22 +125,6 @@ describe("engine conformance", () => {
     expect(e.resources().map((r) => r.urn).sort()).toEqual(
       [urn(`${GROUP}$${THING}`, "t"), urn(THING, "r2"), urn(`${GROUP}$${THING}`, "c"), urn(`${GROUP}$${THING}`, "ta"), urn(THING, "ra2")].sort(),
     );
-  });
-
-  test("protect refuses delete and replace (step.go DeleteStep.Apply; step_generator.go generateStepsFromDiff)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "p", body: "1", protect: true }, { name: "q", body: "1", protect: true }] }));
-    resetCalls();
-    const del = await failure(e.up(run({ things: [{ name: "q", body: "1", protect: true }] })));
-    expect(del.message).toContain("cannot be deleted because it is protected");
-    const rep = await failure(e.up(run({ things: [{ name: "p", body: "1", protect: true }, { name: "q", file: "q2", body: "1", protect: true }] })));
-    expect(rep.message).toContain("unable to replace resource");
-    expect(mutating()).toEqual([]);
-    expect(e.resources().map((r) => r.name).sort()).toEqual(["p", "q"]);
-    // Unprotected in the program, it can go.
-    await e.up(run({ things: [{ name: "p", body: "1" }, { name: "q", body: "1" }] }));
-    await e.up(run({ things: [{ name: "q", body: "1" }] }));
-    expect(mutating()).toEqual(["delete p"]);
   });
 
   // One pair of runs for five option rules, each on resources of its own (names keep them apart).
@@ -191,98 +181,10 @@ describe("engine conformance", () => {
     expect(r.steps.find((s) => s.name === "x")?.op).toBe("same");
   });
 
-  test("dependsOn is recorded; deletes run dependents first (step_generator.go ScheduleDeletes); deletedWith: no Delete when the named resource is deleted in the same run (step.go isDeletedWith)", async () => {
-    const e = engine();
-    const y: ThingSpec = { name: "y", body: "1", deletedWith: "x" };
-    const things = (withY: boolean): ThingSpec[] => [
-      { name: "a", body: "1" },
-      { name: "b", body: "1", dependsOn: ["a"] },
-      { name: "c", body: "1", dependsOn: ["b"] },
-      { name: "x", body: "1" },
-      ...(withY ? [y] : []),
-      { name: "z", body: "1", deletedWith: "x" },
-    ];
-    await e.up(run({ things: things(true) }));
-    expect(e.resources().find((r) => r.name === "c")?.dependencies).toEqual([urn(THING, "b")]);
-    resetCalls();
-    await e.up(run({ things: things(false) }));
-    // x stays: y's own Delete runs.
-    expect(mutating()).toEqual(["delete y"]);
-    resetCalls();
-    await e.destroy();
-    const m = mutating();
-    expect(m.filter((c) => /^delete [abc]$/.test(c))).toEqual(["delete c", "delete b", "delete a"]);
-    // z goes with x: no Delete of its own, its object stays.
-    expect(m.filter((c) => /^delete [xz]$/.test(c))).toEqual(["delete x"]);
-    expect(m).toHaveLength(4);
-    expect(fs.existsSync(path.join(dir, "z"))).toBe(true);
-  });
-
-  test("creates run in parallel up to --parallel (step_executor.go)", async () => {
-    const spec: ProgramSpec = { things: ["a", "b", "c"].map((name) => ({ name, body: "1", kind: "slow" })) };
-    await engine({ parallel: 3 }).up(run(spec));
-    const parallelLog = calls().filter((c) => /^created? /.test(c));
-    expect(parallelLog.slice(0, 3).every((c) => c.startsWith("create "))).toBe(true);
-    fs.rmSync(path.join(dir, "state"), { recursive: true });
-    resetCalls();
-    await engine({ parallel: 1 }).up(run(spec));
-    const serialLog = calls().filter((c) => /^created? /.test(c));
-    for (let i = 0; i < serialLog.length; i += 2) expect(serialLog[i + 1]).toBe(serialLog[i]!.replace("create ", "created "));
-    expect(new Engine({ config: {} })["opts"].parallel).toBe(4 * os.availableParallelism());
-  });
-
-  test("a failed delete fails the run and stays in state for the next one (step.go DeleteStep.Apply; step_generator.go GenerateDeletes)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "b", body: "1" }] }));
-    fs.writeFileSync(path.join(dir, "b.nodelete"), "");
-    resetCalls();
-    const err = await failure(e.up(run({ things: [{ name: "b", file: "b2", body: "1" }] })));
-    expect(err.message).toContain("b cannot be deleted now");
-    expect(mutating()).toEqual(["create b2", "delete b"]);
-    const pending = (saved().resources as { id: string; delete?: boolean }[]).filter((r) => r.id === "b");
-    expect(pending).toEqual([expect.objectContaining({ id: "b", delete: true })]);
-    fs.rmSync(path.join(dir, "b.nodelete"));
-    resetCalls();
-    await e.up(run({ things: [{ name: "b", file: "b2", body: "1" }] }));
-    expect(mutating()).toEqual(["delete b"]);
-    expect(e.allResources().filter((r) => r.delete)).toEqual([]);
-  });
-
-  test("a failed destroy leaves the resource live in state, not marked for deletion: the next up diffs it (step.go DeleteStep.Apply sets no flag; only CreateStep.Apply marks an old half `Delete`)", async () => {
-    const e = engine();
-    const spec = { things: [{ name: "d", body: "1" }] };
-    await e.up(run(spec));
-    fs.writeFileSync(path.join(dir, "d.nodelete"), "");
-    resetCalls();
-    await failure(e.destroy());
-    expect(mutating()).toEqual(["delete d"]);
-    expect(e.resources()).toEqual([expect.objectContaining({ id: "d" })]);
-    expect(e.resources()[0]?.delete).toBeUndefined();
-    fs.rmSync(path.join(dir, "d.nodelete"));
-    resetCalls();
-    expect((await e.up(run(spec))).summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0, same: 1 });
-    expect(mutating()).toEqual([]);
-  });
-
-  test("a delete-before-replace whose delete fails creates nothing and leaves the old live for the next run (step_generator.go generateStepsFromDiff; step.go DeleteStep.Apply)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "c", body: "1", kind: "delete-first" }] }));
-    fs.writeFileSync(path.join(dir, "c.nodelete"), "");
-    resetCalls();
-    await failure(e.up(run({ things: [{ name: "c", file: "c2", body: "1", kind: "delete-first" }] })));
-    expect(mutating()).toEqual(["delete c"]);
-    expect(e.allResources().filter((r) => r.custom)).toEqual([expect.objectContaining({ id: "c" })]);
-    expect(e.resources()[0]?.delete).toBeUndefined();
-    fs.rmSync(path.join(dir, "c.nodelete"));
-    resetCalls();
-    await e.up(run({ things: [{ name: "c", file: "c2", body: "1", kind: "delete-first" }] }));
-    expect(mutating()).toEqual(["delete c", "create c2"]);
-  });
-
   // Read in pulumi/pulumi at 1b5949891b3c: step_generator.go calculateDependentReplacements,
   // findDependentCascadeReplacements, generateStepsFromDiff (deleteBeforeReplace), generateResourceSteps
   // (`recreating`); graph/dependency_graph.go DependingOn.
-  test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register (step_generator.go calculateDependentReplacements, generateResourceSteps recreating; 1b5949891b3c)", async () => {
+  test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register; dependsOn and deletedWith are recorded (step_generator.go calculateDependentReplacements, generateResourceSteps recreating; 1b5949891b3c)", async () => {
     // b, f: their name (which replaces) comes from a, and from b; c: its body (updated in place) from a;
     // d: dependsOn only; e: deletedWith a; p: a's child. Only b, e and f go with a.
     const spec = (aFile: string): ProgramSpec => ({
@@ -298,22 +200,23 @@ describe("engine conformance", () => {
     });
     const e = engine();
     await e.up(run(spec("a")));
+    // The runner sends dependsOn and deletedWith (their step rules: lifecycle/step-rules.test.ts).
+    expect(e.resources().find((r) => r.name === "d")?.dependencies).toEqual([urn(THING, "a")]);
+    expect(e.resources().find((r) => r.name === "e")?.deletedWith).toBe(urn(THING, "a"));
     const ops = (r: RunResult): Record<string, string> => Object.fromEntries(r.steps.filter((s) => !s.replacing).map((s) => [s.name, s.op]));
     const expected = { a: "replace", b: "replace", c: "same", d: "same", e: "replace", f: "replace", p: "same" };
-    for (const operation of ["preview", "up"] as const) {
-      resetCalls();
-      const r = await e[operation](run(spec("a2")));
-      expect(ops(r)).toEqual(expected);
-      expect(r.summary).toMatchObject({ replace: 4, same: 3, create: 0, delete: 0 });
-      expect(r.steps.find((s) => s.name === "b" && !s.replacing)?.replaces).toEqual(["name"]);
-      // The provider's Diff decided, with the input that came from a replaced resource made unknown.
-      const diffs = calls().filter((c) => c.startsWith("diff "));
-      expect(diffs.filter((c) => c.includes("unknown=")).sort()).toEqual(["diff b unknown=name", "diff c unknown=body", "diff f unknown=name"]);
-      // A recreated dependent is checked without olds and not diffed again.
-      expect(calls()).toContain("check b olds=none");
-      expect(diffs.filter((c) => c.startsWith("diff b"))).toHaveLength(1);
-      if (operation === "preview") expect(mutating()).toEqual([]);
-    }
+    // The same plan in preview, changing nothing: lifecycle/step-rules.test.ts.
+    resetCalls();
+    const r = await e.up(run(spec("a2")));
+    expect(ops(r)).toEqual(expected);
+    expect(r.summary).toMatchObject({ replace: 4, same: 3, create: 0, delete: 0 });
+    expect(r.steps.find((s) => s.name === "b" && !s.replacing)?.replaces).toEqual(["name"]);
+    // The provider's Diff decided, with the input that came from a replaced resource made unknown.
+    const diffs = calls().filter((c) => c.startsWith("diff "));
+    expect(diffs.filter((c) => c.includes("unknown=")).sort()).toEqual(["diff b unknown=name", "diff c unknown=body", "diff f unknown=name"]);
+    // A recreated dependent is checked without olds and not diffed again.
+    expect(calls()).toContain("check b olds=none");
+    expect(diffs.filter((c) => c.startsWith("diff b"))).toHaveLength(1);
     const m = mutating();
     // e is deletedWith a, which is deleted in the same chain: no Delete of its own.
     expect(m.slice(0, 4)).toEqual(["delete f", "delete b", "delete a", "create a2"]);
@@ -323,7 +226,7 @@ describe("engine conformance", () => {
     expect(e.resources().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "e", "f", "p"]);
   });
 
-  test("a protected dependent stops a delete-before-replace before anything is deleted, in preview too (step_generator.go generateStepsFromDiff; 1b5949891b3c)", async () => {
+  test("a protected dependent stops a delete-before-replace before anything is deleted: the runner sends protect (step_generator.go generateStepsFromDiff; 1b5949891b3c; in preview too: lifecycle/step-rules.test.ts)", async () => {
     const e = engine();
     const spec = (aFile: string): ProgramSpec => ({
       things: [
@@ -333,42 +236,14 @@ describe("engine conformance", () => {
     });
     await e.up(run(spec("a")));
     resetCalls();
-    // One command after the other, as the CLI runs them (started together, the up's refusal could
-    // arrive while the preview is still awaited: an unhandled rejection).
-    for (const command of [() => e.preview(run(spec("a2"))), () => e.up(run(spec("a2")))]) {
-      const err = await failure(command());
-      expect(err.message).toContain(`unable to replace resource "${urn(THING, "q")}" as part of replacing "${urn(THING, "a")}"`);
-    }
+    // The preview's refusal: lifecycle/step-rules.test.ts.
+    const err = await failure(e.up(run(spec("a2"))));
+    expect(err.message).toContain(`unable to replace resource "${urn(THING, "q")}" as part of replacing "${urn(THING, "a")}"`);
     expect(mutating()).toEqual([]);
     expect(e.resources().map((r) => r.id).sort()).toEqual(["a", "q"]);
   });
 
-  test("a dependent deleted by a delete-before-replace that the program no longer registers stays pendingReplacement until the next run (step_generator.go GenerateDeletes isOperatedOn; 1b5949891b3c)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "a", body: "1", kind: "delete-first" }, { name: "b", body: "1", nameFrom: "a" }] }));
-    resetCalls();
-    const only = run({ things: [{ name: "a", file: "a2", body: "1", kind: "delete-first" }] });
-    await e.up(only);
-    expect(mutating()).toEqual(["delete b", "delete a", "create a2"]);
-    expect(e.resources().find((r) => r.name === "b")).toMatchObject({ id: "b", pendingReplacement: true });
-    resetCalls();
-    await e.up(only);
-    expect(mutating()).toEqual([]);
-    expect(e.resources().map((r) => r.name)).toEqual(["a"]);
-  });
-
-  test("a protected replace in preview reports the error, shows the rest of the plan and fails at the end (step_generator.go generateStepsFromDiff sawError; deployment_executor.go Execute; 1b5949891b3c)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "p", body: "1", protect: true }, { name: "y", body: "1" }] }));
-    resetCalls();
-    const err = await failure(e.preview(run({ things: [{ name: "p", file: "p2", body: "1", protect: true }, { name: "x", body: "1" }] })));
-    expect(err.message).toContain(`unable to replace resource "${urn(THING, "p")}"`);
-    expect(err.result.summary).toMatchObject({ replace: 1, create: 1, delete: 1 });
-    expect(err.result.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["create x", "delete y", "replace p"]);
-    expect(mutating()).toEqual([]);
-  });
-
-  test("a partial failure keeps init errors and exactly what the error carried; the next preview and up run an update (step.go CreateStep.Apply; step_generator.go hasInitErrors)", async () => {
+  test("a partial failure keeps init errors and exactly what the error carried, in the state file too (step.go CreateStep.Apply; the next preview and up: lifecycle/step-rules.test.ts)", async () => {
     const e = engine();
     const spec = run({ things: [{ name: "p", body: "partial" }] });
     const err = await failure(e.up(spec));
@@ -377,16 +252,6 @@ describe("engine conformance", () => {
     expect(e.resources()[0]).toMatchObject({ id: "p", outputs: { name: "p", state: "broken" }, initErrors: ["did not come up"] });
     // Kept in the state file too.
     expect((saved().resources as { name?: string; id?: string }[]).find((r) => r.name === "p")?.id).toBe("p");
-    resetCalls();
-    const plan = await e.preview(spec);
-    expect(plan.summary).toMatchObject({ update: 1, same: 0 });
-    expect(mutating()).toEqual([]);
-    const again = await e.up(spec);
-    // The kept resource is updated, not created twice.
-    expect(again.summary).toMatchObject({ update: 1, create: 0 });
-    expect(mutating()).toEqual(["update p"]);
-    expect(e.resources()[0]?.initErrors).toBeUndefined();
-    expect((await e.up(spec)).summary).toMatchObject({ same: 1, update: 0 });
   });
 
   test("preview: an update hands dependents unknown outputs (checked inputs only), a create too (provider_plugin.go Update/Create with preview)", async () => {
@@ -421,16 +286,13 @@ describe("engine conformance", () => {
     }
   });
 
-
-  test("ReadResource (.get) reads through the provider and keeps an external resource that is never deleted (step.go ReadStep)", async () => {
+  test("ReadResource (.get) reads through the provider and keeps an external resource (step.go ReadStep)", async () => {
     const e = engine();
     await e.up(run({ things: [{ name: "a", body: "hello" }] }));
     const r = await e.up(run({ things: [{ name: "a", body: "hello" }], reader: "a" }));
     expect(r.outputs.readBody).toBe("hello");
     expect(e.resources().find((x) => x.name === "reader")).toMatchObject({ id: "a", external: true });
-    resetCalls();
-    await e.up(run({ things: [{ name: "a", body: "hello" }] }));
-    expect(mutating()).toEqual([]);
+    // That a run without the .get() does not delete it: lifecycle/step-rules.test.ts.
   });
 
   test(".get() of a resource the dynamic provider finds gone is kept with the asked id, as under the CLI: a dynamic read always answers properties, and only a Read with none does not exist (step.go ReadStep.Apply; provider_plugin.go Read)", async () => {
@@ -447,11 +309,5 @@ describe("engine conformance", () => {
     const err = await failure(engine().up(run({ things: [{ name: "existing", body: "x", import: "existing" }] })));
     expect(err.message).toMatch(/importing existing: .*code must be a string/);
     expect(mutating()).toEqual([]);
-  });
-
-
-  test("a duplicate URN fails the run (step_generator.go generateURN)", async () => {
-    const err = await failure(engine().up(run({ things: [{ name: "a", body: "1" }, { name: "a", body: "2" }] })));
-    expect(err.message).toMatch(/Duplicate resource URN/);
   });
 });
