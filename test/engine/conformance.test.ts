@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { Engine, EngineError, type EngineOptions, type RunResult } from "../../engine/engine";
 import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
 import { newUrn } from "../../engine/urn";
+import { dbrDependents, expectDbrDependentsApplied, expectDbrDependentsPlan } from "./fixtures/dbr-dependents";
 import { keptOpen } from "./fixtures/kept-open";
 import type { ProgramSpec } from "./fixtures/program";
 
@@ -181,49 +182,18 @@ describe("engine conformance", () => {
     expect(r.steps.find((s) => s.name === "x")?.op).toBe("same");
   });
 
-  // Read in pulumi/pulumi at 1b5949891b3c: step_generator.go calculateDependentReplacements,
-  // findDependentCascadeReplacements, generateStepsFromDiff (deleteBeforeReplace), generateResourceSteps
-  // (`recreating`); graph/dependency_graph.go DependingOn.
   test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register; dependsOn and deletedWith are recorded (step_generator.go calculateDependentReplacements, generateResourceSteps recreating; 1b5949891b3c)", async () => {
-    // b, f: their name (which replaces) comes from a, and from b; c: its body (updated in place) from a;
-    // d: dependsOn only; e: deletedWith a; p: a's child. Only b, e and f go with a.
-    const spec = (aFile: string): ProgramSpec => ({
-      things: [
-        { name: "a", file: aFile, body: "1", kind: "delete-first" },
-        { name: "b", body: "1", nameFrom: "a" },
-        { name: "c", body: "1", bodyFrom: "a" },
-        { name: "d", body: "1", dependsOn: ["a"] },
-        { name: "e", body: "1", deletedWith: "a" },
-        { name: "f", body: "1", nameFrom: "b" },
-        { name: "p", body: "1", parent: "a" },
-      ],
-    });
+    // The scenario and its outcome: fixtures/dbr-dependents.ts (in preview too: lifecycle/step-rules.test.ts).
+    const spec = (aFile: string): ProgramSpec => ({ things: dbrDependents(aFile) });
     const e = engine();
     await e.up(run(spec("a")));
     // The runner sends dependsOn and deletedWith (their step rules: lifecycle/step-rules.test.ts).
     expect(e.resources().find((r) => r.name === "d")?.dependencies).toEqual([urn(THING, "a")]);
     expect(e.resources().find((r) => r.name === "e")?.deletedWith).toBe(urn(THING, "a"));
-    const ops = (r: RunResult): Record<string, string> => Object.fromEntries(r.steps.filter((s) => !s.replacing).map((s) => [s.name, s.op]));
-    const expected = { a: "replace", b: "replace", c: "same", d: "same", e: "replace", f: "replace", p: "same" };
-    // The same plan in preview, changing nothing: lifecycle/step-rules.test.ts.
     resetCalls();
     const r = await e.up(run(spec("a2")));
-    expect(ops(r)).toEqual(expected);
-    expect(r.summary).toMatchObject({ replace: 4, same: 3, create: 0, delete: 0 });
-    expect(r.steps.find((s) => s.name === "b" && !s.replacing)?.replaces).toEqual(["name"]);
-    // The provider's Diff decided, with the input that came from a replaced resource made unknown.
-    const diffs = calls().filter((c) => c.startsWith("diff "));
-    expect(diffs.filter((c) => c.includes("unknown=")).sort()).toEqual(["diff b unknown=name", "diff c unknown=body", "diff f unknown=name"]);
-    // A recreated dependent is checked without olds and not diffed again.
-    expect(calls()).toContain("check b olds=none");
-    expect(diffs.filter((c) => c.startsWith("diff b"))).toHaveLength(1);
-    const m = mutating();
-    // e is deletedWith a, which is deleted in the same chain: no Delete of its own.
-    expect(m.slice(0, 4)).toEqual(["delete f", "delete b", "delete a", "create a2"]);
-    expect(m.slice(4).sort()).toEqual(["create b", "create e", "create f"]);
-    expect(m.indexOf("create f")).toBeGreaterThan(m.indexOf("create b"));
-    expect(e.resources().filter((r) => r.pendingReplacement)).toEqual([]);
-    expect(e.resources().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "e", "f", "p"]);
+    expectDbrDependentsPlan(r, calls());
+    expectDbrDependentsApplied(mutating(), e.resources());
   });
 
   test("a protected dependent stops a delete-before-replace before anything is deleted: the runner sends protect (step_generator.go generateStepsFromDiff; 1b5949891b3c; in preview too: lifecycle/step-rules.test.ts)", async () => {

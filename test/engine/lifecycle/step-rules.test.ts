@@ -8,7 +8,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Engine, type RunResult } from "../../../engine/engine";
+import { Engine } from "../../../engine/engine";
+import { dbrDependents, expectDbrDependentsApplied, expectDbrDependentsPlan } from "../fixtures/dbr-dependents";
 import { COMPONENT, COMPUTED, failure, initFailure, TestStack, TYP, urnOf, type AliasOpt, type ProgramF } from "./framework";
 
 interface Thing {
@@ -337,8 +338,7 @@ describe("step rules (moved from conformance.test.ts)", () => {
   });
 
   test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register, in preview and in up (step_generator.go calculateDependentReplacements, generateResourceSteps recreating)", async () => {
-    // b, f: their name (which replaces) comes from a, and from b; c: its body (updated in place) from a;
-    // d: dependsOn only; e: deletedWith a; p: a's child. Only b, e and f go with a.
+    // The scenario and its outcome: fixtures/dbr-dependents.ts (through the SDK's runner: conformance.test.ts).
     const s = new TestStack();
     const { log } = fileProvider(s);
     const diff = s.provider.diffF!;
@@ -351,40 +351,15 @@ describe("step rules (moved from conformance.test.ts)", () => {
       log.push(`check ${String(news.name)} olds=${Object.keys(olds).length ? String(olds.name) : "none"}`);
       return { inputs: news, failures: [] };
     };
-    const spec = (aFile: string): ProgramF =>
-      program([
-        { name: "a", file: aFile, kind: "delete-first" },
-        { name: "b", nameFrom: "a" },
-        { name: "c", bodyFrom: "a" },
-        { name: "d", dependsOn: ["a"] },
-        { name: "e", deletedWith: "a" },
-        { name: "f", nameFrom: "b" },
-        { name: "p", parent: "a" },
-      ]);
+    const spec = (aFile: string): ProgramF => program(dbrDependents(aFile));
     await s.up(spec("a"));
-    const ops = (r: RunResult): Record<string, string> => Object.fromEntries(r.steps.filter((x) => !x.replacing).map((x) => [x.name, x.op]));
-    const expected = { a: "replace", b: "replace", c: "same", d: "same", e: "replace", f: "replace", p: "same" };
     for (const operation of ["preview", "up"] as const) {
       log.length = 0;
       const r = await s[operation](spec("a2"));
-      expect(ops(r)).toEqual(expected);
-      expect(r.summary).toMatchObject({ replace: 4, same: 3, create: 0, delete: 0 });
-      expect(r.steps.find((x) => x.name === "b" && !x.replacing)?.replaces).toEqual(["name"]);
-      // The provider's Diff decided, with the input that came from a replaced resource made unknown.
-      const diffs = log.filter((c) => c.startsWith("diff "));
-      expect(diffs.filter((c) => c.includes("unknown=")).sort()).toEqual(["diff b unknown=name", "diff c unknown=body", "diff f unknown=name"]);
-      // A recreated dependent is checked without olds and not diffed again.
-      expect(log).toContain("check b olds=none");
-      expect(diffs.filter((c) => c.startsWith("diff b"))).toHaveLength(1);
+      expectDbrDependentsPlan(r, log);
       if (operation === "preview") expect(mutating(log)).toEqual([]);
     }
-    const m = mutating(log);
-    // e is deletedWith a, which is deleted in the same chain: no Delete of its own.
-    expect(m.slice(0, 4)).toEqual(["delete f", "delete b", "delete a", "create a2"]);
-    expect(m.slice(4).sort()).toEqual(["create b", "create e", "create f"]);
-    expect(m.indexOf("create f")).toBeGreaterThan(m.indexOf("create b"));
-    expect(s.state().filter((r) => r.pendingReplacement)).toEqual([]);
-    expect(s.state().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "e", "f", "p"]);
+    expectDbrDependentsApplied(mutating(log), s.state());
   });
 
   test("a duplicate URN fails the run with its message (step_generator.go generateURN)", async () => {
