@@ -109,14 +109,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let state: SandboxState | undefined;
   const fromFile = options.dataFile !== undefined && existsSync(options.dataFile);
   if (fromFile || options.state) {
+    const source = fromFile ? options.dataFile! : "the state given";
     let loaded: SandboxState;
     try {
-      loaded = fromFile ? (JSON.parse(readFileSync(options.dataFile!, "utf8")) as SandboxState) : structuredClone(options.state!);
+      loaded = fromFile ? (JSON.parse(readFileSync(source, "utf8")) as SandboxState) : structuredClone(options.state!);
     } catch (e) {
-      throw new Error(`startSandbox: ${options.dataFile} is not valid JSON (${(e as Error).message}); move it away to start from the seed`);
+      throw new Error(
+        fromFile
+          ? `startSandbox: ${source} is not valid JSON (${(e as Error).message}); move it away to start from the seed`
+          : `startSandbox: ${source} cannot be copied (${(e as Error).message}); give a state as operator.state() returns it`,
+      );
     }
     if (!loaded || typeof loaded !== "object" || !loaded.account || !loaded.domains || !loaded.zones || !loaded.settings) {
-      throw new Error(`startSandbox: ${fromFile ? options.dataFile : "the state given"} is not a sandbox state file`);
+      throw new Error(`startSandbox: ${source} is not a sandbox state file`);
     }
     // Options given explicitly (e.g. --rate, --delay) win over the settings saved in the file.
     if (options.requestsPerMinute !== undefined) loaded.settings.requestsPerMinute = settings.requestsPerMinute;

@@ -81,3 +81,29 @@ describe("startSandbox({ seed: false })", () => {
     }
   });
 });
+
+describe("startSandbox({ state })", () => {
+  it("serves a copy of the state given, held in memory; a state that cannot be copied or is not a sandbox's is refused by name", async () => {
+    const first = await startSandbox({ requestsPerMinute: 1000 });
+    const state = first.operator.state();
+    await first.close();
+    const domains = Object.keys(state.domains).length;
+    expect(domains).toBeGreaterThan(0);
+
+    const sb = await startSandbox({ state, requestsPerMinute: 1000 });
+    try {
+      const api = makeApi(sb.url, sb.credentials);
+      expect((await api("GET", "/domains")).body.data.items).toHaveLength(domains);
+      // Its own copy: emptying the caller's object after the start changes nothing the sandbox serves.
+      const given = state.domains;
+      state.domains = {};
+      expect((await api("GET", "/domains")).body.data.items).toHaveLength(domains);
+      state.domains = given;
+    } finally {
+      await sb.close();
+    }
+
+    await expect(startSandbox({ state: { ...state, settings: undefined } as never })).rejects.toThrow("startSandbox: the state given is not a sandbox state file");
+    await expect(startSandbox({ state: { ...state, hook: () => undefined } as never })).rejects.toThrow(/^startSandbox: the state given cannot be copied \(.*\); give a state as operator\.state\(\) returns it$/);
+  });
+});
