@@ -12,7 +12,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError } from "../../engine/engine";
-import { isProviderHostError, type ProviderHost } from "../../engine/host";
+import { isProviderHostError } from "../../engine/host";
+import { keptOpen } from "../support/kept-open";
 import type { SandboxHandle } from "../../sandbox/index";
 import type { Kind } from "../../resources/kinds";
 import { providerFor, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
@@ -127,7 +128,7 @@ test("through engine/: a program's bad input is refused at preview, and the engi
   expect(c).toBeDefined();
   // The program runs in its own process; its provider calls go to the file's host (configured again,
   // with the same config), which the run leaves open for the tests after it.
-  const fileHost = Object.assign(Object.create(env.host) as ProviderHost, { close: async () => undefined });
+  const fileHost = keptOpen(env.host);
   const logged = env.host.logs().length;
   const e = new Engine({ config, secretConfigKeys: ["reseller:apiSecret"], parallel: 1, log: (line) => printed.push(line), startHost: async () => fileHost });
   const errors = await e.preview({ file: compiledProgram("test/audit/programs/bad-input-program.ts"), args: { resources: [c!] } }).then(

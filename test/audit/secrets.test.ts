@@ -21,6 +21,7 @@ import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError, type Program } from "../../engine/engine";
 import * as hostModule from "../../engine/host";
 import { isProviderHostError, type ProviderHost, type PropertyMap } from "../../engine/host";
+import { keptOpen } from "../support/kept-open";
 import { isSecretEnvelope, SecretsCipher } from "../../engine/secrets";
 import { createUrn } from "../../engine/urn";
 import { ResellerClient } from "../../provider/client";
@@ -171,7 +172,7 @@ beforeAll(async () => {
       const host = await hostModule.startProviderHost({ env: NO_ENV });
       if (!keepNextHost) return host;
       kept = host;
-      return Object.assign(Object.create(host) as ProviderHost, { close: async () => undefined });
+      return keptOpen(host);
     },
   });
 });

@@ -15,7 +15,7 @@ import { Engine, EngineError, type EngineOptions, type RunResult } from "../../e
 import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
 import { newUrn } from "../../engine/urn";
 import { dbrDependents, expectDbrDependentsApplied, expectDbrDependentsPlan } from "./fixtures/dbr-dependents";
-import { keptOpen } from "./fixtures/kept-open";
+import { keptOpen } from "../support/kept-open";
 import type { ProgramSpec } from "./fixtures/program";
 
 // Each run starts a program process and a provider host; on a loaded 2-core machine a test of
@@ -27,7 +27,7 @@ const THING = "pulumi-nodejs:dynamic/fixture:Thing";
 const GROUP = "fixture:index:Group";
 const urn = (qualifiedType: string, name: string): string => `urn:pulumi:dev::reseller::${qualifiedType}::${name}`;
 
-// The SDK's dynamic provider host, one for the file (see fixtures/kept-open.ts): the file has one
+// The SDK's dynamic provider host, one for the file (see test/support/kept-open.ts): the file has one
 // directory, emptied before each test.
 describe("engine conformance", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-"));

@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Engine, EngineError, type EngineOptions } from "../../engine/engine";
 import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
-import { keptOpen } from "./fixtures/kept-open";
+import { keptOpen } from "../support/kept-open";
 import type { ProgramSpec } from "./fixtures/program";
 
 // Each run starts a program process and a provider host; on a loaded 2-core machine a test of
@@ -14,7 +14,7 @@ jest.setTimeout(300_000);
 const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
 
 describe("engine", () => {
-  // One directory and one provider host for the file (see fixtures/kept-open.ts); the first test
+  // One directory and one provider host for the file (see test/support/kept-open.ts); the first test
   // starts a host of its own per command, as the CLI does.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-test-"));
   let host: ProviderHost;
