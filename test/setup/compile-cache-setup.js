@@ -11,6 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const nodeModule = require("node:module");
+const { spawnSync } = require("node:child_process");
 
 /** The variable compile-cache-teardown.js reads: the folder this run created. */
 const OWN_CACHE_ENV = "RESELLER_TEST_COMPILE_CACHE";
@@ -22,5 +23,20 @@ module.exports = async function compileCacheSetup() {
   process.env[OWN_CACHE_ENV] = dir;
   // This process too: run in band, it loads ts-jest and TypeScript after this hook (Node 22.8+).
   if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache(dir);
+  warm(dir);
 };
+
+/**
+ * Fills the cache before any test (compile-cache-warm.js): a process that loads what hosts and
+ * programs load and exits, which is when Node writes the cache. About 1.5 s of CPU once; saves about
+ * 0.2 s in each of the run's provider hosts. Skipped where Node has no compile cache.
+ */
+function warm(dir) {
+  if (typeof nodeModule.enableCompileCache !== "function") return;
+  spawnSync(process.execPath, [path.join(__dirname, "compile-cache-warm.js")], {
+    env: { ...process.env, NODE_COMPILE_CACHE: dir },
+    stdio: "ignore",
+    timeout: 60_000,
+  });
+}
 module.exports.OWN_CACHE_ENV = OWN_CACHE_ENV;

@@ -23,14 +23,15 @@ import { shim } from "../../../resources/program/shim";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 
-const providerText = new Map<Kind, string>();
+/** Serializations under way or done, by kind: the promise is kept, so concurrent callers share one. */
+const providerText = new Map<Kind, Promise<string>>();
 
 /** The serialized `__provider` of a kind, exactly as a resource constructor produces it. */
-export async function providerFor(kind: Kind): Promise<string> {
+export function providerFor(kind: Kind): Promise<string> {
   let text = providerText.get(kind);
   if (!text) {
     const p = shim(kind);
-    text = (await pulumi.runtime.serializeFunction(() => p)).text;
+    text = pulumi.runtime.serializeFunction(() => p).then((f) => f.text);
     providerText.set(kind, text);
   }
   return text;
