@@ -27,11 +27,12 @@ export interface ZoneRecordsOptions {
   /** Creates against the floor at a raised limit: with the contract's window, and with a window of `shortWindowSeconds` (both sandbox and client), in which the limit binds. */
   floor: { records: number; limitPerMinute: number; shortWindowSeconds: number };
   /**
-   * Tests only: the largest size's side-by-side figures (first request, preview CPU) are taken from
-   * its full measurement instead of a second up and preview right after the one-record pair; two
-   * engine runs fewer. The bench leaves it unset, so the pair is measured one after the other.
+   * Tests only: the side-by-side figures (first request, preview CPU) at the largest size, and at one
+   * record when 1 is among the sizes, are taken from the full measurements of those sizes instead of
+   * an up and a preview apart, two engine runs fewer each (the pair runs the same up and preview as
+   * the full measurement). The bench leaves it unset, so the pair is measured one after the other.
    */
-  reuseLargestForSideBySide?: boolean;
+  reuseFullForSideBySide?: boolean;
 }
 
 export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[] {
@@ -152,8 +153,8 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
       // When the first request leaves: one record and the largest zone, one after the other in this run.
       const large = opts.sizes[opts.sizes.length - 1];
       // Then the preview of one changed record, at one record and at the largest: what the processes' start costs, and what the records add.
-      const one = await measureSize(1, false);
-      const big = opts.reuseLargestForSideBySide ? full[large] : await measureSize(large, false);
+      const one = opts.reuseFullForSideBySide && full[1] ? full[1] : await measureSize(1, false);
+      const big = opts.reuseFullForSideBySide ? full[large] : await measureSize(large, false);
       out.zoneRecordsFirstRequestSecondsAt1 = round(one.up.firstRequestSeconds ?? NaN, 2);
       out[`zoneRecordsFirstRequestSecondsAt${large}`] = round(big.up.firstRequestSeconds ?? NaN, 2);
       out.zoneRecordsFirstRequestLaterSeconds = round((big.up.firstRequestSeconds ?? NaN) - (one.up.firstRequestSeconds ?? NaN), 2);
