@@ -234,9 +234,11 @@ describe("engine conformance", () => {
     expectDbrDependentsApplied(mutating(), e.resources());
   });
 
-  test("refresh and destroy configure the provider from the config saved at the last up, unless runProgram (deployment_executor.go; providers/registry.go)", async () => {
-    // Which config a run's host is configured with is the point here: a host of its own per run.
-    const ownHost = { startHost: undefined };
+  test("refresh and destroy configure the provider from the config saved at the last up, unless runProgram (deployment_executor.go; providers/registry.go); a provider host of its own per command, ended after", async () => {
+    // Which config a run's host is configured with is the point here: a host of its own per run, as
+    // the CLI starts one per command, each ended after.
+    const started: number[] = [];
+    const ownHost = { startHost: undefined, onHostStarted: (h: { pid: number }) => void started.push(h.pid) };
     const secretConfig = { "fixture:dir": dir, "fixture:token": "tok-3141-secret" };
     // The up on the file's host: its config differs from the file's only by a key the provider ignores.
     await engine({ config: secretConfig, secretConfigKeys: ["fixture:token"] }).up(run({ things: [{ name: "a", body: "1" }] }));
@@ -249,6 +251,8 @@ describe("engine conformance", () => {
       // With runProgram, today's config: the provider looks in the other directory and finds nothing.
       const today = await engine({ config: { "fixture:dir": elsewhere }, runProgram: true, ...ownHost }).refresh(run({ things: [{ name: "a", body: "1" }] }));
       expect(today.summary).toMatchObject({ read: 1, delete: 1 });
+      expect(new Set(started).size).toBe(2);
+      for (const pid of started) expect(() => process.kill(pid, 0)).toThrow();
     } finally {
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }

@@ -14,8 +14,7 @@ jest.setTimeout(300_000);
 const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
 
 describe("engine", () => {
-  // One directory and one provider host for the file (see test/support/kept-open.ts); the first test
-  // starts a host of its own per command, as the CLI does.
+  // One directory and one provider host for the file (see test/support/kept-open.ts).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-test-"));
   let host: ProviderHost;
   let lines: string[];
@@ -46,8 +45,8 @@ describe("engine", () => {
   });
 
   // One estate through every command: preview, up, a changed program's preview and up, refresh after
-  // drift, the up that puts it back, destroy. The first two commands start a provider host of their
-  // own each, as the CLI does; the rest share the file's host.
+  // drift, the up that puts it back, destroy. A provider host of its own per command, as the CLI
+  // starts, each ended after: conformance.test.ts (refresh and destroy configure the provider).
   test("preview plans without creating; up creates with real outputs flowing to dependents; update, replace (create before delete: old half deleted at the end; delete first when asked) and removal; refresh picks up drift and drops what is gone; destroy deletes everything", async () => {
     const spec: ProgramSpec = {
       things: [
@@ -59,30 +58,25 @@ describe("engine", () => {
       ],
       derived: true,
     };
-    const started: number[] = [];
-    const own = engine({ startHost: undefined, onHostStarted: (h) => started.push(h.pid) });
-    const plan = await own.preview(run(spec));
+    const e = engine();
+    const plan = await e.preview(run(spec));
     expect(plan.summary).toMatchObject({ create: 6, update: 0, delete: 0, same: 0 });
     expect(mutating()).toEqual([]);
-    expect(own.resources()).toEqual([]);
+    expect(e.resources()).toEqual([]);
     expect(lines).toContain("Previewing update (dev):");
     expect(lines).toContain("    + 6 to create");
     expect(lines.some((l) => /^ {4}\+ +pulumi-nodejs:dynamic\/fixture:Thing {2}derived {2}create$/.test(l))).toBe(true);
 
-    const created = await own.up(run(spec));
+    const created = await e.up(run(spec));
     expect(created.summary).toMatchObject({ create: 6, same: 0 });
     // a and b in parallel; derived only once a's real size is known (the SDK waits on its input).
     expect(mutating().sort()).toEqual(["create a", "create b", "create c", "create d", "create derived", "create e"]);
     expect(mutating().indexOf("create derived")).toBeGreaterThan(mutating().indexOf("create a"));
     expect(fs.readFileSync(path.join(dir, "derived"), "utf8")).toBe("first is 5 bytes");
     expect(created.outputs).toEqual({ firstSize: 5, derivedBody: "first is 5 bytes" });
-    expect(own.resources().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "derived", "e"]);
+    expect(e.resources().map((r) => r.name).sort()).toEqual(["a", "b", "c", "d", "derived", "e"]);
     expect(lines).toContain("    + 6 created");
-    // Each command started its own host and ended it.
-    expect(new Set(started).size).toBe(2);
-    for (const pid of started) expect(() => process.kill(pid, 0)).toThrow();
 
-    const e = engine();
     resetCalls();
     lines = [];
     const after: ProgramSpec = {
