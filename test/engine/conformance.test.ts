@@ -3,11 +3,12 @@
 // pulumi/pulumi source it mirrors.
 // Rules about engine/'s step generation alone (protect refusals, --parallel, failed deletes and
 // destroys, a failed delete-before-replace, a dropped pendingReplacement dependent, a protected
-// replace's preview plan, a protected dependent's refusal in preview, delete order by dependsOn and
-// deletedWith, the runs after a partial failure, a .get() no longer read left undeleted, a duplicate
-// URN) are proven in lifecycle/step-rules.test.ts with literal
+// replace's preview plan, a protected dependent's refusal in preview and in up, delete order by
+// dependsOn and deletedWith, the runs after a partial failure, a .get() no longer read left undeleted,
+// a duplicate URN) are proven in lifecycle/step-rules.test.ts with literal
 // registrations; here stay the rules whose point is what the SDK's runner and host send, and one
-// runner-level proof of each resource option the SDK sends.
+// runner-level proof of each resource option the SDK sends. A partial failure through the runner and
+// host, kept in state: engine.test.ts (a failure ends the run).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -64,14 +65,16 @@ describe("engine conformance", () => {
     lines = [];
   });
 
-  test("URNs: root stack, parent type chain (sdk/go/common/resource/urn/urn.go New; step_generator.go generateURN); the program is the .ts source, run through the runner's own TypeScript path (pulumi-language-nodejs main.go, PULUMI_NODEJS_TYPESCRIPT)", async () => {
+  test("URNs: root stack, parent type chain (sdk/go/common/resource/urn/urn.go New; step_generator.go generateURN); the program is the .ts source, run through the runner's own TypeScript path (pulumi-language-nodejs main.go, PULUMI_NODEJS_TYPESCRIPT); .get() of a resource the dynamic provider finds gone is kept with the asked id (step.go ReadStep.Apply; provider_plugin.go Read); preview hands dependents of an update and of a create unknown outputs (provider_plugin.go Update/Create with preview)", async () => {
     expect(newUrn("dev", "p", "a:b:C$d:e:F", "g:h:I", "n")).toBe("urn:pulumi:dev::p::a:b:C$d:e:F$g:h:I::n");
     expect(newUrn("dev", "p", "pulumi:pulumi:Stack", "g:h:I", "n")).toBe("urn:pulumi:dev::p::g:h:I::n");
     const e = engine();
     const source = path.join(packageRoot(), "test", "engine", "fixtures", "things.ts");
-    const r = await e.up({ file: source, args: { groups: [{ name: "outer" }, { name: "inner", parent: "outer" }], things: [{ name: "t", body: "from ts", parent: "inner" }] } });
-    expect(r.outputs).toEqual({ firstSize: 7 });
-    expect(mutating()).toEqual(["create t"]);
+    const groups = [{ name: "outer" }, { name: "inner", parent: "outer" }];
+    const r = await e.up({ file: source, args: { groups, things: [{ name: "t", body: "from ts", parent: "inner" }], derived: true, reader: "nothing-here" } });
+    expect(r.outputs.firstSize).toBe(7);
+    expect(r.outputs.derivedBody).toBe("first is 7 bytes");
+    expect(mutating().sort()).toEqual(["create derived", "create t"]);
     expect(e.allResources().map((r) => r.urn)).toEqual(
       expect.arrayContaining([
         "urn:pulumi:dev::reseller::pulumi:pulumi:Stack::reseller-dev",
@@ -80,7 +83,28 @@ describe("engine conformance", () => {
         urn(`${GROUP}$${GROUP}$${THING}`, "t"),
       ]),
     );
-    expect(e.resources()[0]).toMatchObject({ parent: urn(`${GROUP}$${GROUP}`, "inner"), custom: true });
+    expect(e.resources().find((x) => x.name === "t")).toMatchObject({ parent: urn(`${GROUP}$${GROUP}`, "inner"), custom: true });
+
+    // .get() of a resource the dynamic provider finds gone is kept with the asked id, as under the CLI:
+    // a dynamic read always answers properties, and only a Read with none does not exist (step.go
+    // ReadStep.Apply; provider_plugin.go Read).
+    expect(r.steps.filter((s) => s.name === "reader").map((s) => [s.op, s.name, s.error])).toEqual([["read", "reader", undefined]]);
+    expect(calls()).toContain("read nothing-here");
+    const reader = e.resources().find((x) => x.name === "reader");
+    expect(reader).toMatchObject({ id: "nothing-here", external: true });
+    expect(reader?.outputs.body).toBeUndefined();
+    expect(r.outputs.readBody).toBeUndefined();
+
+    // Preview: an update hands dependents unknown outputs (checked inputs only), a create too
+    // (provider_plugin.go Update/Create with preview). The same program, compiled.
+    resetCalls();
+    const plan = await e.preview(run({ groups, things: [{ name: "t", body: "123", parent: "inner" }], derived: true, reader: "nothing-here" }));
+    expect(calls()).toContain("check derived olds=derived body=unknown");
+    expect(plan.outputs.firstSize).toBeUndefined();
+    expect(plan.summary).toMatchObject({ update: 2 });
+    resetCalls();
+    await e.preview(run({ things: [{ name: "n", body: "1" }], derived: true }));
+    expect(calls()).toContain("check derived olds=derived body=unknown");
   });
 
   test("reparent or rename without an alias: create the new URN, delete the old at the end (step_generator.go getOldResource, GenerateDeletes); with an alias, and a child following its aliased parent, the same resource (step_generator.go generateAliases, collapseAliasToUrn, inheritedChildAlias)", async () => {
@@ -128,8 +152,8 @@ describe("engine conformance", () => {
     );
   });
 
-  // One pair of runs for five option rules, each on resources of its own (names keep them apart).
-  test("retainOnDelete, ignoreChanges, deleteBeforeReplace, a replacement's second Check, replaceOnChanges (step.go DeleteStep.Apply; step_generator.go processIgnoreChanges, generateStepsFromDiff, applyReplaceOnChanges, diffResource)", async () => {
+  // One pair of runs for six option rules and a .get(), each on resources of its own (names keep them apart).
+  test("retainOnDelete, ignoreChanges, deleteBeforeReplace, a replacement's second Check, replaceOnChanges, protect sent by the runner, ReadResource (.get) of an existing resource (step.go DeleteStep.Apply, ReadStep; step_generator.go processIgnoreChanges, generateStepsFromDiff, applyReplaceOnChanges, diffResource)", async () => {
     const e = engine();
     await e.up(
       run({
@@ -142,9 +166,14 @@ describe("engine conformance", () => {
           { name: "k", body: "1" },
           { name: "d", body: "1", replaceOnChanges: ["body"] },
           { name: "u", body: "1", kind: "nodiff", replaceOnChanges: ["body"] },
+          { name: "pr", body: "1", protect: true },
         ],
       }),
     );
+    // The runner sends protect (what a protected resource refuses: lifecycle/step-rules.test.ts, among
+    // them a protected dependent stopping a delete-before-replace, in preview and in up).
+    expect(e.resources().find((x) => x.name === "pr")?.protect).toBe(true);
+    expect(e.resources().find((x) => x.name === "x")?.protect).toBeFalsy();
     resetCalls();
     const r = await e.up(
       run({
@@ -156,7 +185,9 @@ describe("engine conformance", () => {
           { name: "k", file: "k2", body: "1" },
           { name: "d", body: "2", replaceOnChanges: ["body"] },
           { name: "u", body: "2", kind: "nodiff", replaceOnChanges: ["body"] },
+          { name: "pr", body: "1", protect: true },
         ],
+        reader: "x",
       }),
     );
     const m = mutating();
@@ -180,6 +211,13 @@ describe("engine conformance", () => {
     expect(r.steps.find((s) => s.name === "d")?.op).toBe("update");
     expect(r.steps.find((s) => s.name === "u")).toMatchObject({ op: "replace", replaces: ["body"] });
     expect(r.steps.find((s) => s.name === "x")?.op).toBe("same");
+    expect(r.steps.find((s) => s.name === "pr")?.op).toBe("same");
+    expect(e.resources().find((x) => x.name === "pr")?.protect).toBe(true);
+    // ReadResource (.get) reads through the provider and keeps an external resource (step.go ReadStep);
+    // that a run without the .get() does not delete it: lifecycle/step-rules.test.ts.
+    expect(r.outputs.readBody).toBe("1");
+    expect(r.steps.find((s) => s.name === "reader")?.op).toBe("read");
+    expect(e.resources().find((x) => x.name === "reader")).toMatchObject({ id: "x", external: true });
   });
 
   test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register; dependsOn and deletedWith are recorded (step_generator.go calculateDependentReplacements, generateResourceSteps recreating; 1b5949891b3c)", async () => {
@@ -196,52 +234,14 @@ describe("engine conformance", () => {
     expectDbrDependentsApplied(mutating(), e.resources());
   });
 
-  test("a protected dependent stops a delete-before-replace before anything is deleted: the runner sends protect (step_generator.go generateStepsFromDiff; 1b5949891b3c; in preview too: lifecycle/step-rules.test.ts)", async () => {
-    const e = engine();
-    const spec = (aFile: string): ProgramSpec => ({
-      things: [
-        { name: "a", file: aFile, body: "1", kind: "delete-first" },
-        { name: "q", body: "1", nameFrom: "a", protect: true },
-      ],
-    });
-    await e.up(run(spec("a")));
-    resetCalls();
-    // The preview's refusal: lifecycle/step-rules.test.ts.
-    const err = await failure(e.up(run(spec("a2"))));
-    expect(err.message).toContain(`unable to replace resource "${urn(THING, "q")}" as part of replacing "${urn(THING, "a")}"`);
-    expect(mutating()).toEqual([]);
-    expect(e.resources().map((r) => r.id).sort()).toEqual(["a", "q"]);
-  });
-
-  test("a partial failure keeps init errors and exactly what the error carried, in the state file too (step.go CreateStep.Apply; the next preview and up: lifecycle/step-rules.test.ts)", async () => {
-    const e = engine();
-    const spec = run({ things: [{ name: "p", body: "partial" }] });
-    const err = await failure(e.up(spec));
-    expect(err.message).toContain("p was written but did not come up");
-    expect(err.result.steps[0]).toMatchObject({ op: "create", name: "p", error: expect.stringContaining("did not come up") });
-    expect(e.resources()[0]).toMatchObject({ id: "p", outputs: { name: "p", state: "broken" }, initErrors: ["did not come up"] });
-    // Kept in the state file too.
-    expect((saved().resources as { name?: string; id?: string }[]).find((r) => r.name === "p")?.id).toBe("p");
-  });
-
-  test("preview: an update hands dependents unknown outputs (checked inputs only), a create too (provider_plugin.go Update/Create with preview)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "a", body: "12345" }], derived: true }));
-    resetCalls();
-    const plan = await e.preview(run({ things: [{ name: "a", body: "123" }], derived: true }));
-    expect(calls()).toContain("check derived olds=derived body=unknown");
-    expect(plan.outputs.firstSize).toBeUndefined();
-    expect(plan.summary).toMatchObject({ update: 2 });
-    resetCalls();
-    await e.preview(run({ things: [{ name: "n", body: "1" }], derived: true }));
-    expect(calls()).toContain("check derived olds=derived body=unknown");
-  });
-
-  test("refresh and destroy configure the provider from the config saved at the last up, unless runProgram (deployment_executor.go; providers/registry.go)", async () => {
-    // Which config a run's host is configured with is the point here: a host of its own per run.
-    const ownHost = { startHost: undefined };
+  test("refresh and destroy configure the provider from the config saved at the last up, unless runProgram (deployment_executor.go; providers/registry.go); a provider host of its own per command, ended after", async () => {
+    // Which config a run's host is configured with is the point here: a host of its own per run, as
+    // the CLI starts one per command, each ended after.
+    const started: number[] = [];
+    const ownHost = { startHost: undefined, onHostStarted: (h: { pid: number }) => void started.push(h.pid) };
     const secretConfig = { "fixture:dir": dir, "fixture:token": "tok-3141-secret" };
-    await engine({ config: secretConfig, secretConfigKeys: ["fixture:token"], ...ownHost }).up(run({ things: [{ name: "a", body: "1" }] }));
+    // The up on the file's host: its config differs from the file's only by a key the provider ignores.
+    await engine({ config: secretConfig, secretConfigKeys: ["fixture:token"] }).up(run({ things: [{ name: "a", body: "1" }] }));
     expect(fs.readFileSync(stateFile(), "utf8")).not.toContain("tok-3141-secret");
     expect(saved().config?.["fixture:dir"]).toBe(dir);
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "engine-conf-other-"));
@@ -251,27 +251,11 @@ describe("engine conformance", () => {
       // With runProgram, today's config: the provider looks in the other directory and finds nothing.
       const today = await engine({ config: { "fixture:dir": elsewhere }, runProgram: true, ...ownHost }).refresh(run({ things: [{ name: "a", body: "1" }] }));
       expect(today.summary).toMatchObject({ read: 1, delete: 1 });
+      expect(new Set(started).size).toBe(2);
+      for (const pid of started) expect(() => process.kill(pid, 0)).toThrow();
     } finally {
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
-  });
-
-  test("ReadResource (.get) reads through the provider and keeps an external resource (step.go ReadStep)", async () => {
-    const e = engine();
-    await e.up(run({ things: [{ name: "a", body: "hello" }] }));
-    const r = await e.up(run({ things: [{ name: "a", body: "hello" }], reader: "a" }));
-    expect(r.outputs.readBody).toBe("hello");
-    expect(e.resources().find((x) => x.name === "reader")).toMatchObject({ id: "a", external: true });
-    // That a run without the .get() does not delete it: lifecycle/step-rules.test.ts.
-  });
-
-  test(".get() of a resource the dynamic provider finds gone is kept with the asked id, as under the CLI: a dynamic read always answers properties, and only a Read with none does not exist (step.go ReadStep.Apply; provider_plugin.go Read)", async () => {
-    const e = engine();
-    const r = await e.up(run({ things: [], reader: "nothing-here" }));
-    expect(r.steps.map((s) => [s.op, s.name, s.error])).toEqual([["read", "reader", undefined]]);
-    const reader = e.resources().find((x) => x.name === "reader");
-    expect(reader).toMatchObject({ id: "nothing-here", external: true });
-    expect(reader?.outputs.body).toBeUndefined();
   });
 
   test("the import option fails as it does for dynamic providers under the CLI (step.go ImportStep; PULUMI-DYNAMIC.md)", async () => {

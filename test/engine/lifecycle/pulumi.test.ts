@@ -113,7 +113,10 @@ describe("pulumi_test.go", () => {
     s.provider.checkF = async () => ({ inputs: {}, failures: [{ property: "someprop", reason: "field is not valid" }] });
     const { e, registerError } = await failedRegistration(s);
     expect(registerError).toBeInstanceOf(Error);
-    expect(e.message).toContain("field is not valid");
+    // The property is named with its reason, and nothing is made (also the whole-engine proof of a
+    // check failure: the SDK's host reports failures over gRPC in host.test.ts).
+    expect(e.message).toContain("someprop: field is not valid");
+    expect(s.provider.made("create")).toEqual([]);
   });
 
   test("TestUpdatePartialFailure: a partially failed Update keeps the old inputs with the new outputs", async () => {
