@@ -11,12 +11,13 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { main, type CliIo } from "../../cli/main";
 import { Engine } from "../../engine/engine";
-import { packageRoot } from "../../engine/host";
+import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
 import { ResellerClient } from "../../provider/client";
 import { DEFAULT_CONTRACT } from "../../provider/contract";
 import { startSandbox } from "../../sandbox/index";
 import { generatedProgram } from "../../bench/program-file";
 import { RECORD_TABLE_FROM } from "../../cli/codegen";
+import { keptOpen } from "../support/kept-open";
 
 const root = packageRoot();
 /** The sandbox below allows it; the default client-side limit (60 a minute) would only slow the test down. */
@@ -78,10 +79,17 @@ describe("import against the sandbox, then up through the engine", () => {
     err: (l) => err.push(l),
     cwd: dir,
   });
-  /** One engine per stack: `stack` names its state file. */
-  const engine = (stack = "dev", extra: { config?: Record<string, string>; secretConfigKeys?: string[] } = {}): Engine =>
-    new Engine({
-      stateFile: path.join(dir, "state", `${stack}.json`),
+  /** Provider hosts of the test's engines, closed after it. */
+  let hosts: Promise<ProviderHost>[] = [];
+  /**
+   * One engine per stack, its state in memory (no test here claims a state file; the engine's file
+   * writes are proven by test/engine/). Its commands share one provider host (test/support/kept-open.ts):
+   * they configure it the same, and what they prove does not depend on a fresh host per command.
+   */
+  const engine = (stack = "dev", extra: { config?: Record<string, string>; secretConfigKeys?: string[] } = {}): Engine => {
+    let host: Promise<ProviderHost> | undefined;
+    return new Engine({
+      startHost: async () => keptOpen(await (host ??= hosts[hosts.push(startProviderHost()) - 1])),
       stack,
       project: "imported",
       config: {
@@ -95,6 +103,7 @@ describe("import against the sandbox, then up through the engine", () => {
       secretConfigKeys: ["reseller:apiSecret", ...(extra.secretConfigKeys ?? [])],
       log: () => undefined,
     });
+  };
   // Counted from the start of each test, so whatever the sandbox seeded itself does not count.
   let requestsAtStart = 0;
   let ledgerAtStart = 0;
@@ -110,6 +119,8 @@ describe("import against the sandbox, then up through the engine", () => {
     err = [];
   });
   afterEach(async () => {
+    await Promise.all(hosts.map(async (h) => (await h).close()));
+    hosts = [];
     await sandbox.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
