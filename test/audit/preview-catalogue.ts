@@ -30,6 +30,11 @@ export interface Mistake {
    * are unique across them).
    */
   alone?: true;
+  /**
+   * A mistake of the settings (its own config): the requests its refusing check sends, the account's
+   * one signed read when only the service can tell, none when the settings alone are wrong.
+   */
+  requests?: number;
 }
 
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
@@ -43,8 +48,9 @@ export const MISTAKES: Mistake[] = [
     alone: true,
     config: { "reseller:apiKey": null },
     resources: [zone("z", "demo-labs.io")],
-    message: /reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)/,
+    message: /reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)$/,
     preview: "fails",
+    requests: 0,
   },
   {
     title: "wrong API secret",
@@ -53,6 +59,7 @@ export const MISTAKES: Mistake[] = [
     resources: [zone("z", "demo-labs.io")],
     message: /401 unauthorized.*Check the API key and secret \(reseller:apiKey \/ reseller:apiSecret\)/,
     preview: "fails",
+    requests: 1,
   },
   {
     title: "base URL without a scheme",
@@ -61,6 +68,7 @@ export const MISTAKES: Mistake[] = [
     resources: [zone("z", "demo-labs.io")],
     message: /reseller:baseUrl: "reseller\.example" is not an http\(s\) URL/,
     preview: "fails",
+    requests: 0,
   },
   {
     title: "price above maxPrice",

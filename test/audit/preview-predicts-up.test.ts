@@ -2,7 +2,9 @@
  * `pulumi preview` predicts `pulumi up`: every mistake of the catalogue (preview-catalogue.ts) is
  * previewed, then applied, against a sandbox reset to its seed for each. What fails up fails preview
  * with the same message, or warns with it at preview where the catalogue says so (and says why check
- * warns). Every mistake of the catalogue fails up.
+ * warns). Every mistake of the catalogue fails up. A mistake of the settings fails up once, after the
+ * requests the catalogue states, and a second check on that host passes (the proof of
+ * test/resources/lifecycle/preflight.test.ts's settings cases, made here on the catalogue's runs).
  *
  * The catalogue's programs only declare resources with literal arguments, so each command of it is
  * engine/'s Deployment (its step rules, in this process) given the registrations such a program
@@ -12,10 +14,12 @@
  */
 import { compiledProgram } from "../../bench/program-file";
 import { Engine, EngineError, type RunResult } from "../../engine/engine";
-import { startProviderHost } from "../../engine/host";
+import { startProviderHost, type ProviderHost } from "../../engine/host";
 import type { ResourceState } from "../../engine/state";
 import type { HostCalls } from "../../engine/deployment";
-import { deployDeclared, ROOT } from "../resources/lifecycle/harness";
+import { createUrn } from "../../engine/urn";
+import { typeToken } from "../../resources/kinds";
+import { deployDeclared, providerFor, ROOT } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { MISTAKES, type Mistake } from "./preview-catalogue";
@@ -71,9 +75,14 @@ const errorMatching = (errors: string[], re: RegExp): string | undefined =>
  * own. A registration that arrives after a run failed is not answered, so the mistakes a run did not
  * report run again in the next (each round reports at least one). `created`: the URNs up called
  * Create for; `wrote`: what the preview (or, without one, the up) sent that changed anything or was
- * other than a read (a GET, or one of the spec's read-only POSTs).
+ * other than a read (a GET, or one of the spec's read-only POSTs); `sentAtUp`: every request the up
+ * sent. `afterUp` is given each up's host once its run has ended, before the host closes.
  */
-async function previewThenUp(mistakes: Mistake[], withPreview: boolean): Promise<{ preview?: Outcome; up: Outcome; wrote: string[]; created: string[] }> {
+async function previewThenUp(
+  mistakes: Mistake[],
+  withPreview: boolean,
+  afterUp?: (host: ProviderHost) => Promise<void>,
+): Promise<{ preview?: Outcome; up: Outcome; wrote: string[]; created: string[]; sentAtUp: number }> {
   sandbox.operator.reset();
   const m0 = mistakes[0];
   if (m0.balance) sandbox.operator.settings({ balance: m0.balance });
@@ -97,6 +106,7 @@ async function previewThenUp(mistakes: Mistake[], withPreview: boolean): Promise
         await host.configure(configOf(m0));
         const declared = pending.flatMap((m) => m.resources).map((r) => ({ kind: r.kind, name: r.title, args: r.args }));
         o = await deployDeclared(calls, { preview: op === "preview", olds: state, parallel: 32, project: "reseller", stack: "dev" }, declared);
+        if (op === "up") await afterUp?.(host);
       } finally {
         await host.close();
       }
@@ -115,7 +125,8 @@ async function previewThenUp(mistakes: Mistake[], withPreview: boolean): Promise
   const wrote = writes(mark);
   mark = sandbox.operator.requests().length;
   const up = await rounds("up");
-  return { preview, up, wrote: withPreview ? wrote : writes(mark), created };
+  const sentAtUp = sandbox.operator.requests().length - mark;
+  return { preview, up, wrote: withPreview ? wrote : writes(mark), created, sentAtUp };
 }
 
 test("the catalogue: at least 15 mistakes, each caught at preview with up's message", async () => {
@@ -132,11 +143,30 @@ test("the catalogue: at least 15 mistakes, each caught at preview with up's mess
   // a preview from an up (neither Configure nor Check says which: resources/host/preflight.ts), on a
   // fresh host either way. The other groups are previewed too: some of their mistakes are refused
   // at up's Create (a zone that cannot become active, TTL conflicts), or up buys or creates first.
+  // A refused setting fails the run once, with that message alone, after the requests the catalogue
+  // states (the settings are checked once per host process, before any other read), and a second
+  // resource's check on the same host then passes: the run fails with the first.
   const refusedAtCheck = (g: Mistake[]) => g.every((m) => m.config !== undefined && m.preview === "fails");
   expect(groups.filter((g) => !refusedAtCheck(g)).length).toBeGreaterThan(0);
+  const secondCheck = async (host: ProviderHost) => {
+    const urn = createUrn("second", typeToken("DnsRecord"), "", "reseller", "dev");
+    const args = { zone: "demo-reseller.com", type: "TXT", name: "second", content: "x", ttl: 300 };
+    return (await host.check(urn, {}, { ...args, resourceUrn: urn, __provider: await providerFor("DnsRecord") })).failures;
+  };
   for (const group of groups) {
     const withPreview = !refusedAtCheck(group);
-    const { preview, up, wrote, created } = await previewThenUp(group, withPreview);
+    let second: unknown[] | undefined;
+    const { preview, up, wrote, created, sentAtUp } = await previewThenUp(group, withPreview, withPreview ? undefined : async (host) => void (second = await secondCheck(host)));
+    if (!withPreview) {
+      const m = group[0];
+      const titles = `${m.title} (${JSON.stringify(up.errors)})`;
+      const whole = errorMatching(up.errors, m.message) ?? "";
+      if (up.errors.length !== 1) problems.push(`${titles}: up did not fail once`);
+      // Refused without a request: the message is the whole error's start (nothing before it).
+      if (m.requests === 0 && m.message.exec(whole)?.index !== 0) problems.push(`${titles}: the error does not start with the message`);
+      if (sentAtUp !== m.requests) problems.push(`${titles}: up sent ${sentAtUp} request(s), not ${m.requests}`);
+      if (JSON.stringify(second) !== "[]") problems.push(`${titles}: a second check on the host did not pass: ${JSON.stringify(second)}`);
+    }
     secrets.push(preview?.logs ?? "", up.logs, ...(preview?.errors ?? []), ...up.errors);
     const titles = group.map((m) => m.title).join(", ");
     if (wrote.length) problems.push(`${titles}: ${withPreview ? "preview" : "up"} wrote ${wrote.join(", ")}`);

@@ -2,6 +2,12 @@
  * What check learns from the service (resources/host/preflight.ts), through the SDK's provider host over
  * gRPC against the sandbox: the account once per host process, delegation, money and adoption. The
  * host cannot tell a preview from an up, so each of these is what both meet.
+ *
+ * Settings and credentials (a wrong API secret, a missing API key, a base URL without a scheme) are
+ * refused at a fresh host's first check with up's message and no other, after the requests they need
+ * (one signed read for the secret, none otherwise), and a second check on that host then passes:
+ * test/audit/preview-predicts-up.test.ts proves it on the catalogue's mistakes of the settings, each
+ * up on a host of its own over gRPC, as here.
  */
 import { startProviderHost } from "../../../engine/host";
 import { Managed, ROOT, contact, startEnv, type Env } from "./harness";
@@ -36,36 +42,6 @@ async function logsWith(host: Env, ...expected: (string | RegExp)[]): Promise<st
   for (let i = 0; i < 250 && !expected.every(has); i++) await new Promise((r) => setTimeout(r, 20));
   return text();
 }
-
-describe("settings and credentials: once per host process, before any other read", () => {
-  const zoneArgs = { domain: "demo-labs.io" };
-
-  test.each([
-    ["a wrong API secret", { "reseller:apiSecret": "not-the-secret" }, /401 unauthorized.*reseller:apiKey \/ reseller:apiSecret/, 1],
-    ["a missing API key", { "reseller:apiKey": undefined }, /^reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)$/, 0],
-    ["a base URL without a scheme", { "reseller:baseUrl": "127.0.0.1:8787" }, /^reseller:baseUrl: "127.0.0.1:8787" is not an http\(s\) URL/, 0],
-  ])("%s fails the first check with up's message and no other; nothing else is read", async (_what, config, message, requests) => {
-    const other = await hostWith(config);
-    try {
-      const mark = env.mark();
-      // The first check is an up's (engine: check before create; the host cannot tell it from a
-      // preview's): up fails with the message, one host serving both what preview and up meet.
-      const zone = new Managed(other, "DnsZone", "pf-zone");
-      const failure = await zone.up(zoneArgs).then(
-        () => undefined,
-        (e: Error) => e.message,
-      );
-      expect(failure).toMatch(message);
-      expect(failure).not.toContain("not-the-secret");
-      // The second resource of the same run passes: the run fails once, with the first.
-      const record = new Managed(other, "DnsRecord", "pf-record");
-      expect((await record.check(recordArgs)).failures).toEqual([]);
-      expect(requestsSince(mark)).toHaveLength(requests);
-    } finally {
-      await other.close();
-    }
-  });
-});
 
 describe("the first program: a zone made active on create, records that wait for it", () => {
   test("good settings: one balance read serves every check of the process; a zone whose domain delegates elsewhere is flagged on the zone and its records, with the fix; the full message once", async () => {

@@ -8,17 +8,29 @@
  */
 import { compiledProgram } from "../../../bench/program-file";
 import { Engine, type Program } from "../../../engine/engine";
+import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
+import { keptOpen } from "../../support/kept-open";
 import { contact } from "./harness";
 
-// Six engine runs, each starting the program's process and the provider host.
+// Six engine runs, each starting the program's process. They share one provider host (kept open,
+// configured by each run with the same settings): what this file proves is the program's and the
+// engine's (read steps, external resources, secrets, no-op runs), none of it a fresh host's; a host
+// of its own per command is pinned by test/engine/engine.test.ts and demo.test.ts. The preflight's
+// per-process memory (purchases keyed by URN, reads dropped after each write) gives the same
+// answers on a host that saw the earlier runs.
 jest.setTimeout(240_000);
 
 let sandbox: SandboxHandle;
+let host: ProviderHost;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
+  host = await startProviderHost();
 });
-afterAll(async () => sandbox?.close());
+afterAll(async () => {
+  await host?.close();
+  await sandbox?.close();
+});
 
 const program: Program = {
   file: compiledProgram("test/resources/lifecycle/programs/whole-program.ts"),
@@ -37,6 +49,7 @@ test("preview, up, no-op up, refresh and destroy of a whole program; secrets sea
     secretConfigKeys: ["reseller:apiSecret"],
     passphrase: "test-passphrase",
     log: (line) => lines.push(line),
+    startHost: async () => keptOpen(host),
   });
 
   const plan = await engine.preview(program);
