@@ -101,7 +101,10 @@ async function unanswered() {
   const [order] = env.sandbox.operator.ledger().filter((e) => e.domain === "lost-answer.com");
   expect(outs).toMatchObject({ domain: "lost-answer.com", stage: "active", charged: order.amount, currency: order.currency, invoice: order.invoice });
   expect(outs.unconfirmedOrder).toBeUndefined();
-  expect(env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).slice(registers).map((r) => r.replayed)).toEqual([true]);
+  // The next up's registers only: a retry of the first run still held by the delay is logged when
+  // its late answer goes out, after the count above, and carries its fault.
+  const nextUps = env.sandbox.operator.requests().filter((r) => r.path.endsWith("/domains/register")).slice(registers).filter((r) => r.fault === null);
+  expect(nextUps.map((r) => r.replayed)).toEqual([true]);
   expect(env.host.logs().join("\n")).toContain(`lost-answer.com: the register of an earlier run is confirmed: it charged ${order.amount} ${order.currency} (invoice ${order.invoice})`);
   expect(money("lost-answer.com")).toEqual(["register"]);
   await expectNoChangeNext(d, args);
