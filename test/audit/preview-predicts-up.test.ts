@@ -159,13 +159,13 @@ test("the catalogue: at least 15 mistakes, each caught at preview with up's mess
     const { preview, up, wrote, created, sentAtUp } = await previewThenUp(group, withPreview, withPreview ? undefined : async (host) => void (second = await secondCheck(host)));
     if (!withPreview) {
       const m = group[0];
-      const titles = `${m.title} (${JSON.stringify(up.errors)})`;
-      const whole = errorMatching(up.errors, m.message) ?? "";
-      if (up.errors.length !== 1) problems.push(`${titles}: up did not fail once`);
+      const setting = `${m.title} (${JSON.stringify(up.errors)})`;
+      const matched = errorMatching(up.errors, m.message) ?? "";
+      if (up.errors.length !== 1) problems.push(`${setting}: up did not fail once`);
       // Refused without a request: the message is the whole error's start (nothing before it).
-      if (m.requests === 0 && m.message.exec(whole)?.index !== 0) problems.push(`${titles}: the error does not start with the message`);
-      if (sentAtUp !== m.requests) problems.push(`${titles}: up sent ${sentAtUp} request(s), not ${m.requests}`);
-      if (JSON.stringify(second) !== "[]") problems.push(`${titles}: a second check on the host did not pass: ${JSON.stringify(second)}`);
+      if (m.requests === 0 && m.message.exec(matched)?.index !== 0) problems.push(`${setting}: the error does not start with the message`);
+      if (sentAtUp !== m.requests) problems.push(`${setting}: up sent ${sentAtUp} request(s), not ${m.requests}`);
+      if (JSON.stringify(second) !== "[]") problems.push(`${setting}: a second check on the host did not pass: ${JSON.stringify(second)}`);
     }
     secrets.push(preview?.logs ?? "", up.logs, ...(preview?.errors ?? []), ...up.errors);
     const titles = group.map((m) => m.title).join(", ");

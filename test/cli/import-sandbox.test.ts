@@ -88,8 +88,15 @@ describe("import against the sandbox, then up through the engine", () => {
    */
   const engine = (stack = "dev", extra: { config?: Record<string, string>; secretConfigKeys?: string[] } = {}): Engine => {
     let host: Promise<ProviderHost> | undefined;
+    const sharedHost = (): Promise<ProviderHost> => {
+      if (!host) {
+        host = startProviderHost();
+        hosts.push(host);
+      }
+      return host;
+    };
     return new Engine({
-      startHost: async () => keptOpen(await (host ??= hosts[hosts.push(startProviderHost()) - 1])),
+      startHost: async () => keptOpen(await sharedHost()),
       stack,
       project: "imported",
       config: {

@@ -28,7 +28,7 @@ module.exports = async function compileCacheSetup() {
 
 /**
  * Fills the cache before any test (compile-cache-warm.js): a process that loads what hosts and
- * programs load and exits, which is when Node writes the cache. About 1.5 s of CPU once; saves about
+ * programs load and exits, which is when Node writes the cache. About 1.2 s of CPU once; saves about
  * 0.2 s in each of the run's provider hosts. Skipped where Node has no compile cache.
  */
 function warm(dir) {

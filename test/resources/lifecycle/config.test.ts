@@ -127,13 +127,12 @@ test("rotating the secret: with the config saved at the last up refresh fails; a
   // with that same config, as a command of their own would be. The refresh is proven to reach the
   // service (its GETs below), so nothing the up's process cached answers it; the destroy's signed
   // DELETE is what proves the new secret.
-  const later = env;
-  const refreshed = Object.assign(new Managed(later, "DnsRecord", "rotated"), { state: again.state });
-  const beforeRefresh = later.mark();
+  const refreshed = Object.assign(new Managed(env, "DnsRecord", "rotated"), { state: again.state });
+  const beforeRefresh = env.mark();
   expect(await refreshed.refresh()).toBe(true);
   expect(sandbox.operator.requests().slice(beforeRefresh).filter((x) => x.method === "GET" && x.error === null).length).toBeGreaterThan(0);
-  await Object.assign(new Managed(later, "DnsRecord", "rotated"), { state: refreshed.state }).destroy();
-  expect((await later.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
+  await Object.assign(new Managed(env, "DnsRecord", "rotated"), { state: refreshed.state }).destroy();
+  expect((await env.client.listRecords(ZONE)).some((x) => x.id === id)).toBe(false);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
