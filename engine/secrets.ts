@@ -76,12 +76,40 @@ export function isSecretEnvelope(v: unknown): v is SecretEnvelope {
   return isObject(v) && v[SIG_KEY] === SECRET_SIG && typeof v.ciphertext === "string";
 }
 
-/** Encrypts and decrypts state secrets under a key derived from a passphrase (scrypt, per-state salt). */
+/**
+ * Keys already derived in this process, by a digest of salt and passphrase (never the passphrase
+ * itself). scrypt costs about 65 ms of CPU by design; a process that opens the same state again (each
+ * command of a stack loads the state file anew) derives its key once. Bounded: oldest out first.
+ */
+const derivedKeys = new Map<string, Buffer>();
+const DERIVED_KEYS_KEPT = 64;
+
+function deriveKey(passphrase: string, salt: string): Buffer {
+  const id = crypto.createHash("sha256").update(salt).update("\0").update(passphrase).digest("base64");
+  const known = derivedKeys.get(id);
+  if (known) return known;
+  const key = crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+  if (derivedKeys.size >= DERIVED_KEYS_KEPT) derivedKeys.delete(derivedKeys.keys().next().value as string);
+  derivedKeys.set(id, key);
+  return key;
+}
+
+/**
+ * Encrypts and decrypts state secrets under a key derived from a passphrase (scrypt, per-state salt).
+ * The key is derived when first needed: a state held only in memory and never written or holding no
+ * secret needs none.
+ */
 export class SecretsCipher {
-  private readonly key: Buffer;
+  /** A closure, not a field: the passphrase stays out of anything that copies or prints this object. */
+  private readonly derive: () => Buffer;
 
   constructor(passphrase: string, readonly salt: string) {
-    this.key = crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+    let key: Buffer | undefined;
+    this.derive = () => (key ??= deriveKey(passphrase, salt));
+  }
+
+  private get key(): Buffer {
+    return this.derive();
   }
 
   static newSalt(): string {

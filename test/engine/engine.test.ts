@@ -1,8 +1,11 @@
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as util from "node:util";
 import { Engine, EngineError, type EngineOptions } from "../../engine/engine";
 import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
+import { SecretsCipher, type SecretEnvelope } from "../../engine/secrets";
 import { keptOpen } from "../support/kept-open";
 import type { ProgramSpec } from "./fixtures/program";
 
@@ -175,6 +178,17 @@ describe("engine", () => {
     // The provider got the plain value; a reloaded engine opens it; a wrong passphrase does not.
     expect(engine(opts).resources().find((r) => r.name === "s")?.outputs.secretBody).toBe("hunter2-secret");
     expect(() => engine({ passphrase: "wrong" })).toThrow(/incorrect passphrase/);
+    // The key, derived once per salt and passphrase in this process, is the one scrypt gives, and the
+    // cipher holds no copy of the passphrase where a copy or a print of it could show one.
+    const salt = (saved as unknown as { encryptionsalt: string }).encryptionsalt;
+    const sealed = s0?.outputs.secretBody as SecretEnvelope;
+    const raw = Buffer.from(sealed.ciphertext, "base64");
+    const byHand = crypto.createDecipheriv("aes-256-gcm", crypto.scryptSync(opts.passphrase, Buffer.from(salt, "base64"), 32), raw.subarray(0, 12));
+    byHand.setAuthTag(raw.subarray(12, 28));
+    expect(JSON.parse(Buffer.concat([byHand.update(raw.subarray(28)), byHand.final()]).toString("utf8"))).toBe("hunter2-secret");
+    const cipher = new SecretsCipher(opts.passphrase, salt);
+    expect(cipher.open(sealed)).toBe("hunter2-secret");
+    expect(JSON.stringify(cipher) + util.inspect(cipher, { showHidden: true, depth: 5 })).not.toContain(opts.passphrase);
 
     resetCalls();
     lines = [];
