@@ -9,8 +9,9 @@ module.exports = {
   testTimeout: 240000,
   // Suites start servers and provider hosts; two workers match the 2-core CI machine.
   maxWorkers: 2,
-  // A compile cache for the processes of this run (see there); removed when the run ends.
-  globalSetup: "<rootDir>/test/setup/compile-cache-setup.js",
+  // What every process of the run inherits: the SDK's unused parts loaded lazily and a compile cache
+  // (see there); the cache is removed when the run ends.
+  globalSetup: "<rootDir>/test/setup/global-setup.js",
   globalTeardown: "<rootDir>/test/setup/compile-cache-teardown.js",
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: { warnOnly: false }, isolatedModules: true }] },
 };

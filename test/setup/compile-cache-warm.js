@@ -10,9 +10,10 @@ const root = path.resolve(__dirname, "../..");
 const modules = [
   // Every process of the SDK: its index loads automation, grpc, protobuf and the closure serializer.
   "@pulumi/pulumi",
-  // A program: the runner's tracing and source maps and the closure serializer (TypeScript, arborist).
+  // A program: the runner's tracing and source maps, and TypeScript, which the closure serializer
+  // loads on first use when the program serializes its providers (lazy-sdk-parts.js).
   "@pulumi/pulumi/cmd/run/tracing",
-  "@pulumi/pulumi/runtime/closure/serializeClosure",
+  "@pulumi/pulumi/typescript-shim",
   "source-map-support",
   // A provider host: the SDK's dynamic-provider server's modules, and this package's runtime.
   "@pulumi/pulumi/cmd/dynamic-provider/config",
