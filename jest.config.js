@@ -13,5 +13,10 @@ module.exports = {
   // (see there); the cache is removed when the run ends.
   globalSetup: "<rootDir>/test/setup/global-setup.js",
   globalTeardown: "<rootDir>/test/setup/compile-cache-teardown.js",
+  // In test files, the SDK's arborist and TypeScript load on first use (test/setup/lazy-sdk-parts.js).
+  moduleNameMapper: {
+    "^@npmcli/arborist$": "<rootDir>/test/setup/deferred/arborist.js",
+    "(^|/)typescript-shim$": "<rootDir>/test/setup/deferred/typescript-shim.js",
+  },
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: { warnOnly: false }, isolatedModules: true }] },
 };

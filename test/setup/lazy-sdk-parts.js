@@ -13,11 +13,16 @@
 // a stand-in that loads the real module on first use: a process that uses it gets the same module,
 // one that does not never loads it. Nothing else changes: no other module, no other requirer, and
 // once a part is loaded every later require gets the real module. The product never sets this: it is
-// a test run's accelerator, like the compile cache. compile-cache.test.ts proves both halves (not
+// a test run's accelerator, like the compile cache. lazy-sdk-parts.test.ts proves both halves (not
 // loaded when unused; the real module when used).
+//
+// Test files load the SDK too, in jest's own module registry, once per file: there the same
+// stand-ins come from jest.config.js's moduleNameMapper (deferred/), since jest's registry does not
+// go through Node's loader.
 "use strict";
 const Module = require("node:module");
 const path = require("node:path");
+const { onFirstUse } = require("./on-first-use");
 
 const SDK_DIR = `${path.sep}node_modules${path.sep}@pulumi${path.sep}pulumi${path.sep}`;
 const isDeferred = (request) => request === "@npmcli/arborist" || /(^|\/)typescript-shim$/.test(request);
@@ -30,23 +35,3 @@ Module._load = function lazySdkParts(request, parent, isMain) {
   }
   return load.apply(this, arguments);
 };
-
-/**
- * A module object that loads the real one on first use. It answers `__esModule` before that without
- * loading, so TypeScript's `__importStar(require(...))` keeps the stand-in instead of copying the
- * module's keys at once; every other property is the real module's.
- */
-function onFirstUse(loadReal) {
-  let real;
-  const target = () => (real ??= loadReal());
-  return new Proxy(Object.create(null), {
-    get: (_, key) => (key === "__esModule" && real === undefined ? true : Reflect.get(target(), key)),
-    has: (_, key) => Reflect.has(target(), key),
-    ownKeys: () => Reflect.ownKeys(target()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(target(), key);
-      return d && { ...d, configurable: true };
-    },
-    set: (_, key, value) => Reflect.set(target(), key, value),
-  });
-}

@@ -55,4 +55,15 @@ test("with the preload, the SDK loads arborist and TypeScript on first use only,
   expect(lazy.text).toContain("x * 42");
   expect(lazy.text).toBe(eager.text);
   expect(lazy.codePaths).toEqual(eager.codePaths);
+
+  // In this test file, jest's registry: the SDK gets the stand-ins (jest.config.js moduleNameMapper),
+  // which are the real modules once used.
+  const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  const arborist = require("@npmcli/arborist") as { Arborist: unknown; __esModule?: boolean };
+  // Not loaded yet (the real module has no __esModule): loading the SDK did not load it.
+  expect(arborist.__esModule).toBe(true);
+  expect(arborist.Arborist).toBe((require(require.resolve("@npmcli/arborist/lib/index.js")) as { Arborist: unknown }).Arborist);
+  return pulumi.runtime.serializeFunction(function answer(x: number) { return x * 42; }).then((s) => {
+    expect(s.text).toContain("x * 42");
+  });
 });
