@@ -24,7 +24,13 @@ const root = packageRoot();
 const fast = ["--requests-per-minute", "6000"];
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-let previous: ts.Program | undefined;
+/**
+ * Parsed (and, once checked, bound) declaration files of the package, @pulumi/pulumi and @types/node,
+ * kept across this file's type-checks: they do not change during the run, and each check would
+ * otherwise parse them again (a new root file list keeps TypeScript from reusing an old program's).
+ * The generated projects' own files are always read afresh.
+ */
+const parsed = new Map<string, ts.SourceFile>();
 
 /**
  * Type-checks generated projects with their own tsconfig, resolving the package as a user's install does:
@@ -41,15 +47,28 @@ function typeCheck(...dirs: string[]): string[] {
   const files = dirs.map((dir) => path.join(dir, "index.ts"));
   const types = path.join(root, (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { types: string }).types);
   expect(fs.existsSync(types) ? types : `${types} missing: run npm run build`).toBe(types);
-  // Reusing the previous program's parsed files (the package, @pulumi/pulumi) saves seconds per check.
-  const program = (previous = ts.createProgram(files, {
+  const compilerOptions: ts.CompilerOptions = {
     ...options,
     noEmit: true,
     baseUrl: root,
     paths: { "reseller-pulumi": [path.relative(root, types)], "@pulumi/pulumi": ["node_modules/@pulumi/pulumi"] },
     typeRoots: [path.join(root, "node_modules", "@types")],
     types: ["node"],
-  }, undefined, previous));
+  };
+  const host = ts.createCompilerHost(compilerOptions);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, ...rest) => {
+    if (!path.resolve(fileName).startsWith(root + path.sep)) return read(fileName, languageVersion, ...rest);
+    const version = typeof languageVersion === "object" ? `${languageVersion.languageVersion}/${String(languageVersion.impliedNodeFormat)}` : String(languageVersion);
+    const key = `${version} ${fileName}`;
+    let file = parsed.get(key);
+    if (!file) {
+      file = read(fileName, languageVersion, ...rest);
+      if (file) parsed.set(key, file);
+    }
+    return file;
+  };
+  const program = ts.createProgram(files, compilerOptions, host);
   // Only the generated files' own diagnostics (and the options' and global ones): the package is
   // checked by its own build, so its declarations are not checked again here.
   return [
