@@ -11,8 +11,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { compiledProgram } from "../../bench/program-file";
 import { Engine } from "../../engine/engine";
+import { startProviderHost, type ProviderHost } from "../../engine/host";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { ResellerClient } from "../../provider/client";
+import { keptOpen } from "../support/kept-open";
 import { ROOT } from "./lifecycle/harness";
 
 const FIXTURE = path.join(__dirname, "fixtures/state-v0");
@@ -31,7 +33,25 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const engine = () =>
+const HOST_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
+/**
+ * Two provider hosts, each kept open for two commands (see test/support/kept-open.ts): one for the two
+ * ups (the new texts), and one that meets the old texts fresh at the refresh and deletes by them at the
+ * destroy. A host per command, as `pulumi` starts them, is pinned elsewhere (kept-open.ts says where).
+ */
+const hosts: ProviderHost[] = [];
+const hostFor = () => {
+  let host: ProviderHost | undefined;
+  return async () => {
+    if (!host) hosts.push((host = await startProviderHost({ env: HOST_ENV })));
+    return keptOpen(host);
+  };
+};
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close();
+});
+
+const engine = (startHost: () => Promise<ProviderHost>) =>
   new Engine({
     stateFile: path.join(dir, "state.json"),
     project: "fixture",
@@ -40,7 +60,7 @@ const engine = () =>
     config: { "reseller:baseUrl": sb.url, "reseller:apiKey": sb.credentials.key, "reseller:apiSecret": sb.credentials.secret, "reseller:requestsPerMinute": "100000" },
     secretConfigKeys: ["reseller:apiSecret"],
     log: () => undefined,
-    host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
+    startHost,
   });
 
 /** The program the fixture was written by. */
@@ -61,8 +81,10 @@ test("over the old per-kind provider texts an up changes nothing at the service;
   expect(live()).toEqual({ records: ["fixture-mail", "fixture-www"], labsZone: true });
 
   // An up of the same program over the old state changes nothing at the service.
+  const newTexts = hostFor();
+  const oldTexts = hostFor();
   const mark = sb.operator.requests().length;
-  const up = await engine().up(program());
+  const up = await engine(newTexts).up(program());
   expect(up.summary).toMatchObject({ create: 0, delete: 0, replace: 0 });
   expect(sb.operator.requests().slice(mark).filter((r) => r.mutating)).toEqual([]);
   // Inputs take the new text at once; outputs keep the old one until the resource is next written
@@ -79,17 +101,17 @@ test("over the old per-kind provider texts an up changes nothing at the service;
   await client.updateRecord("demo-reseller.com", www.id, { content: "192.0.2.77" });
   await client.close();
 
-  const refreshed = await engine().refresh();
+  const refreshed = await engine(oldTexts).refresh();
   expect(refreshed.summary).toMatchObject({ read: 4, delete: 0 });
   expect(refreshed.steps.filter((s) => s.op !== "same").map((s) => s.urn)).toEqual([expect.stringContaining("::www")]);
 
-  const destroyed = await engine().destroy();
+  const destroyed = await engine(oldTexts).destroy();
   expect(destroyed.summary.delete).toBe(4);
   expect(live()).toEqual({ records: [], labsZone: false });
   expect(saved().resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/reseller:"))).toEqual([]);
 
   // The program run again over the emptied stack: its records are written by this version.
-  await engine().up(program());
+  await engine(newTexts).up(program());
   const records = saved().resources.filter((r) => r.type.endsWith(":DnsRecord"));
   expect(records).toHaveLength(2);
   // As the engine writes it (indented JSON): the A record and the MX record with its priority.
