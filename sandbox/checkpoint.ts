@@ -3,7 +3,10 @@
  * made every record create cost as much as the records already there). Everything but the zones'
  * record lists is small and cloned; a record list is kept as a copy of its references, which is
  * enough because record entries are never changed in place: a change replaces the entry
- * (routes-dns.ts putRecord), a delete filters it out, a create pushes a new one.
+ * (routes-dns.ts putRecord), a delete filters it out, a create pushes a new one. The stored
+ * idempotent answers are kept the same way, as a copy of the map's references: an answer is stored
+ * whole and only ever deleted (server.ts), never changed in place, and they are the bulk of the rest
+ * (one full answer per purchase).
  *
  * The rest is copied by `plainCopy`, not structuredClone: the state is plain JSON data (it is
  * persisted as JSON), and a copy of plain objects and arrays costs about a quarter of
@@ -19,7 +22,9 @@ export function checkpoint(state: SandboxState): () => SandboxState {
     lists.set(name, z.records.slice());
     zones[name] = { ...z, records: [] };
   }
-  const rest = plainCopy({ ...state, zones });
+  const idempotency = { ...state.idempotency };
+  const rest = plainCopy({ ...state, zones, idempotency: {} });
+  rest.idempotency = idempotency;
   return () => {
     for (const [name, z] of Object.entries(rest.zones)) z.records = lists.get(name) ?? [];
     return rest;

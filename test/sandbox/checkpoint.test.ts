@@ -1,6 +1,7 @@
 /**
  * All-or-nothing without a deep clone: a checkpoint restores every kind of change a handler makes
- * (records pushed, replaced and filtered out, zone and domain fields, ledger, counters), and
+ * (records pushed, replaced and filtered out, zone and domain fields, ledger, counters, idempotent
+ * answers stored and dropped), and
  * over HTTP a refused record change leaves the zone as it was.
  */
 import { checkpoint } from "../../sandbox/checkpoint";
@@ -11,6 +12,7 @@ test("a checkpoint gives back the state as it was, whatever was changed after it
   const sb = await startSandbox({ port: 0 });
   try {
     const state = sb.operator.state();
+    state.idempotency.stored = { fingerprint: "f1", status: 201, body: { id: "ord_1" }, storedAt: 1 };
     const original = structuredClone(state);
     const restore = checkpoint(state);
     const z = state.zones["demo-reseller.com"];
@@ -23,6 +25,8 @@ test("a checkpoint gives back the state as it was, whatever was changed after it
     state.ledger.push({ ...(state.ledger[0] ?? ({} as never)), domain: "x.com" });
     state.counters.record += 5;
     state.account.balance -= 100;
+    delete state.idempotency.stored;
+    state.idempotency.later = { fingerprint: "f2", status: 201, body: { id: "ord_2" }, storedAt: 2 };
     expect(state).not.toEqual(original);
     expect(restore()).toEqual(original);
   } finally {
