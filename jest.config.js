@@ -1,3 +1,5 @@
+const deferredParts = require("./test/setup/deferred/parts");
+
 /** @type {import('jest').Config} */
 module.exports = {
   preset: "ts-jest",
@@ -14,9 +16,6 @@ module.exports = {
   globalSetup: "<rootDir>/test/setup/global-setup.js",
   globalTeardown: "<rootDir>/test/setup/compile-cache-teardown.js",
   // In test files, the SDK's arborist and TypeScript load on first use (test/setup/lazy-sdk-parts.js).
-  moduleNameMapper: {
-    "^@npmcli/arborist$": "<rootDir>/test/setup/deferred/arborist.js",
-    "(^|/)typescript-shim$": "<rootDir>/test/setup/deferred/typescript-shim.js",
-  },
+  moduleNameMapper: Object.fromEntries(deferredParts.map((p) => [p.request, `<rootDir>/test/setup/deferred/${p.standIn}`])),
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: { warnOnly: false }, isolatedModules: true }] },
 };

@@ -23,9 +23,11 @@
 const Module = require("node:module");
 const path = require("node:path");
 const { onFirstUse } = require("./on-first-use");
+const parts = require("./deferred/parts");
 
 const SDK_DIR = `${path.sep}node_modules${path.sep}@pulumi${path.sep}pulumi${path.sep}`;
-const isDeferred = (request) => request === "@npmcli/arborist" || /(^|\/)typescript-shim$/.test(request);
+const deferred = parts.map((p) => new RegExp(p.request));
+const isDeferred = (request) => deferred.some((r) => r.test(request));
 
 const load = Module._load;
 Module._load = function lazySdkParts(request, parent, isMain) {
