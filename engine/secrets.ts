@@ -100,16 +100,12 @@ function deriveKey(passphrase: string, salt: string): Buffer {
  * secret needs none.
  */
 export class SecretsCipher {
-  /** A closure, not a field: the passphrase stays out of anything that copies or prints this object. */
-  private readonly derive: () => Buffer;
+  /** The key, in a closure: the passphrase stays out of anything that copies or prints this object. */
+  private readonly key: () => Buffer;
 
   constructor(passphrase: string, readonly salt: string) {
     let key: Buffer | undefined;
-    this.derive = () => (key ??= deriveKey(passphrase, salt));
-  }
-
-  private get key(): Buffer {
-    return this.derive();
+    this.key = () => (key ??= deriveKey(passphrase, salt));
   }
 
   static newSalt(): string {
@@ -118,7 +114,7 @@ export class SecretsCipher {
 
   seal(value: unknown): SecretEnvelope {
     const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv("aes-256-gcm", this.key, iv);
+    const cipher = crypto.createCipheriv("aes-256-gcm", this.key(), iv);
     const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
     const ciphertext = Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64");
     return { [SIG_KEY]: SECRET_SIG, ciphertext };
@@ -126,7 +122,7 @@ export class SecretsCipher {
 
   open(envelope: SecretEnvelope): unknown {
     const raw = Buffer.from(envelope.ciphertext, "base64");
-    const decipher = crypto.createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
+    const decipher = crypto.createDecipheriv("aes-256-gcm", this.key(), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     let text: string;
     try {
