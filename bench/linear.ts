@@ -149,7 +149,8 @@ async function importedProgram(sandbox: SandboxHandle, n: number, dir: string): 
  * imported program, which adopts the N records and the zone. With `upYieldEvery` ("ours" only): the
  * four operations, the up by the yielding program (LinearOptions.yieldingOursUp).
  */
-async function measureKind(kind: Kind, n: number, parallel: number, yieldEvery?: number, upYieldEvery?: number): Promise<Partial<Record<Op, OpCost>>> {
+async function measureKind(kind: Kind, n: number, parallel: number, yielding: { yieldEvery?: number; upYieldEvery?: number } = {}): Promise<Partial<Record<Op, OpCost>>> {
+  const { yieldEvery, upYieldEvery } = yielding;
   const sandbox = await startSandbox({
     port: 0,
     requestsPerMinute: UNPACED_PER_MINUTE,
@@ -200,7 +201,7 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
         for (const kind of ["Ours", "Bare"] as Kind[]) {
           const started = performance.now();
           const yieldingUp = opts.yieldingOursUp === true && kind === "Ours" && n === large;
-          const costs = await measureKind(kind, n, opts.parallel, undefined, yieldingUp ? opts.yieldEvery : undefined);
+          const costs = await measureKind(kind, n, opts.parallel, { upYieldEvery: yieldingUp ? opts.yieldEvery : undefined });
           if (yieldingUp) oursYieldingUp = costs.Up;
           let total = 0;
           for (const op of OPS) {
@@ -219,7 +220,7 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
         }
       }
       // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
-      const yielding = oursYieldingUp ?? (await measureKind("Ours", large, opts.parallel, opts.yieldEvery)).Up;
+      const yielding = oursYieldingUp ?? (await measureKind("Ours", large, opts.parallel, { yieldEvery: opts.yieldEvery })).Up;
       out[`linearOursYieldingFirstRequestSecondsAt${large}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
       out[`linearOursYieldingUpSecondsAt${large}`] = round(yielding?.wallSeconds ?? NaN, 1);
       progress(`ours ${large}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
