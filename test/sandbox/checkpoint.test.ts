@@ -1,8 +1,7 @@
 /**
  * All-or-nothing without a deep clone: a checkpoint restores every kind of change a handler makes
  * (records pushed, replaced and filtered out, zone and domain fields, ledger, counters, idempotent
- * answers stored and dropped), and
- * over HTTP a refused record change leaves the zone as it was.
+ * answers stored and dropped), and over HTTP a refused record change leaves the zone as it was.
  */
 import { checkpoint } from "../../sandbox/checkpoint";
 import { startSandbox } from "../../sandbox/index";
