@@ -126,10 +126,17 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
       return failed(news, [{ property: "content", reason: `content: ${owner.key} is also declared by "${resourceName(owner.urn)}" (a DnsZoneRecords) in ${i.zone}: one record, one owner; remove it from one of them` }]);
     const clash = ctx.ttls.register(i.resourceUrn, i.zone, i.name, i.type, i.ttl);
     if (!clash) return result;
+    // Which of the two is checked second depends on the order the program's registrations arrive in,
+    // which the real CLI does not fix (preview may flag one and up the other): after the flagged
+    // value, the message names the pair in one order, so preview and up say the same thing.
+    const pair = [
+      { name: resourceName(i.resourceUrn), ttl: i.ttl },
+      { name: resourceName(clash.urn), ttl: clash.ttl },
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return failed(news, [
       {
         property: "ttl",
-        reason: `ttl: ${i.ttl} differs from ttl ${clash.ttl} of "${resourceName(clash.urn)}", another ${i.type} record named ${i.name} in ${i.zone}: records of one name and type share one TTL, so give "${resourceName(i.resourceUrn)}" and "${resourceName(clash.urn)}" the same ttl`,
+        reason: `ttl: ${i.ttl} differs from the ttl of another ${i.type} record named ${i.name} in ${i.zone}: ${pair.map((r) => `"${r.name}" has ttl ${r.ttl}`).join(", ")}; records of one name and type share one TTL, so give them the same ttl`,
       },
     ]);
   },
