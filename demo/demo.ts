@@ -1,11 +1,15 @@
 // `npm run demo`: starts the embedded sandbox, then runs the main example (the very file a user would
-// `pulumi up`) through the engine with the sandbox's URL and credentials as stack config. Exits
-// non-zero when anything fails or the second run of the same program wants to change something.
+// `pulumi up`) through the real Pulumi CLI with the sandbox's URL and credentials as stack config:
+// a `pulumi` on PATH if there is one, else the one `npm run pulumi-cli` built. Where neither is
+// there it says so and runs the stand-in engine (engine/) instead. Exits non-zero when anything
+// fails or the second run of the same program wants to change something.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packageRoot } from "../engine/host";
+import { findPulumiCli } from "../pulumi-cli";
 import { runDemo } from "./run-demo";
+import { runDemoWithCli } from "./run-demo-cli";
 
 /** What the demo needs of the sandbox (sandbox/index.ts). */
 interface Sandbox {
@@ -25,6 +29,13 @@ export async function main(): Promise<number> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-demo-"));
   try {
     console.log(`sandbox: ${sandbox.url} (API key ${sandbox.credentials.key})`);
+    const cli = findPulumiCli({ preferPath: true });
+    if (cli) {
+      console.log(`demo: the Pulumi CLI ${cli.version}, ${cli.origin === "PATH" ? `yours on PATH (${cli.bin})` : "built by `npm run pulumi-cli`"}`);
+      const result = await runDemoWithCli(cli, program, sandbox);
+      return result.changedOnSecondRun === 0 ? 0 : 1;
+    }
+    console.log("demo: no Pulumi CLI (none on PATH, and `npm run pulumi-cli` has not built one): running the stand-in engine (engine/) instead");
     const result = await runDemo(program, {
       stateFile: path.join(stateDir, "dev.json"),
       project: "reseller-pulumi-main-example",
