@@ -105,7 +105,8 @@ export class ResellerApiError extends Error {
   /** The one factory: maps status and code of an answer to the error class a caller acts on. */
   static from(status: number, body: unknown, ctx: RequestContext): ResellerApiError {
     const p = parseErrorBody(status, body);
-    const Class = CLASS_BY_CODE[p.code] ?? CLASS_BY_STATUS[status] ?? (status >= 300 && status < 400 ? RedirectNotFollowedError : ResellerApiError);
+    // Maps, not objects: a code named like an object's own member ("constructor", "__proto__") is just an unknown code.
+    const Class = CLASS_BY_CODE.get(p.code) ?? CLASS_BY_STATUS.get(status) ?? (status >= 300 && status < 400 ? RedirectNotFollowedError : ResellerApiError);
     return new Class(status, p, ctx, body);
   }
 }
@@ -146,16 +147,16 @@ export class RateLimitedError extends ResellerApiError {
 export class AuthenticationError extends ResellerApiError {
   override readonly name = "AuthenticationError";
   static override nextStep(_s: number, p: ParsedErrorBody): string {
-    return AUTH_NEXT_STEP[p.code] ?? AUTH_NEXT_STEP[ERROR_CODES.unauthorized];
+    return AUTH_NEXT_STEP.get(p.code) ?? AUTH_NEXT_STEP.get(ERROR_CODES.unauthorized)!;
   }
 }
 
-const AUTH_NEXT_STEP: Record<string, string> = {
-  [ERROR_CODES.unauthorized]: "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked.",
-  [ERROR_CODES.invalidSignature]: "The signature did not match (or was missing); check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option).",
-  [ERROR_CODES.timestampSkew]: "The machine clock is too far from the service clock; synchronise it (NTP).",
-  [ERROR_CODES.nonceReused]: "A nonce was replayed; this is a client bug or an intercepted request, retry the call.",
-};
+const AUTH_NEXT_STEP: ReadonlyMap<string, string> = new Map([
+  [ERROR_CODES.unauthorized, "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked."],
+  [ERROR_CODES.invalidSignature, "The signature did not match (or was missing); check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option)."],
+  [ERROR_CODES.timestampSkew, "The machine clock is too far from the service clock; synchronise it (NTP)."],
+  [ERROR_CODES.nonceReused, "A nonce was replayed; this is a client bug or an intercepted request, retry the call."],
+]);
 
 export class PermissionError extends ResellerApiError {
   override readonly name = "PermissionError";
@@ -166,7 +167,7 @@ export class ValidationError extends ResellerApiError {
   override readonly name = "ValidationError";
   static override nextStep(_s: number, p: ParsedErrorBody): string {
     if (!p.field) return "Fix the input and retry.";
-    const input = INPUT_FOR_FIELD[p.field] ?? contactInputOf(p.field);
+    const input = INPUT_FOR_FIELD.get(p.field) ?? contactInputOf(p.field);
     return input ? `Fix the input ${input} (the service's field ${p.field}) and retry.` : `Fix the input field "${p.field}" and retry.`;
   }
 }
@@ -179,14 +180,14 @@ function contactInputOf(field: string): string | undefined {
 }
 
 /** The service's request fields whose resource input is spelled otherwise, so hints name what the user wrote. */
-const INPUT_FOR_FIELD: Record<string, string> = {
-  auth_code: "authCode",
-  client_reference: "clientReference",
-  current_expiry: "renewal (current expiry)",
-  conflict_strategy: "conflictStrategy",
-  template_id: "templateId",
-  max_price: "maxPrice",
-};
+const INPUT_FOR_FIELD: ReadonlyMap<string, string> = new Map([
+  ["auth_code", "authCode"],
+  ["client_reference", "clientReference"],
+  ["current_expiry", "renewal (current expiry)"],
+  ["conflict_strategy", "conflictStrategy"],
+  ["template_id", "templateId"],
+  ["max_price", "maxPrice"],
+]);
 
 export class InsufficientCreditError extends ResellerApiError {
   override readonly name = "InsufficientCreditError";
@@ -206,30 +207,34 @@ export class RedirectNotFollowedError extends ResellerApiError {
     "The service answered with a redirect, which is never followed (the API secret travels in every request); set reseller:baseUrl to the service's own https address. If this was an order, read the domain back before ordering again.";
 }
 
-const CLASS_BY_CODE: Record<string, ErrorClass> = {
-  [ERROR_CODES.expiryMismatch]: ExpiryMismatchError,
-  [ERROR_CODES.zoneExists]: ZoneExistsError,
-  [ERROR_CODES.requiresPortalVerification]: PortalVerificationRequiredError,
-  [ERROR_CODES.protectionEnabled]: ProtectionEnabledError,
-  [ERROR_CODES.rateLimited]: RateLimitedError,
-  [ERROR_CODES.unauthorized]: AuthenticationError,
-  [ERROR_CODES.invalidSignature]: AuthenticationError,
-  [ERROR_CODES.timestampSkew]: AuthenticationError,
-  [ERROR_CODES.nonceReused]: AuthenticationError,
-  [ERROR_CODES.forbiddenScope]: PermissionError,
-  [ERROR_CODES.ipNotAllowed]: PermissionError,
-  [ERROR_CODES.validation]: ValidationError,
-  [ERROR_CODES.insufficientCredit]: InsufficientCreditError,
-  [ERROR_CODES.notFound]: NotFoundError,
-};
+/** Error class by the service's code (read with get: the code is the server's string). */
+const CLASS_BY_CODE: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
+  [ERROR_CODES.expiryMismatch, ExpiryMismatchError],
+  [ERROR_CODES.zoneExists, ZoneExistsError],
+  [ERROR_CODES.requiresPortalVerification, PortalVerificationRequiredError],
+  [ERROR_CODES.protectionEnabled, ProtectionEnabledError],
+  [ERROR_CODES.rateLimited, RateLimitedError],
+  [ERROR_CODES.unauthorized, AuthenticationError],
+  [ERROR_CODES.invalidSignature, AuthenticationError],
+  [ERROR_CODES.timestampSkew, AuthenticationError],
+  [ERROR_CODES.nonceReused, AuthenticationError],
+  [ERROR_CODES.forbiddenScope, PermissionError],
+  [ERROR_CODES.ipNotAllowed, PermissionError],
+  [ERROR_CODES.validation, ValidationError],
+  [ERROR_CODES.insufficientCredit, InsufficientCreditError],
+  [ERROR_CODES.notFound, NotFoundError],
+]);
 
-const CLASS_BY_STATUS: Record<number, ErrorClass> = {
-  401: CLASS_BY_CODE[ERROR_CODES.unauthorized],
-  402: CLASS_BY_CODE[ERROR_CODES.insufficientCredit],
-  404: CLASS_BY_CODE[ERROR_CODES.notFound],
-  422: CLASS_BY_CODE[ERROR_CODES.validation],
-  429: CLASS_BY_CODE[ERROR_CODES.rateLimited],
-};
+/** The class of an answer whose code is none of the above, by its status: the class of the code that status stands for. */
+const CLASS_BY_STATUS: ReadonlyMap<number, ErrorClass> = new Map(
+  ([
+    [401, ERROR_CODES.unauthorized],
+    [402, ERROR_CODES.insufficientCredit],
+    [404, ERROR_CODES.notFound],
+    [422, ERROR_CODES.validation],
+    [429, ERROR_CODES.rateLimited],
+  ] as const).map(([status, code]) => [status, CLASS_BY_CODE.get(code)!]),
+);
 
 /** A success answer whose body does not have the shape the contract expects. */
 export class ResponseShapeError extends Error {
