@@ -1,8 +1,8 @@
 /**
  * Errors the client throws. One base class for answers of the service (`ResellerApiError`), a
  * subclass per code a caller acts on, one factory (`ResellerApiError.from`) mapping an answer to
- * its class, and four errors of the client itself: ResponseShapeError, OutcomeUnknownError,
- * ResellerNetworkError, LocalRequestError. Every message says what to do next; no message, field or body carries a
+ * its class, and five errors of the client itself: ResponseShapeError, OutcomeUnknownError,
+ * ResellerNetworkError, LocalRequestError, UnsafePathError. Every message says what to do next; no message, field or body carries a
  * secret or a contact detail (bodies and messages pass through redact()).
  */
 import { RENAMED_CONTACT_FIELDS } from "./contact-names";
@@ -339,6 +339,28 @@ export class LocalRequestError extends Error {
   }
 }
 
+/**
+ * A path parameter that would not name one resource: empty, "." or ".." (a server or a proxy that
+ * normalises the path reads it as another resource), or an id of another shape than the service's
+ * (contract: ids). Refused before signing: nothing was sent.
+ */
+export class UnsafePathError extends Error {
+  override readonly name = "UnsafePathError";
+  /** Path template, e.g. "/dns/zones/{domain}/records/{id}". */
+  readonly template: string;
+  readonly parameter: string;
+  readonly value: string;
+  constructor(template: string, parameter: string, value: string, rule: string) {
+    super(
+      `${template}: not sent: its path parameter ${parameter} is ${JSON.stringify(value.slice(0, 80))}, which ${rule}; nothing reached the service. ` +
+        "Such a value comes from state or from an answer, never from a program that passed its checks: refresh the resource; if it names nothing the service holds, remove it from state (pulumi state delete).",
+    );
+    this.template = template;
+    this.parameter = parameter;
+    this.value = value;
+  }
+}
+
 /** The literal `name` of ResellerApiError and of each subclass (test/provider/vocabulary.test.ts checks the list is whole). */
 export const API_ERROR_NAMES: ReadonlySet<string> = new Set([
   "ResellerApiError",
@@ -372,5 +394,6 @@ export const isResellerNetworkError = (e: unknown): e is ResellerNetworkError =>
   e instanceof ResellerNetworkError || (named(e, "ResellerNetworkError") && typeof (e as { sent?: unknown }).sent === "boolean");
 export const isLocalRequestError = (e: unknown): e is LocalRequestError => e instanceof LocalRequestError || named(e, "LocalRequestError");
 export const isResponseShapeError = (e: unknown): e is ResponseShapeError => e instanceof ResponseShapeError;
+export const isUnsafePathError = (e: unknown): e is UnsafePathError => e instanceof UnsafePathError || named(e, "UnsafePathError");
 /** Whether `e` is an API answer with this machine code (works across class boundaries, reads `code`). */
 export const hasErrorCode = (e: unknown, code: string): boolean => (e as { code?: unknown } | null)?.code === code;

@@ -5,9 +5,8 @@
  * exactly the error a made-up code gets; on a paid order (register) the service applied, in "may have
  * been charged" with the order kept unconfirmed, charged once.
  */
-import { ResellerClient } from "../../provider/client";
 import { contact, Managed } from "../resources/lifecycle/harness";
-import { failureOf, lyingService } from "./lying-service";
+import { clientThroughProxy, failureOf, lyingService } from "./lying-service";
 
 jest.setTimeout(120_000);
 
@@ -21,22 +20,12 @@ const EVERY_ATTEMPT = 10;
 
 const errorBody = (code: string) => JSON.stringify({ success: false, error: { code, message: "refused" } });
 
-let client: ResellerClient;
-beforeAll(() => {
-  client = new ResellerClient({
-    baseUrl: service.proxy.url,
-    apiKey: service.env.sandbox.credentials.key,
-    apiSecret: service.env.sandbox.credentials.secret,
-    requestsPerMinute: 100_000,
-    rateLimitLogDir: null,
-  });
-});
-afterAll(() => client.close());
+const proxied = clientThroughProxy(service);
 
 /** What a read of a domain answered `status` with `code` throws. */
 async function readRefused(domain: string, status: number, code: string): Promise<unknown> {
   service.proxy.rewrite({ method: "GET", path: new RegExp(`/domains/${domain}$`), lie: () => ({ status, body: errorBody(code) }) });
-  const e = await client.getDomain(domain).then(
+  const e = await proxied.client.getDomain(domain).then(
     () => new Error("the read succeeded"),
     (x: unknown) => x,
   );
