@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { PRIVACY_STATUSES, resolveContract, VIEW_FIELDS, type Contract, type ContractOverrides } from "./contract";
 import { OPERATIONS as OP, type Operation, type OperationName } from "./operations";
 import { parseView, readPage, renameFields, renameIn, renamesFrom, renameWord } from "./envelope";
-import { ResponseShapeError } from "./errors";
+import { ResponseShapeError, UnsafePathError } from "./errors";
 import type { ContactType } from "./shapes";
 import type { ServiceContact } from "./contact-names";
 import { windowFor } from "./rate-limiter";
@@ -119,10 +119,22 @@ function viewRenames(contract: Contract): Map<z.ZodType, Prepare> {
   return out;
 }
 
+type IdsAt = (view: never) => [at: string, id: string][];
+const idsOf = (records: readonly V.DnsRecord[], field: string): [string, string][] => records.map((r, i) => [`${field}[${i}].id`, r.id]);
+
+/** Where each view holds record ids, which the client later sends back as a path segment (contract: ids.record). */
+const RECORD_IDS = new Map<z.ZodType, IdsAt>([
+  [V.DnsRecord, (r: V.DnsRecord) => [["id", r.id]]],
+  [V.DnsZoneWithRecords, (z: V.DnsZoneWithRecords) => idsOf(z.records, "records")],
+  [V.TemplateApplied, (t: V.TemplateApplied) => [...idsOf(t.created, "created"), ...idsOf(t.replaced, "replaced")]],
+]);
+
 export class ResellerClient {
   readonly #loop: RequestLoop;
   readonly #contract: Contract;
   readonly #renames: Map<z.ZodType, Prepare>;
+  /** The shape of a record id (contract: ids.record). */
+  readonly #recordId: RegExp;
   /** Set when this client created its dispatcher, so close() ends only what it owns. */
   readonly #ownAgent: Dispatcher | undefined;
 
@@ -137,6 +149,7 @@ export class ResellerClient {
     this.#ownAgent = options.dispatcher ? undefined : createAgent(timeoutMs);
     this.#contract = contract;
     this.#renames = viewRenames(contract);
+    this.#recordId = new RegExp(contract.ids.record);
     this.#loop = new RequestLoop(
       {
         origin: url.origin,
@@ -185,7 +198,22 @@ export class ResellerClient {
   /** One call of `op`; its answer's data parsed with the operation's response schema. */
   private async one<O extends Operation & { response: z.ZodType }>(op: O, opts: Sent<O> = {} as Sent<O>): Promise<z.output<O["response"]>> {
     const a = await this.#loop.send({ endpoint: op, ...opts });
-    return parseView<O["response"]>(op.response, this.ours(op.response, a.data), a.endpoint, a.status);
+    return this.checkedIds(op.response, parseView<O["response"]>(op.response, this.ours(op.response, a.data), a.endpoint, a.status), a.endpoint, a.status);
+  }
+
+  /** `value` when every record id it holds has the service's shape; else a ResponseShapeError, before anything stores the id. */
+  private checkedIds<T>(schema: z.ZodType, value: T, endpoint: string, status: number, at = "data"): T {
+    for (const [path, id] of RECORD_IDS.get(schema)?.(value as never) ?? []) {
+      if (!this.#recordId.test(id))
+        throw new ResponseShapeError(endpoint, `${at}.${path}`, `${JSON.stringify(id.slice(0, 80))} is not a record id of the service's shape (contract ids.record: ${this.#contract.ids.record}), so it is not kept: it would be sent back as a path segment`, status);
+    }
+    return value;
+  }
+
+  /** `id` when it has the shape of a record id; else refused before anything is signed or sent. */
+  private recordId(op: Operation, id: string): string {
+    if (!this.#recordId.test(id)) throw new UnsafePathError(op.template, "id", id, `is not a record id of the service's shape (contract ids.record: ${this.#contract.ids.record})`);
+    return id;
   }
 
   /** An answer with the service's field names renamed to the view's (contract: views). */
@@ -215,7 +243,10 @@ export class ResellerClient {
       seen.add(page);
       const a = await this.#loop.send({ endpoint, params, query: { ...filter, [p.pageParam]: page, [p.perPageParam]: p.perPage } });
       const pg = readPage(a.data, name, p, a.endpoint, a.status);
-      pg.items.forEach((x, i) => out.push(parseView(item, this.ours(item, x), a.endpoint, a.status, `${pg.at}[${i}]`)));
+      pg.items.forEach((x, i) => {
+        const at = `${pg.at}[${i}]`;
+        out.push(this.checkedIds(item, parseView(item, this.ours(item, x), a.endpoint, a.status, at), a.endpoint, a.status, at));
+      });
       // A service that points back to a page already read would loop forever.
       if (pg.nextPage !== null && seen.has(pg.nextPage)) throw new ResponseShapeError(a.endpoint, `data.${p.paginationField}.${p.nextPageField}`, `page ${pg.nextPage} was read already`, a.status);
       page = pg.nextPage;
@@ -388,12 +419,12 @@ export class ResellerClient {
     return this.one(OP.createRecord, { params: { domain }, body: record });
   }
 
-  updateRecord(domain: string, id: string, patch: Partial<V.RecordInput>): Promise<V.DnsRecord> {
-    return this.one(OP.updateRecord, { params: { domain, id }, body: patch });
+  async updateRecord(domain: string, id: string, patch: Partial<V.RecordInput>): Promise<V.DnsRecord> {
+    return this.one(OP.updateRecord, { params: { domain, id: this.recordId(OP.updateRecord, id) }, body: patch });
   }
 
-  deleteRecord(domain: string, id: string): Promise<void> {
-    return this.none(OP.deleteRecord, { domain, id });
+  async deleteRecord(domain: string, id: string): Promise<void> {
+    return this.none(OP.deleteRecord, { domain, id: this.recordId(OP.deleteRecord, id) });
   }
 
   listTemplates(): Promise<V.Template[]> {

@@ -57,6 +57,13 @@ export interface SigningContract {
   clientSigns: "all" | "required-only";
   /** Permitted difference between the request's timestamp and the server clock, seconds. Not shown; we assume 300 (5 minutes, as common HMAC APIs). */
   clockSkewSeconds: number;
+  /**
+   * Largest offset from the local clock the client adopts from a server's time (401
+   * timestamp_out_of_range with details.server_time), seconds. Ours: one day, far beyond any clock
+   * that NTP or a forgotten time zone puts wrong, so only a broken or lying answer passes it (a
+   * server_time in the year 5138 was once adopted); beyond it the offset is ignored, with a warning.
+   */
+  maxClockOffsetSeconds: number;
   /** How long a server remembers a nonce to refuse its replay, seconds. Must be at least 2 x clockSkewSeconds. */
   nonceRetentionSeconds: number;
   /** Number of random bytes in a nonce (hex encoded on the wire). */
@@ -218,14 +225,16 @@ export interface RateLimitContract {
    * 429 body (not shown; assumed): error code rate_limited with details.retry_after seconds, and a
    * Retry-After header in seconds. What the service asks is honoured within [minRetryAfterSeconds,
    * maxRetryAfterSeconds]: "0" would resend at once (51 requests in 850 ms were seen), a huge
-   * value would hold the command for hours. The same cap bounds Retry-After on a 503.
+   * value would hold the command for hours. The same cap bounds Retry-After on a 5xx.
    */
   minRetryAfterSeconds: number;
   maxRetryAfterSeconds: number;
   /**
-   * A storm of 429s ends: one call is tried again after at most this many 429s, and waits at most
-   * maxWaitSeconds for them in all; then it fails with RateLimitedError naming the limit. A 429
-   * applied nothing, so the retries of a paid call charge nothing (and keep its Idempotency-Key).
+   * A storm of 429s ends: one call is tried again after at most this many 429s; then it fails with
+   * RateLimitedError naming the limit. A 429 applied nothing, so the retries of a paid call charge
+   * nothing (and keep its Idempotency-Key). maxWaitSeconds is the one wait budget of a call: every
+   * wait before a retry (429s, a 5xx's Retry-After, the backoff after a 5xx or a lost connection)
+   * draws from it, and a retry whose wait would pass it is not made.
    */
   maxRetries: number;
   maxWaitSeconds: number;
@@ -429,6 +438,15 @@ export interface Contract {
   /** Largest request body the sandbox accepts, bytes (not shown; 1 MiB). */
   maxBodyBytes: number;
   /**
+   * Shapes of the ids the service returns and the client sends back as a path segment, as regular
+   * expression sources. Spec, DNS record: "Record identifier format ... not shown". Ours for a record:
+   * 1 to 128 letters, digits, "_" and "-", beginning with a letter or digit: numbers, UUIDs, ULIDs
+   * and prefixed ids ("rec_12") fit, and nothing a path or a proxy could read as another resource
+   * ("..", "a/b", "%2e"). An answer holding another id is refused before the id is stored; an id of
+   * another shape (from an older state) is never sent. An override must still refuse "", "." and "..".
+   */
+  ids: { record: string };
+  /**
    * Largest answer the client reads, bytes (spec, Limits: response sizes not shown). Our guess: 16 MiB,
    * far above the largest list page or zone the service can send (500 entries, 1000 records), and
    * small enough that a broken or hostile server cannot exhaust memory. A larger answer is refused
@@ -470,6 +488,7 @@ export const DEFAULT_CONTRACT: Contract = {
   signing: {
     clientSigns: "all",
     clockSkewSeconds: 300,
+    maxClockOffsetSeconds: 86400,
     nonceRetentionSeconds: 900,
     nonceBytes: 16,
     timestampUnit: "seconds",
@@ -498,6 +517,7 @@ export const DEFAULT_CONTRACT: Contract = {
   money: { decimals: 2, addonPricesPerYear: { privacy: "", protection: "" } },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
+  ids: { record: "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$" },
   maxResponseBytes: 16 * 1024 * 1024,
   maxRecordsPerZone: 1000,
   availabilityBatch: 20,
@@ -562,6 +582,18 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
     if (!(Number.isFinite(rl[k]) && rl[k] >= 0)) throw new TypeError(`contract override: "rateLimit.${k}" must be a number of 0 or more; got ${JSON.stringify(rl[k])}`);
   if (rl.minRetryAfterSeconds > rl.maxRetryAfterSeconds)
     throw new TypeError(`contract override: "rateLimit.minRetryAfterSeconds" (${rl.minRetryAfterSeconds}) must not exceed "rateLimit.maxRetryAfterSeconds" (${rl.maxRetryAfterSeconds})`);
+  if (!(Number.isFinite(c.signing.maxClockOffsetSeconds) && c.signing.maxClockOffsetSeconds >= 0))
+    throw new TypeError(`contract override: "signing.maxClockOffsetSeconds" must be a number of 0 or more; got ${JSON.stringify(c.signing.maxClockOffsetSeconds)}`);
+  for (const [kind, source] of Object.entries(c.ids)) {
+    let shape: RegExp;
+    try {
+      shape = new RegExp(source);
+    } catch (e) {
+      throw new TypeError(`contract override: "ids.${kind}" must be a regular expression; got ${JSON.stringify(source)} (${(e as Error).message})`);
+    }
+    const escapes = ["", ".", ".."].find((segment) => shape.test(segment));
+    if (escapes !== undefined) throw new TypeError(`contract override: "ids.${kind}" (${source}) must refuse ${JSON.stringify(escapes)}: as a path segment it would name another resource`);
+  }
   if (!Number.isSafeInteger(c.maxResponseBytes) || c.maxResponseBytes < 1024)
     throw new TypeError(`contract override: "maxResponseBytes" must be a whole number of bytes, at least 1024; got ${JSON.stringify(c.maxResponseBytes)}`);
   const fields = c.signing.canonicalFields;

@@ -78,7 +78,7 @@ export function renameFields(data: unknown, map: Readonly<Record<string, string>
   if (!isPlainObject(data) || Object.keys(map).length === 0) return data;
   const out = { ...data };
   for (const [wire, ours] of Object.entries(map)) {
-    if (wire === ours || !(wire in data)) continue;
+    if (wire === ours || !Object.hasOwn(data, wire)) continue;
     out[ours] = data[wire];
     delete out[wire];
   }
@@ -95,7 +95,7 @@ export function renameIn(data: unknown, field: string, map: Readonly<Record<stri
 export function renameWord(data: unknown, field: string, map: Readonly<Record<string, string>>): unknown {
   if (!isPlainObject(data) || Object.keys(map).length === 0) return data;
   const w = data[field];
-  return typeof w === "string" && Object.prototype.hasOwnProperty.call(map, w) ? { ...data, [field]: map[w] } : data;
+  return typeof w === "string" && Object.hasOwn(map, w) ? { ...data, [field]: map[w] } : data;
 }
 
 /**
@@ -104,7 +104,7 @@ export function renameWord(data: unknown, field: string, map: Readonly<Record<st
  */
 export function renameErrorCode(body: unknown, map: Readonly<Record<string, string>>): unknown {
   if (!isPlainObject(body) || Object.keys(map).length === 0) return body;
-  const ours = (c: unknown): unknown => (typeof c === "string" && Object.prototype.hasOwnProperty.call(map, c) ? map[c] : c);
+  const ours = (c: unknown): unknown => (typeof c === "string" && Object.hasOwn(map, c) ? map[c] : c);
   if (isPlainObject(body.error)) return { ...body, error: { ...body.error, code: ours(body.error.code) } };
   if (typeof body.error === "string") return { ...body, error: ours(body.error) };
   if ("code" in body) return { ...body, code: ours(body.code) };

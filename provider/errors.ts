@@ -1,8 +1,8 @@
 /**
  * Errors the client throws. One base class for answers of the service (`ResellerApiError`), a
  * subclass per code a caller acts on, one factory (`ResellerApiError.from`) mapping an answer to
- * its class, and four errors of the client itself: ResponseShapeError, OutcomeUnknownError,
- * ResellerNetworkError, LocalRequestError. Every message says what to do next; no message, field or body carries a
+ * its class, and five errors of the client itself: ResponseShapeError, OutcomeUnknownError,
+ * ResellerNetworkError, LocalRequestError, UnsafePathError. Every message says what to do next; no message, field or body carries a
  * secret or a contact detail (bodies and messages pass through redact()).
  */
 import { RENAMED_CONTACT_FIELDS } from "./contact-names";
@@ -105,7 +105,8 @@ export class ResellerApiError extends Error {
   /** The one factory: maps status and code of an answer to the error class a caller acts on. */
   static from(status: number, body: unknown, ctx: RequestContext): ResellerApiError {
     const p = parseErrorBody(status, body);
-    const Class = CLASS_BY_CODE[p.code] ?? CLASS_BY_STATUS[status] ?? (status >= 300 && status < 400 ? RedirectNotFollowedError : ResellerApiError);
+    // Maps, not objects: a code named like an object's own member ("constructor", "__proto__") is just an unknown code.
+    const Class = CLASS_BY_CODE.get(p.code) ?? CLASS_BY_STATUS.get(status) ?? (status >= 300 && status < 400 ? RedirectNotFollowedError : ResellerApiError);
     return new Class(status, p, ctx, body);
   }
 }
@@ -146,16 +147,16 @@ export class RateLimitedError extends ResellerApiError {
 export class AuthenticationError extends ResellerApiError {
   override readonly name = "AuthenticationError";
   static override nextStep(_s: number, p: ParsedErrorBody): string {
-    return AUTH_NEXT_STEP[p.code] ?? AUTH_NEXT_STEP[ERROR_CODES.unauthorized];
+    return AUTH_NEXT_STEP.get(p.code) ?? AUTH_NEXT_STEP.get(ERROR_CODES.unauthorized)!;
   }
 }
 
-const AUTH_NEXT_STEP: Record<string, string> = {
-  [ERROR_CODES.unauthorized]: "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked.",
-  [ERROR_CODES.invalidSignature]: "The signature did not match (or was missing); check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option).",
-  [ERROR_CODES.timestampSkew]: "The machine clock is too far from the service clock; synchronise it (NTP).",
-  [ERROR_CODES.nonceReused]: "A nonce was replayed; this is a client bug or an intercepted request, retry the call.",
-};
+const AUTH_NEXT_STEP: ReadonlyMap<string, string> = new Map([
+  [ERROR_CODES.unauthorized, "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked."],
+  [ERROR_CODES.invalidSignature, "The signature did not match (or was missing); check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option)."],
+  [ERROR_CODES.timestampSkew, "The machine clock is too far from the service clock; synchronise it (NTP)."],
+  [ERROR_CODES.nonceReused, "A nonce was replayed; this is a client bug or an intercepted request, retry the call."],
+]);
 
 export class PermissionError extends ResellerApiError {
   override readonly name = "PermissionError";
@@ -166,7 +167,7 @@ export class ValidationError extends ResellerApiError {
   override readonly name = "ValidationError";
   static override nextStep(_s: number, p: ParsedErrorBody): string {
     if (!p.field) return "Fix the input and retry.";
-    const input = INPUT_FOR_FIELD[p.field] ?? contactInputOf(p.field);
+    const input = INPUT_FOR_FIELD.get(p.field) ?? contactInputOf(p.field);
     return input ? `Fix the input ${input} (the service's field ${p.field}) and retry.` : `Fix the input field "${p.field}" and retry.`;
   }
 }
@@ -179,14 +180,14 @@ function contactInputOf(field: string): string | undefined {
 }
 
 /** The service's request fields whose resource input is spelled otherwise, so hints name what the user wrote. */
-const INPUT_FOR_FIELD: Record<string, string> = {
-  auth_code: "authCode",
-  client_reference: "clientReference",
-  current_expiry: "renewal (current expiry)",
-  conflict_strategy: "conflictStrategy",
-  template_id: "templateId",
-  max_price: "maxPrice",
-};
+const INPUT_FOR_FIELD: ReadonlyMap<string, string> = new Map([
+  ["auth_code", "authCode"],
+  ["client_reference", "clientReference"],
+  ["current_expiry", "renewal (current expiry)"],
+  ["conflict_strategy", "conflictStrategy"],
+  ["template_id", "templateId"],
+  ["max_price", "maxPrice"],
+]);
 
 export class InsufficientCreditError extends ResellerApiError {
   override readonly name = "InsufficientCreditError";
@@ -206,30 +207,34 @@ export class RedirectNotFollowedError extends ResellerApiError {
     "The service answered with a redirect, which is never followed (the API secret travels in every request); set reseller:baseUrl to the service's own https address. If this was an order, read the domain back before ordering again.";
 }
 
-const CLASS_BY_CODE: Record<string, ErrorClass> = {
-  [ERROR_CODES.expiryMismatch]: ExpiryMismatchError,
-  [ERROR_CODES.zoneExists]: ZoneExistsError,
-  [ERROR_CODES.requiresPortalVerification]: PortalVerificationRequiredError,
-  [ERROR_CODES.protectionEnabled]: ProtectionEnabledError,
-  [ERROR_CODES.rateLimited]: RateLimitedError,
-  [ERROR_CODES.unauthorized]: AuthenticationError,
-  [ERROR_CODES.invalidSignature]: AuthenticationError,
-  [ERROR_CODES.timestampSkew]: AuthenticationError,
-  [ERROR_CODES.nonceReused]: AuthenticationError,
-  [ERROR_CODES.forbiddenScope]: PermissionError,
-  [ERROR_CODES.ipNotAllowed]: PermissionError,
-  [ERROR_CODES.validation]: ValidationError,
-  [ERROR_CODES.insufficientCredit]: InsufficientCreditError,
-  [ERROR_CODES.notFound]: NotFoundError,
-};
+/** Error class by the service's code (read with get: the code is the server's string). */
+const CLASS_BY_CODE: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
+  [ERROR_CODES.expiryMismatch, ExpiryMismatchError],
+  [ERROR_CODES.zoneExists, ZoneExistsError],
+  [ERROR_CODES.requiresPortalVerification, PortalVerificationRequiredError],
+  [ERROR_CODES.protectionEnabled, ProtectionEnabledError],
+  [ERROR_CODES.rateLimited, RateLimitedError],
+  [ERROR_CODES.unauthorized, AuthenticationError],
+  [ERROR_CODES.invalidSignature, AuthenticationError],
+  [ERROR_CODES.timestampSkew, AuthenticationError],
+  [ERROR_CODES.nonceReused, AuthenticationError],
+  [ERROR_CODES.forbiddenScope, PermissionError],
+  [ERROR_CODES.ipNotAllowed, PermissionError],
+  [ERROR_CODES.validation, ValidationError],
+  [ERROR_CODES.insufficientCredit, InsufficientCreditError],
+  [ERROR_CODES.notFound, NotFoundError],
+]);
 
-const CLASS_BY_STATUS: Record<number, ErrorClass> = {
-  401: CLASS_BY_CODE[ERROR_CODES.unauthorized],
-  402: CLASS_BY_CODE[ERROR_CODES.insufficientCredit],
-  404: CLASS_BY_CODE[ERROR_CODES.notFound],
-  422: CLASS_BY_CODE[ERROR_CODES.validation],
-  429: CLASS_BY_CODE[ERROR_CODES.rateLimited],
-};
+/** The class of an answer whose code is none of the above, by its status: the class of the code that status stands for. */
+const CLASS_BY_STATUS: ReadonlyMap<number, ErrorClass> = new Map(
+  ([
+    [401, ERROR_CODES.unauthorized],
+    [402, ERROR_CODES.insufficientCredit],
+    [404, ERROR_CODES.notFound],
+    [422, ERROR_CODES.validation],
+    [429, ERROR_CODES.rateLimited],
+  ] as const).map(([status, code]) => [status, CLASS_BY_CODE.get(code)!]),
+);
 
 /** A success answer whose body does not have the shape the contract expects. */
 export class ResponseShapeError extends Error {
@@ -334,6 +339,28 @@ export class LocalRequestError extends Error {
   }
 }
 
+/**
+ * A path parameter that would not name one resource: empty, "." or ".." (a server or a proxy that
+ * normalises the path reads it as another resource), or an id of another shape than the service's
+ * (contract: ids). Refused before signing: nothing was sent.
+ */
+export class UnsafePathError extends Error {
+  override readonly name = "UnsafePathError";
+  /** Path template, e.g. "/dns/zones/{domain}/records/{id}". */
+  readonly template: string;
+  readonly parameter: string;
+  readonly value: string;
+  constructor(template: string, parameter: string, value: string, rule: string) {
+    super(
+      `${template}: not sent: its path parameter ${parameter} is ${JSON.stringify(value.slice(0, 80))}, which ${rule}; nothing reached the service. ` +
+        "Such a value comes from state or from an answer, never from a program that passed its checks: refresh the resource; if it names nothing the service holds, remove it from state (pulumi state delete).",
+    );
+    this.template = template;
+    this.parameter = parameter;
+    this.value = value;
+  }
+}
+
 /** The literal `name` of ResellerApiError and of each subclass (test/provider/vocabulary.test.ts checks the list is whole). */
 export const API_ERROR_NAMES: ReadonlySet<string> = new Set([
   "ResellerApiError",
@@ -367,5 +394,6 @@ export const isResellerNetworkError = (e: unknown): e is ResellerNetworkError =>
   e instanceof ResellerNetworkError || (named(e, "ResellerNetworkError") && typeof (e as { sent?: unknown }).sent === "boolean");
 export const isLocalRequestError = (e: unknown): e is LocalRequestError => e instanceof LocalRequestError || named(e, "LocalRequestError");
 export const isResponseShapeError = (e: unknown): e is ResponseShapeError => e instanceof ResponseShapeError;
+export const isUnsafePathError = (e: unknown): e is UnsafePathError => e instanceof UnsafePathError || named(e, "UnsafePathError");
 /** Whether `e` is an API answer with this machine code (works across class boundaries, reads `code`). */
 export const hasErrorCode = (e: unknown, code: string): boolean => (e as { code?: unknown } | null)?.code === code;

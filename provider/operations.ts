@@ -25,6 +25,7 @@
  * No Pulumi imports, no side effects.
  */
 import type { z } from "zod";
+import { UnsafePathError } from "./errors";
 import * as R from "./requests";
 import type { RequestSafety } from "./retry";
 import * as V from "./views";
@@ -144,11 +145,18 @@ export function requestSafety(operation: Operation, hasIdempotencyKey: boolean):
 /** "METHOD /template" for messages. */
 export const endpointLabel = (endpoint: Endpoint): string => `${endpoint.method} ${endpoint.template}`;
 
-/** Fills `{name}` segments with encoded values; a missing value is a programming error. */
+/** Segments a server or a proxy normalising the path (RFC 3986 §5.2.4) reads as another resource: encoding leaves them as they are. */
+const DOT_SEGMENTS: ReadonlySet<string> = new Set(["", ".", ".."]);
+
+/**
+ * Fills `{name}` segments with encoded values, before anything is signed. A missing value is a
+ * programming error; an empty, "." or ".." one is refused (UnsafePathError), for every operation.
+ */
 export function fillPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const v = params[name];
-    if (v === undefined || v === "") throw new TypeError(`${template}: missing path parameter ${name}`);
+    const v = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (v === undefined) throw new TypeError(`${template}: missing path parameter ${name}`);
+    if (DOT_SEGMENTS.has(v)) throw new UnsafePathError(template, name, v, 'as a path segment would name another resource (a segment may not be empty, "." or "..")');
     return encodeURIComponent(v);
   });
 }

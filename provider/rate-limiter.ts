@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
-import { defaultLogDir, prepareLogFolder } from "./rate-log-folder";
+import { defaultLogDir, prepareLogFolder, removeOldLogs } from "./rate-log-folder";
 import { RequestLogFile } from "./rate-log";
 
 export interface WindowClock {
@@ -269,7 +269,11 @@ export function windowFor(baseUrl: string, apiKey: string, opts: WindowForOption
         opts.warn?.(
           `the rate-limit log folder ${opts.logDir} ${refused}, so it is not used: requests are paced in this process only. Use a folder of your own with mode 0700 (reseller:rateLimitDir).`,
         );
-      else logFile = defaultLogFile(baseUrl, apiKey, opts.logDir);
+      else {
+        // Once per credential and process: the logs of credentials no longer used do not pile up.
+        removeOldLogs(opts.logDir);
+        logFile = defaultLogFile(baseUrl, apiKey, opts.logDir);
+      }
     }
     w = new SendWindow({ limit: opts.limit, windowMs: opts.windowMs, maxInFlight: opts.maxInFlight, clock: opts.clock, logFile, warn: opts.warn });
     registry.set(id, w);

@@ -55,3 +55,40 @@ export function prepareLogFolder(dir: string): string | undefined {
   if (!st.isDirectory()) return "is not a folder";
   return ownedPrivately(st);
 }
+
+/**
+ * How long a file of the folder may stay unwritten before it is removed. A log counts for one window
+ * (a minute) only, so an older one holds nothing; a week keeps a log set aside as corrupt there to
+ * be looked at. Without it, the logs of every credential ever used piled up (223 were found).
+ */
+export const LOG_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/** The names this package writes there: a log, a log set aside, its lock, a rewrite's temporary file. */
+const OUR_FILE = /^rate-[0-9a-f]{32}\.log(?:\.corrupt-\d+|\.lock|\.\d+\.tmp)?$/;
+
+/**
+ * Removes the files of ours in `dir` not written for `maxAgeMs` (by their own date; a link is
+ * removed, never followed). Anything else in the folder is left. Returns how many were removed.
+ */
+export function removeOldLogs(dir: string, nowMs: number = Date.now(), maxAgeMs: number = LOG_MAX_AGE_MS): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!OUR_FILE.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      const st = fs.lstatSync(file);
+      if (st.isDirectory() || nowMs - st.mtimeMs <= maxAgeMs) continue;
+      fs.unlinkSync(file);
+      removed++;
+    } catch {
+      // Removed meanwhile by another process, or not ours to remove: left as it is.
+    }
+  }
+  return removed;
+}

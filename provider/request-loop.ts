@@ -136,9 +136,15 @@ export class RequestLoop {
     const safety = requestSafety(call.endpoint, call.idempotencyKey !== undefined);
     const ctx: RequestContext = { method, template: call.endpoint.template, path: signedPath, secrets: [this.#secret, ...sensitiveStrings(call.body)] };
     const jitter = unitRandom(s.random);
+    const rl = s.contract.rateLimit;
+    // One wait budget per call: every wait before a retry (429, a 5xx's Retry-After, backoff) draws from it.
+    const budgetMs = rl.maxWaitSeconds * 1000;
+    let waitedMs = 0;
+    /** Why a wait of `ms` more is not made (it would pass the budget), or undefined. */
+    const overBudget = (ms: number): string | undefined =>
+      waitedMs + ms > budgetMs ? `rather than wait ${Math.ceil(ms / 1000)} s more after ${Math.round(waitedMs / 1000)} s (at most ${rl.maxWaitSeconds} s for one call)` : undefined;
     let retries = 0;
     let rateLimitRetries = 0;
-    let rateLimitWaitedMs = 0;
     let skewCorrected = false;
     // How an earlier attempt may have reached the service and been applied (sent, then no whole answer;
     // or a 5xx): a later attempt that never left does not make the call "never reached the service".
@@ -165,22 +171,29 @@ export class RequestLoop {
         const failure = e.failure;
         s.logger.debug?.(`${label} attempt ${attempt}: ${failure.reason}`);
         if (failure.kind === "local") throw new LocalRequestError(ctx, failure.reason);
+        let gaveUp: string | undefined;
         if (shouldRetry(failure, safety) && retries < s.maxRetries) {
-          if (failure.kind !== "not-sent") reached ??= `attempt ${attempt}: ${failure.reason}`;
-          await this.backoff(retries++, undefined, label, jitter);
-          continue;
+          const ms = retryDelay(retries, jitter);
+          gaveUp = overBudget(ms);
+          if (gaveUp === undefined) {
+            if (failure.kind !== "not-sent") reached ??= `attempt ${attempt}: ${failure.reason}`;
+            retries++;
+            await this.backoff(ms, label);
+            waitedMs += ms;
+            continue;
+          }
         }
         if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, failure.reason);
         const neverSent = failure.kind === "not-sent" && reached === undefined;
-        const reason = failure.kind === "not-sent" && reached !== undefined ? `${failure.reason}; an earlier attempt reached the service (${reached})` : failure.reason;
-        throw new ResellerNetworkError(ctx, reason, attempt, !neverSent, { keyed: call.idempotencyKey !== undefined, kind: failure.kind });
+        const earlier = failure.kind === "not-sent" && reached !== undefined ? `; an earlier attempt reached the service (${reached})` : "";
+        const budget = gaveUp === undefined ? "" : `; the client gave up ${gaveUp}: contract rateLimit.maxWaitSeconds`;
+        throw new ResellerNetworkError(ctx, `${failure.reason}${earlier}${budget}`, attempt, !neverSent, { keyed: call.idempotencyKey !== undefined, kind: failure.kind });
       }
 
       s.logger.debug?.(`${label} attempt ${attempt}: ${res.status}`);
       s.onResponse?.({ path: label, status: res.status, attempt });
       if (res.status >= 200 && res.status < 300) return { status: res.status, data: envelopeData(res.text, res.status, label, headerValue(res.headers, "content-type")), endpoint: label };
 
-      const rl = s.contract.rateLimit;
       const capMs = rl.maxRetryAfterSeconds * 1000;
       const retryAfterMs = parseRetryAfter(headerValue(res.headers, s.contract.headers.retryAfter), s.now(), capMs);
       const errorBody = renameErrorCode(parseJson(res.text), this.#codes);
@@ -192,18 +205,13 @@ export class RequestLoop {
         const detail = Number(err.details?.retry_after);
         const asked = retryAfterMs ?? (Number.isFinite(detail) && detail >= 0 ? detail * 1000 : retryDelay(rateLimitRetries + 1, jitter));
         const waitMs = Math.min(capMs, Math.max(rl.minRetryAfterSeconds * 1000, asked));
-        const bound =
-          rateLimitRetries >= s.maxRateLimitRetries
-            ? `after ${rateLimitRetries} retries (the most for one call)`
-            : rateLimitWaitedMs + waitMs > rl.maxWaitSeconds * 1000
-              ? `rather than wait ${Math.ceil(waitMs / 1000)} s more after ${Math.round(rateLimitWaitedMs / 1000)} s (at most ${rl.maxWaitSeconds} s for one call)`
-              : undefined;
+        const bound = rateLimitRetries >= s.maxRateLimitRetries ? `after ${rateLimitRetries} retries (the most for one call)` : overBudget(waitMs);
         if (bound !== undefined) {
           const note = `The service answered 429 ${rateLimitRetries + 1} times; the client gave up ${bound}: contract rateLimit.maxRetries ${s.maxRateLimitRetries}, maxWaitSeconds ${rl.maxWaitSeconds}. The service's limit is ${rl.requestsPerMinute} requests per minute per credential, and this client paces itself to ${Math.round((s.window.limit * 60) / rl.windowSeconds)} per minute.`;
           throw ResellerApiError.from(res.status, errorBody, { ...answerCtx, note });
         }
         rateLimitRetries++;
-        rateLimitWaitedMs += waitMs;
+        waitedMs += waitMs;
         // Another process spends the same credential: hold every request of it until the service is ready.
         s.window.pause(s.now(), s.now() + waitMs);
         s.logger.debug?.(`${label}: 429, pausing the credential for ${waitMs} ms`);
@@ -211,7 +219,12 @@ export class RequestLoop {
       }
       if (err.code === ERROR_CODES.timestampSkew && !skewCorrected) {
         const offset = clockOffsetFrom(err.details, s.now());
-        if (offset !== undefined) {
+        const maxOffsetMs = s.contract.signing.maxClockOffsetSeconds * 1000;
+        if (offset !== undefined && Math.abs(offset) > maxOffsetMs) {
+          s.logger.warn?.(
+            `the service's time puts the local clock ${Math.round(Math.abs(offset) / 1000)} s ${offset > 0 ? "behind" : "ahead"}, more than the ${s.contract.signing.maxClockOffsetSeconds} s the client adopts (contract signing.maxClockOffsetSeconds); it is ignored: check the machine clock (NTP) and what answers at reseller:baseUrl`,
+          );
+        } else if (offset !== undefined) {
           skewCorrected = true;
           this.#clockOffsetMs = offset;
           s.logger.warn?.(`the local clock is ${Math.round(-offset / 1000)} s off the service clock; signing with the service's time`);
@@ -219,8 +232,17 @@ export class RequestLoop {
         }
       }
       if (shouldRetry(failure, safety) && retries < s.maxRetries) {
+        const ms = retryAfterMs ?? retryDelay(retries, jitter);
+        const gaveUp = overBudget(ms);
+        if (gaveUp !== undefined) {
+          const note = `The service answered ${res.status} ${attempt} times; the client gave up ${gaveUp}: contract rateLimit.maxWaitSeconds ${rl.maxWaitSeconds}.`;
+          if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, `status ${res.status} ${err.code}`, res.status);
+          throw ResellerApiError.from(res.status, errorBody, { ...answerCtx, note });
+        }
         if (res.status >= 500) reached ??= `attempt ${attempt}: status ${res.status} ${err.code}`;
-        await this.backoff(retries++, retryAfterMs, label, jitter);
+        retries++;
+        await this.backoff(ms, label);
+        waitedMs += ms;
         continue;
       }
       if (outcomeUnknown(failure, safety)) throw new OutcomeUnknownError(ctx, `status ${res.status} ${err.code}`, res.status);
@@ -228,8 +250,7 @@ export class RequestLoop {
     }
   }
 
-  private async backoff(retry: number, retryAfterMs: number | undefined, label: string, jitter: () => number): Promise<void> {
-    const ms = retryAfterMs ?? retryDelay(retry, jitter);
+  private async backoff(ms: number, label: string): Promise<void> {
     this.notifyWait({ reason: "retry-backoff", ms, path: label });
     if (ms > 0) await this.#s.sleep(ms);
   }

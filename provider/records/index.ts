@@ -59,7 +59,8 @@ const TYPE = /^[A-Z][A-Z0-9-]{0,15}$/;
 
 /** The entry of a type (upper case); unknown types are passed through (content kept as written). */
 export function recordType(type: string): RecordTypeEntry {
-  return RECORD_TYPES[type] ?? passThrough(type);
+  // Own entries only: a type read from a zone or an answer may be any word ("constructor").
+  return (Object.hasOwn(RECORD_TYPES, type) ? RECORD_TYPES[type] : undefined) ?? passThrough(type);
 }
 
 /** A record as anyone gives it; anything may be missing. */
@@ -130,7 +131,7 @@ export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
   const type = typeof r.type === "string" ? r.type.trim().toUpperCase() : "";
   if (!TYPE.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)" }] };
   if (/^TYPE\d+$/.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is an RFC 3597 generic type name; give the type's mnemonic (e.g. CAA for TYPE257)" }] };
-  if (NOT_HELD[type]) return { record: undefined, problems: [{ field: "type", value: r.type, rule: `cannot be held: ${NOT_HELD[type]}` }] };
+  if (Object.hasOwn(NOT_HELD, type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: `cannot be held: ${NOT_HELD[type]}` }] };
   const entry = recordType(type);
   const z = zoneName(zone);
   const guard = <T>(f: () => T): T | undefined => {

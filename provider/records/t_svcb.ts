@@ -41,7 +41,7 @@ function present(v: string): string {
 }
 
 function keyNumber(key: string, raw: unknown): number {
-  if (key in KEYS) return KEYS[key];
+  if (Object.hasOwn(KEYS, key)) return KEYS[key];
   const m = /^key(\d{1,5})$/.exec(key);
   if (!m) fail("content", raw, `has the parameter key "${key}", which is neither a registered SvcParamKey (${Object.keys(KEYS).join(", ")}) nor keyNNNNN (RFC 9460 §2.1, §14.3.2)`);
   const n = Number(m![1]);

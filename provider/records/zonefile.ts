@@ -369,7 +369,7 @@ export function toRecords(text: string, zone: string, ttlRange: { min: number; m
       skip(`outside the zone ${z}`);
       continue;
     }
-    if (NOT_HELD[e.type]) {
+    if (Object.hasOwn(NOT_HELD, e.type)) {
       skip(`not held: ${NOT_HELD[e.type]}`);
       continue;
     }

@@ -25,7 +25,8 @@ export async function templateFailures(inputs: TemplateInputs, templates: () => 
   }
   const vars = inputs.variables;
   if (isUnknown(vars)) return [];
-  const missing = template.variables.filter((v) => !(v in vars));
+  // The service names the variables: an own key only ("constructor" is not given by every object).
+  const missing = template.variables.filter((v) => !Object.hasOwn(vars, v));
   return missing.map((v) => ({
     property: `variables.${v}`,
     reason: `variables.${v}: missing; template ${id} needs ${template.variables.map((n) => JSON.stringify(n)).join(", ")}`,

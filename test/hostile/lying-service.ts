@@ -3,6 +3,7 @@
  * front of the sandbox (test/support/rewriting-proxy.ts) that the host is configured to call.
  */
 import { isProviderHostError } from "../../engine/host";
+import { ResellerClient } from "../../provider/client";
 import { startEnv, type Env } from "../resources/lifecycle/harness";
 import { startRewritingProxy, type RewritingProxy } from "../support/rewriting-proxy";
 
@@ -34,4 +35,15 @@ export async function failureOf(run: Promise<unknown>): Promise<{ message: strin
   );
   if (!isProviderHostError(e)) throw e ?? new Error("the up did not fail");
   return e;
+}
+
+/** A client of the test's own that calls through the proxy (made in beforeAll, closed in afterAll); read it inside the tests. */
+export function clientThroughProxy(s: LyingService): { client: ResellerClient } {
+  const held = {} as { client: ResellerClient };
+  beforeAll(() => {
+    const { key, secret } = s.env.sandbox.credentials;
+    held.client = new ResellerClient({ baseUrl: s.proxy.url, apiKey: key, apiSecret: secret, requestsPerMinute: 100_000, rateLimitLogDir: null });
+  });
+  afterAll(() => held.client?.close());
+  return held;
 }

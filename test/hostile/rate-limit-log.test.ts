@@ -12,7 +12,7 @@ import { ManualClock } from "../../provider/clock";
 import { ResellerClient } from "../../provider/client";
 import { defaultLogFile, resetWindows } from "../../provider/rate-limiter";
 import { FUTURE_SKEW_MS, MAX_LOG_BYTES } from "../../provider/rate-log";
-import { defaultLogDir, ownedPrivately, prepareLogFolder } from "../../provider/rate-log-folder";
+import { defaultLogDir, LOG_MAX_AGE_MS, ownedPrivately, prepareLogFolder } from "../../provider/rate-log-folder";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs } from "../../bench/measure";
 import { CONTACT } from "../sandbox/signed-fetch";
@@ -187,4 +187,28 @@ describe("the log folder", () => {
     }
     expect(prepareLogFolder(path.join(tmp, "mine"))).toBeUndefined();
   });
+});
+
+test("logs not written for longer than LOG_MAX_AGE_MS are removed when a client starts on the folder; newer ones, and files not ours, stay", async () => {
+  const { dir, file } = logFolder();
+  const realNow = Date.now();
+  const ageOf = (name: string, ms: number) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, "", { mode: 0o600 });
+    fs.utimesSync(p, (realNow - ms) / 1000, (realNow - ms) / 1000);
+    return name;
+  };
+  const old = LOG_MAX_AGE_MS + 3600_000;
+  const stale = [
+    ageOf(`rate-${"a".repeat(32)}.log`, old),
+    ageOf(`rate-${"b".repeat(32)}.log.corrupt-1700000000000`, old),
+    ageOf(`rate-${"c".repeat(32)}.log.lock`, old),
+    ageOf(`rate-${"d".repeat(32)}.log.4242.tmp`, old),
+  ];
+  const kept = [ageOf(`rate-${"e".repeat(32)}.log`, LOG_MAX_AGE_MS - 3600_000), ageOf("notes.txt", old), ageOf(`rate-${"f".repeat(31)}.log`, old)];
+  expect(await register(client(dir), "sweep.com")).toEqual({ sentAfterMs: 0, charges: 1 });
+  const left = fs.readdirSync(dir);
+  for (const name of stale) expect(left).not.toContain(name);
+  expect(left.sort()).toEqual([...kept, path.basename(file)].sort());
+  expect(warnings).toEqual([]);
 });

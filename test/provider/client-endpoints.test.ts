@@ -101,9 +101,9 @@ describe("requests", () => {
     server.next(ok(F.info));
     await client.getDomain("a/b?c#d.example");
     server.next(ok({ status: "updated" }));
-    await client.deleteRecord("例え.jp", "id with space");
+    await client.deleteHost("例え.jp", "ns with space");
     expect(server.requests[0].path).toBe("/api/v1/domains/a%2Fb%3Fc%23d.example");
-    expect(server.requests[1].path).toBe(`/api/v1/dns/zones/${encodeURIComponent("例え.jp")}/records/id%20with%20space`);
+    expect(server.requests[1].path).toBe(`/api/v1/domains/${encodeURIComponent("例え.jp")}/hosts/ns%20with%20space`);
   });
 
   it("sends key, secret, JSON content type and a signature the server can verify with the contract's canonical string", async () => {

@@ -248,7 +248,8 @@ describe("clock skew", () => {
   });
 
   it("retries only once", async () => {
-    server.respond(() => fail(401, "timestamp_out_of_range", "skew", { details: { server_time: 1 } }));
+    // A service 15 minutes ahead that refuses every timestamp all the same.
+    server.respond(() => fail(401, "timestamp_out_of_range", "skew", { details: { server_time: Math.floor(clock.now() / 1000) + 900 } }));
     await expect(client.ping()).rejects.toMatchObject({ name: "AuthenticationError", code: "timestamp_out_of_range" });
     expect(server.requests).toHaveLength(2);
   });

@@ -213,6 +213,12 @@ describe("override entries are checked", () => {
     expect(() => resolveContract({ rateLimit: { maxRetries: -1 } })).toThrow('"rateLimit.maxRetries" must be a number of 0 or more; got -1');
     expect(() => resolveContract({ maxResponseBytes: 100 })).toThrow('"maxResponseBytes" must be a whole number of bytes, at least 1024; got 100');
     expect(resolveContract({ maxResponseBytes: 4096 }).maxResponseBytes).toBe(4096);
+    expect(() => resolveContract({ signing: { maxClockOffsetSeconds: -1 } })).toThrow('"signing.maxClockOffsetSeconds" must be a number of 0 or more; got -1');
+    // An id shape is a regular expression that still refuses the segments that name another resource.
+    expect(() => resolveContract({ ids: { record: "^[" } })).toThrow('"ids.record" must be a regular expression; got "^["');
+    expect(() => resolveContract({ ids: { record: "^[\\w.]*$" } })).toThrow('"ids.record" (^[\\w.]*$) must refuse "": as a path segment it would name another resource');
+    expect(() => resolveContract({ ids: { record: "^[\\w.]+$" } })).toThrow('must refuse "."');
+    expect(resolveContract({ ids: { record: "^\\d+$" } }).ids.record).toBe("^\\d+$");
     const get = (contract: string) => (k: string) => ({ baseUrl: "http://127.0.0.1:1", apiKey: "k", apiSecret: "s", contract })[k];
     expect(() => readSettings(get('{"header":{"signature":"X-Sig"}}'), {})).toThrow('reseller:contract: contract override: unknown entry "header"');
     expect(readSettings(get('{"headers":{"signature":"X-Sig"}}'), {}).contract).toEqual({ headers: { signature: "X-Sig" } });

@@ -3,6 +3,7 @@
  * Each entry is used by both sides (client: signing, key, safety; sandbox: routing, signature,
  * scope, key), so a wrong entry is caught here before it reaches either.
  */
+import { UnsafePathError } from "../../provider/errors";
 import { fillPath, matchTemplate, OPERATION_LIST, requestSafety, templateParams } from "../../provider/operations";
 
 describe("the operation table", () => {
@@ -31,6 +32,21 @@ describe("the operation table", () => {
       const segments = fillPath(o.template, params).split("/").filter(Boolean);
       expect(matchTemplate(o.template, segments)).toEqual(params);
     }
+  });
+
+  it("an empty, \".\" or \"..\" parameter is refused, in every operation and every parameter of it", () => {
+    const refused: string[] = [];
+    for (const [name, o] of OPERATION_LIST) {
+      const params = Object.fromEntries(templateParams(o.template).map((p) => [p, `v-${p}`]));
+      for (const p of Object.keys(params))
+        for (const v of ["", ".", ".."]) {
+          expect(() => fillPath(o.template, { ...params, [p]: v })).toThrow(UnsafePathError);
+          refused.push(`${name}.${p}`);
+        }
+    }
+    // Every operation with a parameter was tried.
+    expect(new Set(refused.map((r) => r.split(".")[0]))).toEqual(new Set(OPERATION_LIST.filter(([, o]) => templateParams(o.template).length > 0).map(([n]) => n)));
+    expect(fillPath("/dns/zones/{domain}/records/{id}", { domain: "example.com", id: "..." })).toBe("/dns/zones/example.com/records/...");
   });
 
   it("only an unkeyed POST that is not read-only may create twice when resent", () => {

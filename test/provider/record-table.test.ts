@@ -4,7 +4,7 @@
  * (generated from the entries), and the two types added by the walk in CONTRIBUTING.md (URI's
  * target rules, SMIMEA as TLSA). Corpus cases for both are in test/dns-corpus/miekg-dns.json.
  */
-import { canonicalize, exclusivityClash, RECORD_TYPES, recordIdentity, sameRecord, standsAlone } from "../../provider/records";
+import { canonicalize, exclusivityClash, RECORD_TYPES, recordIdentity, sameRecord, standsAlone, zoneLine } from "../../provider/records";
 import { toRecords } from "../../provider/records/zonefile";
 
 const content = (type: string, c: string, name = "_x._tcp"): string | string[] => {
@@ -89,5 +89,17 @@ describe("SMIMEA (RFC 8162): TLSA's fields and rules", () => {
   it("refuses what TLSA refuses: a usage outside the registry, a digest of the wrong length", () => {
     expect(content("SMIMEA", "4 0 1 cdcf", "x._smimecert")).toEqual([expect.stringContaining("certificate usage 4")]);
     expect(content("SMIMEA", "3 0 1 abcd", "x._smimecert")).toEqual([expect.stringContaining("matching type 1 needs 64")]);
+  });
+});
+
+describe("a type or key named like an object's built-in member (read from a zone or an answer)", () => {
+  const members = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
+  it.each(members)("%s is an unknown type, passed through and printed as written", (type) => {
+    expect(exclusivityClash(type, [{ type: "TXT" }])).toBeUndefined();
+    expect(zoneLine({ type, name: "@", content: "as written", ttl: 300, priority: null, extra: null }, "example.com")).toBe(`example.com.\t300\tIN\t${type}\tas written`);
+  });
+
+  it("constructor (the one such name a key's syntax lets through) is not a registered SvcParamKey of an SVCB record", () => {
+    expect(content("SVCB", "1 svc.example.com. constructor=1", "@")).toEqual([expect.stringContaining('has the parameter key "constructor", which is neither a registered SvcParamKey')]);
   });
 });
