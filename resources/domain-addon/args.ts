@@ -19,4 +19,11 @@ export interface DomainAddonArgs {
   domain: pulumi.Input<string>;
   /** Take the add-on, already on, into state: no purchase. */
   adopt?: pulumi.Input<boolean>;
+  /**
+   * A number or a decimal string, e.g. 5 or "5.00" (optionally with the account's currency, "5.00 USD"):
+   * the most the purchase may charge. Before buying it is held against the price reseller:contract
+   * states for the add-on (money.addonPricesPerYear), if any, and nothing is bought above it; after
+   * buying, a charge above it (or in another currency) fails the step, the add-on kept in state.
+   */
+  maxPrice?: pulumi.Input<number | string>;
 }

@@ -17,7 +17,9 @@ import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
 import { priceGuard } from "../host/price-guard";
+import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
 import type { MoneyContract } from "../../provider/contract";
+import { moneyDecimals } from "../../provider/money";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
 import { checkDomainInputs } from "./schema";
@@ -122,12 +124,26 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
   new PartialFailure(`${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} may have been charged: ${o.reason}. ${found}. ${KEPT_UNCONFIRMED}`, domain, outs);
 
 /**
+ * Holds an order's charge against what it was accepted at (../host/charge-check.ts): a warning is
+ * logged; a problem (another currency, above maxPrice) is added to `problems`, which fail the step
+ * once the resource's outputs are known, so the order stays in state and is never bought again.
+ */
+function holdCharge(ctx: HostContext, what: string, fields: Charge, accepted: AcceptedPrice | undefined, problems: string[]): void {
+  const v = checkCharge(what, fields, accepted, moneyDecimals(ctx.contract().money));
+  if (!v.ok) problems.push(v.problem);
+  else if (v.warning) ctx.log.warn(v.warning);
+}
+
+/** The partial failure of orders whose charges do not hold against what was accepted: kept in state with what they charged. */
+const chargeFailure = (domain: string, problems: string[], outs: DomainOutputs): PartialFailure => new PartialFailure(`${problems.join(" ")} ${CHARGE_KEPT}`, domain, outs, [...problems, CHARGE_KEPT]);
+
+/**
  * Asks again for an order an earlier run left unconfirmed, under its own key: the service replays its
  * answer, so what it charged is known and nothing is bought again. Its charge still unknown, it stays
  * unconfirmed; refused (the inputs changed since, or the service no longer keeps the answer), it was
  * applied all the same (the domain is in the account) and the invoices say what it cost.
  */
-async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs): Promise<Overlay> {
+async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs, problems: string[]): Promise<Overlay> {
   const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
   if (o.operation !== "renew" && !inputs.contacts) {
     ctx.log.warn(`${what} cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent. It was applied, once; the account's invoices say what it cost.`);
@@ -135,7 +151,9 @@ async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, 
   }
   const r = await confirmByReplay(ctx, what, o, async () => (await charged(sendOrder(api, domain, o, inputs), ctx.contract().money)).fields);
   if (!r) return { unconfirmedOrder: undefined };
-  return "charge" in r ? { ...r.charge, unconfirmedOrder: undefined } : { unconfirmedOrder: r.unconfirmed };
+  if (!("charge" in r)) return { unconfirmedOrder: r.unconfirmed };
+  holdCharge(ctx, what, r.charge, acceptedFromState(o.accepted, moneyDecimals(ctx.contract().money)), problems);
+  return { ...r.charge, unconfirmedOrder: undefined };
 }
 
 function protectionHint(e: unknown, domain: string, what: string): Error {
@@ -156,12 +174,12 @@ function changedContacts(live: HeldContacts, wanted: ContactSet): Partial<Record
   return out;
 }
 
-async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined): Promise<Overlay> {
+async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
-  await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
-  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry, placedAt: isoNow(ctx) };
+  const accepted = await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
+  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry, placedAt: isoNow(ctx), accepted: accepted && holdAccepted(accepted) };
   try {
     // Applied without a readable answer: the expiry has moved on.
     const outcome = await sendPaidOrder(
@@ -172,6 +190,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
     if ("unconfirmed" in outcome) return { unconfirmedOrder: { ...placed, reason: outcome.reason } };
     const { order, fields } = outcome.answered;
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${fields.charged} ${fields.currency}, stage ${order.stage}`);
+    holdCharge(ctx, `${domain}: the renewal from ${expiry}`, fields, accepted, problems);
     return fields;
   } catch (e) {
     if (!isExpiryMismatch(e)) throw e;
@@ -301,11 +320,11 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
 
     const years = inputs.years;
     const action: "register" | "transfer" = inputs.authCode ? "transfer" : "register";
-    await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
+    const accepted = await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
     // check() requires contacts unless adopt is set, and adopt never reaches here.
     if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
     // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
-    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx) };
+    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx), accepted: accepted && holdAccepted(accepted) };
     // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
     const outcome = await sendPaidOrder(`${domain}: the ${action} request`, () => charged(sendOrder(api, domain, placed, inputs), ctx.contract().money), () => liveOrder(api, domain));
     if ("unconfirmed" in outcome) {
@@ -314,6 +333,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     }
     const { order, fields } = outcome.answered;
     const extra: Overlay = { ...fields, adopted: false };
+    // The order was taken: a charge that does not hold fails the step now, the domain kept in state with it.
+    const problems: string[] = [];
+    holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
+    if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);
@@ -358,7 +381,9 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
     if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
     const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
-    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news));
+    // Charges that do not hold against what their orders were accepted at: the step fails once the outputs are known.
+    const problems: string[] = [];
+    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
     const managed: string[] = [];
     const wantNs = news.nameservers;
     if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
@@ -398,13 +423,14 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
       if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
       else {
-        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice));
+        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice, problems));
         live = await api.getDomain(domain);
       }
     }
     const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
     // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
     const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
+    if (problems.length) throw chargeFailure(domain, problems, outs);
     const o = extra.unconfirmedOrder;
     if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
     return { outs };
