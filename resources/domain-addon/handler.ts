@@ -10,7 +10,7 @@ import { diffDomainAddon } from "./diff";
 import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
 import { defined } from "../shared/normalize";
 import { checkDomainOnlyInputs } from "./schema";
-import { addonPriceGuard, addonYears } from "../host/price-guard";
+import { addonPriceGuard, addonYears, ceilingOnly } from "../host/price-guard";
 import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
 import { moneyDecimals } from "../../provider/money";
 import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
@@ -112,8 +112,10 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
    * (a charge above zero, recorded), or, the add-on being present, answers that it bought nothing (200
    * with the current state, or 409: contract errors.alreadyEnabled), and nothing is bought.
    */
-  async function takeOver(ctx: HostContext, domain: string, urn: string): Promise<Charge> {
+  async function takeOver(ctx: HostContext, domain: string, urn: string, maxPrice: string | undefined): Promise<{ charge: Charge; problem?: string }> {
     const what = `${domain}: ${a.label} is on already`;
+    // Its price is not known (it was not recorded): a replayed charge is held against maxPrice alone.
+    const accepted = await ceilingOnly(ctx.api(), maxPrice, ctx.contract().money);
     let answer: string;
     try {
       const charge = chargeOf(await a.enable(ctx.api(), domain, ctx.purchaseKey({ urn, operation: a.operation, domain })), ctx.contract().money);
@@ -121,7 +123,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
         ctx.log.info(
           `${what}, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${showCharge(charge)}. Taking it; nothing was bought again.`,
         );
-        return charge;
+        return { charge, problem: holdCharge(ctx, `${domain}: the ${a.label} purchase of an earlier run`, charge, accepted) };
       }
       answer = `it answered that this request bought nothing${charge.charged === null ? "" : ` (charged ${charge.charged})`}`;
     } catch (e) {
@@ -131,7 +133,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
     ctx.log.warn(
       `${what} (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (${answer}). Taking it over: this run buys nothing; what it cost is on the account's invoices.`,
     );
-    return NOT_BOUGHT;
+    return { charge: NOT_BOUGHT };
   }
 
   return {
@@ -146,8 +148,10 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       const current = await orGone(() => a.get(api, domain));
       if (current && a.isOn(current)) {
         ctx.owners.claim(key, urn);
-        const held = inputs.adopt ? NOT_BOUGHT : await takeOver(ctx, domain, urn ?? "");
-        return { id: domain, outs: outputs(inputs, current, { ...held, adopted: !!inputs.adopt }) };
+        const held = inputs.adopt ? { charge: NOT_BOUGHT } : await takeOver(ctx, domain, urn ?? "", inputs.maxPrice);
+        const outs = outputs(inputs, current, { ...held.charge, adopted: !!inputs.adopt });
+        if (held.problem) throw chargeFailure(domain, held.problem, outs);
+        return { id: domain, outs };
       }
       if (inputs.adopt) throw new Error(`adopt: ${a.label} is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
       const accepted = await guard(ctx, inputs);

@@ -33,7 +33,10 @@ export interface DomainArgs {
   authCode?: pulumi.Input<string>;
   /** Your own order or domain reference, sent with the order. */
   clientReference?: pulumi.Input<string>;
-  /** A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
+  /**
+   * A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then.
+   * The order's answer is held against it and the quote: a charge above it, or in another currency, fails the step naming the invoice, the domain kept in state with that charge (never bought again).
+   */
   maxPrice?: pulumi.Input<number | string>;
   /** Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice). */
   renewal?: pulumi.Input<RenewalPolicyArgs>;

@@ -16,7 +16,7 @@ import { objectKey } from "../host/ownership";
 import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
-import { priceGuard } from "../host/price-guard";
+import { ceilingOnly, priceGuard } from "../host/price-guard";
 import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
 import type { MoneyContract } from "../../provider/contract";
 import { moneyDecimals } from "../../provider/money";
@@ -212,14 +212,13 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
 async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs, owned: DomainInfo, extra: Overlay): Promise<DomainOutputs> {
   const { domain, years, resourceUrn: urn = "" } = inputs;
   const action = inputs.authCode ? "transfer" : "register";
-  const order = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years }), years } as const;
-  let answer: string;
+  // Its quote is not known (it was not recorded): a replayed charge is held against maxPrice alone.
+  const accepted = await ceilingOnly(api, inputs.maxPrice, ctx.contract().money);
+  const order = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years }), years, accepted: accepted && holdAccepted(accepted) } as const;
+  let answer = "";
+  let replayed: Charge | undefined;
   try {
-    const { fields } = await charged(sendOrder(api, domain, order, inputs), ctx.contract().money);
-    ctx.log.info(
-      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Taking it; nothing was bought again.`,
-    );
-    return outputs(inputs, owned, { ...extra, ...fields });
+    replayed = (await charged(sendOrder(api, domain, order, inputs), ctx.contract().money)).fields;
   } catch (e) {
     const reason = chargeUnknown(e);
     if (reason !== undefined) {
@@ -227,6 +226,16 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
       throw unconfirmedFailure(domain, o, `The domain is in the account (stage ${owned.stage}), perhaps ordered by an earlier run of this resource that was interrupted`, outputs(inputs, owned, { ...extra, unconfirmedOrder: o }));
     }
     answer = e instanceof Error ? e.message : String(e);
+  }
+  if (replayed) {
+    ctx.log.info(
+      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(replayed)}. Taking it; nothing was bought again.`,
+    );
+    const problems: string[] = [];
+    holdCharge(ctx, `${domain}: the ${action} of an earlier run`, replayed, accepted, problems);
+    const outs = outputs(inputs, owned, { ...extra, ...replayed });
+    if (problems.length) throw chargeFailure(domain, problems, outs);
+    return outs;
   }
   ctx.log.warn(
     `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices.`,
@@ -241,13 +250,16 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
  * recorded) or, the renewal not being this resource's (renewed in the portal, by a colleague),
  * answers 409 expiry_mismatch, which charges nothing (spec, Register, transfer, renew: rule 3).
  */
-async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }): Promise<Overlay> {
-  const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from };
+async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
+  // Its quote is not known (it was not recorded): a replayed charge is held against maxPrice alone.
+  const accepted = await ceilingOnly(api, maxPrice, ctx.contract().money);
+  const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from, accepted: accepted && holdAccepted(accepted) };
   try {
     const { fields } = await charged(sendOrder(api, domain, order), ctx.contract().money);
     ctx.log.info(
       `${domain}: the expiry moved on from ${r.from} to ${r.to} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Nothing was bought again.`,
     );
+    holdCharge(ctx, `${domain}: the renewal from ${r.from} of an earlier run`, fields, accepted, problems);
     return fields;
   } catch (e) {
     const reason = chargeUnknown(e);
@@ -418,7 +430,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
     const from = olds.expiryDate;
     if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
-      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }));
+      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }, news.maxPrice, problems));
     // Never a renewal while an order's charge is unknown: it may be that very renewal.
     if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
       if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);

@@ -46,6 +46,17 @@ export async function priceGuard(api: Pick<ResellerApi, "quote" | "getBalance">,
   return { maxPrice: maxPrice.amount, currency: accepted.currency, expected: { amount: accepted.amount, source: "the quote" } };
 }
 
+/**
+ * The ceiling alone, for a purchase whose quote is not known: an order of an earlier run, interrupted
+ * before it recorded what it was accepted at, whose answer the service replays now. In maxPrice's
+ * currency, or the account's when it states none; undefined when no maxPrice is set.
+ */
+export async function ceilingOnly(api: Pick<ResellerApi, "getBalance">, maxPrice: string | undefined, money: MoneyContract): Promise<AcceptedPrice | undefined> {
+  if (maxPrice === undefined) return undefined;
+  const m = parseMaxPrice(maxPrice, moneyDecimals(money));
+  return { maxPrice: m.amount, currency: m.currency ?? (await api.getBalance()).currency };
+}
+
 /** An add-on's key in the contract's price list (money.addonPricesPerYear). */
 export type AddonKey = keyof MoneyContract["addonPricesPerYear"];
 

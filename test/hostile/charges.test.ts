@@ -94,6 +94,23 @@ test("a renewal charged above maxPrice: the update fails loudly, the new expiry 
   await nothingBoughtAgain(d, args, domain, "renew", { charged: "999.00", expiryDate: expiry });
 });
 
+test("an order of a run interrupted before it recorded it, replayed charged 999.00: held against maxPrice, fails loudly, kept; nothing bought again", async () => {
+  const domain = "charged-interrupted.com";
+  const args = { domain, contacts, maxPrice: "25.00" };
+  const d = new Managed(service.env, "Domain", "charged-interrupted");
+  expect(await d.up(args)).toBe("create");
+  const [order] = ledger(domain, "register");
+  // As a run killed before the engine recorded the create leaves it: the domain bought, nothing in state.
+  d.state = undefined;
+  service.proxy.rewrite({ method: "POST", path: /\/domains\/register$/, lie: dataWith("charged", "999.00") });
+  const f = await failureOf(d.up(args));
+  expect(f.message).toContain(`${domain}: the register of an earlier run charged 999.00 USD, above maxPrice 25.00 USD: check invoice ${order.invoice}.`);
+  expect(f.id).toBe(domain);
+  expect(ledger(domain, "register")).toEqual([order]);
+  expect(d.state!.outputs).toMatchObject({ charged: "999.00", invoice: order.invoice, adopted: false });
+  await nothingBoughtAgain(d, args, domain, "register", { charged: "999.00", invoice: order.invoice });
+});
+
 const ADDONS = [
   ["PrivacyAddon", "privacy", /\/privacy$/, "WHOIS Privacy", "5.00"],
   ["Protection", "protection", /\/protection$/, "Domain Protection", "15.00"],
@@ -121,6 +138,21 @@ describe.each(ADDONS)("%s with maxPrice", (kind, action, path, label, price) => 
     expect(f.id).toBe(domain);
     expect(a.state!.outputs).toMatchObject({ domain, enabled: true, charged: "99.00", currency: "USD", invoice: order.invoice, maxPrice: "20.00" });
     await nothingBoughtAgain(a, args, domain, action, { enabled: true, charged: "99.00", invoice: order.invoice });
+  });
+
+  test("a purchase of a run interrupted before it recorded it, replayed charged 99.00: held against maxPrice 20.00, fails loudly, kept; nothing bought again", async () => {
+    const domain = await domainFor(`interrupted-${action}`);
+    const a = new Managed(service.env, kind, `interrupted-${action}`);
+    const args = { domain, maxPrice: "20.00" };
+    expect(await a.up(args)).toBe("create");
+    const [order] = ledger(domain, action);
+    a.state = undefined;
+    service.proxy.rewrite({ method: "POST", path, lie: dataWith("charged", "99.00") });
+    const f = await failureOf(a.up(args));
+    expect(f.message).toContain(`${domain}: the ${label} purchase of an earlier run charged 99.00 USD, above maxPrice 20.00 USD: check invoice ${order.invoice}.`);
+    expect(ledger(domain, action)).toEqual([order]);
+    expect(a.state!.outputs).toMatchObject({ enabled: true, charged: "99.00", invoice: order.invoice });
+    await nothingBoughtAgain(a, args, domain, action, { charged: "99.00", invoice: order.invoice });
   });
 
   test("maxPrice below the contract's price: refused before buying, in preview and in up alike; nothing charged, nothing in state", async () => {
