@@ -1,5 +1,6 @@
 /** PrivacyAddon's and Protection's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
+import type { AcceptedPriceOutput } from "../domain/args";
 
 /** An add-on purchase whose charge is unknown: its answer was lost or unreadable, and the service shows the add-on on. */
 export interface UnconfirmedAddonOrder {
@@ -11,6 +12,8 @@ export interface UnconfirmedAddonOrder {
   reason: string;
   /** When it was sent, ISO 8601. */
   placedAt?: string;
+  /** What it was accepted at (maxPrice set); its replayed charge is held against it. */
+  accepted?: AcceptedPriceOutput;
 }
 
 /** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */

@@ -45,3 +45,15 @@ export interface DomainArgs {
   /** How long create waits for the registry (stage `pending`), seconds; default 120. */
   waitTimeoutSeconds?: pulumi.Input<number>;
 }
+
+/** What a paid order was accepted at before it was sent, as state keeps it (decimal strings). */
+export interface AcceptedPriceOutput {
+  /** The ceiling: maxPrice. */
+  maxPrice: string;
+  /** The currency it is charged in. */
+  currency: string;
+  /** The price expected: the quote, or the contract's price of an add-on. */
+  expected?: string;
+  /** What stated `expected`, e.g. "the quote". */
+  expectedSource?: string;
+}
