@@ -1,5 +1,6 @@
 /** PrivacyAddon's and Protection's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
+import type { AcceptedPriceOutput } from "../domain/args";
 
 /** An add-on purchase whose charge is unknown: its answer was lost or unreadable, and the service shows the add-on on. */
 export interface UnconfirmedAddonOrder {
@@ -11,6 +12,8 @@ export interface UnconfirmedAddonOrder {
   reason: string;
   /** When it was sent, ISO 8601. */
   placedAt?: string;
+  /** What it was accepted at (maxPrice set); its replayed charge is held against it. */
+  accepted?: AcceptedPriceOutput;
 }
 
 /** Arguments of a {@link PrivacyAddon} or a {@link Protection}. */
@@ -19,4 +22,11 @@ export interface DomainAddonArgs {
   domain: pulumi.Input<string>;
   /** Take the add-on, already on, into state: no purchase. */
   adopt?: pulumi.Input<boolean>;
+  /**
+   * A number or a decimal string, e.g. 5 or "5.00" (optionally with the account's currency, "5.00 USD"):
+   * the most the purchase may charge. Before buying it is held against the price reseller:contract
+   * states for the add-on (money.addonPricesPerYear), if any, and nothing is bought above it; after
+   * buying, a charge above it (or in another currency) fails the step, the add-on kept in state.
+   */
+  maxPrice?: pulumi.Input<number | string>;
 }

@@ -2,7 +2,10 @@
 import { type DomainAddonInputs } from "./state";
 import { DiffResult, Held, diffFields } from "../host/diff";
 
-/** PrivacyAddon and Protection: only the domain, which is a replace. */
+/** PrivacyAddon and Protection: the domain is a replace; maxPrice (a guard of the purchase) changes in place. */
 export function diffDomainAddon(olds: Held<DomainAddonInputs>, news: DomainAddonInputs): DiffResult {
-  return diffFields<DomainAddonInputs, Held<DomainAddonInputs>>(olds, news, [{ key: "domain", mode: "replace" }]);
+  return diffFields<DomainAddonInputs, Held<DomainAddonInputs>>(olds, news, [
+    { key: "domain", mode: "replace" },
+    { key: "maxPrice", mode: "update" },
+  ]);
 }

@@ -10,6 +10,9 @@ import { diffDomainAddon } from "./diff";
 import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
 import { defined } from "../shared/normalize";
 import { checkDomainOnlyInputs } from "./schema";
+import { addonPriceGuard, addonYears, ceilingOnly } from "../host/price-guard";
+import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
+import { moneyDecimals } from "../../provider/money";
 import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
 
 /** A purchase's outcome: the view and what it charged, or (its answer lost or unreadable) the view read back on and the order left unconfirmed. */
@@ -20,7 +23,7 @@ type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddon
  * read back, never sent again. The charge is parsed inside the paid call, so a malformed one leaves
  * the charge unknown rather than refusing an order that was taken.
  */
-async function keyed<V>(ctx: HostContext, what: string, operation: HeldAddonOrder["operation"], key: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
+async function keyed<V>(ctx: HostContext, what: string, operation: HeldAddonOrder["operation"], key: string, accepted: AcceptedPrice | undefined, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
   const placedAt = new Date(ctx.clock.now()).toISOString();
   const money = ctx.contract().money;
   const outcome = await sendPaidOrder(
@@ -32,7 +35,7 @@ async function keyed<V>(ctx: HostContext, what: string, operation: HeldAddonOrde
     readOn,
   );
   if ("answered" in outcome) return outcome.answered;
-  return { view: outcome.unconfirmed, unconfirmed: { operation, idempotencyKey: key, reason: outcome.reason, placedAt } };
+  return { view: outcome.unconfirmed, unconfirmed: defined({ operation, idempotencyKey: key, reason: outcome.reason, placedAt, accepted: accepted && holdAccepted(accepted) }) };
 }
 
 /**
@@ -41,11 +44,11 @@ async function keyed<V>(ctx: HostContext, what: string, operation: HeldAddonOrde
  * purchase's answer replayed and nothing is enabled. The live state decides: still off means enabling
  * again is a new operation, sent under a key of its own. `readOn` is the live view when it is on.
  */
-async function buy<V>(ctx: HostContext, what: string, urn: string, operation: HeldAddonOrder["operation"], domain: string, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
-  const first = await keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain }), send, readOn);
+async function buy<V>(ctx: HostContext, what: string, urn: string, operation: HeldAddonOrder["operation"], domain: string, accepted: AcceptedPrice | undefined, send: (key: string) => Promise<V & ChargeAnswer>, readOn: () => Promise<V | undefined>): Promise<Bought<V>> {
+  const first = await keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain }), accepted, send, readOn);
   if ("unconfirmed" in first || (await readOn().catch(() => first.view)) !== undefined) return first;
   ctx.log.warn(`${what}: the service answered with an earlier purchase of this resource, but it is off now (turned off since); enabling it again`);
-  return keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain, after: new Date(ctx.clock.now()).toISOString() }), send, readOn);
+  return keyed(ctx, what, operation, ctx.purchaseKey({ urn, operation, domain, after: new Date(ctx.clock.now()).toISOString() }), accepted, send, readOn);
 }
 
 /** No purchase by this resource (adopted, or taken over as found). */
@@ -81,6 +84,25 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   const outputs = (base: DomainAddonInputs, view: V, held: AddonHeld): O => defined({ ...base, ...a.fields(view), ...held }) as O;
   /** What state holds of a purchase (none before charges were recorded). */
   const heldOf = (o: Partial<AddonHeld>): AddonHeld => defined({ charged: o.charged ?? null, currency: o.currency ?? null, invoice: o.invoice ?? null, adopted: o.adopted ?? false, unconfirmedOrder: o.unconfirmedOrder });
+  /** A purchase's charge held against what it was accepted at: a warning is logged, a problem returned. */
+  const holdCharge = (ctx: HostContext, what: string, charge: Charge, accepted: AcceptedPrice | undefined): string | undefined => {
+    const v = checkCharge(what, charge, accepted, moneyDecimals(ctx.contract().money));
+    if (!v.ok) return v.problem;
+    if (v.warning) ctx.log.warn(v.warning);
+    return undefined;
+  };
+  /** The partial failure of a purchase whose charge does not hold: kept in state with what it charged, never bought again. */
+  const chargeFailure = (domain: string, problem: string, outs: O): PartialFailure => new PartialFailure(`${problem} ${CHARGE_KEPT}`, domain, outs, [problem, CHARGE_KEPT]);
+  /**
+   * What the purchase is accepted at before it is sent (../host/price-guard.ts addonPriceGuard):
+   * maxPrice in the account's currency, not below the contract's price for the years charged.
+   */
+  async function guard(ctx: HostContext, inputs: DomainAddonInputs): Promise<AcceptedPrice | undefined> {
+    if (inputs.maxPrice === undefined) return undefined;
+    const api = ctx.api();
+    const years = addonYears(await api.getDomain(inputs.domain), undefined, ctx.clock.now());
+    return addonPriceGuard(api, { key: a.operation, label: a.label, domain: inputs.domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
+  }
   const unconfirmedFailure = (domain: string, o: HeldAddonOrder, outs: O): PartialFailure =>
     new PartialFailure(`${domain}: the ${a.label} purchase may have been charged: ${o.reason}. The service shows it on, so it was bought, once (every re-send carried the same Idempotency-Key). ${KEPT_UNCONFIRMED}`, domain, outs);
   /**
@@ -90,8 +112,10 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
    * (a charge above zero, recorded), or, the add-on being present, answers that it bought nothing (200
    * with the current state, or 409: contract errors.alreadyEnabled), and nothing is bought.
    */
-  async function takeOver(ctx: HostContext, domain: string, urn: string): Promise<Charge> {
+  async function takeOver(ctx: HostContext, domain: string, urn: string, maxPrice: string | undefined): Promise<{ charge: Charge; problem?: string }> {
     const what = `${domain}: ${a.label} is on already`;
+    // Its price is not known (it was not recorded): a replayed charge is held against maxPrice alone.
+    const accepted = await ceilingOnly(ctx.api(), maxPrice, ctx.contract().money);
     let answer: string;
     try {
       const charge = chargeOf(await a.enable(ctx.api(), domain, ctx.purchaseKey({ urn, operation: a.operation, domain })), ctx.contract().money);
@@ -99,7 +123,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
         ctx.log.info(
           `${what}, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${showCharge(charge)}. Taking it; nothing was bought again.`,
         );
-        return charge;
+        return { charge, problem: holdCharge(ctx, `${domain}: the ${a.label} purchase of an earlier run`, charge, accepted) };
       }
       answer = `it answered that this request bought nothing${charge.charged === null ? "" : ` (charged ${charge.charged})`}`;
     } catch (e) {
@@ -109,11 +133,11 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
     ctx.log.warn(
       `${what} (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (${answer}). Taking it over: this run buys nothing; what it cost is on the account's invoices.`,
     );
-    return NOT_BOUGHT;
+    return { charge: NOT_BOUGHT };
   }
 
   return {
-    check: (_ctx, _olds, news) => checkDomainOnlyInputs(news),
+    check: (ctx, _olds, news) => checkDomainOnlyInputs(news, ctx.limits()),
     diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
 
     async create(ctx, inputs) {
@@ -124,10 +148,13 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       const current = await orGone(() => a.get(api, domain));
       if (current && a.isOn(current)) {
         ctx.owners.claim(key, urn);
-        const held = inputs.adopt ? NOT_BOUGHT : await takeOver(ctx, domain, urn ?? "");
-        return { id: domain, outs: outputs(inputs, current, { ...held, adopted: !!inputs.adopt }) };
+        const held = inputs.adopt ? { charge: NOT_BOUGHT } : await takeOver(ctx, domain, urn ?? "", inputs.maxPrice);
+        const outs = outputs(inputs, current, { ...held.charge, adopted: !!inputs.adopt });
+        if (held.problem) throw chargeFailure(domain, held.problem, outs);
+        return { id: domain, outs };
       }
       if (inputs.adopt) throw new Error(`adopt: ${a.label} is not on for ${domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
+      const accepted = await guard(ctx, inputs);
       ctx.owners.claim(key, urn);
       const bought = await buy(
         ctx,
@@ -135,6 +162,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
         urn ?? "",
         a.operation,
         domain,
+        accepted,
         (idempotencyKey) => a.enable(api, domain, idempotencyKey),
         async () => {
           const live = await a.get(api, domain);
@@ -144,7 +172,10 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       if ("unconfirmed" in bought) throw unconfirmedFailure(domain, bought.unconfirmed, outputs(inputs, bought.view, { ...NOT_BOUGHT, adopted: false, unconfirmedOrder: bought.unconfirmed }));
       ctx.log.info(`${domain}: ${a.label} bought; it charged ${showCharge(bought.charge)}`);
       a.bought?.(ctx, domain, bought.view);
-      return { id: domain, outs: outputs(inputs, bought.view, { ...bought.charge, adopted: false }) };
+      const outs = outputs(inputs, bought.view, { ...bought.charge, adopted: false });
+      const problem = holdCharge(ctx, `${domain}: the ${a.label} purchase`, bought.charge, accepted);
+      if (problem) throw chargeFailure(domain, problem, outs);
+      return { id: domain, outs };
     },
 
     async read(ctx, id, props) {
@@ -162,7 +193,10 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       const money = ctx.contract().money;
       const r = await confirmByReplay(ctx, `${id}: the ${a.label} purchase of an earlier run`, o, async () => chargeOf(await a.enable(api, id, o.idempotencyKey), money));
       if (r && "unconfirmed" in r) throw unconfirmedFailure(id, r.unconfirmed, outputs(news, view, { ...held, unconfirmedOrder: r.unconfirmed }));
-      return { outs: outputs(news, view, { ...held, ...(r ? r.charge : {}), unconfirmedOrder: undefined }) };
+      const outs = outputs(news, view, { ...held, ...(r ? r.charge : {}), unconfirmedOrder: undefined });
+      const problem = r && holdCharge(ctx, `${id}: the ${a.label} purchase of an earlier run`, r.charge, acceptedFromState(o.accepted, money.decimals));
+      if (problem) throw chargeFailure(id, problem, outs);
+      return { outs };
     },
 
     async delete(ctx, id, props) {

@@ -1,9 +1,10 @@
-/** PrivacyAddon's and Protection's check (host side): a domain. */
+/** PrivacyAddon's and Protection's check (host side): a domain, and optionally the most its purchase may cost. */
 import { z } from "zod";
-import { CheckResult, common, domainName, parseInputs } from "../host/check";
+import { moneyDecimals } from "../../provider/money";
+import { CheckResult, DEFAULT_LIMITS, Limits, common, domainName, optional, parseInputs, readMaxPrice, withLimits } from "../host/check";
 import { DomainAddonInputs } from "./state";
 
-export const domainAddonSchema: z.ZodType<DomainAddonInputs> = z.looseObject({ ...common, domain: domainName });
+export const domainAddonSchema = withLimits<DomainAddonInputs>((limits) => z.looseObject({ ...common, domain: domainName, maxPrice: optional(readMaxPrice(moneyDecimals(limits.money))) }));
 
 /** PrivacyAddon and Protection. */
-export const checkDomainOnlyInputs = (news: Record<string, unknown>): CheckResult<DomainAddonInputs> => parseInputs(domainAddonSchema, news);
+export const checkDomainOnlyInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<DomainAddonInputs> => parseInputs(domainAddonSchema(limits), news);

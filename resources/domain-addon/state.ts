@@ -2,9 +2,11 @@
 import type { Charge, UnconfirmedBase } from "../host/unanswered-order";
 import type { Common } from "../kinds";
 
-/** PrivacyAddon and Protection: a domain. */
+/** PrivacyAddon and Protection: a domain, and optionally the most the purchase may cost. */
 export interface DomainAddonInputs extends Common {
   domain: string;
+  /** As the program states it ("5.00" or "5.00 USD"): the ceiling of the purchase's charge. */
+  maxPrice?: string;
 }
 
 /** An add-on purchase whose charge is unknown (its answer lost or unreadable, the add-on on); the next up confirms it. */

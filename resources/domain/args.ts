@@ -33,7 +33,10 @@ export interface DomainArgs {
   authCode?: pulumi.Input<string>;
   /** Your own order or domain reference, sent with the order. */
   clientReference?: pulumi.Input<string>;
-  /** A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then. */
+  /**
+   * A number or a decimal string, e.g. 25 or "25.00" (optionally with a currency, "25.00 USD"): refuse to register, transfer or renew when the quote is higher. Nothing is charged then.
+   * The order's answer is held against it and the quote: a charge above it, or in another currency, fails the step naming the invoice, the domain kept in state with that charge (never bought again).
+   */
   maxPrice?: pulumi.Input<number | string>;
   /** Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice). */
   renewal?: pulumi.Input<RenewalPolicyArgs>;
@@ -41,4 +44,16 @@ export interface DomainArgs {
   adopt?: pulumi.Input<boolean>;
   /** How long create waits for the registry (stage `pending`), seconds; default 120. */
   waitTimeoutSeconds?: pulumi.Input<number>;
+}
+
+/** What a paid order was accepted at before it was sent, as state keeps it (decimal strings). */
+export interface AcceptedPriceOutput {
+  /** The ceiling: maxPrice. */
+  maxPrice: string;
+  /** The currency it is charged in. */
+  currency: string;
+  /** The price expected: the quote, or the contract's price of an add-on. */
+  expected?: string;
+  /** What stated `expected`, e.g. "the quote". */
+  expectedSource?: string;
 }

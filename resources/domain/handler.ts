@@ -16,8 +16,10 @@ import { objectKey } from "../host/ownership";
 import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
-import { priceGuard } from "../host/price-guard";
+import { ceilingOnly, priceGuard } from "../host/price-guard";
+import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
 import type { MoneyContract } from "../../provider/contract";
+import { moneyDecimals } from "../../provider/money";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
 import { checkDomainInputs } from "./schema";
@@ -122,12 +124,26 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
   new PartialFailure(`${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} may have been charged: ${o.reason}. ${found}. ${KEPT_UNCONFIRMED}`, domain, outs);
 
 /**
+ * Holds an order's charge against what it was accepted at (../host/charge-check.ts): a warning is
+ * logged; a problem (another currency, above maxPrice) is added to `problems`, which fail the step
+ * once the resource's outputs are known, so the order stays in state and is never bought again.
+ */
+function holdCharge(ctx: HostContext, what: string, fields: Charge, accepted: AcceptedPrice | undefined, problems: string[]): void {
+  const v = checkCharge(what, fields, accepted, moneyDecimals(ctx.contract().money));
+  if (!v.ok) problems.push(v.problem);
+  else if (v.warning) ctx.log.warn(v.warning);
+}
+
+/** The partial failure of orders whose charges do not hold against what was accepted: kept in state with what they charged. */
+const chargeFailure = (domain: string, problems: string[], outs: DomainOutputs): PartialFailure => new PartialFailure(`${problems.join(" ")} ${CHARGE_KEPT}`, domain, outs, [...problems, CHARGE_KEPT]);
+
+/**
  * Asks again for an order an earlier run left unconfirmed, under its own key: the service replays its
  * answer, so what it charged is known and nothing is bought again. Its charge still unknown, it stays
  * unconfirmed; refused (the inputs changed since, or the service no longer keeps the answer), it was
  * applied all the same (the domain is in the account) and the invoices say what it cost.
  */
-async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs): Promise<Overlay> {
+async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs, problems: string[]): Promise<Overlay> {
   const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
   if (o.operation !== "renew" && !inputs.contacts) {
     ctx.log.warn(`${what} cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent. It was applied, once; the account's invoices say what it cost.`);
@@ -135,7 +151,9 @@ async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, 
   }
   const r = await confirmByReplay(ctx, what, o, async () => (await charged(sendOrder(api, domain, o, inputs), ctx.contract().money)).fields);
   if (!r) return { unconfirmedOrder: undefined };
-  return "charge" in r ? { ...r.charge, unconfirmedOrder: undefined } : { unconfirmedOrder: r.unconfirmed };
+  if (!("charge" in r)) return { unconfirmedOrder: r.unconfirmed };
+  holdCharge(ctx, what, r.charge, acceptedFromState(o.accepted, moneyDecimals(ctx.contract().money)), problems);
+  return { ...r.charge, unconfirmedOrder: undefined };
 }
 
 function protectionHint(e: unknown, domain: string, what: string): Error {
@@ -156,12 +174,12 @@ function changedContacts(live: HeldContacts, wanted: ContactSet): Partial<Record
   return out;
 }
 
-async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined): Promise<Overlay> {
+async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
-  await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
-  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry, placedAt: isoNow(ctx) };
+  const accepted = await priceGuard(api, { action: "renew", domain, years, maxPrice, money: ctx.contract().money });
+  const placed = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years, from: expiry }), years, from: expiry, placedAt: isoNow(ctx), accepted: accepted && holdAccepted(accepted) };
   try {
     // Applied without a readable answer: the expiry has moved on.
     const outcome = await sendPaidOrder(
@@ -172,6 +190,7 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
     if ("unconfirmed" in outcome) return { unconfirmedOrder: { ...placed, reason: outcome.reason } };
     const { order, fields } = outcome.answered;
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${fields.charged} ${fields.currency}, stage ${order.stage}`);
+    holdCharge(ctx, `${domain}: the renewal from ${expiry}`, fields, accepted, problems);
     return fields;
   } catch (e) {
     if (!isExpiryMismatch(e)) throw e;
@@ -193,14 +212,13 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
 async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs, owned: DomainInfo, extra: Overlay): Promise<DomainOutputs> {
   const { domain, years, resourceUrn: urn = "" } = inputs;
   const action = inputs.authCode ? "transfer" : "register";
-  const order = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years }), years } as const;
-  let answer: string;
+  // Its quote is not known (it was not recorded): a replayed charge is held against maxPrice alone.
+  const accepted = await ceilingOnly(api, inputs.maxPrice, ctx.contract().money);
+  const order = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years }), years, accepted: accepted && holdAccepted(accepted) } as const;
+  let answer = "";
+  let replayed: Charge | undefined;
   try {
-    const { fields } = await charged(sendOrder(api, domain, order, inputs), ctx.contract().money);
-    ctx.log.info(
-      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Taking it; nothing was bought again.`,
-    );
-    return outputs(inputs, owned, { ...extra, ...fields });
+    replayed = (await charged(sendOrder(api, domain, order, inputs), ctx.contract().money)).fields;
   } catch (e) {
     const reason = chargeUnknown(e);
     if (reason !== undefined) {
@@ -208,6 +226,16 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
       throw unconfirmedFailure(domain, o, `The domain is in the account (stage ${owned.stage}), perhaps ordered by an earlier run of this resource that was interrupted`, outputs(inputs, owned, { ...extra, unconfirmedOrder: o }));
     }
     answer = e instanceof Error ? e.message : String(e);
+  }
+  if (replayed) {
+    ctx.log.info(
+      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(replayed)}. Taking it; nothing was bought again.`,
+    );
+    const problems: string[] = [];
+    holdCharge(ctx, `${domain}: the ${action} of an earlier run`, replayed, accepted, problems);
+    const outs = outputs(inputs, owned, { ...extra, ...replayed });
+    if (problems.length) throw chargeFailure(domain, problems, outs);
+    return outs;
   }
   ctx.log.warn(
     `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices.`,
@@ -222,13 +250,16 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
  * recorded) or, the renewal not being this resource's (renewed in the portal, by a colleague),
  * answers 409 expiry_mismatch, which charges nothing (spec, Register, transfer, renew: rule 3).
  */
-async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }): Promise<Overlay> {
-  const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from };
+async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
+  // Its quote is not known (it was not recorded): a replayed charge is held against maxPrice alone.
+  const accepted = await ceilingOnly(api, maxPrice, ctx.contract().money);
+  const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from, accepted: accepted && holdAccepted(accepted) };
   try {
     const { fields } = await charged(sendOrder(api, domain, order), ctx.contract().money);
     ctx.log.info(
       `${domain}: the expiry moved on from ${r.from} to ${r.to} by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Nothing was bought again.`,
     );
+    holdCharge(ctx, `${domain}: the renewal from ${r.from} of an earlier run`, fields, accepted, problems);
     return fields;
   } catch (e) {
     const reason = chargeUnknown(e);
@@ -301,11 +332,11 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
 
     const years = inputs.years;
     const action: "register" | "transfer" = inputs.authCode ? "transfer" : "register";
-    await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
+    const accepted = await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
     // check() requires contacts unless adopt is set, and adopt never reaches here.
     if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
     // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
-    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx) };
+    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx), accepted: accepted && holdAccepted(accepted) };
     // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
     const outcome = await sendPaidOrder(`${domain}: the ${action} request`, () => charged(sendOrder(api, domain, placed, inputs), ctx.contract().money), () => liveOrder(api, domain));
     if ("unconfirmed" in outcome) {
@@ -314,6 +345,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     }
     const { order, fields } = outcome.answered;
     const extra: Overlay = { ...fields, adopted: false };
+    // The order was taken: a charge that does not hold fails the step now, the domain kept in state with it.
+    const problems: string[] = [];
+    holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
+    if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);
@@ -358,7 +393,9 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
     if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
     const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
-    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news));
+    // Charges that do not hold against what their orders were accepted at: the step fails once the outputs are known.
+    const problems: string[] = [];
+    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
     const managed: string[] = [];
     const wantNs = news.nameservers;
     if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
@@ -393,18 +430,19 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
     const from = olds.expiryDate;
     if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
-      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }));
+      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }, news.maxPrice, problems));
     // Never a renewal while an order's charge is unknown: it may be that very renewal.
     if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
       if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
       else {
-        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice));
+        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice, problems));
         live = await api.getDomain(domain);
       }
     }
     const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
     // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
     const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
+    if (problems.length) throw chargeFailure(domain, problems, outs);
     const o = extra.unconfirmedOrder;
     if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
     return { outs };

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
-import type { DomainArgs, DomainContacts } from "./args";
+import type { AcceptedPriceOutput, DomainArgs, DomainContacts } from "./args";
 
 const OUTPUTS = outputNames<"Domain", Domain>()([
   "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
@@ -64,6 +64,8 @@ export class Domain extends ResellerResource {
         reason: string;
         /** When it was sent, ISO 8601 (none when a take-over's replay was unanswered). */
         placedAt?: string;
+        /** What it was accepted at (maxPrice set): maxPrice, its currency and the quote; its replayed charge is held against it. */
+        accepted?: AcceptedPriceOutput;
       }
     | undefined
   >;

@@ -1,12 +1,12 @@
 /** Domain's check (host side): the zod schema of its inputs, on the shared field rules of ../host/check.ts. */
 import { z } from "zod";
 import { YEARS } from "../../provider/vocabulary";
-import { maxPriceRule as MAX_PRICE_RULE, moneyDecimals, parseMaxPrice } from "../../provider/money";
+import { moneyDecimals } from "../../provider/money";
 import { RENAMED_CONTACT_FIELDS } from "../../provider/contact-names";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RenewalPolicy } from "../../provider/shapes";
 import { canonicalContact, canonicalHost } from "../shared/normalize";
 import { hostNameProblem } from "../shared/rules";
-import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readString, refuse, refuseBare, withLimits } from "../host/check";
+import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readMaxPrice, readString, refuse, refuseBare, withLimits } from "../host/check";
 import { DomainInputs } from "./state";
 
 export const EMAIL = /^[^\s@"<>]+@[^\s@]+$/;
@@ -94,22 +94,6 @@ export function readNameservers(limits: Limits): (v: unknown, ctx: z.RefinementC
   };
 }
 
-/**
- * maxPrice as provider/money.ts parses it (the guard parses it again from the same text,
- * identically). A number is taken as the decimal text JavaScript prints for it (30 -> "30",
- * 12.5 -> "12.5"), so one the text rule refuses (0.1 + 0.2, 1e21, -5) is refused, never rounded.
- */
-export function readMaxPrice(decimals: number): (v: unknown, ctx: z.RefinementCtx) => string {
-  return (v, ctx) => {
-    const text = typeof v === "number" ? String(v) : v;
-    try {
-      parseMaxPrice(text, decimals);
-      return text as string;
-    } catch {
-      return refuse(ctx, v, `is not a decimal amount: a number, or ${MAX_PRICE_RULE(decimals)}`);
-    }
-  };
-}
 export const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Whether a YYYY-MM-DD string names a real calendar day. */

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_CONTRACT, type Contract } from "../../provider/contract";
+import { maxPriceRule, parseMaxPrice } from "../../provider/money";
 import { YEARS } from "../../provider/vocabulary";
 import { canonicalHost, defined } from "../shared/normalize";
 import { domainNameRule, intRule, show } from "../shared/rules";
@@ -145,6 +146,23 @@ export function nested<T>(schema: z.ZodType<T>, v: unknown, ctx: z.RefinementCtx
 }
 
 // ---- What every kind's schema shares (each kind's own is its schema.ts) ----
+
+/**
+ * maxPrice (Domain, PrivacyAddon, Protection) as provider/money.ts parses it (the guard parses it
+ * again from the same text, identically). A number is taken as the decimal text JavaScript prints for it (30 -> "30",
+ * 12.5 -> "12.5"), so one the text rule refuses (0.1 + 0.2, 1e21, -5) is refused, never rounded.
+ */
+export function readMaxPrice(decimals: number): (v: unknown, ctx: z.RefinementCtx) => string {
+  return (v, ctx) => {
+    const text = typeof v === "number" ? String(v) : v;
+    try {
+      parseMaxPrice(text, decimals);
+      return text as string;
+    } catch {
+      return refuse(ctx, v, `is not a decimal amount: a number, or ${maxPriceRule(decimals)}`);
+    }
+  };
+}
 
 export const common = { resourceUrn: z.string().optional(), adopt: bool };
 

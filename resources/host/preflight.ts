@@ -13,7 +13,7 @@
  * - Zones: declared twice, no DNS add-on, or unable to become active (its records then fail).
  * - Adoption: "adopts" or "creates", and what up will change.
  */
-import { VALUES, addonChargeYears, type MoneyContract } from "../../provider/contract";
+import { VALUES } from "../../provider/contract";
 import { recordIdentity } from "../../provider/records";
 import { isGoneStage, isZoneActive } from "../../provider/vocabulary";
 import type { DomainInfo } from "../../provider/views";
@@ -24,8 +24,8 @@ import { liveByTypeName, typeNameKey } from "./live-records";
 import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
 import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
-import { priceGuard } from "./price-guard";
-import { amountFromMinor, formatAmount, moneyDecimals, parseAmount, type Amount } from "../../provider/money";
+import { addonPrice, addonPriceGuard, addonYears, priceGuard, type AddonKey } from "./price-guard";
+import { formatAmount, moneyDecimals, parseAmount, type Amount } from "../../provider/money";
 import { containsUnknown, type CheckResult } from "./check";
 import { type DomainAddonInputs } from "../domain-addon/state";
 import { type DomainInputs } from "../domain/state";
@@ -174,9 +174,12 @@ async function charge(p: Preflight, ctx: HostContext, urn: string | undefined, w
   const reads = { quote: () => p.reads.quote(action, name, years), getBalance: async () => ({ ...(await p.reads.balance()), active_domains: 0 }) };
   const money = ctx.contract().money;
   const accepted = await priceGuard(reads, { action, domain: name, years, maxPrice, money });
-  const q = accepted ?? (await p.reads.quote(action, name, years));
-  const price = accepted?.amount ?? parseAmount("quote.amount", q.amount, moneyDecimals(money));
-  ctx.log.info(await p.spend(urn ?? `${action} ${name}`, what, price, accepted?.currency ?? String(q.currency)));
+  if (accepted?.expected) {
+    ctx.log.info(await p.spend(urn ?? `${action} ${name}`, what, accepted.expected.amount, accepted.currency));
+    return;
+  }
+  const q = await p.reads.quote(action, name, years);
+  ctx.log.info(await p.spend(urn ?? `${action} ${name}`, what, parseAmount("quote.amount", q.amount, moneyDecimals(money)), String(q.currency)));
 }
 
 /** A Domain whose diff asks for a renewal (../domain/diff.ts): quoted and counted like a purchase. */
@@ -257,40 +260,27 @@ async function addon(p: Preflight, ctx: HostContext, olds: Props, kind: "Privacy
   const who = named(kind, i.resourceUrn);
   if (on) ctx.log.info(`${who}: ${i.adopt ? "adopts" : "takes over"} ${label} of ${i.domain} (on already); up buys nothing`);
   else if (i.adopt) throw new Error(`adopt: ${label} is not on for ${i.domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-  else await chargeAddon(p, ctx, kind === "PrivacyAddon" ? "privacy" : "protection", `${who}: buys ${label} for ${i.domain} for the rest of its term`, i, d);
+  else await chargeAddon(p, ctx, kind === "PrivacyAddon" ? "privacy" : "protection", label, `${who}: buys ${label} for ${i.domain} for the rest of its term`, i, d);
 }
 
 /**
  * An add-on's purchase, priced from the contract's yearly price (the API quotes none) for the years
- * the service charges (addonChargeYears: of the live term, or of the term this run buys), and counted
- * like a quote; without a stated price, said so and left out of the total.
+ * the service charges (addonYears: of the live term, or of the term this run buys), held against
+ * maxPrice as up holds it (price-guard.ts addonPriceGuard), and counted like a quote; without a
+ * stated price, said so and left out of the total.
  */
-async function chargeAddon(p: Preflight, ctx: HostContext, key: keyof MoneyContract["addonPricesPerYear"], what: string, i: DomainAddonInputs, d: DomainInfo | undefined): Promise<void> {
+async function chargeAddon(p: Preflight, ctx: HostContext, key: AddonKey, label: string, what: string, i: DomainAddonInputs, d: DomainInfo | undefined): Promise<void> {
   const money = ctx.contract().money;
-  const perYear = money.addonPricesPerYear[key];
-  if (!perYear) {
+  const years = addonYears(d, p.plannedYears.get(i.domain), ctx.clock.now());
+  const reads = { getBalance: async () => ({ ...(await p.reads.balance()), active_domains: 0 }) };
+  await addonPriceGuard(reads, { key, label, domain: i.domain, years, maxPrice: i.maxPrice, money });
+  const price = addonPrice(money, key, years);
+  if (!price) {
     ctx.log.info(`${what}; the API quotes no price for add-ons and reseller:contract states none (money.addonPricesPerYear.${key}), so it is not in the stack's total`);
     return;
   }
-  const decimals = moneyDecimals(money);
-  const unit = parseAmount(`money.addonPricesPerYear.${key}`, perYear, decimals);
-  const years = addonYears(d, p.plannedYears.get(i.domain), ctx.clock.now());
-  const price = amountFromMinor(unit.minor * BigInt(years), decimals);
   const { currency } = await p.reads.balance();
-  ctx.log.info(await p.spend(i.resourceUrn ?? `${key} ${i.domain}`, `${what}, ${years} year(s) at ${formatAmount(unit)} ${currency} a year (the price reseller:contract states)`, price, currency));
-}
-
-/**
- * The years an add-on bought at `nowMs` is charged for (addonChargeYears, the rule the sandbox
- * charges by): of the live domain's term, counted to its expiry timestamp (expires_at) when stated,
- * to the start of its expiry date otherwise; of the term this run buys (`planned`) when there is no
- * live domain; else one. The date alone would count a year short when the add-on is bought on the
- * term's anniversary before the hour it was registered at.
- */
-export function addonYears(live: Pick<DomainInfo, "expires_at" | "expiry_date"> | undefined, planned: number | undefined, nowMs: number): number {
-  const at = live?.expires_at ? Date.parse(live.expires_at) : NaN;
-  const expiry = !Number.isNaN(at) ? at : live?.expiry_date ? Date.parse(`${live.expiry_date.slice(0, 10)}T00:00:00Z`) : NaN;
-  return Number.isNaN(expiry) ? (planned ?? 1) : addonChargeYears(expiry, nowMs);
+  ctx.log.info(await p.spend(i.resourceUrn ?? `${key} ${i.domain}`, `${what}, ${years} year(s) at ${formatAmount(price.unit)} ${currency} a year (the price reseller:contract states)`, price.total, currency));
 }
 
 async function eppCode(p: Preflight, olds: Props, i: DomainAddonInputs): Promise<void> {
@@ -330,7 +320,7 @@ export async function preflight(ctx: HostContext, kind: string, olds: Props, res
       break;
     case "PrivacyAddon":
     case "Protection":
-      await addon(p, ctx, olds, kind, inputs as unknown as DomainAddonInputs);
+      if (!containsUnknown([inputs.maxPrice, inputs.adopt])) await addon(p, ctx, olds, kind, inputs as unknown as DomainAddonInputs);
       break;
     case "EppCode":
       await eppCode(p, olds, inputs as unknown as DomainAddonInputs);

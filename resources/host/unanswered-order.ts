@@ -2,29 +2,35 @@
  * One policy for a paid order (register, transfer, renew, privacy or protection enable; each sent
  * with an Idempotency-Key) whose charge is unknown: no answer came (the request loop has already
  * re-sent it under the same key as often as its policy allows), the answer cannot be read (wrong
- * shape, truncated, not JSON, a malformed amount), or the service failed (5xx). Such an order "may
- * have been charged"; nothing here sends it again. The service is read back instead, and what it
- * holds decides. "Nothing charged" is said only when an answer proves it (a refusal, 4xx).
+ * shape, truncated, not JSON, a malformed amount), or it was neither a success nor a refusal (a 5xx,
+ * a 3xx redirect, which is never followed). Such an order "may have been charged"; nothing here
+ * sends it again. The service is read back instead, and what it holds decides. "Nothing charged" is
+ * said only when an answer proves it (a refusal, 4xx).
  */
 import { isResellerApiError, isResponseShapeError } from "../../provider/errors";
 import { formatAmount, isMoneyError, moneyDecimals, parseAmount, parseCurrency } from "../../provider/money";
 import type { MoneyContract } from "../../provider/contract";
 import { isUnanswered } from "../../provider/vocabulary";
+import type { HeldAcceptedPrice } from "./charge-check";
 import type { HostContext } from "./context";
 
 export const RUN_AGAIN = "Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.";
 
 /**
  * Why a paid call's failure leaves its charge unknown, in words, or undefined when the failure
- * proves the order was not taken (a refusal with a 4xx code, or a request that never left).
+ * proves the order was not taken (a refusal with a 4xx code, or a request that never left). Any
+ * other status is unknown: a 3xx to a POST may follow an applied order ("done, look there").
  */
 export function chargeUnknown(e: unknown): string | undefined {
   if (isUnanswered(e)) return `no answer came back (${e instanceof Error && "reason" in e ? String(e.reason) : "connection lost"})`;
   if (isResponseShapeError(e)) return `its answer could not be read (${e.endpoint} answered ${e.status} with an unexpected body at ${e.fieldPath})`;
   if (isMoneyError(e)) return `its answer could not be read (${e.message})`;
-  if (isResellerApiError(e) && e.status >= 500) return `the service answered ${e.status} ${e.code}`;
+  if (isResellerApiError(e) && !isRefusal(e.status)) return `the service answered ${e.status} ${e.code}`;
   return undefined;
 }
+
+/** A 4xx: the service refused the order, so it was not taken. */
+const isRefusal = (status: number): boolean => status >= 400 && status < 500;
 
 /** The order's answer, or (its charge unknown) what the read back found applied, and why it is unconfirmed. */
 export type OrderOutcome<T, L> = { answered: T } | { unconfirmed: L; reason: string };
@@ -84,6 +90,8 @@ export interface UnconfirmedBase {
   reason: string;
   /** When it was sent (ISO 8601): past the service's retention of keys a re-send is no replay, so none is sent. */
   placedAt?: string;
+  /** What it was accepted at before it was sent (maxPrice set): its replayed charge is held against it (./charge-check.ts). */
+  accepted?: HeldAcceptedPrice;
 }
 
 /** Said after an order is kept unconfirmed. */

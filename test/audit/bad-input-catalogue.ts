@@ -238,6 +238,8 @@ export const RESOURCE_CASES: ResourceCase[] = [
   privacy("privacy-one-label", { domain: "nodot" }, "domain", '"nodot"', "needs at least 2 labels"),
   privacy("privacy-underscore", { domain: "a_b.com" }, "domain", '"a_b.com"', 'has an invalid label "a_b"'),
   privacy("privacy-adopt", { adopt: "no" }, "adopt", '"no"', "is not true or false"),
+  privacy("privacy-max-price-negative", { maxPrice: -5 }, "maxPrice", "-5", "is not a decimal amount: a number, or digits"),
+  protection("protection-max-price-currency", { maxPrice: "15.00 usd" }, "maxPrice", '"15.00 usd"', "is not a decimal amount: a number, or digits"),
   protection("protection-hyphen", { domain: "-x.com" }, "domain", '"-x.com"', 'has an invalid label "-x"'),
   protection("protection-tld", { domain: "example.123" }, "domain", '"example.123"', 'has an invalid top-level label "123"'),
   protection("protection-missing", { domain: undefined }, "domain", null, "is required"),

@@ -12,13 +12,13 @@ export interface LyingService {
   proxy: RewritingProxy;
 }
 
-/** Starts one for the file (beforeAll) and stops it (afterAll); read it inside the tests. */
-export function lyingService(): LyingService {
+/** Starts one for the file (beforeAll) and stops it (afterAll); read it inside the tests. `config`: more stack config for the host. */
+export function lyingService(config: Record<string, string> = {}): LyingService {
   const s = {} as LyingService;
   beforeAll(async () => {
     s.env = await startEnv();
     s.proxy = await startRewritingProxy(s.env.sandbox.url);
-    await s.env.host.configure({ ...s.env.config, "reseller:baseUrl": s.proxy.url });
+    await s.env.host.configure({ ...s.env.config, ...config, "reseller:baseUrl": s.proxy.url });
   });
   afterAll(async () => {
     await s.proxy?.close();

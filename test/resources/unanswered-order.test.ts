@@ -1,4 +1,4 @@
-/** The one policy for a paid order whose charge is unknown (no answer, an unreadable answer, a 5xx): read back, never send again. */
+/** The one policy for a paid order whose charge is unknown (no answer, an unreadable answer, a 5xx or 3xx): read back, never send again. */
 import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, ResponseShapeError } from "../../provider/errors";
 import { isMoneyError, parseAmount } from "../../provider/money";
 import { chargeOf, chargeUnknown, confirmByReplay, RUN_AGAIN, sendPaidOrder } from "../../resources/host/unanswered-order";
@@ -40,6 +40,8 @@ test.each([
   ["an answer of the wrong shape", new ResponseShapeError("POST /domains/register", "data.charged", "Invalid input", 201), "its answer could not be read (POST /domains/register answered 201 with an unexpected body at data.charged)"],
   ["a malformed charge", malformedCharge, 'its answer could not be read (charged: "-12.00" must be a decimal amount'],
   ["a server error", ResellerApiError.from(500, { success: false, error: { code: "internal_error", message: "boom" } }, req), "the service answered 500 internal_error"],
+  ["a redirect (never followed)", ResellerApiError.from(307, {}, req), "the service answered 307 "],
+  ["a 303 See Other", ResellerApiError.from(303, "", req), "the service answered 303 "],
 ])("%s and applied: unconfirmed, with what the read back found and why, sent once", async (_name, e, reason) => {
   const o = order([e, { charged: "12.00" }]);
   const outcome = await sendPaidOrder("x.com: the register request", o.send, o.readBack({ stage: "pending" }));
