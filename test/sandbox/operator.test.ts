@@ -201,12 +201,13 @@ describe("operator over HTTP", () => {
 
   it("the README's curl examples reach a route each, and name every SandboxOperator method", async () => {
     const readme = readFileSync(join(__dirname, "../../sandbox/README.md"), "utf8");
-    const calls = [...readme.matchAll(/^curl -s (?:-X (\w+) )?\$S\/(\S+)(?: -d '([^']*)')?/gm)];
+    const calls = [...readme.matchAll(/^curl -s (?:-X (\w+) )?\$S\/(\S+)(?: -H '([^']*)')?(?: -d '([^']*)')?/gm)];
     const sb = await startSandbox();
     try {
       const routes = new Set<string>();
-      for (const [, method = "GET", path, body] of calls) {
-        const r = await fetch(`${sb.url}/_sandbox/${path}`, { method, body });
+      for (const [, method = "GET", path, header, body] of calls) {
+        const [name, value] = header?.split(": ") ?? [];
+        const r = await fetch(`${sb.url}/_sandbox/${path}`, { method, body, headers: name ? { [name]: value } : {} });
         const text = await r.text();
         expect([`${method} ${path}`, text]).not.toEqual([`${method} ${path}`, expect.stringContaining("operator endpoint")]);
         routes.add(`${method} ${path.replace(/^(orders|domains)\/[^/]+/, "$1/:d")}`);
@@ -224,7 +225,7 @@ describe("operator over HTTP", () => {
     const sb = await startSandbox();
     try {
       expect((await fetch(`${sb.url}/_sandbox/nothing`)).status).toBe(404);
-      expect((await fetch(`${sb.url}/_sandbox/faults`, { method: "POST", body: "{x" })).status).toBe(400);
+      expect((await fetch(`${sb.url}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{x" })).status).toBe(400);
     } finally {
       await sb.close();
     }
