@@ -154,9 +154,10 @@ export class NonceStore {
     if (this.seen.size < before) this.rewrite();
   }
 
-  /** The file as the store holds it now: a new file (a link planted at its temp name is not followed), then renamed over. */
+  /** The file as the store holds it now (none when it holds none): a new file (a link planted at its temp name is not followed), then renamed over. */
   private rewrite(): void {
     if (!this.file) return;
+    if (this.seen.size === 0) return void rmSync(this.file, { force: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     rmSync(tmp, { force: true });
     const fd = openSync(tmp, "wx", 0o600);

@@ -111,8 +111,7 @@ describe("sandbox CLI", () => {
       await operator(urlOf(first.stdout), "POST", "clock/advance", { seconds: 60 });
       first.child.kill("SIGINT");
       expect(await first.exit).toBe(0);
-      // The data file, and the nonces kept beside it (sandbox/auth.ts NonceStore); no temp file.
-      expect(fs.readdirSync(dir).sort()).toEqual(["state.json", "state.json.nonces"]);
+      expect(fs.readdirSync(dir)).toEqual(["state.json"]);
       expect(JSON.parse(fs.readFileSync(file, "utf8")).account.balance).toBe(12345);
 
       const second = await startCli(["--port", "0", "--data", file]);

@@ -342,7 +342,8 @@ describe("persistence", () => {
       expect(r.status).toBe(201);
       await a.close();
       expect(JSON.parse(readFileSync(file, "utf8")).domains["kept.com"].stage).toBe("active");
-      expect(readdirSync(dir)).toEqual(["state.json"]);
+      // The data file, and the nonces of its signed requests kept beside it (sandbox/auth.ts NonceStore); no temp file.
+      expect(readdirSync(dir).sort()).toEqual(["state.json", "state.json.nonces"]);
       const b = await startSandbox({ dataFile: file, requestsPerMinute: 77 });
       try {
         expect(b.operator.state().settings).toMatchObject({ requestsPerMinute: 77, processingDelaySeconds: 0 });
