@@ -4,8 +4,8 @@
  * `reseller-pulumi sandbox`: starts the local sandbox (sandbox/cli.ts).
  * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
 import { DEFAULT_CONTRACT } from "../provider/contract";
@@ -19,7 +19,7 @@ import { dependencySpec } from "./dependency";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
-       reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME]
+       reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME] [--include-dir DIR]
        reseller-pulumi sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]
 
 \`sandbox\` starts the local sandbox of the API in the foreground (port 8787; --port 0 picks a free
@@ -35,6 +35,8 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
   --zone DOMAIN     the DNS zone of DOMAIN and its records
   --zone-file FILE  a BIND zone file for DOMAIN, read as BIND loads it ($ORIGIN, $TTL,
                     $INCLUDE relative to the file, $GENERATE, relative names, parentheses)
+  --include-dir DIR the folder $INCLUDE may read from, and below (default: the zone file's
+                    folder); an $INCLUDE outside it, links followed, is refused
   --domain DOMAIN   the domain, its child hosts, privacy, protection, zone and records
   --all             every domain and zone of the account
   --out DIR         where to write the program (default ./imported)
@@ -134,6 +136,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       "whole-zone": { type: "boolean" },
       dependency: { type: "string" },
       "requests-per-minute": { type: "string" },
+      "include-dir": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -194,7 +197,11 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `--zone-file FILE --zone DOMAIN`: a program creating the file's records; offline, no credentials. */
-function migrateZoneFile(file: string, values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string; "whole-zone"?: boolean }, io: CliIo): number {
+function migrateZoneFile(
+  file: string,
+  values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string; "whole-zone"?: boolean; "include-dir"?: string },
+  io: CliIo,
+): number {
   if (values.zone === undefined || values.domain !== undefined || values.all) throw new UsageError("--zone-file FILE needs --zone DOMAIN (the zone the file describes), and neither --domain nor --all");
   const zone = canonicalHost(values.zone);
   if (!zone.includes(".")) throw new UsageError(`"${values.zone}" is not a domain name`);
@@ -205,12 +212,26 @@ function migrateZoneFile(file: string, values: { zone?: string; domain?: string;
   } catch (e) {
     throw new Error(`cannot read the zone file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  const includeDir = values["include-dir"];
+  const root = usage(() => {
+    try {
+      return realpathSync(resolve(io.cwd, includeDir ?? dirname(top)));
+    } catch (e) {
+      throw new Error(`--include-dir ${includeDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  });
   let read: ReturnType<typeof toRecords>;
   try {
     // $INCLUDE names a file relative to the including file; shown relative to the zone file's directory.
+    // Only inside the include folder (links resolved first): a zone file from elsewhere must not read
+    // ~/.ssh or /etc into the program it writes.
     const include = (name: string, from: string | undefined) => {
       const path = resolve(dirname(from === undefined ? top : resolve(dirname(top), from)), name);
-      return { path: relative(dirname(top), path), text: readFileSync(path, "utf8") };
+      const real = realpathSync(path);
+      const inside = relative(root, real);
+      if (inside.startsWith("..") || isAbsolute(inside))
+        throw new Error(`it is outside ${includeDir === undefined ? "the zone file's folder" : "the --include-dir folder"} ${root}; pass --include-dir DIR to read $INCLUDE files from another folder`);
+      return { path: relative(dirname(top), path), text: readFileSync(real, "utf8") };
     };
     read = toRecords(text, zone, DEFAULT_CONTRACT.ttl, { include });
   } catch (e) {

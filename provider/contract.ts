@@ -9,7 +9,7 @@
  * option (or the `reseller:contract` stack config), and the sandbox through
  * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
  * exist. The sandbox follows every entry but `views`, `errors.codes`,
- * `privacyStatuses` and `money`: it always answers in the default field names, codes
+ * `privacyStatuses`, `money` and `names` (a policy of the client's check): it always answers in the default field names, codes
  * and words, and charges from its own price list in cents (sandbox/state.ts; an add-on
  * for addonChargeYears at 5.00 or 15.00 a year), which `money.addonPricesPerYear` states
  * to a preview as a user states their portal's.
@@ -418,6 +418,24 @@ export function addonChargeYears(expiryMs: number, nowMs: number): number {
   return n;
 }
 
+/**
+ * Host names a program types (domains, zones, nameservers, child hosts, record names and targets).
+ * Not an assumption about the service but a policy of this client's check, kept with the other
+ * overridable entries: IDNA (the spec is silent on IDNs; registries apply UTS #46) maps a name
+ * before it becomes ASCII, and a name whose ASCII form is not what it looks like (invisible
+ * characters dropped, other forms folded, scripts mixed in a label: resources/shared/disguised-names.ts)
+ * gets a warning at preview naming both forms. `strict: true` refuses it instead.
+ *
+ * Default false (a warning): a name typed in one script is never touched, and IDNA's mapping is the
+ * registries' own, so a flagged name is most often a slip the warning shows before anything is
+ * bought; some names flagged are meant (Persian and Indic names need the zero-width joiners, brands
+ * mix scripts), and an existing stack holding one must still update. A stack that buys unattended
+ * (`up --yes` in CI, where warnings go unread) should set it.
+ */
+export interface NamesContract {
+  strict: boolean;
+}
+
 /** The whole contract, as one overridable value. */
 export interface Contract {
   listEntries: ListEntriesContract;
@@ -469,6 +487,8 @@ export interface Contract {
   sharedTtl: "reject-create-propagate-update";
   /** Words of the privacy view's status (PRIVACY_STATUSES): our name -> the service's word. The sandbox always answers in the defaults. */
   privacyStatuses: { [K in keyof typeof PRIVACY_STATUSES]: string };
+  /** Typed host names that are not what they look like: warned about, or refused when `strict` (NamesContract). The sandbox does not read it. */
+  names: NamesContract;
 }
 
 export const DEFAULT_CONTRACT: Contract = {
@@ -525,6 +545,7 @@ export const DEFAULT_CONTRACT: Contract = {
   ttl: { min: 60, max: 86400 },
   sharedTtl: "reject-create-propagate-update",
   privacyStatuses: PRIVACY_STATUSES,
+  names: { strict: false },
 };
 
 type Section<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Section<T[K]> } : T;

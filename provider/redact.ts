@@ -52,10 +52,50 @@ const PHONE = /\+\d[\d .-]{6,}\d/g;
 /** Shortest start of a literal that is masked on its own: a server that truncates an echoed value still shows its start. */
 const MIN_PREFIX = 8;
 
-/** Masks a literal, and the longest start of it (at least MIN_PREFIX characters) when only that appears. */
+/** Where a secret's bytes sit in a longer base64 text ("key:secret" in a Basic header): how many base64 characters mix in the bytes before it. */
+const BASE64_LEAD = [0, 2, 3];
+
+/**
+ * The base64 text of `secret` wherever it sits in a longer encoded text: for each of the three byte
+ * alignments, the characters that depend on its bytes alone (standard and URL-safe alphabets). One
+ * shorter than MIN_PREFIX is left out: it would mask common text.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const out: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const whole = Buffer.concat([Buffer.alloc(lead), bytes]);
+    const text = whole.toString("base64").replace(/=+$/, "");
+    // The last character mixes in the byte after the secret unless the secret ends a 3-byte group.
+    const part = text.slice(BASE64_LEAD[lead], whole.length % 3 === 0 ? undefined : -1);
+    if (part.length >= MIN_PREFIX) out.push(part, part.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+/**
+ * The forms a secret takes when a server or a library echoes it encoded: as written, JSON-escaped,
+ * URL-encoded (upper- and lower-case escapes, and "+" for a space as a form sends it) and base64
+ * (base64Forms). Masking every form catches an echo in a query string, a JSON body or a Basic header.
+ */
+export function encodedForms(secret: string): string[] {
+  const url = encodeURIComponent(secret);
+  return [
+    ...new Set([
+      secret,
+      JSON.stringify(secret).slice(1, -1),
+      url,
+      url.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      url.replace(/%20/g, "+"),
+      ...base64Forms(secret),
+    ]),
+  ];
+}
+
+/** Masks a literal in each of its encoded forms, and the longest start of a form (at least MIN_PREFIX characters) when only that appears. */
 function maskLiteral(s: string, literal: string): string {
   let out = s;
-  for (const form of new Set([literal, JSON.stringify(literal).slice(1, -1)])) {
+  for (const form of encodedForms(literal)) {
     for (let n = form.length; n >= Math.min(form.length, MIN_PREFIX); n--) {
       const part = form.slice(0, n);
       if (out.includes(part)) out = out.split(part).join(MASK);

@@ -2,7 +2,8 @@
  * Authentication and admission: key and secret, IP allowlist, rate limit, signature with
  * timestamp and single-use nonce, scopes. Wall-clock time comes from the caller.
  */
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { closeSync, constants, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 import type { Contract } from "../provider/contract";
 import { parseTimestamp, verifySignature } from "../provider/signing";
@@ -95,20 +96,77 @@ export class RateLimiter {
   }
 }
 
-/** Nonces seen, per credential, kept for the contract's retention time. */
+/** The file beside a sandbox's data file that keeps the nonces it has seen (./server.ts, Sandbox). */
+export const nonceFileOf = (dataFile: string): string => `${dataFile}.nonces`;
+
+/**
+ * Nonces seen, per credential, kept for the contract's retention time. With a file (beside the data
+ * file) they outlive a restart, as a service's would: a signed request captured before the restart
+ * is refused after it. Each line of the file is "<expiry ms> <hash>", the hash a SHA-256 of the key
+ * and the nonce (the file names no credential); it is appended to per request, and rewritten
+ * without the expired lines when the store prunes and when it is loaded.
+ */
 export class NonceStore {
   private readonly seen = new Map<string, number>();
+
+  constructor(private readonly file?: string) {
+    if (!file) return;
+    let text = "";
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`startSandbox: the nonce file ${file} cannot be read (${(e as Error).message}); move it away`);
+    }
+    for (const line of text.split("\n")) {
+      const m = /^(\d{1,16}) ([0-9a-f]{64})$/.exec(line);
+      if (m) this.seen.set(m[2], Math.max(Number(m[1]), this.seen.get(m[2]) ?? 0));
+    }
+    this.rewrite();
+  }
+
   /** Returns false when the nonce was used already. */
   use(key: string, nonce: string, nowMs: number, retentionSeconds: number): boolean {
-    if (this.seen.size > 10_000) for (const [k, exp] of this.seen) if (exp <= nowMs) this.seen.delete(k);
-    const id = `${key}\n${nonce}`;
+    if (this.seen.size > 10_000) this.prune(nowMs);
+    const id = createHash("sha256").update(`${key}\n${nonce}`, "utf8").digest("hex");
     const exp = this.seen.get(id);
     if (exp !== undefined && exp > nowMs) return false;
-    this.seen.set(id, nowMs + retentionSeconds * 1000);
+    const until = nowMs + retentionSeconds * 1000;
+    this.seen.set(id, until);
+    if (this.file) {
+      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, `${until} ${id}\n`);
+      } finally {
+        closeSync(fd);
+      }
+    }
     return true;
   }
+
   clear(): void {
     this.seen.clear();
+    this.rewrite();
+  }
+
+  private prune(nowMs: number): void {
+    const before = this.seen.size;
+    for (const [k, exp] of this.seen) if (exp <= nowMs) this.seen.delete(k);
+    if (this.seen.size < before) this.rewrite();
+  }
+
+  /** The file as the store holds it now (none when it holds none): a new file (a link planted at its temp name is not followed), then renamed over. */
+  private rewrite(): void {
+    if (!this.file) return;
+    if (this.seen.size === 0) return void rmSync(this.file, { force: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, "wx", 0o600);
+    try {
+      writeSync(fd, [...this.seen].map(([id, exp]) => `${exp} ${id}\n`).join(""));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.file);
   }
 }
 

@@ -47,7 +47,7 @@ export interface SandboxOptions {
   };
   /** TLDs whose new orders wait in pending_kyc until `completeKyc`. */
   kycTlds?: string[];
-  /** Persist state as JSON to this file (atomic rewrite after each mutation); loaded at start when present. */
+  /** Persist state as JSON to this file (atomic rewrite after each mutation); loaded at start when present. The nonces of signed requests are kept beside it (`<dataFile>.nonces`), so a restart does not accept a replay. */
   dataFile?: string;
   /** Start from this state (as `operator.state()` returns it), held in memory only; a `dataFile`, when also given, wins. */
   state?: SandboxState;

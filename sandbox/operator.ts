@@ -1,12 +1,13 @@
 /**
  * The operator interface: the sandbox's back office. LocalOperator acts on an in-process
  * sandbox with plain (synchronous) return values; handleOperator serves the same actions
- * over HTTP under /_sandbox/ for loopback callers, without API authentication.
+ * over HTTP under /_sandbox/ for loopback callers, without API authentication (operatorRefusal
+ * says what else a request needs: a loopback Host, no foreign Origin, a JSON body).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PRIVACY_STATUS, STAGE, isPrivacyAwaitingVerification } from "../provider/vocabulary";
 import { normalizeAddress } from "./auth";
-import { ApiError, invalid, notFound } from "./errors";
+import { ApiError, describe, invalid, notFound } from "./errors";
 import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";
 import { addYears, cents, parseCents, type DomainEntry, type LedgerEntry, type SandboxState, type Settings } from "./state";
 import { canonicalHost } from "./validate";
@@ -339,6 +340,45 @@ function validateFault(f: Fault): Fault {
 
 const LOOPBACK = new Set(["127.0.0.1", "::1"]);
 
+/** A Host header that is a host name or address and an optional port, nothing else (no user part a URL parser would read past). */
+const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Whether a Host header names this machine: localhost (and *.localhost, RFC 6761 §6.3), 127.0.0.0/8
+ * or ::1, in any spelling a URL parser reads as one of them. A page that reaches the sandbox by DNS
+ * rebinding sends its own name here.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined || !HOST_HEADER.test(host)) return false;
+  let name: string;
+  try {
+    name = new URL(`http://${host}/`).hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return false;
+  }
+  return name === "localhost" || name.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(name) || name === "[::1]" || name === "[::ffff:7f00:1]";
+}
+
+/**
+ * Why a request may not reach the operator interface, or undefined. Beyond a loopback caller: a
+ * loopback Host (a web page that rebinds its name to 127.0.0.1 sends its own), no Origin but the
+ * sandbox's own (a page's fetch or form sends its origin; Node and curl send none), and a body only
+ * as JSON (a cross-site form can post text/plain or form data without asking first, never JSON).
+ */
+export function operatorRefusal(req: IncomingMessage): ApiError | undefined {
+  if (!LOOPBACK.has(normalizeAddress(req.socket.remoteAddress))) return new ApiError("ip_not_allowed", "the operator interface answers loopback callers only");
+  const host = req.headers.host;
+  if (!isLoopbackHost(host))
+    return new ApiError("bad_request", `the operator interface answers requests addressed to a loopback name only (localhost, 127.0.0.1, [::1]); Host was ${describe(host)}`, undefined, undefined, 403);
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host!.toLowerCase()}`)
+    return new ApiError("bad_request", `the operator interface does not answer requests from web pages of another origin; Origin was ${describe(origin)}`, undefined, undefined, 403);
+  return undefined;
+}
+
+/** Whether a Content-Type is JSON (application/json, any parameters). */
+const isJsonType = (type: string | undefined): boolean => type !== undefined && type.split(";")[0].trim().toLowerCase() === "application/json";
+
 /** Serve /_sandbox/... Answers { success, data } like the API. */
 export async function handleOperator(op: LocalOperator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const send = (status: number, body: unknown) => {
@@ -347,8 +387,10 @@ export async function handleOperator(op: LocalOperator, req: IncomingMessage, re
     res.end(JSON.stringify(body));
   };
   try {
-    if (!LOOPBACK.has(normalizeAddress(req.socket.remoteAddress))) {
-      throw new ApiError("ip_not_allowed", "the operator interface answers loopback callers only");
+    const refused = operatorRefusal(req);
+    if (refused) {
+      req.resume();
+      throw refused;
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -359,6 +401,8 @@ export async function handleOperator(op: LocalOperator, req: IncomingMessage, re
     }
     let body: Record<string, unknown> = {};
     if (size > 0) {
+      if (!isJsonType(req.headers["content-type"]))
+        throw new ApiError("bad_request", `the operator interface takes JSON bodies only: send Content-Type: application/json (got ${describe(req.headers["content-type"])})`, undefined, undefined, 415);
       try {
         const v: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
         if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Contract } from "../provider/contract";
 import { matchTemplate } from "../provider/operations";
 import { checkpoint } from "./checkpoint";
-import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, normalizeAddress, verifySigned } from "./auth";
+import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, nonceFileOf, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";
 import { ApiError } from "./errors";
 import type { Credential, Ctx } from "./routing";
@@ -176,7 +176,8 @@ export class Sandbox {
   credentials: Credential[];
   readonly initialSettings: Settings;
   readonly limiter = new RateLimiter();
-  readonly nonces = new NonceStore();
+  /** Kept beside the data file when there is one (nonceFileOf), so a restart does not forget them. */
+  readonly nonces: NonceStore;
   requests: RequestLogEntry[] = [];
   /** Requests logged since the log was last emptied, and the earliest arrival among them: the log keeps only the latest MAX_LOG. */
   received: { count: number; firstAt?: string } = { count: 0 };
@@ -187,6 +188,7 @@ export class Sandbox {
     this.contract = opts.contract;
     this.credentials = opts.credentials;
     this.initialSettings = structuredClone(opts.settings);
+    this.nonces = new NonceStore(opts.dataFile === undefined ? undefined : nonceFileOf(opts.dataFile));
     this.core = new SandboxCore({ now: opts.now, random: opts.random }, opts.state, structuredClone(opts.settings));
   }
 

@@ -23,6 +23,7 @@ import type { HostContext } from "./context";
 import { Host } from "./host";
 import type { Kind } from "../kinds";
 import { dropPreviewReads, preflight, previewRenewal } from "./preflight";
+import { judgeNames } from "./disguised-inputs";
 import { sdkTooOld } from "../shared/sdk-version";
 import type { CheckResult } from "./check";
 
@@ -133,7 +134,10 @@ export async function check(name: string, olds: Props, news: Props, account?: st
   const r = await guarded([news, olds], async () => {
     const h = handler(name);
     const was = h.upgrade(olds);
-    return preflight(ctx, name, was, await h.check(ctx, was, news));
+    // Host names that are not what they look like: warned about, or refused (names.strict), before anything is read.
+    // (`name` is a kind: handler() refused any other.)
+    const checked = judgeNames(ctx, name as Kind, news, await h.check(ctx, was, news));
+    return preflight(ctx, name, was, checked);
   });
   // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
   return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };

@@ -6,6 +6,7 @@
  * name the field and the rule but never the value, and their values are masked wherever they
  * appear: log lines, failures of other fields, thrown errors (message, stack, reasons, causes).
  */
+import { encodedForms } from "../../provider/redact";
 import type { Props } from "./handler";
 import { SECRET_INPUTS } from "../kinds";
 import { UNKNOWN } from "./unknown";
@@ -60,8 +61,8 @@ export const maskQuoted = (rule: string): string => rule.replace(/"(?:[^"\\]|\\.
 
 /**
  * The secret values seen by this provider host (one process serves the whole stack), masked in
- * any text: case-insensitively, also as JSON escapes them. Longest first, so a value is masked
- * whole before its parts.
+ * any text: case-insensitively, also as JSON, a URL or base64 encodes them (provider/redact.ts
+ * `encodedForms`). Longest first, so a value is masked whole before its parts.
  */
 export class SecretValues {
   private readonly values = new Set<string>();
@@ -73,7 +74,7 @@ export class SecretValues {
     for (const bag of bags) {
       if (!bag) continue;
       for (const s of secretStrings(bag)) {
-        for (const form of [s, JSON.stringify(s).slice(1, -1)]) {
+        for (const form of encodedForms(s)) {
           if (!this.values.has(form)) {
             this.values.add(form);
             added = true;

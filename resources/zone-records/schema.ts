@@ -15,7 +15,7 @@ import { DEFAULT_SAFETY, type Safety } from "./safety";
 import type { ZoneRecordsInputs } from "./state";
 
 /** The records as the program sent them: a list, or (resource.ts `packed`) that list as JSON text. */
-function recordsOf(news: Record<string, unknown>): unknown {
+export function recordsOf(news: Record<string, unknown>): unknown {
   if (typeof news.recordsJson !== "string" || isUnknown(news.recordsJson)) return news.records ?? [];
   try {
     return JSON.parse(news.recordsJson) as unknown;

@@ -201,12 +201,13 @@ describe("operator over HTTP", () => {
 
   it("the README's curl examples reach a route each, and name every SandboxOperator method", async () => {
     const readme = readFileSync(join(__dirname, "../../sandbox/README.md"), "utf8");
-    const calls = [...readme.matchAll(/^curl -s (?:-X (\w+) )?\$S\/(\S+)(?: -d '([^']*)')?/gm)];
+    const calls = [...readme.matchAll(/^curl -s (?:-X (\w+) )?\$S\/(\S+)(?: -H '([^']*)')?(?: -d '([^']*)')?/gm)];
     const sb = await startSandbox();
     try {
       const routes = new Set<string>();
-      for (const [, method = "GET", path, body] of calls) {
-        const r = await fetch(`${sb.url}/_sandbox/${path}`, { method, body });
+      for (const [, method = "GET", path, header, body] of calls) {
+        const [name, value] = header?.split(": ") ?? [];
+        const r = await fetch(`${sb.url}/_sandbox/${path}`, { method, body, headers: name ? { [name]: value } : {} });
         const text = await r.text();
         expect([`${method} ${path}`, text]).not.toEqual([`${method} ${path}`, expect.stringContaining("operator endpoint")]);
         routes.add(`${method} ${path.replace(/^(orders|domains)\/[^/]+/, "$1/:d")}`);
@@ -224,7 +225,7 @@ describe("operator over HTTP", () => {
     const sb = await startSandbox();
     try {
       expect((await fetch(`${sb.url}/_sandbox/nothing`)).status).toBe(404);
-      expect((await fetch(`${sb.url}/_sandbox/faults`, { method: "POST", body: "{x" })).status).toBe(400);
+      expect((await fetch(`${sb.url}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{x" })).status).toBe(400);
     } finally {
       await sb.close();
     }
@@ -341,7 +342,8 @@ describe("persistence", () => {
       expect(r.status).toBe(201);
       await a.close();
       expect(JSON.parse(readFileSync(file, "utf8")).domains["kept.com"].stage).toBe("active");
-      expect(readdirSync(dir)).toEqual(["state.json"]);
+      // The data file, and the nonces of its signed requests kept beside it (sandbox/auth.ts NonceStore); no temp file.
+      expect(readdirSync(dir).sort()).toEqual(["state.json", "state.json.nonces"]);
       const b = await startSandbox({ dataFile: file, requestsPerMinute: 77 });
       try {
         expect(b.operator.state().settings).toMatchObject({ requestsPerMinute: 77, processingDelaySeconds: 0 });
