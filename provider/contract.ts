@@ -9,7 +9,7 @@
  * option (or the `reseller:contract` stack config), and the sandbox through
  * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
  * exist. The sandbox follows every entry but `views`, `errors.codes`,
- * `privacyStatuses` and `money`: it always answers in the default field names, codes
+ * `privacyStatuses`, `recordTypes` (it takes any type name, as the service's open list) and `money`: it always answers in the default field names, codes
  * and words, and charges from its own price list in cents (sandbox/state.ts; an add-on
  * for addonChargeYears at 5.00 or 15.00 a year), which `money.addonPricesPerYear` states
  * to a preview as a user states their portal's.
@@ -451,6 +451,16 @@ export interface Contract {
   sharedTtl: "reject-create-propagate-update";
   /** Words of the privacy view's status (PRIVACY_STATUSES): our name -> the service's word. The sandbox always answers in the defaults. */
   privacyStatuses: { [K in keyof typeof PRIVACY_STATUSES]: string };
+  /**
+   * Record type names the service holds beyond IANA's DNS types. Spec, DNS record: "type: A, AAAA,
+   * CNAME, MX, TXT, SRV, CAA, PTR, TLSA, SSHFP, DS, HTTPS, SVCB (the list is open-ended: supported
+   * types include these)"; which others it takes: not shown. Check and the import take a type that
+   * is an IANA DNS type (provider/records/types.ts), an RFC 3597 `TYPEnnn` of an unassigned number,
+   * or one named here (content kept as written), and refuse any other name with the nearest known
+   * one ("CNAM is not a record type; did you mean CNAME?"). Default: none; e.g.
+   * `{"recordTypes":["ALIAS"]}` for a service with a provider-specific ALIAS. The sandbox takes any name.
+   */
+  recordTypes: string[];
 }
 
 export const DEFAULT_CONTRACT: Contract = {
@@ -505,6 +515,7 @@ export const DEFAULT_CONTRACT: Contract = {
   ttl: { min: 60, max: 86400 },
   sharedTtl: "reject-create-propagate-update",
   privacyStatuses: PRIVACY_STATUSES,
+  recordTypes: [],
 };
 
 type Section<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Section<T[K]> } : T;
@@ -564,6 +575,9 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
     throw new TypeError(`contract override: "rateLimit.minRetryAfterSeconds" (${rl.minRetryAfterSeconds}) must not exceed "rateLimit.maxRetryAfterSeconds" (${rl.maxRetryAfterSeconds})`);
   if (!Number.isSafeInteger(c.maxResponseBytes) || c.maxResponseBytes < 1024)
     throw new TypeError(`contract override: "maxResponseBytes" must be a whole number of bytes, at least 1024; got ${JSON.stringify(c.maxResponseBytes)}`);
+  for (const t of c.recordTypes)
+    if (typeof t !== "string" || !/^[A-Za-z][A-Za-z0-9-]{0,15}$/.test(t) || /^TYPE\d+$/i.test(t))
+      throw new TypeError(`contract override: "recordTypes" must list type names (a letter, then up to 15 letters, digits or hyphens; not TYPEnnn, which is always taken); got ${JSON.stringify(t)}`);
   const fields = c.signing.canonicalFields;
   const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
   if (fields.length === 0 || bad !== undefined) {
