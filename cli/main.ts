@@ -8,9 +8,10 @@ import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResellerClient } from "../provider/client";
-import { DEFAULT_CONTRACT } from "../provider/contract";
+import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
 import { checkConnectionSettings, isSettingError, type SettingName } from "../provider/settings";
 import { isGoneStage, isNotFound } from "../provider/vocabulary";
+import { recordTypeRule } from "../provider/records";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { canonicalHost } from "../resources/shared/normalize";
 import { canonicalEstate } from "./canonical";
@@ -48,6 +49,10 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
                     when your credential allows more)
   --whole-zone      each zone's records as one DnsZoneRecords (a zone declared whole), not one
                     DnsRecord per record
+  --record-types T,U
+                    record type names the service holds beyond IANA's DNS types (the same list
+                    as reseller:contract's recordTypes); a record of any other unknown type is
+                    not carried over, and listed with the nearest known type
   --contacts MODE   omit (default): adopted domains keep their contacts, the program has none;
                     config: the program reads them from the secret stack config \`contacts\`
   --dependency SPEC the reseller-pulumi entry of the generated package.json, written as given:
@@ -113,6 +118,18 @@ function explain(e: unknown, scope: ImportScope): unknown {
   return new Error(`${what} in this account${hint}. Check the name; --all imports everything the account has.`);
 }
 
+/** `--record-types ALIAS,ANAME`: extra type names, checked as the contract's recordTypes entry is. */
+function recordTypesFrom(text: string | undefined): string[] {
+  if (text === undefined) return DEFAULT_CONTRACT.recordTypes;
+  const names = text.split(",").map((t) => t.trim()).filter((t) => t !== "");
+  try {
+    resolveContract({ recordTypes: names });
+  } catch (e) {
+    throw new UsageError(`--record-types: ${(e as Error).message.replace(/^contract override: "recordTypes" /, "")}`);
+  }
+  return names;
+}
+
 /** Write a file whole or not at all (temp file + rename). */
 function writeAtomic(path: string, content: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
@@ -134,6 +151,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       name: { type: "string" },
       contacts: { type: "string" },
       "whole-zone": { type: "boolean" },
+      "record-types": { type: "string" },
       dependency: { type: "string" },
       "requests-per-minute": { type: "string" },
       "include-dir": { type: "string" },
@@ -145,7 +163,8 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
-  if (values["zone-file"] !== undefined) return migrateZoneFile(values["zone-file"], values, io);
+  const recordTypes = recordTypesFrom(values["record-types"]);
+  if (values["zone-file"] !== undefined) return migrateZoneFile(values["zone-file"], { ...values, recordTypes }, io);
   const scope = scopeFrom(values);
   const baseUrl = values["base-url"] ?? io.env.RESELLER_BASE_URL;
   const apiKey = values.key ?? io.env.RESELLER_API_KEY;
@@ -178,7 +197,20 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const dependency = usage(() => dependencySpec(values.dependency, outDir));
   const makeClient = io.client ?? defaultClient;
   const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
-  const estate = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
+  const read = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
+  // A record of a type check would refuse (a typo that became a live record) is not written into the program: listed instead.
+  const refused: string[] = [];
+  const estate = {
+    ...read,
+    zones: read.zones.map((z) => ({
+      ...z,
+      records: z.records.filter((r) => {
+        const rule = recordTypeRule(r.type, recordTypes);
+        if (rule) refused.push(`  not carried over: ${r.name === "@" ? z.domain : `${r.name}.${z.domain}`} ${r.type} ${r.content}`.slice(0, 160) + ` -- type: ${JSON.stringify(r.type)} ${rule}; fix or delete it in the zone (the program leaves it alone)`);
+        return !rule;
+      }),
+    })),
+  };
   const gone = estate.domains.filter((d) => isGoneStage(d.stage));
   if (scope.kind === "domain" && gone.length)
     throw new Error(`${scope.domain} is in stage ${gone[0].stage}: it no longer belongs to this account, so there is nothing to adopt`);
@@ -192,6 +224,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   if (gone.length)
     io.out(`Skipped ${gone.length} domain(s) the account no longer holds: ${gone.map((d) => `${d.domain} (${d.stage})`).join(", ")}`);
   io.out(`Imported ${held} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${shownDir}/index.ts`);
+  for (const line of refused) io.out(line);
   io.out("\nNext:\n" + nextSteps(shownDir, held ? contacts : "omit"));
   return 0;
 }
@@ -199,7 +232,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
 /** `--zone-file FILE --zone DOMAIN`: a program creating the file's records; offline, no credentials. */
 function migrateZoneFile(
   file: string,
-  values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string; "whole-zone"?: boolean; "include-dir"?: string },
+  values: { zone?: string; domain?: string; all?: boolean; out?: string; name?: string; dependency?: string; "whole-zone"?: boolean; "include-dir"?: string; recordTypes: string[] },
   io: CliIo,
 ): number {
   if (values.zone === undefined || values.domain !== undefined || values.all) throw new UsageError("--zone-file FILE needs --zone DOMAIN (the zone the file describes), and neither --domain nor --all");
@@ -233,7 +266,7 @@ function migrateZoneFile(
         throw new Error(`it is outside ${includeDir === undefined ? "the zone file's folder" : "the --include-dir folder"} ${root}; pass --include-dir DIR to read $INCLUDE files from another folder`);
       return { path: relative(dirname(top), path), text: readFileSync(real, "utf8") };
     };
-    read = toRecords(text, zone, DEFAULT_CONTRACT.ttl, { include });
+    read = toRecords(text, zone, DEFAULT_CONTRACT.ttl, { include, recordTypes: values.recordTypes });
   } catch (e) {
     if (e instanceof ZoneFileError) throw new Error(`${file}: ${e.message}`);
     throw e;

@@ -9,7 +9,7 @@
  * option (or the `reseller:contract` stack config), and the sandbox through
  * `startSandbox({ contract })`; `resolveContract` refuses an entry that does not
  * exist. The sandbox follows every entry but `views`, `errors.codes`,
- * `privacyStatuses`, `money` and `names` (a policy of the client's check): it always answers in the default field names, codes
+ * `privacyStatuses`, `recordTypes` (it takes any type name, as the service's open list), `money` and `names` (a policy of the client's check): it always answers in the default field names, codes
  * and words, and charges from its own price list in cents (sandbox/state.ts; an add-on
  * for addonChargeYears at 5.00 or 15.00 a year), which `money.addonPricesPerYear` states
  * to a preview as a user states their portal's.
@@ -489,6 +489,16 @@ export interface Contract {
   privacyStatuses: { [K in keyof typeof PRIVACY_STATUSES]: string };
   /** Typed host names that are not what they look like: warned about, or refused when `strict` (NamesContract). The sandbox does not read it. */
   names: NamesContract;
+  /**
+   * Record type names the service holds beyond IANA's DNS types. Spec, DNS record: "type: A, AAAA,
+   * CNAME, MX, TXT, SRV, CAA, PTR, TLSA, SSHFP, DS, HTTPS, SVCB (the list is open-ended: supported
+   * types include these)"; which others it takes: not shown. Check and the import take a type that
+   * is an IANA DNS type (provider/records/types.ts), an RFC 3597 `TYPEnnn` of an unassigned number,
+   * or one named here (content kept as written), and refuse any other name with the nearest known
+   * one ("CNAM is not a record type; did you mean CNAME?"). Default: none; e.g.
+   * `{"recordTypes":["ALIAS"]}` for a service with a provider-specific ALIAS. The sandbox takes any name.
+   */
+  recordTypes: string[];
 }
 
 export const DEFAULT_CONTRACT: Contract = {
@@ -546,6 +556,7 @@ export const DEFAULT_CONTRACT: Contract = {
   sharedTtl: "reject-create-propagate-update",
   privacyStatuses: PRIVACY_STATUSES,
   names: { strict: false },
+  recordTypes: [],
 };
 
 type Section<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Section<T[K]> } : T;
@@ -617,6 +628,9 @@ export function resolveContract(overrides: ContractOverrides = {}, base: Contrac
   }
   if (!Number.isSafeInteger(c.maxResponseBytes) || c.maxResponseBytes < 1024)
     throw new TypeError(`contract override: "maxResponseBytes" must be a whole number of bytes, at least 1024; got ${JSON.stringify(c.maxResponseBytes)}`);
+  for (const t of c.recordTypes)
+    if (typeof t !== "string" || !/^[A-Za-z][A-Za-z0-9-]{0,15}$/.test(t) || /^TYPE\d+$/i.test(t))
+      throw new TypeError(`contract override: "recordTypes" must list type names (a letter, then up to 15 letters, digits or hyphens; not TYPEnnn, which is always taken); got ${JSON.stringify(t)}`);
   const fields = c.signing.canonicalFields;
   const bad = fields.find((f) => !(CANONICAL_STRING_FIELDS as readonly string[]).includes(f));
   if (fields.length === 0 || bad !== undefined) {

@@ -22,11 +22,13 @@ import * as tSRV from "./t_srv";
 import * as tSVCB from "./t_svcb";
 import * as tTXT from "./t_txt";
 import { DEFAULT_TTL } from "./rules";
+import { genericTypeRule, isGenericTypeName } from "./types";
 
 export type { Problem, RecordExtra, RecordFields } from "./common";
 export type { FieldKind, RecordTypeEntry, RecordInputFields } from "./entry";
 export { absolute, absoluteNames, dotted, fieldAt } from "./entry";
 export { HOST_LABEL, canonicalName, parseCharacterStrings, quoteString } from "./common";
+export { IANA_DATA_TYPES, IANA_META_TYPES, TYPE_SOURCES, genericTypeRule, isGenericTypeName, nearestType, recordTypeRule } from "./types";
 
 const isEntry = (v: unknown): v is RecordTypeEntry => typeof v === "object" && v !== null && typeof (v as RecordTypeEntry).type === "string" && typeof (v as RecordTypeEntry).parse === "function";
 
@@ -57,7 +59,10 @@ export const NOT_HELD: Readonly<Record<string, string>> = {
 
 const TYPE = /^[A-Z][A-Z0-9-]{0,15}$/;
 
-/** The entry of a type (upper case); unknown types are passed through (content kept as written). */
+/**
+ * The entry of a type (upper case); other types are passed through (content kept as written). Whether
+ * a name is a record type at all is `recordTypeRule`'s to say (types.ts), on the way in.
+ */
 export function recordType(type: string): RecordTypeEntry {
   // Own entries only: a type read from a zone or an answer may be any word ("constructor").
   return (Object.hasOwn(RECORD_TYPES, type) ? RECORD_TYPES[type] : undefined) ?? passThrough(type);
@@ -124,13 +129,15 @@ export type CanonicalResult = { record: CanonicalRecord; problems: [] } | { reco
 
 /**
  * The canonical record, or the problems that stop it. Field checks are independent, so a name and a
- * content problem are both reported. TTL range is the caller's (it is the contract's).
+ * content problem are both reported. TTL range and the type's name are the caller's (the contract's
+ * range and recordTypes; `recordTypeRule`): the service's list is open, so this takes any name.
  */
 export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
   const problems: Problem[] = [];
   const type = typeof r.type === "string" ? r.type.trim().toUpperCase() : "";
   if (!TYPE.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)" }] };
-  if (/^TYPE\d+$/.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is an RFC 3597 generic type name; give the type's mnemonic (e.g. CAA for TYPE257)" }] };
+  const generic = isGenericTypeName(type) ? genericTypeRule(type) : undefined;
+  if (generic) return { record: undefined, problems: [{ field: "type", value: r.type, rule: generic }] };
   if (Object.hasOwn(NOT_HELD, type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: `cannot be held: ${NOT_HELD[type]}` }] };
   const entry = recordType(type);
   const z = zoneName(zone);

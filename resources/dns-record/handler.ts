@@ -190,7 +190,8 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
         if (clash) throw new Error(clash);
       }
       if (isTtlConflict(e)) throw new Error(await ttlConflictMessage(ctx, zone, want));
-      if (isZoneNotActive(e)) throw new Error(zonesInRun(ctx).inactive(zone, undefined, undefined));
+      // The zone's nameservers (one read, on this failure only) tell whether the program's own Domain is the cause.
+      if (isZoneNotActive(e)) throw new Error(zonesInRun(ctx).inactive(zone, { serviceNameservers: (await ctx.api().getZone(zone).catch(() => undefined))?.nameservers }));
       throw e;
     } finally {
       ctx.reads.invalidateZone(zone);

@@ -1,13 +1,13 @@
 /** DnsRecord's check (host side): the fields' JSON types here, the record itself by the record table (provider/records). */
 import { z } from "zod";
-import { canonicalize, problemText } from "../../provider/records";
+import { TYPE_SOURCES, canonicalize, problemText, recordTypeRule } from "../../provider/records";
 import { DEFAULT_TTL } from "../shared/normalize";
 import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, common, containsUnknown, domainName, field, isObject, isUnknown, optional, parseInputs, readInt, readString, refuse, ruled, withLimits } from "../host/check";
 import { RecordInputs } from "./state";
 
 /**
- * DnsRecord inputs. The zone, TTL (the contract's range) and the fields' JSON types are checked
- * first; then, with every field known, the record table (provider/records, shared with the sandbox
+ * DnsRecord inputs. The zone, TTL (the contract's range), the type's name (IANA's types, TYPEnnn and
+ * the contract's recordTypes) and the fields' JSON types are checked first; then, with every field known, the record table (provider/records, shared with the sandbox
  * and the import command) canonicalizes and checks the record as a whole: name, content, priority
  * and extra per type and RFC.
  */
@@ -17,7 +17,12 @@ export const recordSchema = withLimits<RecordInputs>((limits) =>
       ...common,
       zone: domainName,
       ttl: field(readInt(limits.ttl.min, limits.ttl.max, "seconds"), () => DEFAULT_TTL),
-      type: anyValue((v, ctx) => (typeof v === "string" ? v : refuse(ctx, v, "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)"))),
+      // A name neither IANA's, nor RFC 3597's TYPEnnn, nor the contract's recordTypes is a typo: refused with the nearest known type.
+      type: anyValue((v, ctx) => {
+        if (typeof v !== "string") return refuse(ctx, v, `is not a record type (${TYPE_SOURCES}; e.g. A, AAAA, CNAME, MX, TXT)`);
+        const rule = recordTypeRule(v.trim().toUpperCase(), limits.recordTypes);
+        return rule ? refuse(ctx, v, rule) : v;
+      }),
       name: optional(readString()),
       content: field(readString()),
       // The record table judges priority and each extra field, with the type.

@@ -9,6 +9,8 @@ import { resourceName } from "../host/urn";
 import { diffZone } from "./diff";
 import { GONE, type Handler } from "../host/handler";
 import { zoneDeclaredTwice } from "../host/preview-messages";
+import { containsUnknown } from "../host/check";
+import { zoneInactiveMessage } from "./delegation";
 import { zonesInRun } from "../host/zones-in-run";
 import { defined } from "../shared/normalize";
 import { checkZoneInputs } from "./schema";
@@ -48,13 +50,32 @@ function zoneOutputs(inputs: ZoneInputs, z: DnsZone, adopted: boolean): ZoneOutp
   });
 }
 
-/** The delegation wait (provider/waits.ts): bounded, logged, on the host's clock. */
-async function waitForDelegation(ctx: HostContext, domain: string, seconds: number): Promise<void> {
+/**
+ * The delegation wait (provider/waits.ts): bounded, logged, on the host's clock; never for a
+ * delegation this program's own Domain rules out (its nameservers are not the service's, `service`
+ * when known, else read with one zone check): that is said, and the zone stays pending.
+ */
+async function waitForDelegation(ctx: HostContext, domain: string, seconds: number, service?: readonly string[]): Promise<void> {
+  const run = zonesInRun(ctx);
+  if (run.plannedNameservers(domain)) {
+    const now = service?.length ? undefined : await ctx.api().checkZone(domain);
+    const m = now && isZoneActive(now) ? undefined : run.misdelegation(domain, undefined, service?.length ? service : now?.nameservers);
+    if (m?.byProgram) {
+      ctx.log.warn(`${domain}: not waiting for the delegation: ${zoneInactiveMessage(domain, m, true)}`);
+      return;
+    }
+    if (now && isZoneActive(now)) return;
+  }
   await waitForZoneDelegation(ctx.api(), domain, seconds, { clock: ctx.clock, log: ctx.log });
 }
 
 export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
-  check: (_ctx, _olds, news) => checkZoneInputs(news),
+  check(ctx, _olds, news) {
+    const result = checkZoneInputs(news);
+    // Whether it waits, so no message about the zone advises a wait that is set (dns-zone/delegation.ts).
+    if (result.ok && !containsUnknown([result.inputs.domain, result.inputs.waitForDelegation])) zonesInRun(ctx).noteWait(result.inputs.domain, !!result.inputs.waitForDelegation);
+    return result;
+  },
 
   diff(ctx, id, olds, news) {
     const d = diffZone(olds, news);
@@ -91,7 +112,7 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
   },
 
   async update(ctx, id, olds, news) {
-    if (news.waitForDelegation && !olds.delegated) await waitForDelegation(ctx, id, news.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
+    if (news.waitForDelegation && !olds.delegated) await waitForDelegation(ctx, id, news.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS, olds.nameservers);
     const z = await getZoneOrUndefined(ctx, id);
     if (!z) throw new Error(`${id}: the DNS zone no longer exists on the service; run pulumi refresh to drop it from state, then up to create it again`);
     return { outs: zoneOutputs(news, z, olds.adopted ?? false) };

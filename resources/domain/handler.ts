@@ -23,6 +23,8 @@ import { moneyDecimals } from "../../provider/money";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
 import { checkDomainInputs } from "./schema";
+import { containsUnknown } from "../host/check";
+import { zonesInRun } from "../host/zones-in-run";
 import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
 
 /** What outputs() overlays on the inputs besides the live view. */
@@ -286,7 +288,10 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
       ctx.log.warn(
         `${resourceName(String(news.resourceUrn ?? "Domain"))}: ${renamed.join(", ")}: contact fields are camelCase since 0.3.0; the old names are read as the new ones for now. Rename them in your program or stack config; a later version will refuse them.`,
       );
-    return checkDomainInputs(bag, ctx.limits());
+    const result = checkDomainInputs(bag, ctx.limits());
+    // The nameservers this program sets: a zone of the domain that they rule out fails at preview, and up never waits for it (dns-zone/delegation.ts).
+    if (result.ok && !containsUnknown([result.inputs.domain, result.inputs.nameservers])) zonesInRun(ctx).planNameservers(result.inputs.domain, result.inputs.nameservers);
+    return result;
   },
 
   upgrade: (state) => withCurrentContactNames(state).bag,

@@ -43,8 +43,8 @@ export type CheckResult<T> = { ok: true; inputs: T; failures: [] } | { ok: false
 export const failed = (news: Record<string, unknown>, failures: CheckFailure[]): CheckResult<never> => ({ ok: false, inputs: news, failures });
 
 /** Limits taken from the contract (overridable through reseller:contract). */
-export type Limits = Pick<Contract, "ttl" | "nameservers"> & Partial<Pick<Contract, "money">>;
-export const DEFAULT_LIMITS: Limits = { ttl: DEFAULT_CONTRACT.ttl, nameservers: DEFAULT_CONTRACT.nameservers, money: DEFAULT_CONTRACT.money };
+export type Limits = Pick<Contract, "ttl" | "nameservers"> & Partial<Pick<Contract, "money" | "recordTypes">>;
+export const DEFAULT_LIMITS: Limits = { ttl: DEFAULT_CONTRACT.ttl, nameservers: DEFAULT_CONTRACT.nameservers, money: DEFAULT_CONTRACT.money, recordTypes: DEFAULT_CONTRACT.recordTypes };
 
 /** Years a registration or renewal may run (per-TLD limits are checked by the service). */
 export { YEARS };
@@ -174,7 +174,7 @@ export const common = { resourceUrn: z.string().optional(), adopt: bool };
 export const withLimits = <T>(build: (l: Limits) => z.ZodType<T>): ((l: Limits) => z.ZodType<T>) => {
   const built = new Map<string, z.ZodType<T>>();
   return (l) => {
-    const key = JSON.stringify([l.ttl, l.nameservers, l.money]);
+    const key = JSON.stringify([l.ttl, l.nameservers, l.money, l.recordTypes]);
     let s = built.get(key);
     if (!s) built.set(key, (s = build(l)));
     return s;

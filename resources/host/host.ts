@@ -161,7 +161,7 @@ export class Host {
       limits: () => {
         const c = contract();
         let l = this.limitsOf.get(c);
-        if (!l) this.limitsOf.set(c, (l = { ttl: c.ttl, nameservers: c.nameservers, money: c.money }));
+        if (!l) this.limitsOf.set(c, (l = { ttl: c.ttl, nameservers: c.nameservers, money: c.money, recordTypes: c.recordTypes }));
         return l;
       },
       purchaseKey: (p) => {

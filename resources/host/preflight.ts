@@ -10,7 +10,8 @@
  * - Money: each register, transfer and renew is quoted, and each paid add-on priced from the contract
  *   (the API quotes none); the line says what up will charge and the stack's running total; above
  *   maxPrice, or a total above the balance, fails.
- * - Zones: declared twice, no DNS add-on, or unable to become active (its records then fail).
+ * - Zones: declared twice, no DNS add-on, or ruled out (resources/dns-zone/preview.ts: the zone, or
+ *   its first record, fails once with the fix).
  * - Adoption: "adopts" or "creates", and what up will change.
  */
 import { VALUES } from "../../provider/contract";
@@ -22,7 +23,7 @@ import type { HostContext } from "./context";
 import { resourceName } from "./urn";
 import { liveByTypeName, typeNameKey } from "./live-records";
 import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
-import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice, zoneInactiveMessage } from "./preview-messages";
+import { adoptDomainMissing, balanceTooLow, eppWhileProtected, recordDeclaredTwice, ttlConflict, zoneDeclaredTwice } from "./preview-messages";
 import { PreviewReads, type PricedAction } from "./preview-reads";
 import { addonPrice, addonPriceGuard, addonYears, priceGuard, type AddonKey } from "./price-guard";
 import { formatAmount, moneyDecimals, parseAmount, type Amount } from "../../provider/money";
@@ -31,16 +32,15 @@ import { type DomainAddonInputs } from "../domain-addon/state";
 import { type DomainInputs } from "../domain/state";
 import { type RecordInputs } from "../dns-record/state";
 import { type ZoneInputs } from "../dns-zone/state";
+import type { Misdelegation } from "../dns-zone/delegation";
+import { previewRecordZone, previewZoneDelegation, type DelegationView } from "../dns-zone/preview";
+import { DEFAULT_DELEGATION_WAIT_SECONDS } from "../dns-zone/handler";
+import type { ZoneRecordsInputs } from "../zone-records/state";
 import { zonesInRun } from "./zones-in-run";
+import type { Kind } from "../kinds";
 import { DEFAULT_WAIT_SECONDS } from "../domain/handler";
 
-/** Where a zone's domain points, when it does not point at the zone's nameservers. */
-interface Misdelegated {
-  delegatedTo: string[];
-  serviceNameservers: string[];
-}
-
-class Preflight {
+class Preflight implements DelegationView {
   readonly reads: PreviewReads;
   private account: Promise<Error | undefined> | undefined;
   private accountTold = false;
@@ -48,15 +48,13 @@ class Preflight {
   private readonly spent = new Map<string, { price: Amount; currency: string }>();
   /** The years each Domain this command buys is bought for, by domain (an add-on of it is charged for them). */
   readonly plannedYears = new Map<string, number>();
-  /** Nameservers each Domain of this program asks for, by domain. */
-  readonly plannedNameservers = new Map<string, string[]>();
   readonly zoneOwners = new Map<string, string>();
   readonly recordOwners = new Map<string, string>();
-  /** Zones declared with waitForDelegation: up waits for them, so their records are not refused. */
+  /** Zones declared with waitForDelegation that the program does not rule out: up waits for them, so their records are not refused. */
   readonly zonesWaiting = new Set<string>();
-  private readonly delegation = new Map<string, Promise<Misdelegated | undefined>>();
+  private readonly delegation = new Map<string, Promise<Misdelegation | undefined>>();
 
-  constructor(ctx: HostContext) {
+  constructor(private readonly ctx: HostContext) {
     this.reads = new PreviewReads(ctx);
   }
 
@@ -101,24 +99,22 @@ class Preflight {
    * its live status, the nameservers its domain has (or that the program's Domain asks for), and the
    * service's nameservers. Undefined when it is active, can become so, or cannot be told.
    */
-  misdelegated(zone: string): Promise<Misdelegated | undefined> {
+  misdelegated(zone: string): Promise<Misdelegation | undefined> {
     let p = this.delegation.get(zone);
     if (!p) {
       p = (async () => {
         const live = await this.reads.zone(zone);
         if (live && isZoneActive(live)) return undefined;
-        const delegatedTo = this.plannedNameservers.get(zone) ?? (await this.reads.domain(zone))?.nameservers;
+        const run = zonesInRun(this.ctx);
+        const delegatedTo = run.plannedNameservers(zone) ? undefined : (await this.reads.domain(zone))?.nameservers;
         const service = live?.nameservers.length ? live.nameservers : await this.reads.serviceNameservers();
-        if (!delegatedTo?.length || !service?.length) return undefined;
-        return sameJson(sorted(delegatedTo), sorted(service)) ? undefined : { delegatedTo, serviceNameservers: service };
+        return run.misdelegation(zone, delegatedTo, service);
       })();
       this.delegation.set(zone, p);
     }
     return p;
   }
 }
-
-const sorted = (a: readonly string[]): string[] => [...a].map((s) => s.toLowerCase().replace(/\.$/, "")).sort();
 
 const states = new WeakMap<HostContext, Preflight>();
 
@@ -147,7 +143,6 @@ function unchanged(olds: Props, news: Props): boolean {
 const creating = (olds: Props): boolean => Object.keys(olds).length === 0;
 
 async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInputs): Promise<void> {
-  if (Array.isArray(i.nameservers) && !containsUnknown(i.nameservers)) p.plannedNameservers.set(i.domain, i.nameservers);
   if (!creating(olds)) return;
   const who = named("Domain", i.resourceUrn);
   const live = await p.reads.domain(i.domain);
@@ -204,16 +199,14 @@ async function zone(p: Preflight, ctx: HostContext, olds: Props, i: ZoneInputs):
       if (i.adopt) ctx.log.info(`${who}: adopts the zone ${i.domain} (${live.records_count} records, ${live.status}); nothing changed`);
       else ctx.log.warn(`${who}: the DNS zone ${i.domain} exists already; up takes it over unchanged. If another stack manages it, remove it from this program.`);
     } else {
-      zonesInRun(ctx).declare(i.domain, urn, i.waitForDelegation ? (i.waitTimeoutSeconds ?? 300) : 0);
-      const d = p.plannedNameservers.has(i.domain) ? undefined : await p.reads.domain(i.domain);
+      zonesInRun(ctx).declare(i.domain, urn, i.waitForDelegation ? (i.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS) : 0);
+      const d = zonesInRun(ctx).plannedNameservers(i.domain) ? undefined : await p.reads.domain(i.domain);
       if (d) requireDnsAddon(i.domain, d);
       ctx.log.info(`${who}: ${i.adopt ? "adopt finds no zone; " : ""}creates the zone ${i.domain}`);
     }
   }
   if (!creating(olds)) return;
-  const bad = await p.misdelegated(i.domain);
-  if (bad) ctx.log.warn(`${who}: ${zoneInactiveMessage(i.domain, bad.delegatedTo, bad.serviceNameservers)}${i.waitForDelegation ? "; up waits for the delegation (waitForDelegation)" : ""}`);
-  if (i.waitForDelegation) p.zonesWaiting.add(i.domain);
+  await previewZoneDelegation(p, ctx, i.domain, who, { enabled: !!i.waitForDelegation, seconds: i.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS });
 }
 
 function requireDnsAddon(name: string, d: DomainInfo): void {
@@ -233,8 +226,7 @@ async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInpu
   // and its live records (so a no-op up reads nothing but the account's one credential check).
   if (!creating(olds)) return;
   const declared = p.zoneOwners.get(i.zone);
-  const bad = p.zonesWaiting.has(i.zone) ? undefined : await p.misdelegated(i.zone);
-  if (bad) throw new Error(zonesInRun(ctx).inactive(i.zone, bad.delegatedTo, bad.serviceNameservers));
+  await previewRecordZone(p, ctx, i.zone);
   const who = named("DnsRecord", i.resourceUrn);
   // A zone this run creates has no live records; any other is read once, for all its records.
   const live = declared !== undefined && !(await p.reads.zone(i.zone)) ? [] : ((await p.reads.zoneRecords(i.zone)) ?? []);
@@ -289,6 +281,29 @@ async function eppCode(p: Preflight, olds: Props, i: DomainAddonInputs): Promise
   if (d?.protection?.enabled) throw new Error(eppWhileProtected(i.domain));
 }
 
+/** Check's prediction per kind (inputs canonical, zone and domain known); a kind without one predicts nothing. */
+type Prediction = (p: Preflight, ctx: HostContext, olds: Props, inputs: Props) => Promise<void>;
+const PREDICTIONS: Partial<Record<Kind, Prediction>> = {
+  Domain: async (p, ctx, olds, i) => {
+    if (!containsUnknown([i.authCode, i.years, i.maxPrice, i.adopt])) await domain(p, ctx, olds, i as unknown as DomainInputs);
+  },
+  DnsZone: (p, ctx, olds, i) => zone(p, ctx, olds, i as unknown as ZoneInputs),
+  DnsRecord: async (p, ctx, olds, i) => {
+    if (!containsUnknown([i.type, i.name, i.content, i.priority, i.extra, i.adopt])) await record(p, ctx, olds, i as unknown as RecordInputs);
+  },
+  PrivacyAddon: async (p, ctx, olds, i) => {
+    if (!containsUnknown([i.maxPrice, i.adopt])) await addon(p, ctx, olds, "PrivacyAddon", i as unknown as DomainAddonInputs);
+  },
+  Protection: async (p, ctx, olds, i) => {
+    if (!containsUnknown([i.maxPrice, i.adopt])) await addon(p, ctx, olds, "Protection", i as unknown as DomainAddonInputs);
+  },
+  EppCode: (p, _ctx, olds, i) => eppCode(p, olds, i as unknown as DomainAddonInputs),
+  // A new declaration of a zone's records: the zone must be able to become active (its other rules are its own check's).
+  DnsZoneRecords: async (p, ctx, olds, i) => {
+    if (creating(olds) && !Array.isArray((i as unknown as ZoneRecordsInputs).records)) await previewRecordZone(p, ctx, i.zone as string);
+  },
+};
+
 /** Whether check makes these reads (reseller:preflight, default true). */
 const enabled = (ctx: HostContext): boolean => ctx.preflight();
 
@@ -308,23 +323,6 @@ export async function preflight(ctx: HostContext, kind: string, olds: Props, res
   const inputs = result.inputs as Props;
   // Unknown until an earlier resource is created: up checks again with the values.
   if (containsUnknown(inputs.domain) || containsUnknown(inputs.zone)) return result;
-  switch (kind) {
-    case "Domain":
-      if (!containsUnknown([inputs.authCode, inputs.years, inputs.maxPrice, inputs.adopt])) await domain(p, ctx, olds, inputs as unknown as DomainInputs);
-      break;
-    case "DnsZone":
-      await zone(p, ctx, olds, inputs as unknown as ZoneInputs);
-      break;
-    case "DnsRecord":
-      if (!containsUnknown([inputs.type, inputs.name, inputs.content, inputs.priority, inputs.extra, inputs.adopt])) await record(p, ctx, olds, inputs as unknown as RecordInputs);
-      break;
-    case "PrivacyAddon":
-    case "Protection":
-      if (!containsUnknown([inputs.maxPrice, inputs.adopt])) await addon(p, ctx, olds, kind, inputs as unknown as DomainAddonInputs);
-      break;
-    case "EppCode":
-      await eppCode(p, olds, inputs as unknown as DomainAddonInputs);
-      break;
-  }
+  await PREDICTIONS[kind as Kind]?.(p, ctx, olds, inputs);
   return result;
 }

@@ -3,17 +3,6 @@
  * mistake caught at preview reads exactly as the up it predicts.
  */
 
-/** A zone whose domain is delegated elsewhere: records cannot be created in it, and the fix. */
-export function zoneInactiveMessage(zone: string, delegatedTo: readonly string[] | undefined, serviceNameservers: readonly string[] | undefined): string {
-  const where = delegatedTo?.length ? `${zone} is delegated to ${delegatedTo.join(", ")}` : `${zone} is not delegated to the service`;
-  const to = serviceNameservers?.length ? ` (${serviceNameservers.join(", ")})` : "";
-  return `${zone}: the zone is not active and cannot become active: ${where}, not to the zone's nameservers${to}, so records cannot be created in it. Set the Domain's nameservers to the zone's (or change the delegation at the domain's registrar), or set waitForDelegation: true on the DnsZone to wait for the change`;
-}
-
-/** The same zone, for its second and later records in one command: the whole message is given once. */
-export const zoneInactiveAgain = (zone: string): string =>
-  `${zone}: the zone cannot become active (not delegated to the service; the fix is in the first error about ${zone})`;
-
 export const adoptDomainMissing = (domain: string): string =>
   `adopt: ${domain} is not in this reseller account, and adopt never buys; nothing was charged. Remove adopt to register it`;
 

@@ -5,12 +5,15 @@
  * declares it, its create settles it; a record's create waits for it, bounded and logged. A zone
  * whose domain this run buys is declared late (its DnsZone waits for the domain): a record of it
  * waits for the declaration first.
+ * It also holds what the program's resources say about delegation, from their checks (which run in
+ * preview and up alike, whether or not a resource changes): the nameservers each Domain sets and
+ * whether each DnsZone waits for its delegation, so no message advises a setting the program has.
  * One registry per account and host process (one `pulumi` command).
  */
 import { isZoneActive } from "../../provider/vocabulary";
 import type { HostContext } from "./context";
 import { resourceName } from "./urn";
-import { zoneInactiveAgain, zoneInactiveMessage } from "./preview-messages";
+import { misdelegation, zoneInactiveAgain, zoneInactiveMessage, type Misdelegation } from "../dns-zone/delegation";
 
 /** How long a record waits for a zone created in the same run, beyond the zone's own delegation wait. */
 export const ZONE_IN_RUN_WAIT_MS = 2 * 60_000;
@@ -43,6 +46,36 @@ export class ZonesInRun {
   }
   /** Zones whose inactivity was already told in full in this command (once, then short). */
   private readonly told = new Set<string>();
+  /** The nameservers each Domain of this program sets, by domain (its check). */
+  private readonly nameserversOf = new Map<string, string[]>();
+  /** Each DnsZone's waitForDelegation, by zone (its check). */
+  private readonly waitsOf = new Map<string, boolean>();
+
+  /** A Domain of the program sets these nameservers (undefined: it leaves them to the service's default). */
+  planNameservers(domain: string, nameservers: string[] | undefined): void {
+    if (nameservers?.length) this.nameserversOf.set(domain, nameservers);
+    else this.nameserversOf.delete(domain);
+  }
+
+  /** The nameservers this program's Domain sets for `domain`, if it declares one that sets them. */
+  plannedNameservers(domain: string): string[] | undefined {
+    return this.nameserversOf.get(domain);
+  }
+
+  /** A DnsZone of the program says whether it waits for its delegation. */
+  noteWait(zone: string, waits: boolean): void {
+    this.waitsOf.set(zone, waits);
+  }
+
+  /** The DnsZone's waitForDelegation, when a DnsZone of this command declared the zone. */
+  waits(zone: string): boolean | undefined {
+    return this.waitsOf.get(zone);
+  }
+
+  /** How the zone is misdelegated given the program's Domain (if any), the live delegation and the service's nameservers. */
+  misdelegation(zone: string, live: readonly string[] | undefined, service: readonly string[] | undefined): Misdelegation | undefined {
+    return misdelegation(this.plannedNameservers(zone), live, service);
+  }
 
   /** A DnsZone checked with no state: the engine is about to create it. */
   declare(zone: string, urn: string, delegationWaitSeconds: number): void {
@@ -62,12 +95,20 @@ export class ZonesInRun {
     d.settle();
   }
 
-  /** The message for records of an inactive zone: whole the first time in this command, short after. */
-  inactive(zone: string, delegatedTo: readonly string[] | undefined, serviceNameservers: readonly string[] | undefined): string {
+  /**
+   * The message for an inactive zone (its DnsZone at preview, its records): whole the first time in
+   * this command, short after. `m` as far as known; the program's Domain, when it sets the zone's
+   * nameservers, is said to be the cause.
+   */
+  inactive(zone: string, m: Partial<Misdelegation> | undefined): string {
     if (this.told.has(zone)) return zoneInactiveAgain(zone);
     this.told.add(zone);
-    return zoneInactiveMessage(zone, delegatedTo, serviceNameservers);
+    const planned = this.plannedNameservers(zone);
+    // The program's Domain is named the cause only when the service's nameservers are known to differ from its.
+    const known = planned && !m?.byProgram && m?.serviceNameservers?.length ? (misdelegation(planned, undefined, m.serviceNameservers) ?? m) : m;
+    return zoneInactiveMessage(zone, known, this.waits(zone));
   }
+
 
   /**
    * Before a record's create: waits for the zone when this command is creating it, then refuses when
@@ -91,7 +132,7 @@ export class ZonesInRun {
     }
     const o = d.outcome!;
     if ("failed" in o) throw new Error(`${what}: not created: zone ${zone} failed to be created in this run (DnsZone "${resourceName(d.urn)}"): ${o.failed}`);
-    if (!isZoneActive(o)) throw new Error(this.inactive(zone, o.delegatedTo, o.serviceNameservers));
+    if (!isZoneActive(o)) throw new Error(this.inactive(zone, { delegatedTo: o.delegatedTo, serviceNameservers: o.serviceNameservers }));
   }
 }
 

@@ -106,6 +106,22 @@ export const MISTAKES: Mistake[] = [
     preview: "fails",
   },
   {
+    title: "a zone its own Domain's nameservers rule out, waiting for the delegation",
+    resources: [
+      { kind: "Domain", title: "ruled", args: newDomain("catalogue-ruled.com", { nameservers: ["ns1.elsewhere-dns.test", "ns2.elsewhere-dns.test"] }) },
+      { kind: "DnsZone", title: "ruled-zone", args: { domain: "catalogue-ruled.com", waitForDelegation: true } },
+      { kind: "DnsRecord", title: "ruled-www", args: { zone: "catalogue-ruled.com", type: "A", name: "www", content: "192.0.2.9", ttl: 3600 } },
+    ],
+    message: /catalogue-ruled\.com: the zone can never become active: this program's Domain sets the nameservers of catalogue-ruled\.com to ns1\.elsewhere-dns\.test, ns2\.elsewhere-dns\.test, not to the service's.*Set the Domain's nameservers to the service's: ns1\.dns\.sandbox\.test, ns2\.dns\.sandbox\.test/,
+    preview: "fails",
+  },
+  {
+    title: "a record type misspelt",
+    resources: [record("typo", { type: "CNAM", name: "shop", content: "shops.example.net" })],
+    message: /type: "CNAM" is not a record type; did you mean CNAME\?/,
+    preview: "fails",
+  },
+  {
     title: "a CNAME at the apex",
     resources: [record("apex", { type: "CNAME", name: "@", content: "elsewhere.example" })],
     message: /CNAME/,

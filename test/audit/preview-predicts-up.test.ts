@@ -229,8 +229,9 @@ test("the first program for a domain delegated elsewhere: flagged at preview on 
   const { CONTACT } = require("./bad-input-catalogue") as typeof import("./bad-input-catalogue");
   // demo-shop.net is in the account, delegated to the registrar's nameservers, which the program keeps.
   const args = { domain: "demo-shop.net", nameservers: ["ns1.sandbox-registrar.test", "ns2.sandbox-registrar.test"], contact: CONTACT };
-  const full = "demo-shop.net: the zone is not active and cannot become active: demo-shop.net is delegated to ns1.sandbox-registrar.test, ns2.sandbox-registrar.test, not to the zone's nameservers";
-  const fix = "Set the Domain's nameservers to the zone's";
+  // The program's own Domain keeps them there: it is named the cause, and no wait is advised.
+  const full = "demo-shop.net: the zone can never become active: this program's Domain sets the nameservers of demo-shop.net to ns1.sandbox-registrar.test, ns2.sandbox-registrar.test, not to the service's";
+  const fix = "Set the Domain's nameservers to the service's: ns1.dns.sandbox.test, ns2.dns.sandbox.test";
   const short = "demo-shop.net: the zone cannot become active (not delegated to the service; the fix is in the first error about demo-shop.net)";
   const whole = (e: string) => e.includes(full) && e.includes(fix);
   const failedRecords = (errors: string[]) => errors.map((e) => /::(\w+): demo-shop\.net: /.exec(e)?.[1]).filter((r) => r !== undefined).sort();
@@ -246,6 +247,7 @@ test("the first program for a domain delegated elsewhere: flagged at preview on 
     // flag; the records that fail are the ones check reached before the preview stopped.
     expect(preview.errors.every((e) => whole(e) || e.includes(short))).toBe(true);
     expect(preview.errors.filter(whole)).toHaveLength(1);
+    expect([...preview.errors, preview.logs].join("\n")).not.toContain("waitForDelegation");
     if (literalRecords) {
       // Records naming the zone as a literal are checked first (the zone waits for its Domain): the preview stops at them.
       expect(failedRecords(preview.errors)).toEqual(expect.arrayContaining(["apex", "blog", "mx"]));

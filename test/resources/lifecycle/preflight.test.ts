@@ -102,6 +102,92 @@ describe("the first program: a zone made active on create, records that wait for
 
 });
 
+describe("a zone the program rules out: it fails at preview once, with the fix, and up never waits for it", () => {
+  const ELSEWHERE = ["ns1.elsewhere-dns.test", "ns2.elsewhere-dns.test"];
+  const programRules = /: the zone can never become active: this program's Domain sets the nameservers of demo-shop\.net to ns1\.elsewhere-dns\.test, ns2\.elsewhere-dns\.test, not to the service's, so records cannot be created in it.*Set the Domain's nameservers to the service's: ns1\.dns\.sandbox\.test, ns2\.dns\.sandbox\.test/;
+  const shopDomain = { domain: "demo-shop.net", contacts: { registrant: contact }, nameservers: ELSEWHERE, adopt: true };
+
+  test("the Domain's own nameservers elsewhere and a DnsZone waiting for the delegation: the zone fails, once; its records point to it; nothing is written", async () => {
+    const other = await hostWith({});
+    try {
+      const mark = env.mark();
+      expect((await new Managed(other, "Domain", "ruled-shop").check(shopDomain)).failures).toEqual([]);
+      const zone = new Managed(other, "DnsZone", "ruled-zone");
+      const failure = await zone.check({ domain: "demo-shop.net", waitForDelegation: true }).then(
+        () => "passed",
+        (e: Error) => e.message,
+      );
+      expect(failure).toMatch(new RegExp("^demo-shop\\.net" + programRules.source));
+      expect(failure).toContain("a wait for the delegation (waitForDelegation) would never end");
+      expect(failure).not.toMatch(/set waitForDelegation/);
+      // The zone told it whole: its records (one DnsRecord, one DnsZoneRecords) refer to that error.
+      const again = /^demo-shop\.net: the zone cannot become active \(not delegated to the service; the fix is in the first error about demo-shop\.net\)$/;
+      await expect(new Managed(other, "DnsRecord", "ruled-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(again);
+      await expect(new Managed(other, "DnsZoneRecords", "ruled-records").check({ zone: "demo-shop.net", records: [{ type: "A", name: "api", content: "192.0.2.2" }] })).rejects.toThrow(again);
+      expect(env.mutatingSince(mark)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("without a wait: the zone alone is only warned about (a zone may be made before its domain points here); its first record fails with the fix and no advice to wait", async () => {
+    const other = await hostWith({});
+    try {
+      await new Managed(other, "Domain", "ruled-shop-2").check(shopDomain);
+      expect((await new Managed(other, "DnsZone", "ruled-zone-2").check({ domain: "demo-shop.net" })).failures).toEqual([]);
+      expect(await logsWith(other, programRules)).toMatch(programRules);
+      const first = await new Managed(other, "DnsZoneRecords", "ruled-records-2").check({ zone: "demo-shop.net", records: [{ type: "A", name: "api", content: "192.0.2.2" }] }).then(
+        () => "passed",
+        (e: Error) => e.message,
+      );
+      expect(first).toMatch(new RegExp("^demo-shop\\.net" + programRules.source));
+      expect(first).not.toMatch(/waitForDelegation/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("the live delegation elsewhere and a DnsZone that waits: preview says up waits, advises nothing, and refuses nothing", async () => {
+    const other = await hostWith({});
+    try {
+      expect((await new Managed(other, "DnsZone", "live-wait").check({ domain: "demo-shop.net", waitForDelegation: true, waitTimeoutSeconds: 120 })).failures).toEqual([]);
+      expect((await new Managed(other, "DnsRecord", "live-wait-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).failures).toEqual([]);
+      const waits = /DnsZone "live-wait": demo-shop\.net is delegated to ns1\.sandbox-registrar\.test, ns2\.sandbox-registrar\.test, not to the service's nameservers \(ns1\.dns\.sandbox\.test, ns2\.dns\.sandbox\.test\); up waits up to 120 s for the change \(waitForDelegation\)/;
+      const text = await logsWith(other, waits);
+      expect(text).toMatch(waits);
+      expect(text).not.toMatch(/set waitForDelegation/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("up (preflight off, so nothing refuses first) never waits for a delegation the program rules out; the record's error names the Domain and advises no wait", async () => {
+    const other = await hostWith({ "reseller:preflight": "false" });
+    try {
+      await new Managed(other, "Domain", "up-shop").check(shopDomain);
+      const zone = new Managed(other, "DnsZone", "up-ruled-zone");
+      const mark = env.mark();
+      // A wait would poll for 600 s; the one check the create makes is all.
+      expect(await zone.up({ domain: "demo-shop.net", waitForDelegation: true, waitTimeoutSeconds: 600 })).toBe("create");
+      const checks = requestsSince(mark).filter((r) => r.method === "POST" && r.path.endsWith("/dns/zones/demo-shop.net/check"));
+      expect(checks).toHaveLength(1);
+      expect(zone.outputs).toMatchObject({ status: "pending_nameserver", delegated: false });
+      const notWaiting = /demo-shop\.net: not waiting for the delegation: demo-shop\.net: the zone can never become active: this program's Domain sets/;
+      expect(await logsWith(other, notWaiting)).toMatch(notWaiting);
+      const record = new Managed(other, "DnsRecord", "up-ruled-www");
+      const failure = await record.up({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1", ttl: 3600 }).then(
+        () => "created",
+        (e: Error) => e.message,
+      );
+      expect(failure).toMatch(programRules);
+      expect(failure).not.toMatch(/set waitForDelegation/);
+      await zone.destroy();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe("money: what up will charge, the running total, maxPrice and the balance", () => {
   const domainArgs = (name: string, extra: Record<string, unknown> = {}) => ({ domain: name, contacts: { registrant: contact }, maxPrice: "20.00", ...extra });
 

@@ -1,0 +1,41 @@
+/**
+ * DnsZone's delegation at preview (called by resources/host/preflight.ts, in preview and up alike):
+ * a zone the program rules out fails once, on the first resource that shows it, before anything is
+ * bought; a zone that waits for a delegation it can get is told so, without advice to set the wait.
+ */
+import type { HostContext } from "../host/context";
+import { zonesInRun } from "../host/zones-in-run";
+import { zoneInactiveMessage, type Misdelegation } from "./delegation";
+
+/** What the preview of this command knows (host/preflight.ts keeps it). */
+export interface DelegationView {
+  /** How the zone is misdelegated (program's Domain, else the live delegation), read once per command. */
+  misdelegated(zone: string): Promise<Misdelegation | undefined>;
+  /** Zones whose DnsZone is created in this run and waits for its delegation, which can come. */
+  readonly zonesWaiting: Set<string>;
+}
+
+/**
+ * A DnsZone created in this run. Fails when it would wait for a delegation the program's own Domain
+ * rules out (its records then refer to this error); a zone ruled out otherwise is warned about, as a
+ * zone may be made before its domain points here: its first record fails with the fix, later ones
+ * refer to that error. (A record checked before its zone has failed already.)
+ */
+export async function previewZoneDelegation(view: DelegationView, ctx: HostContext, zone: string, who: string, wait: { enabled: boolean; seconds: number }): Promise<void> {
+  const run = zonesInRun(ctx);
+  const m = await view.misdelegated(zone);
+  if (!m || (!m.byProgram && wait.enabled)) {
+    if (wait.enabled) view.zonesWaiting.add(zone);
+    if (m) ctx.log.info(`${who}: ${zone} is delegated to ${m.delegatedTo.join(", ")}, not to the service's nameservers (${m.serviceNameservers.join(", ")}); up waits up to ${wait.seconds} s for the change (waitForDelegation), then creates the zone's records`);
+    return;
+  }
+  if (m.byProgram && wait.enabled) throw new Error(run.inactive(zone, m));
+  ctx.log.warn(`${who}: ${zoneInactiveMessage(zone, m, wait.enabled)}`);
+}
+
+/** A record (DnsRecord, or DnsZoneRecords' records) created in `zone`: refused when the zone is ruled out. */
+export async function previewRecordZone(view: DelegationView, ctx: HostContext, zone: string): Promise<void> {
+  if (view.zonesWaiting.has(zone)) return;
+  const m = await view.misdelegated(zone);
+  if (m) throw new Error(zonesInRun(ctx).inactive(zone, m));
+}
