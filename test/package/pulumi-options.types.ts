@@ -27,9 +27,15 @@ export class ShopDns extends pulumi.ComponentResource {
     reseller.DnsRecord.get(`${name}-existing`, "rec_1", { zone: "shop.example" }, child);
 
     // Functions given Pulumi's invoke options as they are.
+    void reseller.getZone({ domain: "shop.example" }, invoke);
+    void reseller.getDomain({ domain: "shop.example" }, { ...invoke, parent: this });
+    void reseller.getRecords({ zone: "shop.example", type: "MX" }, invoke);
     void reseller.getBalance({}, invoke);
     void reseller.checkDomain({ domain: "shop.example" }, { ...invoke, parent: this });
     void reseller.getPricing({ action: "renew", domain: "shop.example" }, invoke);
+    reseller.getZoneOutput({ domain: zone.domain }, invokeOutput);
+    reseller.getDomainOutput({ domain: domain.domain }, { ...invokeOutput, dependsOn: [domain] });
+    reseller.getRecordsOutput({ zone: zone.domain, name: "www" }, invokeOutput);
     reseller.getTldsOutput({}, invokeOutput);
     reseller.getPricingOutput({ action: "renew", domain: domain.domain }, { ...invokeOutput, dependsOn: [domain] });
     reseller.getTemplatesOutput({}, invoke);

@@ -158,7 +158,7 @@ test("a Pulumi provider resource given as `provider` is refused when a resource 
   expect(() => new reseller.DnsRecord("forwarded", { zone: ZONE, type: "TXT", content: "x" }, opts)).toThrow(`DnsRecord forwarded: ${said}`);
   const invokeOpts: pulumi.InvokeOptions = { provider: cf };
   const mark = home.operator.requests().length;
-  await expect(reseller.getTier({}, invokeOpts)).rejects.toThrow(`reseller: ${said}`);
+  await expect(reseller.getZone({ domain: ZONE }, invokeOpts)).rejects.toThrow(`reseller: ${said}`);
   await expect(reseller.getBalance({}, invokeOpts)).rejects.toThrow(`reseller: ${said}`);
   expect(home.operator.requests().length).toBe(mark);
   // Left out, as the message says, the forwarded options declare the resource in the default account.
