@@ -65,7 +65,11 @@ type Facts = Partial<Pick<Operation, "signed" | "keyed" | "paid" | "readOnly" | 
 /** An entry's facts unless it says otherwise: signed, not keyed, not paid, read-only when the method is GET. */
 type Defaults<M extends HttpMethod> = { signed: true; keyed: false; paid: false; readOnly: M extends "GET" ? true : false };
 
-/** One entry. Literal types are kept, so the client's methods read their schemas' types, and its keys, from the table. */
+/**
+ * One entry. Literal types are kept, so the client's methods read their schemas' types, and its keys, from the table.
+ * `F` is read from `facts` alone (NoInfer): inferred from the table's `satisfies`, an entry without facts took
+ * `Operation` as its facts, and its defaults (readOnly of a GET) widened to boolean.
+ */
 function op<const M extends HttpMethod, const Q extends z.ZodType | null, const S extends z.ZodType | null, const F extends Facts = {}>(
   method: M,
   template: string,
@@ -73,7 +77,7 @@ function op<const M extends HttpMethod, const Q extends z.ZodType | null, const 
   request: Q,
   response: S,
   facts: F = {} as F,
-): { method: M; template: string; scope: Scope; request: Q; response: S } & Omit<Defaults<M>, keyof F> & F {
+): { method: M; template: string; scope: Scope; request: Q; response: S } & Omit<Defaults<M>, keyof NoInfer<F>> & NoInfer<F> {
   const defaults = { signed: true, keyed: false, paid: false, readOnly: method === "GET" };
   return { method, template, scope, request, response, ...defaults, ...facts } as never;
 }

@@ -48,6 +48,25 @@ export {
   type TemplateInfo,
   type TldInfo,
 } from "./program/functions";
+export {
+  getZone,
+  getZoneOutput,
+  getDomain,
+  getDomainOutput,
+  getRecords,
+  getRecordsOutput,
+  type AddonState,
+  type GetDomainArgs,
+  type GetDomainOutputArgs,
+  type GetDomainResult,
+  type GetRecordsArgs,
+  type GetRecordsOutputArgs,
+  type GetRecordsResult,
+  type GetZoneArgs,
+  type GetZoneOutputArgs,
+  type GetZoneResult,
+  type RecordInfo,
+} from "./program/lookups";
 export { typeToken, type Kind } from "./kinds";
 export { SECRET_OUTPUTS, type AccountOption, type ResellerResourceOptions } from "./program/register";
 export { Provider, type ProviderArgs } from "./program/provider";

@@ -7,100 +7,24 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PRICING_ACTIONS } from "../../provider/shapes";
-import { DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "../shared/api";
-import { ClientCache } from "../shared/client-cache";
-import { namespaceOf, type Provider } from "./provider";
-import { canonicalHost } from "../shared/normalize";
-import { domainNameFailure, yearsFailure } from "../shared/rules";
+import {
+  accountOf,
+  camelKeys,
+  domainName,
+  failingInOneLine,
+  outputArgs,
+  programClient,
+  years,
+} from "./invoke";
+import type { AccountArgs, ResellerInvokeOptions, ResellerInvokeOutputOptions } from "./invoke-options";
 
-/** The program's clients, one per connection (../shared/client-cache.ts). */
-const clients = new ClientCache();
-
-/**
- * A function's failure as the program shows it: one line, no stack, no dumped error object. The
- * SDK's runner prints a RunError's message alone (cmd/run: "Always hide the stack for RunErrors").
- */
-function oneLine(e: unknown): pulumi.RunError {
-  const message = e instanceof Error ? e.message : String(e);
-  return new pulumi.RunError(`reseller: ${message.replace(/^reseller: /, "").replace(/\s*\n\s*/g, " ")}`);
-}
-
-/** Runs a function's body; any failure becomes one line (oneLine). */
-async function failingInOneLine<T>(body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (e) {
-    throw oneLine(e);
-  }
-}
-
-/** The program's client for an account (a namespace `accountOf` checked), from stack config (or env): one per connection. */
-function programClient(account: string | undefined): ReadOnlyApi {
-  const ns = account ?? DEFAULT_ACCOUNT;
-  const cfg = new pulumi.Config(ns);
-  return clients.get(readSettings((k) => cfg.get(k), process.env, ns));
-}
-
-// Arguments are checked before any call, with the resources' messages (field, value, rule).
-function domainName(field: string, v: unknown): string {
-  const failure = domainNameFailure(field, v);
-  if (failure) throw new Error(failure);
-  return canonicalHost(v as string);
-}
-
-function years(field: string, v: unknown): number {
-  const failure = yearsFailure(field, v);
-  if (failure) throw new Error(failure);
-  return (v as number | undefined) ?? 1;
-}
-
-/** snake_case keys to camelCase, recursively: results read like the resources' outputs. */
-function camel<T>(v: unknown): T {
-  if (Array.isArray(v)) return v.map((x) => camel(x)) as T;
-  if (v && typeof v === "object")
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()), camel(x)])) as T;
-  return v as T;
-}
+export type { AccountArgs, ResellerInvokeOptions, ResellerInvokeOutputOptions } from "./invoke-options";
 
 /** register, renew, transfer or restore. */
 export type PricingAction = "register" | "renew" | "transfer" | "restore";
 // Spelled out for the API reference; the one list (provider/shapes.ts) must agree both ways, or this does not compile.
 const _sameActions: [PricingAction, (typeof PRICING_ACTIONS)[number]] extends [(typeof PRICING_ACTIONS)[number], PricingAction] ? true : never = true;
 void _sameActions;
-
-/** Which account a function asks, in its arguments (older form of `{ provider }` in its options). */
-export interface AccountArgs {
-  /**
-   * Config namespace of the account's settings, e.g. "reseller-eu" (environment prefix RESELLER_EU_). Default "reseller".
-   * @deprecated Pass `{ provider: new reseller.Provider(name, { configNamespace }) }` as the options.
-   */
-  account?: string;
-}
-
-/** Options of a function, as Pulumi's invoke options: the account's {@link Provider}. */
-export interface ResellerInvokeOptions {
-  /** The account's {@link Provider}. Default: the settings under `reseller:`. */
-  provider?: Provider;
-  /** Accepted as Pulumi's invoke options have it; the function runs in the program and ignores it. */
-  parent?: pulumi.Resource;
-}
-
-/** Options of an `…Output` function, as Pulumi's invoke output options. */
-export interface ResellerInvokeOutputOptions extends ResellerInvokeOptions {
-  /** Resources the call waits for: it runs once they are created or updated (unknown during a preview that creates them). */
-  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>;
-}
-
-/** The config namespace of a call: `provider` in the options, or the older `account` argument. */
-const accountOf = (args: AccountArgs | undefined, opts: ResellerInvokeOptions | undefined, at = ""): string | undefined =>
-  namespaceOf({ provider: opts?.provider, account: args?.account }, at);
-
-/** `args` as an output that also waits for `opts.dependsOn`, for the `…Output` forms. */
-function outputArgs<T>(args: T, opts: ResellerInvokeOutputOptions | undefined): pulumi.Output<pulumi.Unwrap<T>> {
-  const deps = opts?.dependsOn === undefined ? [] : opts.dependsOn;
-  const ready = pulumi.output(deps).apply((d) => pulumi.all((Array.isArray(d) ? d : [d]).map((r) => (pulumi.CustomResource.isInstance(r) ? r.id : r.urn))));
-  return pulumi.all([pulumi.output(args), ready]).apply(([a]) => a) as pulumi.Output<pulumi.Unwrap<T>>;
-}
 
 /** A price as the service states it. */
 export interface Price {
@@ -202,7 +126,7 @@ export async function getAvailability(args: GetAvailabilityArgs, opts?: Reseller
     const names = args.domains.map((d, i) => domainName(`domains[${i}]`, d));
     const y = years("years", args.years);
     if (names.length === 0) return [];
-    return camel(await programClient(accountOf(args, opts)).checkAvailability(names, y));
+    return camelKeys(await programClient(accountOf(args, opts)).checkAvailability(names, y));
   });
 }
 
@@ -231,7 +155,7 @@ export interface CheckDomainOutputArgs {
 /** Availability and price of one name. */
 export async function checkDomain(args: CheckDomainArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult> {
   return failingInOneLine(async () => {
-    return camel(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
+    return camelKeys(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
   });
 }
 
@@ -277,7 +201,7 @@ export async function getPricing(args: GetPricingArgs | GetPricingArgs[], opts?:
       const account = accountOf(a, opts, at);
       return { action: a.action, domain: domainName(`${at}domain`, a.domain), years: years(`${at}years`, a.years), account };
     };
-    const ask = async ({ account, ...r }: ReturnType<typeof request>): Promise<PriceQuote> => camel(await programClient(account).quote(r));
+    const ask = async ({ account, ...r }: ReturnType<typeof request>): Promise<PriceQuote> => camelKeys(await programClient(account).quote(r));
     if (!Array.isArray(args)) return ask(request(args, ""));
     const requests = args.map((a, i) => request(a, `[${i}].`));
     const out: PriceQuote[] = [];
@@ -294,7 +218,7 @@ export function getPricingOutput(args: GetPricingOutputArgs, opts?: ResellerInvo
 /** TLDs with their 1-year prices and limits. */
 export async function getTlds(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TldInfo[]> {
   return failingInOneLine(async () => {
-    return camel(await programClient(accountOf(args, opts)).listTlds());
+    return camelKeys(await programClient(accountOf(args, opts)).listTlds());
   });
 }
 
@@ -306,7 +230,7 @@ export function getTldsOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutpu
 /** Account credit, currency and active domain count. */
 export async function getBalance(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountBalance> {
   return failingInOneLine(async () => {
-    return camel(await programClient(accountOf(args, opts)).getBalance());
+    return camelKeys(await programClient(accountOf(args, opts)).getBalance());
   });
 }
 
@@ -318,7 +242,7 @@ export function getBalanceOutput(args: AccountArgs = {}, opts?: ResellerInvokeOu
 /** Pricing tier, next tier and domains needed to advance. */
 export async function getTier(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountTier> {
   return failingInOneLine(async () => {
-    return camel(await programClient(accountOf(args, opts)).getTier());
+    return camelKeys(await programClient(accountOf(args, opts)).getTier());
   });
 }
 
@@ -342,7 +266,7 @@ export interface TemplateInfo {
 /** The service's Quick Setup templates, with the variables each needs. */
 export async function getTemplates(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TemplateInfo[]> {
   return failingInOneLine(async () => {
-    return camel(await programClient(accountOf(args, opts)).listTemplates());
+    return camelKeys(await programClient(accountOf(args, opts)).listTemplates());
   });
 }
 

@@ -65,6 +65,11 @@ export class Provider {
  */
 export function namespaceOf(opts: { provider?: unknown; account?: unknown } | undefined, where: string): string | undefined {
   const { provider, account } = opts ?? {};
+  const pkg = pulumiProviderPackage(provider);
+  if (pkg !== undefined)
+    throw new Error(
+      `${where}provider: the Pulumi provider resource of package "${pkg}" cannot serve a reseller resource or function (they run as dynamic resources, whose account is named by a reseller.Provider): pass provider: new reseller.Provider(name, { configNamespace }), or leave provider out for the reseller: settings (a component passing its own options on: { ...opts, provider: undefined })`,
+    );
   if (provider !== undefined && !Provider.isInstance(provider))
     throw new Error(`${where}provider: a reseller resource or function takes a reseller.Provider (new reseller.Provider(name, { configNamespace })), not ${describe(provider)}`);
   const failure = accountFailure(account);
@@ -73,6 +78,16 @@ export function namespaceOf(opts: { provider?: unknown; account?: unknown } | un
   if (provider && account !== undefined && account !== provider.configNamespace)
     throw new Error(`${where}account: "${account}" differs from the provider's configNamespace "${provider.configNamespace}"; give only provider`);
   return ns === DEFAULT_ACCOUNT ? undefined : ns;
+}
+
+/**
+ * The package of a Pulumi provider resource (what `pulumi.CustomResourceOptions` and
+ * `pulumi.InvokeOptions` carry as `provider`), read from its type token `pulumi:providers:<package>`;
+ * undefined for anything else. The token, not `instanceof`, so a second copy of the SDK is recognised too.
+ */
+function pulumiProviderPackage(v: unknown): string | undefined {
+  const token = v && typeof v === "object" ? (v as { __pulumiType?: unknown }).__pulumiType : undefined;
+  return typeof token === "string" && token.startsWith("pulumi:providers:") ? token.slice("pulumi:providers:".length) : undefined;
 }
 
 function describe(v: unknown): string {

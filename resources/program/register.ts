@@ -13,8 +13,12 @@ import { shim } from "./shim";
  * serialized provider.
  */
 export interface AccountOption {
-  /** The account's {@link Provider}. Default: the settings under `reseller:`. */
-  provider?: Provider;
+  /**
+   * The account's {@link Provider}. Default: the settings under `reseller:`. A Pulumi provider
+   * resource compiles (so a `pulumi.CustomResourceOptions` can be passed on as it is) and is
+   * refused when the resource is declared, saying what to pass.
+   */
+  provider?: Provider | pulumi.ProviderResource;
   /**
    * Config namespace of the account's settings, e.g. "reseller-eu".
    * @deprecated Pass `provider: new reseller.Provider(name, { configNamespace })`; both name the same namespace in state.
@@ -22,7 +26,7 @@ export interface AccountOption {
   account?: string;
 }
 
-/** Options of every reseller resource: Pulumi's own (`provider` is a reseller {@link Provider}), and `account`. */
+/** Options of every reseller resource: Pulumi's own `pulumi.CustomResourceOptions` (`provider` a reseller {@link Provider}), and `account`. */
 export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provider"> & AccountOption;
 
 /**

@@ -143,3 +143,25 @@ test("a provider that is not a reseller.Provider, or one that contradicts `accou
   );
   expect(() => new reseller.Provider("eu", { configNamespace: "eu accounts" })).toThrow('Provider eu: configNamespace: "eu accounts" is not a config namespace');
 });
+
+test("a Pulumi provider resource given as `provider` is refused when a resource is declared or a function called, saying what to pass", async () => {
+  // Another package's provider, as a wrapper component's forwarded options carry it (registered under the mocks).
+  class CloudflareProvider extends pulumi.ProviderResource {
+    constructor(name: string) {
+      super("cloudflare", name, {});
+    }
+  }
+  const cf = new CloudflareProvider("cf");
+  const said =
+    'provider: the Pulumi provider resource of package "cloudflare" cannot serve a reseller resource or function (they run as dynamic resources, whose account is named by a reseller.Provider): pass provider: new reseller.Provider(name, { configNamespace }), or leave provider out for the reseller: settings (a component passing its own options on: { ...opts, provider: undefined })';
+  const opts: pulumi.CustomResourceOptions = { provider: cf, protect: true };
+  expect(() => new reseller.DnsRecord("forwarded", { zone: ZONE, type: "TXT", content: "x" }, opts)).toThrow(`DnsRecord forwarded: ${said}`);
+  const invokeOpts: pulumi.InvokeOptions = { provider: cf };
+  const mark = home.operator.requests().length;
+  await expect(reseller.getZone({ domain: ZONE }, invokeOpts)).rejects.toThrow(`reseller: ${said}`);
+  await expect(reseller.getBalance({}, invokeOpts)).rejects.toThrow(`reseller: ${said}`);
+  expect(home.operator.requests().length).toBe(mark);
+  // Left out, as the message says, the forwarded options declare the resource in the default account.
+  expect(new reseller.DnsRecord("forwarded-default", { zone: ZONE, type: "TXT", content: "x" }, { ...opts, provider: undefined })).toBeInstanceOf(reseller.DnsRecord);
+});
+
