@@ -140,6 +140,25 @@ describe("expiring against the sandbox", () => {
     ]);
   });
 
+  test("the CI example's nightly job: `pulumi up --refresh` on schedule, then this command as written, which fails the job for a domain nothing renews", async () => {
+    const workflow = fs.readFileSync(path.join(__dirname, "..", "..", "examples", "ci", "pulumi.yml"), "utf8");
+    const steps = workflow.split(/\n      - /).slice(1);
+    const renew = steps.find((st) => /\n\s+command: up\n/.test(st) && /\n\s+refresh: true\n/.test(st)) ?? "";
+    expect(renew).toContain("if: github.event_name == 'schedule'");
+    expect(workflow).toMatch(/schedule:\n    - cron: /);
+    const check = steps.find((st) => st.includes("npx reseller-pulumi expiring")) ?? "";
+    expect(check).toContain("if: github.event_name == 'schedule'");
+    expect(check).toMatch(/pulumi stack export --stack "\$STACK" --file "\$RUNNER_TEMP\/state.json"/);
+    // The command line as the job runs it, its variables filled in: the stack's export names only demo-shop.net.
+    fs.mkdirSync(path.join(dir, "ci-tmp"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "ci-tmp", "state.json"), stackExport("prod", [{ name: "shop", domain: "demo-shop.net", renewal: { minDaysRemaining: 30 } }]));
+    const env: Record<string, string> = { EXPIRY_WINDOW_DAYS: "45", RUNNER_TEMP: "ci-tmp" };
+    const line = /npx reseller-pulumi (expiring .+)$/m.exec(check)![1];
+    const argv = line.split(/\s+/).map((w) => w.replace(/^"(.*)"$/, "$1").replace(/\$(\w+)/g, (_m, v: string) => env[v] ?? `$${v}`));
+    expect(await main([...argv, ...fast], io())).toBe(1);
+    expect(out.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["LAPSE lapsed-name.net", "ok demo-shop.net"]);
+  });
+
   test("a check that cannot run exits 2, naming what is wrong: the window, a state file, the credentials", async () => {
     expect(await main(["expiring", ...fast], io())).toBe(2);
     expect(err[0]).toBe("reseller-pulumi: --days N is required: the window, in whole days from today");
