@@ -2,6 +2,7 @@
 /**
  * `reseller-pulumi import`: reads a live account and writes a Pulumi program that adopts it.
  * `reseller-pulumi sandbox`: starts the local sandbox (sandbox/cli.ts).
+ * `reseller-pulumi expiring`: domains expiring soon, and whether a stack renews each (./expiring.ts).
  * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
  */
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { checkConnectionSettings, isSettingError, type SettingName } from "../pr
 import { isGoneStage, isNotFound } from "../provider/vocabulary";
 import { recordTypeRule } from "../provider/records";
 import { ZoneFileError, toRecords } from "../provider/records/zonefile";
+import { declaredDomains, expiringDomains, formatExpiring, StateFileError, type DeclaredDomain, type ExpiryReader } from "./expiring";
 import { canonicalHost } from "../resources/shared/normalize";
 import { canonicalEstate } from "./canonical";
 import { generateProject, lineOf, nextSteps, type Migration } from "./codegen";
@@ -21,6 +23,7 @@ import { readEstate, type EstateReader, type ImportScope } from "./estate";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
        reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME] [--include-dir DIR]
+       reseller-pulumi expiring --days N [--state FILE]... [--json] [--base-url URL] [--key KEY]
        reseller-pulumi sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]
 
 \`sandbox\` starts the local sandbox of the API in the foreground (port 8787; --port 0 picks a free
@@ -61,6 +64,17 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
                     github:OWNER/reseller-pulumi#TAG. Refused unless npm could install it.
   -h, --help        this text
 
+\`expiring\` lists the account's domains that expire within N days (GET requests only) and, for
+each, whether a stack renews it: a Domain of that name with a renewal policy that comes due before
+it expires, in a stack state given with --state (the output of \`pulumi stack export\`; - reads
+stdin; repeat it for each stack). The service has no auto-renew: a renewal happens only when
+\`pulumi up\` runs. Exit status: 0 when every domain in the window is renewed, 1 when one is not,
+2 when the check could not run (arguments, credentials, the service, a state file).
+
+  --days N          the window, in whole days from today (0 to 3650)
+  --state FILE      a stack's exported state (\`pulumi stack export --file FILE\`), or - for stdin
+  --json            the list as JSON, one object per domain, instead of text
+
 The API secret is read from RESELLER_API_SECRET only, so it never lands in shell history.`;
 
 export interface ClientOptions {
@@ -77,7 +91,11 @@ export interface CliIo {
   err: (line: string) => void;
   cwd: string;
   /** Builds the API client; tests may pass another reader. Default: provider/client's ResellerClient. */
-  client?: (opts: ClientOptions) => EstateReader;
+  client?: (opts: ClientOptions) => EstateReader & ExpiryReader;
+  /** The time, in ms since the epoch; default Date.now. */
+  now?: () => number;
+  /** Reads standard input whole (`--state -`); default process.stdin. */
+  stdin?: () => Promise<string>;
 }
 
 /** Wrong or missing arguments: exit code 2 and the usage text. */
@@ -95,7 +113,7 @@ function usage<T>(fn: () => T): T {
 }
 
 /** The real API client, loaded only when an import runs (so `--help` and usage errors stay instant). */
-function defaultClient(o: ClientOptions): EstateReader {
+function defaultClient(o: ClientOptions): EstateReader & ExpiryReader {
   const { ResellerClient: Client } = require("../provider/client") as { ResellerClient: typeof ResellerClient };
   return new Client(o);
 }
@@ -137,43 +155,22 @@ function writeAtomic(path: string, content: string): void {
   renameSync(tmp, path);
 }
 
-async function runImport(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      zone: { type: "string" },
-      "zone-file": { type: "string" },
-      domain: { type: "string" },
-      all: { type: "boolean" },
-      out: { type: "string" },
-      "base-url": { type: "string" },
-      key: { type: "string" },
-      name: { type: "string" },
-      contacts: { type: "string" },
-      "whole-zone": { type: "boolean" },
-      "record-types": { type: "string" },
-      dependency: { type: "string" },
-      "requests-per-minute": { type: "string" },
-      "include-dir": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  const recordTypes = recordTypesFrom(values["record-types"]);
-  if (values["zone-file"] !== undefined) return migrateZoneFile(values["zone-file"], { ...values, recordTypes }, io);
-  const scope = scopeFrom(values);
+/** The flags every command that calls the service takes (and --help). */
+const CONNECTION_FLAGS = {
+  "base-url": { type: "string" },
+  key: { type: "string" },
+  "requests-per-minute": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The connection from flags and the environment (the secret from the environment only), checked before any request. */
+function clientOptions(values: { "base-url"?: string; key?: string; "requests-per-minute"?: string }, io: CliIo): ClientOptions {
   const baseUrl = values["base-url"] ?? io.env.RESELLER_BASE_URL;
   const apiKey = values.key ?? io.env.RESELLER_API_KEY;
   const apiSecret = io.env.RESELLER_API_SECRET;
   if (!baseUrl) throw new UsageError("no service URL: pass --base-url or set RESELLER_BASE_URL");
   if (!apiKey) throw new UsageError("no API key: pass --key or set RESELLER_API_KEY");
   if (!apiSecret) throw new UsageError("no API secret: set RESELLER_API_SECRET (it is never taken as a flag)");
-  const contacts = values.contacts ?? "omit";
-  if (contacts !== "omit" && contacts !== "config") throw new UsageError(`--contacts must be omit or config, not "${contacts}"`);
 
   const rpmText = values["requests-per-minute"];
   const requestsPerMinute = rpmText === undefined ? undefined : Number(rpmText);
@@ -193,10 +190,41 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     throw isSettingError(e) ? new UsageError(e.message) : e;
   }
+  return { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
+}
+
+async function runImport(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      zone: { type: "string" },
+      "zone-file": { type: "string" },
+      domain: { type: "string" },
+      all: { type: "boolean" },
+      out: { type: "string" },
+      name: { type: "string" },
+      contacts: { type: "string" },
+      "whole-zone": { type: "boolean" },
+      dependency: { type: "string" },
+      "record-types": { type: "string" },
+      "include-dir": { type: "string" },
+      ...CONNECTION_FLAGS,
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const recordTypes = recordTypesFrom(values["record-types"]);
+  if (values["zone-file"] !== undefined) return migrateZoneFile(values["zone-file"], { ...values, recordTypes }, io);
+  const scope = scopeFrom(values);
+  const options = clientOptions(values, io);
+  const contacts = values.contacts ?? "omit";
+  if (contacts !== "omit" && contacts !== "config") throw new UsageError(`--contacts must be omit or config, not "${contacts}"`);
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const dependency = usage(() => dependencySpec(values.dependency, outDir));
   const makeClient = io.client ?? defaultClient;
-  const options: ClientOptions = { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
   const read = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
   // A record of a type check would refuse (a typo that became a live record) is not written into the program: listed instead.
   const refused: string[] = [];
@@ -287,10 +315,62 @@ function migrateZoneFile(
   return 0;
 }
 
+/** Standard input, whole. */
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (c: string) => (text += c));
+    process.stdin.on("end", () => resolve(text));
+    process.stdin.on("error", reject);
+  });
+}
+
+/** `expiring --days N [--state FILE]...`: 0 when every domain in the window is renewed, 1 when one is not. */
+async function runExpiring(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      days: { type: "string" },
+      state: { type: "string", multiple: true },
+      json: { type: "boolean" },
+      ...CONNECTION_FLAGS,
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const daysText = values.days;
+  if (daysText === undefined) throw new UsageError("--days N is required: the window, in whole days from today");
+  const days = /^\d+$/.test(daysText) ? Number(daysText) : NaN;
+  if (!(days >= 0 && days <= 3650)) throw new UsageError(`--days must be a whole number of days from 0 to 3650, not "${daysText}"`);
+  const options = clientOptions(values, io);
+  const states = values.state ?? [];
+  if (states.filter((f) => f === "-").length > 1) throw new UsageError("--state - (stdin) can be given once");
+  const declared: DeclaredDomain[] = [];
+  for (const file of states) {
+    let text: string;
+    try {
+      text = file === "-" ? await (io.stdin ?? readStdin)() : readFileSync(resolve(io.cwd, file), "utf8");
+    } catch (e) {
+      throw new StateFileError(`cannot read the stack state ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    declared.push(...declaredDomains(text, file === "-" ? "stdin" : file));
+  }
+  const nowMs = (io.now ?? Date.now)();
+  const found = await expiringDomains((io.client ?? defaultClient)(options), days, declared, nowMs);
+  if (values.json) io.out(JSON.stringify(found, null, 2));
+  else for (const line of formatExpiring(found, days, nowMs, states.length)) io.out(line);
+  return found.some((f) => !f.renewed) ? 1 : 0;
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "import") return await runImport(rest, io);
+    if (command === "expiring") return await runExpiring(rest, io);
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
       io.out(USAGE);
       return command === undefined ? 2 : 0;
@@ -304,7 +384,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.err(`reseller-pulumi: ${message}`);
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true;
     if (usage) io.err("\n" + USAGE);
-    return usage ? 2 : 1;
+    // expiring's 1 means "a domain lapses": a check that could not run says so apart.
+    return usage || command === "expiring" ? 2 : 1;
   }
 }
 

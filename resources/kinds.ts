@@ -11,7 +11,21 @@ export type Kind = "Domain" | "DnsZone" | "DnsRecord" | "ChildHost" | "PrivacyAd
 /** Module of every type token: `pulumi-nodejs:dynamic/reseller:<Kind>`. */
 export const MODULE = "reseller";
 
-/** The type token of a kind in state and URNs, e.g. `pulumi-nodejs:dynamic/reseller:Domain`. */
+/**
+ * The type token of a kind in state and URNs, e.g. `pulumi-nodejs:dynamic/reseller:Domain`.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // Protect every Domain of the stack, whatever component declares it.
+ * pulumi.runtime.registerResourceTransform((args) =>
+ *   args.type === reseller.typeToken("Domain") ? { props: args.props, opts: { ...args.opts, protect: true } } : undefined,
+ * );
+ * ```
+ */
 export const typeToken = (kind: Kind): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
 
 /** The input holding the names of the inputs the program marked secret (absent when none was). */

@@ -4,7 +4,18 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { ChildHostArgs } from "./args";
 
-/** A child nameserver (glue host) of a domain: full create, read, update, delete. */
+/**
+ * A child nameserver (glue host) of a domain: full create, read, update, delete.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // ns1.shop.example, with its glue addresses at the registry.
+ * new reseller.ChildHost("ns1", { domain: "shop.example", hostname: "ns1", ipv4: ["192.0.2.53"], ipv6: ["2001:db8::53"] });
+ * ```
+ */
 export class ChildHost extends ResellerResource {
   /** The parent domain (ASCII). */
   declare readonly domain: pulumi.Output<string>;

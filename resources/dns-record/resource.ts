@@ -13,6 +13,18 @@ import type { DnsRecordArgs } from "./args";
  * same zone, name and type declaring another TTL (naming both resources), so no program can ask for
  * a state the service cannot hold, and a create refused with 409 ttl_conflict (an unmanaged sibling
  * with another TTL) says which TTL the siblings have.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * const www = new reseller.DnsRecord("www", { zone: "shop.example", type: "A", name: "www", content: "192.0.2.10", ttl: 300 });
+ * new reseller.DnsRecord("mail", { zone: "shop.example", type: "MX", name: "@", content: "mx1.shop.example.", priority: 10 });
+ * new reseller.DnsRecord("docs", { zone: "shop.example", type: "CNAME", name: "docs", content: "www.shop.example." });
+ *
+ * export const wwwFqdn = www.fqdn; // www.shop.example
+ * ```
  */
 export class DnsRecord extends ResellerResource {
   /** The service's record id. */

@@ -8,6 +8,18 @@ import type { DnsZoneArgs } from "./args";
  * A DNS zone hosted by the service. Outputs the nameservers to delegate to. Deleting a zone deletes
  * all its records, so delete refuses while the zone holds records other than NS and SOA (the stack's
  * own DnsRecords are deleted first), unless `forceDestroy` is set.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // Taken over when the account already hosts it (adopt), created otherwise.
+ * const zone = new reseller.DnsZone("zone", { domain: "shop.example", adopt: true });
+ *
+ * export const nameservers = zone.nameservers; // the domain must use these
+ * export const delegated = zone.delegated;
+ * ```
  */
 export class DnsZone extends ResellerResource {
   /** The zone's domain (ASCII). */

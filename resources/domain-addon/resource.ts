@@ -11,6 +11,17 @@ const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrde
  * WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
  * and enables it; `status` is awaiting_verification until the registrant confirms by e-mail.
  * Delete disables privacy (the add-on stays bought for the term).
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // Bought for the rest of the term; live once the registrant confirms the e-mail.
+ * const privacy = new reseller.PrivacyAddon("privacy", { domain: "shop.example" });
+ *
+ * export const privacyStatus = privacy.status;
+ * ```
  */
 export class PrivacyAddon extends ResellerResource {
   /** The domain (ASCII). */
@@ -63,6 +74,15 @@ export class PrivacyAddon extends ResellerResource {
  * Domain Protection. Create buys and switches it on (Idempotency-Key from the URN). While on, the
  * registrar lock cannot be removed and no EPP code can be requested through the API. The API never
  * removes it: delete leaves it on and logs that it must be removed in the reseller portal.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // Only the reseller portal removes it: `pulumi destroy` leaves it on.
+ * new reseller.Protection("protection", { domain: "shop.example" });
+ * ```
  */
 export class Protection extends ResellerResource {
   /** The domain (ASCII). */

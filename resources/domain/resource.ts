@@ -18,6 +18,35 @@ const OUTPUTS = outputNames<"Domain", Domain>()([
  *
  * A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
  * (if you turn that off) only logs that the domain stays registered and where to cancel it.
+ *
+ * ## Example Usage
+ *
+ * ### Register a domain, with a price ceiling and a renewal policy
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as reseller from "reseller-pulumi";
+ *
+ * const cfg = new pulumi.Config();
+ * const shop = new reseller.Domain("shop", {
+ *   domain: "shop.example",
+ *   contacts: { registrant: cfg.requireSecretObject<reseller.ContactArgs>("registrant") },
+ *   maxPrice: "25.00", // refuse a quote above this, before any money moves
+ *   renewal: { minDaysRemaining: 30, years: 1 }, // renewed by the first `pulumi up` inside 30 days
+ * });
+ *
+ * export const stage = shop.stage;
+ * export const expiryDate = shop.expiryDate;
+ * ```
+ *
+ * ### Renew a domain the account already holds
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // adopt: taken into state, never bought; the service has no auto-renew, so schedule `pulumi up --refresh`.
+ * new reseller.Domain("held", { domain: "held.example", adopt: true, renewal: { minDaysRemaining: 45 } });
+ * ```
  */
 export class Domain extends ResellerResource {
   /** The domain name (ASCII). */

@@ -8,6 +8,17 @@ import type { EppCodeArgs } from "./args";
  * A transfer (EPP) code, requested deliberately: requesting one sets a new code at the registry and
  * e-mails the registrant, so it happens only when this resource is created or its `trigger` (or
  * domain) changes, never in preview or refresh. `authCode` is a secret output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // Requested once, and again whenever `trigger` changes (each request e-mails the registrant).
+ * const code = new reseller.EppCode("transfer-out", { domain: "shop.example", trigger: "2025-06" });
+ *
+ * export const authCode = code.authCode; // a secret output: `pulumi stack output --show-secrets authCode`
+ * ```
  */
 export class EppCode extends ResellerResource {
   /** The transfer code (secret). */

@@ -119,7 +119,20 @@ export interface GetAvailabilityOutputArgs {
   account?: pulumi.Input<string>;
 }
 
-/** Availability and price of many names. */
+/**
+ * Availability and price of many names.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const results = await reseller.getAvailability({ domains: ["shop.example", "shop.test"], years: 1 });
+ *   return { free: results.filter((r) => r.available).map((r) => `${r.domain}: ${r.pricing?.amount} ${r.pricing?.currency}`) };
+ * };
+ * ```
+ */
 export async function getAvailability(args: GetAvailabilityArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult[]> {
   return failingInOneLine(async () => {
     if (!Array.isArray(args.domains)) throw new Error(`domains: ${JSON.stringify(args.domains)} is not a list of domain names`);
@@ -130,7 +143,19 @@ export async function getAvailability(args: GetAvailabilityArgs, opts?: Reseller
   });
 }
 
-/** {@link getAvailability} taking inputs and giving an output. */
+/**
+ * {@link getAvailability} taking inputs and giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * const results = reseller.getAvailabilityOutput({ domains: ["shop.example", "shop.test"] });
+ *
+ * export const free = results.apply((rs) => rs.filter((r) => r.available).map((r) => r.domain));
+ * ```
+ */
 export function getAvailabilityOutput(args: GetAvailabilityOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<AvailabilityResult[]> {
   return outputArgs(args, opts).apply((a) => getAvailability(a as GetAvailabilityArgs, opts));
 }
@@ -152,14 +177,37 @@ export interface CheckDomainOutputArgs {
   account?: pulumi.Input<string>;
 }
 
-/** Availability and price of one name. */
+/**
+ * Availability and price of one name.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const shop = await reseller.checkDomain({ domain: "shop.example" });
+ *   return { available: shop.available, price: shop.pricing?.amount };
+ * };
+ * ```
+ */
 export async function checkDomain(args: CheckDomainArgs, opts?: ResellerInvokeOptions): Promise<AvailabilityResult> {
   return failingInOneLine(async () => {
     return camelKeys(await programClient(accountOf(args, opts)).checkDomain(domainName("domain", args.domain)));
   });
 }
 
-/** {@link checkDomain} taking inputs and giving an output. */
+/**
+ * {@link checkDomain} taking inputs and giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export const available = reseller.checkDomainOutput({ domain: "shop.example" }).available;
+ * ```
+ */
 export function checkDomainOutput(args: CheckDomainOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<AvailabilityResult> {
   return outputArgs(args, opts).apply((a) => checkDomain(a as CheckDomainArgs, opts));
 }
@@ -189,7 +237,20 @@ export interface GetPricingOutputArgs {
   account?: pulumi.Input<string>;
 }
 
-/** A price quote for register, renew, transfer or restore. Quotes for several requests run in order. */
+/**
+ * A price quote for register, renew, transfer or restore. Quotes for several requests run in order.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const renew = await reseller.getPricing({ action: "renew", domain: "shop.example", years: 2 });
+ *   return { renewal: `${renew.amount} ${renew.currency} for ${renew.years} year(s)` };
+ * };
+ * ```
+ */
 export async function getPricing(args: GetPricingArgs, opts?: ResellerInvokeOptions): Promise<PriceQuote>;
 /** Quotes for several requests, asked in order. */
 export async function getPricing(args: GetPricingArgs[], opts?: ResellerInvokeOptions): Promise<PriceQuote[]>;
@@ -210,43 +271,125 @@ export async function getPricing(args: GetPricingArgs | GetPricingArgs[], opts?:
   });
 }
 
-/** {@link getPricing} taking inputs and giving an output. */
+/**
+ * {@link getPricing} taking inputs and giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as reseller from "reseller-pulumi";
+ *
+ * const domain = new pulumi.Config().require("domain");
+ *
+ * export const renewPrice = reseller.getPricingOutput({ action: "renew", domain }).amount;
+ * ```
+ */
 export function getPricingOutput(args: GetPricingOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<PriceQuote> {
   return outputArgs(args, opts).apply((a) => getPricing(a as GetPricingArgs, opts));
 }
 
-/** TLDs with their 1-year prices and limits. */
+/**
+ * TLDs with their 1-year prices and limits.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const tlds = await reseller.getTlds();
+ *   return { withoutKyc: tlds.filter((t) => !t.kycRequired).map((t) => `.${t.tld} ${t.registerPrice} ${t.currency}`) };
+ * };
+ * ```
+ */
 export async function getTlds(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TldInfo[]> {
   return failingInOneLine(async () => {
     return camelKeys(await programClient(accountOf(args, opts)).listTlds());
   });
 }
 
-/** {@link getTlds} giving an output. */
+/**
+ * {@link getTlds} giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export const tlds = reseller.getTldsOutput().apply((ts) => ts.map((t) => t.tld));
+ * ```
+ */
 export function getTldsOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<TldInfo[]> {
   return outputArgs(args, opts).apply((a) => getTlds(a, opts));
 }
 
-/** Account credit, currency and active domain count. */
+/**
+ * Account credit, currency and active domain count.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const { balance, currency } = await reseller.getBalance();
+ *   return { credit: `${balance} ${currency}` };
+ * };
+ * ```
+ */
 export async function getBalance(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountBalance> {
   return failingInOneLine(async () => {
     return camelKeys(await programClient(accountOf(args, opts)).getBalance());
   });
 }
 
-/** {@link getBalance} giving an output. */
+/**
+ * {@link getBalance} giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export const balance = reseller.getBalanceOutput().balance;
+ * ```
+ */
 export function getBalanceOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<AccountBalance> {
   return outputArgs(args, opts).apply((a) => getBalance(a, opts));
 }
 
-/** Pricing tier, next tier and domains needed to advance. */
+/**
+ * Pricing tier, next tier and domains needed to advance.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const { tier, nextTier, domainsToNextTier } = await reseller.getTier();
+ *   return { tier, next: `${nextTier} in ${domainsToNextTier} domain(s)` };
+ * };
+ * ```
+ */
 export async function getTier(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<AccountTier> {
   return failingInOneLine(async () => {
     return camelKeys(await programClient(accountOf(args, opts)).getTier());
   });
 }
 
-/** {@link getTier} giving an output. */
+/**
+ * {@link getTier} giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export const tier = reseller.getTierOutput().tier;
+ * ```
+ */
 export function getTierOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<AccountTier> {
   return outputArgs(args, opts).apply((a) => getTier(a, opts));
 }
@@ -263,14 +406,38 @@ export interface TemplateInfo {
   variables: string[];
 }
 
-/** The service's Quick Setup templates, with the variables each needs. */
+/**
+ * The service's Quick Setup templates, with the variables each needs.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * export = async () => {
+ *   const templates = await reseller.getTemplates();
+ *   return { templates: templates.map((t) => `${t.id} (${t.variables.join(", ")})`) };
+ * };
+ * ```
+ */
 export async function getTemplates(args: AccountArgs = {}, opts?: ResellerInvokeOptions): Promise<TemplateInfo[]> {
   return failingInOneLine(async () => {
     return camelKeys(await programClient(accountOf(args, opts)).listTemplates());
   });
 }
 
-/** {@link getTemplates} giving an output. */
+/**
+ * {@link getTemplates} giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // The ids a ZoneTemplate's templateId takes.
+ * export const templateIds = reseller.getTemplatesOutput().apply((ts) => ts.map((t) => t.id));
+ * ```
+ */
 export function getTemplatesOutput(args: AccountArgs = {}, opts?: ResellerInvokeOutputOptions): pulumi.Output<TemplateInfo[]> {
   return outputArgs(args, opts).apply((a) => getTemplates(a, opts));
 }

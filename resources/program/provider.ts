@@ -24,10 +24,16 @@ const BRAND = Symbol.for("reseller-pulumi.Provider");
  * The account a resource or function uses: `{ provider }` in its options. Without one, the
  * `reseller` namespace.
  *
- * ```ts
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // Its settings: `pulumi config set reseller-eu:apiKey ...`, `pulumi config set --secret reseller-eu:apiSecret ...`
  * const eu = new reseller.Provider("eu", { configNamespace: "reseller-eu" });
  * new reseller.DnsZone("shop-eu", { domain: "shop.eu" }, { provider: eu });
- * reseller.getBalanceOutput({}, { provider: eu });
+ *
+ * export const euBalance = reseller.getBalanceOutput({}, { provider: eu }).balance;
  * ```
  */
 export class Provider {

@@ -6,7 +6,24 @@ import type { DnsZoneRecordsArgs } from "./args";
 /**
  * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one
  * list, one read of the zone, a plan of records added, changed and deleted, applied record by record
- * at the rate limit. See https://github.com/reseller-pulumi/reseller-pulumi/blob/main/resources/zone-records/README.md for when to choose it over DnsRecord.
+ * at the rate limit. When to choose it over DnsRecord: resources/zone-records/README.md, shipped in the
+ * package.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * new reseller.DnsZoneRecords("shop-example", {
+ *   zone: "shop.example",
+ *   records: [
+ *     { type: "A", name: "www", content: "192.0.2.10", ttl: 300 },
+ *     { type: "MX", name: "@", content: "mx1.shop.example.", priority: 10 },
+ *     { type: "TXT", name: "@", content: "v=spf1 mx -all" },
+ *   ],
+ *   authoritative: true, // delete records of the zone this list does not declare
+ * });
+ * ```
  */
 export class DnsZoneRecords extends ResellerResource {
   /** The zone's domain (ASCII). */

@@ -7,6 +7,22 @@ import type { ZoneTemplateArgs } from "./args";
 /**
  * A Quick Setup template applied to a zone. Another template or other variables apply it again
  * (delete-before-replace); delete removes the records this application created or replaced.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * // The service's "custom-mail" Quick Setup template (reseller.getTemplates() lists them and their variables).
+ * const mail = new reseller.ZoneTemplate("mail", {
+ *   zone: "shop.example",
+ *   templateId: "custom-mail",
+ *   variables: { mx_host: "mx1.shop.example" },
+ *   conflictStrategy: "skip", // keep live records the template would replace
+ * });
+ *
+ * export const created = mail.created;
+ * ```
  */
 export class ZoneTemplate extends ResellerResource {
   /** Ids of the records the application created or replaced (those still present after a refresh). */

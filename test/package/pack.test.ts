@@ -7,7 +7,9 @@
  * by engine/ (the stand-in for the CLI) with that project's own SDK: its `cmd/run` runs the program,
  * its dynamic provider host loads the installed package, against the sandbox started from the
  * installed package (`npx reseller-pulumi sandbox --port 0`). On the way, what npm ships and would
- * publish: no scripts in the packed manifest, no source-map comments, `npm publish --dry-run` clean.
+ * publish: no scripts in the packed manifest, no source-map comments, the guides and examples the
+ * README links to (every link of every shipped markdown file resolving inside the unpacked
+ * tarball), `npm publish --dry-run` clean.
  *
  * Needs the npm registry or a warm npm cache (`--prefer-offline`): the first run downloads, later
  * runs take what the cache holds. Figures (sizes, seconds) are printed, never asserted.
@@ -22,6 +24,7 @@ import { hostScriptPath } from "../../engine/host";
 import { runnerPath } from "../../engine/program";
 import { PULUMI_TEMPLATE_TSCONFIG } from "../../cli/codegen";
 import { signedGet } from "../sandbox/signed-get";
+import { brokenLinks } from "../support/markdown-links";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -182,7 +185,10 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   console.log(`tarball: ${files.length} files, ${Math.round(size / 1000)} kB packed, ${Math.round(unpackedSize / 1000)} kB unpacked`);
   for (const needed of ["dist/resources/index.js", "dist/resources/index.d.ts", "dist/resources/runtime.js", "dist/cli/main.js", "dist/sandbox/cli.js", "LICENSE", "CHANGELOG.md", "README.md", "package.json"])
     expect(shipped).toContain(needed);
-  expect(shipped.filter((f) => /^(test|bench|engine|demo|examples|scripts|\.ci)\/|^dist\/(test|bench|engine|demo|examples)\/|\.map$|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+  // The guides and examples ship as documents (the examples' sources included); no other source, test or tool does.
+  for (const doc of ["docs/reference.md", "cli/README.md", "sandbox/README.md", "resources/README.md", "examples/main/index.ts", "examples/ci/pulumi.yml", "examples/imported-zone/README.md"])
+    expect(shipped).toContain(doc);
+  expect(shipped.filter((f) => /^(test|bench|engine|demo|scripts|\.ci)\/|^dist\/(test|bench|engine|demo|examples)\/|\.map$|\.ts$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("examples/"))).toEqual([]);
   expect(shipped).not.toContain("dist/resources/removed-module.js");
   // What a user's npm reads: no scripts at all (npm 11 asks to approve a `prepare` in a tarball
   // install), no comment pointing at a source map that is not shipped; the sources keep theirs.
@@ -191,7 +197,9 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   run("tar", ["-xzf", path.join(work, filename), "-C", unpacked], work);
   const packedManifest = JSON.parse(fs.readFileSync(path.join(unpacked, "package", "package.json"), "utf8")) as Record<string, unknown>;
   expect(packedManifest.scripts).toBeUndefined();
-  expect(packedManifest).toMatchObject({ repository: { url: expect.stringMatching(/^git\+https:\/\//) }, homepage: expect.any(String), bugs: { url: expect.any(String) }, keywords: expect.arrayContaining(["pulumi"]) });
+  // No homepage, bugs or repository: the address the package once named does not exist (readme.test.ts).
+  expect(packedManifest).toMatchObject({ keywords: expect.arrayContaining(["pulumi"]) });
+  expect(brokenLinks(path.join(unpacked, "package"), shipped)).toEqual([]);
   expect(shipped.filter((f) => f.endsWith(".js") && fs.readFileSync(path.join(unpacked, "package", f), "utf8").includes("sourceMappingURL"))).toEqual([]);
   expect(fs.readFileSync(path.join(src, "package.json"), "utf8")).toBe(sourceManifest); // restored after packing
 
