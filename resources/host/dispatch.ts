@@ -112,8 +112,23 @@ async function guarded<T>(bags: Props[], run: () => T | Promise<T>): Promise<T> 
   try {
     return await run();
   } catch (e) {
-    throw host.secrets.scrub(e);
+    throw withoutTrace(host.secrets.scrub(e));
   }
+}
+
+/**
+ * The SDK's host prints every error a call throws as `${e}: ${e.stack}`, which the CLI shows the user
+ * beside the error the engine reports on the resource. An error this package raises for the user
+ * (a refusal, the service's answer) is its message, not a stack trace naming files of the machine:
+ * it prints as its message once. A JavaScript engine's own error (TypeError and its kin: a bug) keeps
+ * its trace.
+ */
+function withoutTrace(e: unknown): unknown {
+  if (!(e instanceof Error) || e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError) return e;
+  const message = e.message;
+  Object.defineProperty(e, "stack", { value: "", configurable: true, writable: true, enumerable: false });
+  Object.defineProperty(e, "toString", { value: () => message, configurable: true, writable: true, enumerable: false });
+  return e;
 }
 
 /** The subset of Pulumi's dynamic ConfigureRequest we read. */

@@ -174,9 +174,10 @@ function readZone<T>(fn: string, zone: string, account: string | undefined, read
  * ```typescript
  * import * as reseller from "reseller-pulumi";
  *
- * const zone = await reseller.getZone({ domain: "example.com" });
- * export const nameservers = zone.nameservers;
- * export const ready = zone.status === "active";
+ * export = async () => {
+ *   const zone = await reseller.getZone({ domain: "example.com" });
+ *   return { nameservers: zone.nameservers, ready: zone.status === "active" };
+ * };
  * ```
  */
 export async function getZone(args: GetZoneArgs, opts?: ResellerInvokeOptions): Promise<GetZoneResult> {
@@ -203,7 +204,7 @@ export async function getZone(args: GetZoneArgs, opts?: ResellerInvokeOptions): 
  * ```typescript
  * import * as reseller from "reseller-pulumi";
  *
- * const zone = reseller.getZoneOutput({ domain: domain.domain });
+ * const zone = reseller.getZoneOutput({ domain: "example.com" });
  * export const delegated = zone.delegated;
  * export const records = zone.records.apply((rs) => rs.map((r) => `${r.fqdn} ${r.type} ${r.content}`));
  * ```
@@ -222,11 +223,10 @@ export function getZoneOutput(args: GetZoneOutputArgs, opts?: ResellerInvokeOutp
  * ```typescript
  * import * as reseller from "reseller-pulumi";
  *
- * const mx = await reseller.getRecords({ zone: "example.com", type: "MX" });
- * export const mailHosts = mx.records.map((r) => `${r.priority} ${r.content}`);
- *
- * const www = reseller.getRecordsOutput({ zone: "example.com", name: "www" });
- * export const wwwTargets = www.records.apply((rs) => rs.map((r) => r.content));
+ * export = async () => {
+ *   const mx = await reseller.getRecords({ zone: "example.com", type: "MX" });
+ *   return { mailHosts: mx.records.map((r) => `${r.priority} ${r.content}`) };
+ * };
  * ```
  */
 export async function getRecords(args: GetRecordsArgs, opts?: ResellerInvokeOptions): Promise<GetRecordsResult> {
@@ -241,7 +241,18 @@ export async function getRecords(args: GetRecordsArgs, opts?: ResellerInvokeOpti
   });
 }
 
-/** {@link getRecords} taking inputs and giving an output (see its example). */
+/**
+ * {@link getRecords} taking inputs and giving an output.
+ *
+ * ## Example Usage
+ *
+ * ```typescript
+ * import * as reseller from "reseller-pulumi";
+ *
+ * const www = reseller.getRecordsOutput({ zone: "example.com", name: "www" });
+ * export const wwwTargets = www.records.apply((rs) => rs.map((r) => r.content));
+ * ```
+ */
 export function getRecordsOutput(args: GetRecordsOutputArgs, opts?: ResellerInvokeOutputOptions): pulumi.Output<GetRecordsResult> {
   return outputArgs(args, opts).apply((a) => getRecords(a, opts));
 }
@@ -284,13 +295,14 @@ function heldContacts(c: V.Contacts): Partial<DomainContacts> {
  * ```typescript
  * import * as reseller from "reseller-pulumi";
  *
- * const shop = await reseller.getDomain({ domain: "example.com" });
- * export const expires = shop.expiryDate;
- * export const locked = shop.locked;
- * export const registrant = shop.contacts.apply((c) => c.registrant?.email); // stays secret
- *
- * // Or as an output, e.g. of a name another resource gives:
- * export const stage = reseller.getDomainOutput({ domain: "example.com" }).stage;
+ * export = async () => {
+ *   const shop = await reseller.getDomain({ domain: "example.com" });
+ *   return {
+ *     expires: shop.expiryDate,
+ *     locked: shop.locked,
+ *     registrant: shop.contacts.apply((c) => c.registrant?.email), // stays secret
+ *   };
+ * };
  * ```
  */
 export async function getDomain(args: GetDomainArgs, opts?: ResellerInvokeOptions): Promise<GetDomainResult> {

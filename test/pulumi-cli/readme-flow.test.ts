@@ -1,9 +1,10 @@
 /**
- * The README's first program, exactly as written, through the real Pulumi CLI against the sandbox:
- * `pulumi login` to a local folder, `stack init`, every `pulumi config set` line of the README (run
- * by the shell as written, the placeholders filled in), then preview, up, up --expect-no-changes,
- * refresh --expect-no-changes and destroy, each non-interactive. Asserted on what the CLI prints and
- * returns (exit codes, `preview --json`, `stack export`, `stack output`) and on the sandbox's ledger.
+ * The README's two programs, exactly as written, through the real Pulumi CLI against the sandbox:
+ * `pulumi login` to a local folder, `stack init`, every `pulumi config set` line of the program's
+ * section (run by the shell as written, the placeholders filled in), then preview, up,
+ * up --expect-no-changes, refresh --expect-no-changes and destroy, each non-interactive. Asserted on
+ * what the CLI prints and returns (exit codes, `preview --json`, `stack export`, `stack output`) and
+ * on the sandbox's ledger and request log.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -16,20 +17,34 @@ jest.setTimeout(900_000);
 
 const YES = ["--yes", "--non-interactive"];
 
+const BUYS = "Register a domain and host its DNS";
+const STARTER = "Manage the DNS of a domain you already have";
+
 let sandbox: SandboxHandle;
-let stack: CliStack;
-let projectDir: string;
+const cleanup: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0 });
-  const { program } = readmeProgram(checkoutRoot);
-  projectDir = makeProject("readme-shop", { "index.ts": program });
-  stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, passphrase: "readme flow passphrase" });
 });
 afterAll(async () => {
-  await stack?.dispose();
-  if (projectDir) fs.rmSync(projectDir, { recursive: true, force: true });
+  for (const c of cleanup) await c();
   await sandbox?.close();
 });
+
+/** A stack of the README section's program, its config set by the section's lines as the shell runs them. */
+async function readmeStack(heading: string, domain: string): Promise<{ stack: CliStack; projectDir: string }> {
+  const { program, configLines } = readmeProgram(checkoutRoot, heading);
+  const projectDir = makeProject("readme", { "index.ts": program });
+  const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, passphrase: "readme flow passphrase" });
+  cleanup.push(async () => {
+    await stack.dispose();
+    fs.rmSync(projectDir, { recursive: true, force: true });
+  });
+  for (const line of configLines) {
+    const r = spawnSync("sh", ["-c", fillPlaceholders(line, sandbox, domain)], { cwd: projectDir, env: stack.env(), encoding: "utf8" });
+    expect({ line, code: r.status, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
+  }
+  return { stack, projectDir };
+}
 
 const writes = (since: number): string[] =>
   sandbox.operator
@@ -38,14 +53,8 @@ const writes = (since: number): string[] =>
     .filter((r) => r.mutating || !isReadRequest(r))
     .map((r) => `${r.method} ${r.path}`);
 
-test("the README's program: config set as written, preview, up, a quiet second up and refresh, destroy", async () => {
-  // Every `pulumi config set` line of the README, as the shell runs it.
-  const { configLines } = readmeProgram(checkoutRoot);
-  expect(configLines.length).toBeGreaterThanOrEqual(6);
-  for (const line of configLines) {
-    const r = spawnSync("sh", ["-c", fillPlaceholders(line, sandbox)], { cwd: projectDir, env: stack.env(), encoding: "utf8" });
-    expect({ line, code: r.status, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
-  }
+test("the README's program that buys a domain: config set as written, preview, up, a quiet second up and refresh, destroy", async () => {
+  const { stack, projectDir } = await readmeStack(BUYS, "packed-shop.com");
   // Secrets are encrypted in the stack's config file.
   const stackFile = fs.readFileSync(`${projectDir}/Pulumi.${stack.stack}.yaml`, "utf8");
   expect(stackFile).toMatch(/reseller:apiSecret:\s+secure:/);
@@ -87,4 +96,36 @@ test("the README's program: config set as written, preview, up, a quiet second u
   const afterDestroy = await stack.exportState();
   expect(afterDestroy.deployment.resources ?? []).toEqual([]);
   expect(sandbox.operator.ledger()).toHaveLength(seeded + 1);
+});
+
+test("the README's DNS-only starter: the zone adopted and two records created, nothing bought; a quiet second up; destroy deletes only the records", async () => {
+  // The domain the README names for the sandbox.
+  expect(fs.readFileSync(`${checkoutRoot}/README.md`, "utf8")).toContain("pulumi config set domain demo-reseller.com");
+  const { stack } = await readmeStack(STARTER, "demo-reseller.com");
+  const ledger = sandbox.operator.ledger().length;
+
+  const preview = await stack.run(["preview", "--json", "--non-interactive"]);
+  expect(preview.code).toBe(0);
+  const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] };
+  expect(plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop()).sort()).toEqual(["app", "docs", "readme-dev", "zone"]);
+
+  const before = sandbox.operator.requests().length;
+  const up = await stack.run(["up", ...YES]);
+  expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
+  // The zone is taken over (the account hosts it), the two records are the only writes, nothing is bought.
+  const writes = sandbox.operator.requests().slice(before).filter((r) => r.mutating).map((r) => `${r.method} ${r.path}`);
+  expect(writes).toEqual([expect.stringMatching(/^POST .*\/dns\/zones\/demo-reseller\.com\/records$/), expect.stringMatching(/^POST .*\/dns\/zones\/demo-reseller\.com\/records$/)]);
+  expect(sandbox.operator.ledger().length).toBe(ledger);
+  const zone = (await stack.exportState()).deployment.resources!.find((r) => r.urn.endsWith("::zone"));
+  expect(zone?.outputs).toMatchObject({ domain: "demo-reseller.com", adopted: true });
+  expect(await stack.outputs()).toMatchObject({ appFqdn: "app.demo-reseller.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"] });
+
+  const again = await stack.run(["up", "--expect-no-changes", ...YES]);
+  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+  // Destroy deletes the two records and leaves the zone the account had (retainOnDelete).
+  const mark = sandbox.operator.requests().length;
+  const destroy = await stack.run(["destroy", ...YES]);
+  expect({ code: destroy.code, out: destroy.code === 0 ? "" : destroy.stdout }).toEqual({ code: 0, out: "" });
+  const deletes = sandbox.operator.requests().slice(mark).filter((r) => r.mutating).map((r) => `${r.method} ${r.path}`);
+  expect(deletes).toEqual([expect.stringMatching(/^DELETE .*\/dns\/zones\/demo-reseller\.com\/records\/\S+$/), expect.stringMatching(/^DELETE .*\/dns\/zones\/demo-reseller\.com\/records\/\S+$/)]);
 });
