@@ -48,7 +48,8 @@ function fingerprint(goVersion) {
 function goBuild(dir, out, pkg, version) {
   const args = [
     "build", "-trimpath", "-tags", "osusergo,grpcnotrace",
-    "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`,
+    // The version variable moved from pkg to sdk over the 3.x line (3.139.0 reads pkg's); -X names both.
+    "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version} -X github.com/pulumi/pulumi/pkg/v3/version.Version=${version}`,
     "-o", out, pkg,
   ];
   const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly" } });

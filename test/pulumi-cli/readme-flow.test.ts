@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { CliStack, checkoutRoot, makeProject, requirePulumiCli } from "../../pulumi-cli";
+import { CliStack, OLDEST_CLI, PINNED_CLI, checkoutRoot, makeProject, requirePulumiCli } from "../../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { fillPlaceholders, readmeProgram } from "../support/readme-program";
@@ -31,10 +31,11 @@ afterAll(async () => {
 });
 
 /** A stack of the README section's program, its config set by the section's lines as the shell runs them. */
-async function readmeStack(heading: string, domain: string): Promise<{ stack: CliStack; projectDir: string }> {
+async function readmeStack(heading: string, domain: string, version = PINNED_CLI): Promise<{ stack: CliStack; projectDir: string }> {
+  sandbox.operator.reset(); // each test on the sandbox's seed
   const { program, configLines } = readmeProgram(checkoutRoot, heading);
   const projectDir = makeProject("readme", { "index.ts": program });
-  const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, passphrase: "readme flow passphrase" });
+  const stack = await CliStack.init({ cli: requirePulumiCli(version), projectDir, passphrase: "readme flow passphrase" });
   cleanup.push(async () => {
     await stack.dispose();
     fs.rmSync(projectDir, { recursive: true, force: true });
@@ -53,8 +54,11 @@ const writes = (since: number): string[] =>
     .filter((r) => r.mutating || !isReadRequest(r))
     .map((r) => `${r.method} ${r.path}`);
 
-test("the README's program that buys a domain: config set as written, preview, up, a quiet second up and refresh, destroy", async () => {
-  const { stack, projectDir } = await readmeStack(BUYS, "packed-shop.com");
+// The newest CLI the checkout pins and the oldest the README claims (README, "Using it with the Pulumi CLI").
+test.each([PINNED_CLI, OLDEST_CLI])("the README's program that buys a domain, on the CLI %s: config set as written, preview, up, a quiet second up and refresh, destroy", async (version) => {
+  const domain = "packed-shop.com"; // the README's
+  const { stack, projectDir } = await readmeStack(BUYS, domain, version);
+  expect((await stack.run(["version"])).stdout.trim()).toBe(version);
   // Secrets are encrypted in the stack's config file.
   const stackFile = fs.readFileSync(`${projectDir}/Pulumi.${stack.stack}.yaml`, "utf8");
   expect(stackFile).toMatch(/reseller:apiSecret:\s+secure:/);
@@ -73,10 +77,10 @@ test("the README's program that buys a domain: config set as written, preview, u
   expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
   expect(up.stdout).toMatch(/\+ 4 created|4 created/);
   const charges = sandbox.operator.ledger().slice(seeded);
-  expect(charges.map((c) => [c.domain, c.action])).toEqual([["packed-shop.com", "register"]]);
+  expect(charges.map((c) => [c.domain, c.action])).toEqual([[domain, "register"]]);
 
   const outputs = await stack.outputs();
-  expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.packed-shop.com" });
+  expect(outputs).toMatchObject({ stage: "active", wwwFqdn: `www.${domain}` });
   expect(outputs.nameservers).toEqual(["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
 
   const exported = JSON.stringify(await stack.exportState());
