@@ -17,6 +17,7 @@ import { PartialFailure } from "../host/partial-failure";
 import { resourceName } from "../host/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
 import { priceGuard } from "../host/price-guard";
+import { pendingCreateHint } from "../host/pending-create";
 import type { MoneyContract } from "../../provider/contract";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
@@ -198,7 +199,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
   try {
     const { fields } = await charged(sendOrder(api, domain, order, inputs), ctx.contract().money);
     ctx.log.info(
-      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Taking it; nothing was bought again.`,
+      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(fields)}. Taking it; nothing was bought again. ${pendingCreateHint(domain, "the domain name")}`,
     );
     return outputs(inputs, owned, { ...extra, ...fields });
   } catch (e) {
@@ -210,7 +211,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
     answer = e instanceof Error ? e.message : String(e);
   }
   ctx.log.warn(
-    `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices.`,
+    `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices. ${pendingCreateHint(domain, "the domain name")}`,
   );
   return outputs(inputs, owned, extra);
 }
@@ -314,6 +315,12 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     }
     const { order, fields } = outcome.answered;
     const extra: Overlay = { ...fields, adopted: false };
+    // The command was cancelled while the order was under way: its answer is recorded now, without
+    // the wait for the registry (a refresh or the next up follows its stage) or the lock.
+    if (ctx.cancelled()) {
+      ctx.log.info(`${domain}: ${action} answered (stage ${order.stage}, charged ${showCharge(fields)}) after the command was cancelled; recorded without waiting for the registry: \`pulumi refresh\` or the next \`pulumi up\` follows its stage`);
+      return { id: domain, outs: outputs(inputs, { domain: order.domain, status: order.status, stage: order.stage, expires_at: order.expires_at, expiry_date: order.expiry_date }, extra) };
+    }
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);
