@@ -54,6 +54,13 @@ export interface ResellerClientOptions {
   waitNoticeMs?: number;
   /** Called with the status of every answer (each attempt), e.g. to count 429s. */
   onResponse?: (event: ResponseEvent) => void;
+  /**
+   * Cancels the client's work: once aborted, no attempt starts (a request waiting for its turn in
+   * the rate limit, or for a retry, is not sent: RequestCancelledError, or OutcomeUnknownError when
+   * an earlier attempt of it reached the service); an attempt in flight runs to its answer or its
+   * deadline (timeoutMs), so a purchase sent gets its answer.
+   */
+  signal?: AbortSignal;
 }
 
 type Keyed = { idempotencyKey: string };
@@ -175,6 +182,7 @@ export class ResellerClient {
         logger: options.logger ?? {},
         onWait: options.onWait,
         onResponse: options.onResponse,
+        signal: options.signal,
       },
       options.apiSecret,
     );

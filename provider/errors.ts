@@ -361,6 +361,23 @@ export class UnsafePathError extends Error {
   }
 }
 
+/**
+ * The caller cancelled (the Pulumi CLI's cancel, a CI job's SIGINT) before this request was sent:
+ * nothing of it reached the service, so nothing was changed or charged by it.
+ */
+export class RequestCancelledError extends Error {
+  override readonly name = "RequestCancelledError";
+  readonly method: string;
+  readonly endpoint: string;
+  readonly reason: string;
+  constructor(ctx: RequestContext, reason: string) {
+    super(`${ctx.method} ${ctx.path}: not sent: ${reason}; nothing of it reached the service, so it changed or charged nothing.`);
+    this.method = ctx.method;
+    this.endpoint = `${ctx.method} ${ctx.template}`;
+    this.reason = reason;
+  }
+}
+
 /** The literal `name` of ResellerApiError and of each subclass (test/provider/vocabulary.test.ts checks the list is whole). */
 export const API_ERROR_NAMES: ReadonlySet<string> = new Set([
   "ResellerApiError",
@@ -393,6 +410,7 @@ export const isOutcomeUnknownError = (e: unknown): e is OutcomeUnknownError =>
 export const isResellerNetworkError = (e: unknown): e is ResellerNetworkError =>
   e instanceof ResellerNetworkError || (named(e, "ResellerNetworkError") && typeof (e as { sent?: unknown }).sent === "boolean");
 export const isLocalRequestError = (e: unknown): e is LocalRequestError => e instanceof LocalRequestError || named(e, "LocalRequestError");
+export const isRequestCancelledError = (e: unknown): e is RequestCancelledError => e instanceof RequestCancelledError || named(e, "RequestCancelledError");
 export const isResponseShapeError = (e: unknown): e is ResponseShapeError => e instanceof ResponseShapeError;
 export const isUnsafePathError = (e: unknown): e is UnsafePathError => e instanceof UnsafePathError || named(e, "UnsafePathError");
 /** Whether `e` is an API answer with this machine code (works across class boundaries, reads `code`). */

@@ -18,11 +18,13 @@ export {
   OutcomeUnknownError,
   ResellerNetworkError,
   LocalRequestError,
+  RequestCancelledError,
   isResellerApiError,
   isOutcomeUnknownError,
   isResellerNetworkError,
   isResponseShapeError,
   isLocalRequestError,
+  isRequestCancelledError,
   hasErrorCode,
 } from "./errors";
 export { checkConnectionSettings, isLoopbackHost, SettingError, type ConnectionSettings } from "./settings";

@@ -6,7 +6,7 @@ import type { Dispatcher } from "undici";
 import { ERROR_CODES, type Contract } from "./contract";
 import { endpointLabel, fillPath, requestSafety, type Operation } from "./operations";
 import { envelopeData, renameErrorCode, renamesFrom } from "./envelope";
-import { LocalRequestError, OutcomeUnknownError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
+import { LocalRequestError, OutcomeUnknownError, RequestCancelledError, ResellerApiError, ResellerNetworkError, type RequestContext } from "./errors";
 import type { SendWindow } from "./rate-limiter";
 import { outcomeUnknown, parseRetryAfter, retryDelay, shouldRetry, type AttemptFailure } from "./retry";
 import { formatTimestamp, makeNonce, signRequest } from "./signing";
@@ -71,6 +71,49 @@ export interface RequestLoopSettings {
   logger: Logger;
   onWait?: (event: WaitEvent) => void;
   onResponse?: (event: ResponseEvent) => void;
+  /** Once aborted, no attempt starts; one in flight runs to its answer or deadline (client option `signal`). */
+  signal?: AbortSignal;
+}
+
+/** Why a cancelled client sends nothing more, in words. */
+const cancelReason = (signal: AbortSignal): string => {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r.message : typeof r === "string" ? r : "the operation was cancelled";
+};
+
+/** `p`, or as soon as `signal` aborts whichever comes first; a value `p` brings later goes to `late`. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, late: (v: T) => void): Promise<T | undefined> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    void p.then(late, () => undefined);
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const onAbort = (): void => {
+      if (done) return;
+      done = true;
+      resolve(undefined);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        if (done) late(v);
+        else {
+          done = true;
+          resolve(v);
+        }
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        if (!done) {
+          done = true;
+          reject(e);
+        }
+      },
+    );
+  });
 }
 
 /** A number in [0, 1) from the injected byte source. */
@@ -150,8 +193,23 @@ export class RequestLoop {
     // or a 5xx): a later attempt that never left does not make the call "never reached the service".
     let reached: string | undefined;
 
+    /** A cancelled client starts no attempt: nothing sent yet is never sent; after an attempt that reached the service, the outcome is unknown. */
+    const notSent = (): Error => {
+      const why = cancelReason(s.signal!);
+      return reached === undefined ? new RequestCancelledError(ctx, why) : new OutcomeUnknownError(ctx, `${why} before a retry; an earlier attempt reached the service (${reached})`);
+    };
     for (let attempt = 1; ; attempt++) {
-      const release = await s.window.acquire((ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label }));
+      if (s.signal?.aborted) throw notSent();
+      // A place in the window granted after the cancel is given back at once, unused.
+      const release = await untilAborted(
+        s.window.acquire((ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label })),
+        s.signal,
+        (r) => r(),
+      );
+      if (release === undefined || s.signal?.aborted) {
+        release?.();
+        throw notSent();
+      }
       const headers = this.headersFor(call.endpoint, signedPath, body, call.idempotencyKey);
       let res: HttpResponse;
       try {
@@ -252,7 +310,8 @@ export class RequestLoop {
 
   private async backoff(ms: number, label: string): Promise<void> {
     this.notifyWait({ reason: "retry-backoff", ms, path: label });
-    if (ms > 0) await this.#s.sleep(ms);
+    // A cancel ends the wait: the next attempt is then not started.
+    if (ms > 0) await untilAborted(this.#s.sleep(ms), this.#s.signal, () => undefined);
   }
 }
 

@@ -13,6 +13,7 @@
 import { ERROR_CODES, PRIVACY_STATUSES, VALUES, isServiceManagedRecord, type ErrorCode } from "./contract";
 import {
   isOutcomeUnknownError,
+  isRequestCancelledError,
   isResellerApiError,
   isResellerNetworkError,
   type ExpiryMismatchError,
@@ -151,3 +152,6 @@ export const isOutcomeUnknown = isOutcomeUnknownError;
  * (connection refused, unknown host: `sent` false) reached nothing and charged nothing.
  */
 export const isUnanswered = (e: unknown): boolean => isOutcomeUnknownError(e) || (isResellerNetworkError(e) && e.sent);
+
+/** A request the client did not send because its caller cancelled (the CLI's cancel): it reached nothing and charged nothing. */
+export const isCancelledBeforeSending = isRequestCancelledError;

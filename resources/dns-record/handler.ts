@@ -16,6 +16,7 @@ import { identityKey, liveByIdentity, liveCanonical } from "../host/live-records
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "../shared/normalize";
 import { checkRecordInputs } from "./schema";
 import { containsUnknown, failed } from "../host/check";
+import { pendingCreateHint } from "../host/pending-create";
 import { type RecordInputs, RecordOutputs } from "./state";
 
 /**
@@ -180,7 +181,10 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
         const { match, claimedBy } = findIdentical(ctx, live, zone, want, urn);
         if (match) {
           ctx.owners.claim(objectKey.record(zone, match.id), urn);
-          if (!isOutcomeUnknown(e)) ctx.log.warn(`${what}: the record exists already (an earlier create whose answer was lost, or this record renamed or moved without aliases); taking it`);
+          if (!isOutcomeUnknown(e))
+            ctx.log.warn(
+              `${what}: the record exists already (an earlier create whose answer was lost, or this record renamed or moved without aliases); taking it, not creating another. ${pendingCreateHint(match.id, "the service's record id")}`,
+            );
           return { id: match.id, outs: recordOutputs(inputs, zone, match, false) };
         }
         if (claimedBy) throw new Error(recordDeclaredTwice(what, resourceName(claimedBy)));

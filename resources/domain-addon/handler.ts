@@ -6,6 +6,7 @@ import type { ResellerApi } from "../shared/api";
 import type { HostContext } from "../host/context";
 import { objectKey } from "../host/ownership";
 import { PartialFailure } from "../host/partial-failure";
+import { pendingCreateHint } from "../host/pending-create";
 import { diffDomainAddon } from "./diff";
 import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
 import { defined } from "../shared/normalize";
@@ -121,7 +122,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       const charge = chargeOf(await a.enable(ctx.api(), domain, ctx.purchaseKey({ urn, operation: a.operation, domain })), ctx.contract().money);
       if (charge.charged !== null && /[1-9]/.test(charge.charged)) {
         ctx.log.info(
-          `${what}, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${showCharge(charge)}. Taking it; nothing was bought again.`,
+          `${what}, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer to the same Idempotency-Key: it charged ${showCharge(charge)}. Taking it; nothing was bought again. ${pendingCreateHint(domain, "the domain name")}`,
         );
         return { charge, problem: holdCharge(ctx, `${domain}: the ${a.label} purchase of an earlier run`, charge, accepted) };
       }
@@ -131,7 +132,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
       answer = reason === undefined ? `it refused: ${e instanceof Error ? e.message : String(e)}` : `its charge is unknown: ${reason}`;
     }
     ctx.log.warn(
-      `${what} (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (${answer}). Taking it over: this run buys nothing; what it cost is on the account's invoices.`,
+      `${what} (a ${a.kind} renamed or moved without aliases, enabled outside this stack, or bought longer ago than the service keeps a purchase's answer): asked for this resource's purchase again under its Idempotency-Key, the service replayed none (${answer}). Taking it over: this run buys nothing; what it cost is on the account's invoices. ${pendingCreateHint(domain, "the domain name")}`,
     );
     return { charge: NOT_BOUGHT };
   }

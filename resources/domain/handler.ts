@@ -18,6 +18,7 @@ import { resourceName } from "../host/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
 import { ceilingOnly, priceGuard } from "../host/price-guard";
 import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
+import { pendingCreateHint } from "../host/pending-create";
 import type { MoneyContract } from "../../provider/contract";
 import { moneyDecimals } from "../../provider/money";
 import { adoptDomainMissing } from "../host/preview-messages";
@@ -231,7 +232,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
   }
   if (replayed) {
     ctx.log.info(
-      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(replayed)}. Taking it; nothing was bought again.`,
+      `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(replayed)}. Taking it; nothing was bought again. ${pendingCreateHint(domain, "the domain name")}`,
     );
     const problems: string[] = [];
     holdCharge(ctx, `${domain}: the ${action} of an earlier run`, replayed, accepted, problems);
@@ -240,7 +241,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
     return outs;
   }
   ctx.log.warn(
-    `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices.`,
+    `${domain}: is in this account already (stage ${owned.stage}; a Domain renamed or moved without aliases, bought outside this stack, or ordered longer ago than the service keeps an order's answer): the service has no order of this resource to replay (${answer}). Taking it over: this run buys and changes nothing; what it cost is on the account's invoices. ${pendingCreateHint(domain, "the domain name")}`,
   );
   return outputs(inputs, owned, extra);
 }
@@ -354,6 +355,12 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const problems: string[] = [];
     holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
     if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
+    // The command was cancelled while the order was under way: its answer is recorded now, without
+    // the wait for the registry (a refresh or the next up follows its stage) or the lock.
+    if (ctx.cancelled()) {
+      ctx.log.info(`${domain}: ${action} answered (stage ${order.stage}, charged ${showCharge(fields)}) after the command was cancelled; recorded without waiting for the registry: \`pulumi refresh\` or the next \`pulumi up\` follows its stage`);
+      return { id: domain, outs: outputs(inputs, { domain: order.domain, status: order.status, stage: order.stage, expires_at: order.expires_at, expiry_date: order.expiry_date }, extra) };
+    }
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);

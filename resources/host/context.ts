@@ -29,6 +29,8 @@ export interface HostContext {
   purchaseKey(p: Omit<Purchase, "account">): string;
   /** How many requests other than GET the service has answered for this host's clients (any account): a write may have happened. */
   writesSent(): number;
+  /** Whether the engine cancelled the command: no request starts any more (./host.ts, Host.cancel). */
+  cancelled(): boolean;
   /** Whether check reads the service to predict up (reseller:preflight; true when the settings cannot be read, so their error shows). */
   preflight(): boolean;
   readonly reads: ReadCaches;

@@ -21,6 +21,7 @@ import type { DiffResult } from "./diff";
 import type { Gone, Handler, Props } from "./handler";
 import type { HostContext } from "./context";
 import { Host } from "./host";
+import { onEngineCancel } from "./engine-cancel";
 import type { Kind } from "../kinds";
 import { dropPreviewReads, preflight, previewRenewal } from "./preflight";
 import { judgeNames } from "./disguised-inputs";
@@ -31,6 +32,8 @@ const host = new Host({
   sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },
   sdkTooOld: () => sdkTooOld(),
 });
+// In the SDK's provider host: the engine's Cancel (the CLI's first Ctrl-C or SIGINT) stops new requests.
+onEngineCancel(() => host.cancel("the Pulumi CLI cancelled the command"));
 
 /**
  * The one place property bags from the engine become a kind's types. The engine hands `diff`,

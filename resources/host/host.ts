@@ -59,6 +59,8 @@ export class Host {
   /** Values the program marked secret, seen by this process: masked in its log lines and in the errors it throws. */
   readonly secrets = new SecretValues();
   private readonly env: NodeJS.ProcessEnv;
+  /** Aborted by the engine's cancel (./engine-cancel.ts): no request starts after it, one in flight gets its answer. */
+  private readonly cancellation = new AbortController();
 
   constructor(private readonly options: HostOptions) {
     this.clock = options.clock ?? systemClock;
@@ -75,7 +77,24 @@ export class Host {
       onResponse: (r) => {
         if (!r.path.startsWith("GET ")) this.writes++;
       },
+      signal: this.cancellation.signal,
     });
+  }
+
+  /**
+   * The engine cancelled the command (the first Ctrl-C or SIGINT of the CLI, a CI job's cancel):
+   * requests in flight run to their answer, which is recorded; none starts after this, so a paced
+   * request that was waiting for its turn is never sent. Said once, in the log.
+   */
+  cancel(why: string): void {
+    if (this.cancellation.signal.aborted) return;
+    this.log.warn(`${why}: requests under way finish and their answers are recorded; no new request is sent`);
+    this.cancellation.abort(new Error(`the command was cancelled (${why})`));
+  }
+
+  /** Whether the engine cancelled the command. */
+  get cancelled(): boolean {
+    return this.cancellation.signal.aborted;
   }
 
   /** Called with the whole stack config (`get` of `<account>:<key>`); the environment fills gaps. */
@@ -169,6 +188,7 @@ export class Host {
         return purchaseKey({ ...p, account: accountId(s.baseUrl, s.apiKey) }, this.resolve(s.contract).idempotency);
       },
       writesSent: () => this.writes,
+      cancelled: () => this.cancelled,
       preflight: () => this.configured.get(account)?.settings?.preflight ?? true,
       reads: new ReadCaches(api, () => contract().listEntries, clock),
       owners: new Ownership(log),

@@ -117,8 +117,8 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   };
 }
 
-/** What a client's owner hooks into it: the clock it signs, paces and waits on, its log, what it answered. */
-export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep">;
+/** What a client's owner hooks into it: the clock it signs, paces and waits on, its log, what it answered, its cancel. */
+export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep" | "signal">;
 
 /**
  * Builds the real client (provider/client.ts). Loaded here, on first use, rather than imported: a

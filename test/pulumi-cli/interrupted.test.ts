@@ -1,0 +1,255 @@
+/**
+ * An interrupted `pulumi up`, through the real Pulumi CLI against the sandbox: SIGINT once (a CI
+ * job's cancel), SIGINT twice (cancel, then force), and SIGKILL of the CLI and everything it started
+ * (a runner that dies), each at a paid or creating request held in flight by the sandbox (a delay
+ * fault: the test signals once the request has arrived, never after a blind sleep). Then the steps
+ * docs/interrupted-runs.md prescribes, asserted on what the CLI prints and exits with, on
+ * `pulumi stack export` (pending_operations, the charge in state) and on the sandbox's ledger and
+ * zone: a paid order is in state with its charge and bought once, a record is taken over and not
+ * made twice, a renewal is paid once.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { CliStack, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../pulumi-cli";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+
+jest.setTimeout(900_000);
+
+const YES = ["--yes", "--non-interactive"];
+const CLEAR = ["refresh", "--clear-pending-creates", ...YES];
+
+const PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const reseller = require("reseller-pulumi");
+const cfg = new pulumi.Config();
+const name = cfg.require("domain");
+const domain = new reseller.Domain("shop", {
+  domain: name,
+  contacts: { registrant: cfg.requireSecretObject("registrant") },
+  nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"],
+  maxPrice: "25.00",
+  renewal: { minDaysRemaining: cfg.getNumber("renewDays") ?? 30, years: 1 },
+});
+const privacy = new reseller.PrivacyAddon("privacy", { domain: domain.domain });
+const zone = new reseller.DnsZone("zone", { domain: domain.domain, waitForDelegation: true });
+const www = new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: name + "." }, { dependsOn: [privacy] });
+exports.www = www.id;
+`;
+const REGISTRANT = { name: "Pat Packer", email: "pat@example.org", phone: "+441234567890", addressLine1: "1 High Street", city: "Leeds", state: "West Yorkshire", postalCode: "LS1 1AA", country: "GB" };
+
+let sandbox: SandboxHandle;
+let projectDir: string;
+const stacks: CliStack[] = [];
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0 });
+  projectDir = makeProject("interrupted", { "index.js": PROGRAM });
+});
+afterAll(async () => {
+  for (const s of stacks) await s.dispose();
+  if (projectDir) fs.rmSync(projectDir, { recursive: true, force: true });
+  await sandbox?.close();
+});
+
+/** A stack of the program for `domain`, configured against the sandbox. */
+async function stackFor(domain: string): Promise<CliStack> {
+  const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, stack: domain.split(".")[0] });
+  stacks.push(stack);
+  await stack.configSet("domain", domain);
+  await stack.configSet("reseller:baseUrl", sandbox.url);
+  await stack.configSet("reseller:apiKey", sandbox.credentials.key);
+  await stack.configSet("reseller:apiSecret", sandbox.credentials.secret, { secret: true });
+  await stack.configSet("registrant", JSON.stringify(REGISTRANT), { secret: true });
+  return stack;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(what: string, ok: () => boolean): Promise<void> {
+  const start = Date.now();
+  while (!ok()) {
+    if (Date.now() - start > 300_000) throw new Error(`waited 300 s for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Every process below `pid` (the CLI's language host, program and provider host sit in process groups of their own). */
+function descendants(pid: number): number[] {
+  let kids: number[] = [];
+  try {
+    kids = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // none
+  }
+  return kids.flatMap((k) => [k, ...descendants(k)]);
+}
+
+type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
+
+/**
+ * `pulumi up`, interrupted while the sandbox holds the first request matching `path` (method POST):
+ * SIGINT once; SIGINT, then again once the CLI said it is cancelling; or SIGKILL of the CLI and every
+ * process below it. Returns what the CLI printed, once the held request has been answered.
+ */
+async function interruptedUp(stack: CliStack, path: string, how: How): Promise<CliRun> {
+  const held = (): boolean => sandbox.operator.faults().length === 0;
+  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method: "POST", path } });
+  const answered = sandbox.operator.requests().length;
+  const { child, done } = stack.start(["up", ...YES]);
+  let out = "";
+  child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
+  await until(`POST ${path} to arrive`, held);
+  if (how === "SIGKILL") {
+    const tree = descendants(child.pid!);
+    child.kill("SIGKILL");
+    for (const pid of tree) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
+  } else {
+    child.kill("SIGINT");
+    if (how === "SIGINT twice") {
+      await until("the CLI to say it is cancelling", () => out.includes("^C received; cancelling"));
+      child.kill("SIGINT");
+    }
+  }
+  const run = await done;
+  // The service applies a request it received, whoever is left to read the answer.
+  await until(`the answer to POST ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === "POST" && r.path.includes(path)));
+  return run;
+}
+
+const charges = (domain: string): string[] =>
+  sandbox.operator
+    .ledger()
+    .filter((e) => e.domain === domain)
+    .map((e) => e.action);
+const pending = (s: StackExport): string[] => (s.deployment.pending_operations ?? []).map((p) => `${p.type} ${p.resource.urn.split("::").pop()}`);
+const resource = (s: StackExport, name: string) => (s.deployment.resources ?? []).find((r) => r.urn.endsWith(`::${name}`));
+
+test("SIGINT once at the registration: the order's answer is recorded with its charge, nothing is left pending, the next up finishes the rest", async () => {
+  const domain = "sigint-once.com";
+  const stack = await stackFor(domain);
+  const run = await interruptedUp(stack, "/domains/register", "SIGINT");
+  expect(run.code).not.toBe(0);
+  expect(run.stdout).toContain("^C received; cancelling");
+  // The provider host heard the engine's Cancel (resources/host/engine-cancel.ts).
+  expect(run.stdout).toContain("the Pulumi CLI cancelled the command: requests under way finish and their answers are recorded; no new request is sent");
+  expect(run.stdout).toMatch(/shop created/);
+  expect(run.stdout).toContain("update canceled");
+  const state = await stack.exportState();
+  expect(pending(state)).toEqual([]);
+  expect(resource(state, "shop")).toMatchObject({ id: domain, outputs: expect.objectContaining({ charged: "12.00", currency: "USD" }) });
+  // No step started after the cancel: the add-on is not bought.
+  expect(resource(state, "privacy")).toBeUndefined();
+  expect(charges(domain)).toEqual(["register"]);
+
+  const up = await stack.run(["up", ...YES]);
+  expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+  const quiet = await stack.run(["preview", "--expect-no-changes", "--non-interactive"]);
+  expect(quiet.code).toBe(0);
+});
+
+test("SIGINT twice at the registration: the create is left pending; up takes the paid domain over by replay and records its charge; refresh --clear-pending-creates clears the entry", async () => {
+  const domain = "sigint-twice.com";
+  const stack = await stackFor(domain);
+  const run = await interruptedUp(stack, "/domains/register", "SIGINT twice");
+  expect(run.code).not.toBe(0);
+  expect(run.stdout).toContain("^C received; terminating");
+  expect(run.stdout).toMatch(/shop creating \(interrupted\)/);
+  const state = await stack.exportState();
+  expect(pending(state)).toEqual(["creating shop"]);
+  expect(resource(state, "shop")).toBeUndefined();
+  expect(charges(domain)).toEqual(["register"]);
+
+  // Without a terminal, refresh leaves a pending create as it is, and says nothing of it.
+  const refresh = await stack.run(["refresh", ...YES]);
+  expect(refresh.code).toBe(0);
+  expect(pending(await stack.exportState())).toEqual(["creating shop"]);
+
+  // The preview says the domain is taken over, not bought.
+  const preview = await stack.run(["preview", "--non-interactive"]);
+  expect(preview.code).toBe(0);
+  expect(preview.stdout).toContain(`${domain} is in this account already (stage active); up takes it over and buys and changes nothing`);
+
+  const up = await stack.run(["up", ...YES]);
+  expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(up.stdout).toContain("Attempting to deploy or update resources with 1 pending operations from previous deployment");
+  expect(up.stdout).toMatch(/the service replayed that order's answer to the same Idempotency-Key: it charged 12\.00 USD \(invoice [^)]+\)\. Taking it; nothing was bought again\./);
+  expect(up.stdout).toContain(`pulumi refresh --clear-pending-creates --yes --non-interactive\` (its id, for \`--import-pending-creates <URN> --import-pending-creates <ID>\`, is the domain name: ${domain}`);
+  const after = await stack.exportState();
+  expect(resource(after, "shop")).toMatchObject({ id: domain, outputs: expect.objectContaining({ charged: "12.00" }) });
+  // up keeps the entry: only refresh drops it.
+  expect(pending(after)).toEqual(["creating shop"]);
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+
+  const clear = await stack.run(CLEAR);
+  expect(clear.code).toBe(0);
+  expect(pending(await stack.exportState())).toEqual([]);
+  expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+});
+
+test("SIGKILL at the add-on purchase: the stack stays locked until `pulumi cancel`; up takes the add-on over with its charge; bought once", async () => {
+  const domain = "killed-addon.com";
+  const stack = await stackFor(domain);
+  await interruptedUp(stack, "/privacy", "SIGKILL");
+  // The zone's create runs beside the add-on's: it may be pending too.
+  expect(pending(await stack.exportState())).toContain("creating privacy");
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+
+  const locked = await stack.run(["up", ...YES]);
+  expect(locked.code).not.toBe(0);
+  expect(locked.stderr).toContain("the stack is currently locked");
+  expect((await stack.run(["cancel", ...YES])).code).toBe(0);
+
+  const up = await stack.run(["up", ...YES]);
+  expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(up.stdout).toMatch(/WHOIS Privacy is on already, bought by an earlier run of this resource that was interrupted before it recorded the purchase; the service replayed that purchase's answer/);
+  expect(resource(await stack.exportState(), "privacy")).toMatchObject({ id: domain, outputs: expect.objectContaining({ charged: expect.stringMatching(/^\d+\.\d\d$/) }) });
+  expect((await stack.run(CLEAR)).code).toBe(0);
+  expect(pending(await stack.exportState())).toEqual([]);
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+});
+
+test("SIGKILL at the record create: up takes the record made before the kill over, and makes no second one", async () => {
+  const domain = "killed-record.com";
+  const stack = await stackFor(domain);
+  await interruptedUp(stack, "/records", "SIGKILL");
+  expect(pending(await stack.exportState())).toEqual(["creating www"]);
+  const wwws = () => sandbox.operator.state().zones[domain].records.filter((r) => r.type === "CNAME" && r.name === "www");
+  expect(wwws()).toHaveLength(1);
+
+  expect((await stack.run(["cancel", ...YES])).code).toBe(0);
+  const up = await stack.run(["up", ...YES]);
+  expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
+  const [live] = wwws();
+  expect(up.stdout).toContain(`CNAME www.${domain}: the record exists already`);
+  expect(up.stdout).toContain(`is the service's record id: ${live.id}`);
+  expect(wwws()).toHaveLength(1);
+  expect(resource(await stack.exportState(), "www")).toMatchObject({ id: live.id });
+  expect((await stack.run(CLEAR)).code).toBe(0);
+  expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
+});
+
+test("SIGINT twice at a renewal: the next up replays the renewal and records its charge; it is paid once", async () => {
+  const domain = "renew-twice.com";
+  const stack = await stackFor(domain);
+  expect((await stack.run(["up", ...YES])).code).toBe(0);
+  // A renewal due now: a one-year term has fewer than 400 days left.
+  await stack.configSet("renewDays", "400");
+  const run = await interruptedUp(stack, `/domains/${domain}/renew`, "SIGINT twice");
+  expect(run.code).not.toBe(0);
+  expect(pending(await stack.exportState())).toEqual(["updating shop"]);
+  expect(charges(domain)).toEqual(["register", "privacy", "renew"]);
+
+  const up = await stack.run(["up", ...YES]);
+  expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(up.stdout).toMatch(/by a renewal of an earlier run of this resource, interrupted before it recorded it; the service replayed that renewal's answer/);
+  const state = await stack.exportState();
+  expect(pending(state)).toEqual([]);
+  expect(charges(domain)).toEqual(["register", "privacy", "renew"]);
+  expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
+});
