@@ -19,6 +19,7 @@ import { previewReads } from "./preview-reads";
 import { readBurst } from "./read-burst";
 import { records } from "./records";
 import { zoneRecords } from "./zone-records";
+import { cliBaseline } from "./cli-baseline";
 
 export type Metrics = Record<string, number | string>;
 
@@ -32,7 +33,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), engineStartup(), linear(), zoneRecords()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), engineStartup(), linear(), zoneRecords(), cliBaseline()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

@@ -52,7 +52,19 @@ export interface ProjectOptions {
   migration?: Migration;
   /** Each zone's records as one DnsZoneRecords (`--whole-zone`) instead of one DnsRecord each. */
   wholeZone?: boolean;
+  /** Set when an import file (`--import-file`) is written beside the program. */
+  imports?: ImportFileSteps;
 }
+
+/** What the next steps say of an import file: its stack, how many resources, and (`--only`) which. */
+export interface ImportFileSteps {
+  stack: string;
+  count: number;
+  only?: string[];
+}
+
+/** The command that takes an import file in: no protect (the program does not set it), no code (the program is written). */
+export const PULUMI_IMPORT_COMMAND = "pulumi import --file import.json --protect=false --generate-code=false --yes";
 
 /** A zone file's records not carried over, and records taken with a change, each with its line and reason. */
 export interface Migration {
@@ -159,25 +171,31 @@ export function domainBaseNames(domains: string[]): Map<string, string> {
   return out;
 }
 
-function domainBlock(d: EstateDomain, base: string, contacts: "omit" | "config"): string {
-  let out = `\n// ${commentText(d.domain)} (stage ${commentText(d.stage)} when imported)\n`;
+/** One resource the program declares: its class (also its kind), logical name and arguments as written. */
+export interface Declaration {
+  kind: "Domain" | "ChildHost" | "PrivacyAddon" | "Protection" | "DnsZone" | "DnsRecord" | "DnsZoneRecords";
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** A domain and what hangs off it (child hosts, privacy, protection), in declaration order. */
+function domainDeclarations(d: EstateDomain, base: string, contacts: "omit" | "config"): Declaration[] {
   const args: Record<string, unknown> = { domain: d.domain };
   if (contacts === "config") args.contacts = new Code("contacts");
   if (d.nameservers.length) args.nameservers = [...d.nameservers];
   if (d.locked !== null) args.locked = d.locked;
   args.adopt = true;
-  out += declare("Domain", base, args);
-  for (const h of [...d.hosts].sort(byKey((x: EstateHost) => x.hostname))) {
-    out += declare("ChildHost", `${base}-host-${slug(h.hostname)}`, {
-      domain: d.domain,
-      hostname: h.hostname,
-      ipv4: [...h.ipv4],
-      ipv6: [...h.ipv6],
-      adopt: true,
-    });
-  }
-  if (d.privacy) out += declare("PrivacyAddon", `${base}-privacy`, { domain: d.domain, adopt: true });
-  if (d.protection) out += declare("Protection", `${base}-protection`, { domain: d.domain, adopt: true });
+  const out: Declaration[] = [{ kind: "Domain", name: base, args }];
+  for (const h of [...d.hosts].sort(byKey((x: EstateHost) => x.hostname)))
+    out.push({ kind: "ChildHost", name: `${base}-host-${slug(h.hostname)}`, args: { domain: d.domain, hostname: h.hostname, ipv4: [...h.ipv4], ipv6: [...h.ipv6], adopt: true } });
+  if (d.privacy) out.push({ kind: "PrivacyAddon", name: `${base}-privacy`, args: { domain: d.domain, adopt: true } });
+  if (d.protection) out.push({ kind: "Protection", name: `${base}-protection`, args: { domain: d.domain, adopt: true } });
+  return out;
+}
+
+function domainBlock(d: EstateDomain, base: string, contacts: "omit" | "config"): string {
+  let out = `\n// ${commentText(d.domain)} (stage ${commentText(d.stage)} when imported)\n`;
+  for (const x of domainDeclarations(d, base, contacts)) out += declare(x.kind, x.name, x.args);
   return out;
 }
 
@@ -218,6 +236,12 @@ function inlineLiteral(value: unknown): string {
   return entries.length ? `{ ${entries.join(", ")} }` : "{}";
 }
 
+/** A zone's arguments: adopted, or (a zone file's) created once its domain delegates to the service. */
+const zoneArgs = (z: EstateZone, create: boolean): Record<string, unknown> => (create ? { domain: z.domain, waitForDelegation: true } : { domain: z.domain, adopt: true });
+
+/** A record's arguments, as declared inline or by the table loop (which spreads a table row the same way). */
+const recordArgs = (z: EstateZone, args: Record<string, unknown>, create: boolean): Record<string, unknown> => ({ zone: z.domain, ...args, ...(create ? {} : { adopt: true }) });
+
 /** A zone's record table: its variable, the zone's variable, and the zone's domain. */
 interface TableRef {
   zoneVar: string;
@@ -234,8 +258,7 @@ function zoneBlock(z: EstateZone, base: string, create = false, whole = false): 
   const tabled = records.length >= RECORD_TABLE_FROM;
   let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)${tabled ? ", declared from the table below by declareRecords" : ""}\n`;
   // A created zone takes records only once active (delegated to the service): the zone waits for it.
-  const zoneArgs = create ? { domain: z.domain, waitForDelegation: true } : { domain: z.domain, adopt: true };
-  out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs)}`;
+  out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs(z, create))}`;
   if (tabled) {
     const tableVar = `records_${ident}`;
     out += `const ${tableVar}: RecordTable = {\n${records.map((r) => `  ${JSON.stringify(r.name)}: ${inlineLiteral(r.args)},\n`).join("")}};\n`;
@@ -246,7 +269,7 @@ function zoneBlock(z: EstateZone, base: string, create = false, whole = false): 
   const dsAt = new Set(records.filter((r) => r.args.type === "DS").map((r) => r.args.name));
   const delegations = new Map<unknown, string[]>();
   const decl = (r: (typeof records)[number], after: string[] = []) =>
-    declare("DnsRecord", r.name, { zone: z.domain, ...r.args, ...(create ? {} : { adopt: true }) }, `{ dependsOn: [${[zoneVar, ...after].join(", ")}] }`);
+    declare("DnsRecord", r.name, recordArgs(z, r.args, create), `{ dependsOn: [${[zoneVar, ...after].join(", ")}] }`);
   for (const r of records.filter((x) => x.args.type !== "DS")) {
     if (r.args.type !== "NS" || !dsAt.has(r.args.name)) {
       out += decl(r);
@@ -265,10 +288,9 @@ function zoneBlock(z: EstateZone, base: string, create = false, whole = false): 
  * record it declares (nothing is created twice) and leaves the others, listed as unmanaged.
  */
 function wholeZoneBlock(z: EstateZone, base: string, zoneVar: string, records: Record<string, unknown>[], create: boolean): string {
-  const zoneArgs = create ? { domain: z.domain, waitForDelegation: true } : { domain: z.domain, adopt: true };
   return (
     `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s), declared whole by one DnsZoneRecords\n` +
-    `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs)}` +
+    `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs(z, create))}` +
     `new reseller.DnsZoneRecords(${JSON.stringify(`${base}-records`)}, {\n  zone: ${JSON.stringify(z.domain)},\n  records: [\n` +
     records.map((r) => `    ${inlineLiteral(r)},\n`).join("") +
     `  ],\n}, { dependsOn: [${zoneVar}] });\n`
@@ -306,6 +328,26 @@ function tablesEnd(tables: TableRef[], create: boolean): string {
 /** Domains the program declares: those the account still holds, sorted by name. */
 function heldDomains(estate: Estate): EstateDomain[] {
   return estate.domains.filter((d) => !isGoneStage(d.stage)).sort(byKey((d: EstateDomain) => d.domain));
+}
+
+/**
+ * Every resource the program declares, in its order, with the arguments it passes: what
+ * `reseller-pulumi import --import-file` turns into the file of `pulumi import --file` (./import-file.ts).
+ */
+export function declarations(estate: Estate, opts: Pick<ProjectOptions, "contacts" | "migration" | "wholeZone"> = {}): Declaration[] {
+  const domains = heldDomains(estate);
+  const zones = [...estate.zones].sort(byKey((z: EstateZone) => z.domain));
+  const bases = domainBaseNames([...domains.map((d) => d.domain), ...zones.map((z) => z.domain)]);
+  const create = opts.migration !== undefined;
+  const out: Declaration[] = domains.flatMap((d) => domainDeclarations(d, bases.get(d.domain)!, opts.contacts ?? "omit"));
+  for (const z of zones) {
+    const base = bases.get(z.domain)!;
+    const records = zoneRecords(z);
+    out.push({ kind: "DnsZone", name: `${base}-zone`, args: zoneArgs(z, create) });
+    if (opts.wholeZone) out.push({ kind: "DnsZoneRecords", name: `${base}-records`, args: { zone: z.domain, records: records.map((r) => r.args) } });
+    else out.push(...records.map((r) => ({ kind: "DnsRecord" as const, name: r.name, args: recordArgs(z, r.args, create) })));
+  }
+  return out;
 }
 
 /** The program's index.ts. */
@@ -412,7 +454,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
       path: "tsconfig.json",
       content: JSON.stringify(PULUMI_TEMPLATE_TSCONFIG, null, 4) + "\n",
     },
-    { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration, opts.wholeZone) : projectReadme(name, estate, contacts) },
+    { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration, opts.wholeZone) : projectReadme(name, estate, contacts, opts.imports) },
   ];
 }
 
@@ -421,17 +463,26 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
  * program migrates a zone file, so the first `up` creates the zone and that many records instead of
  * adopting what exists.
  */
-export function nextSteps(dir: string | undefined, contacts: "omit" | "config" = "omit", creates?: { records: number; wholeZone?: boolean }): string {
+export function nextSteps(dir: string | undefined, contacts: "omit" | "config" = "omit", creates?: { records: number; wholeZone?: boolean }, imports?: ImportFileSteps): string {
+  if (imports?.only)
+    return [
+      `# in the project of stack ${imports.stack}, with import.json${dir === undefined ? "" : ` from ${dir}`}:`,
+      `${PULUMI_IMPORT_COMMAND}   # ${imports.count} to import: no create, no purchase, no change`,
+      `# then copy the declaration${imports.only.length === 1 ? "" : "s"} of ${imports.only.join(", ")} from ${dir === undefined ? "" : `${dir}/`}index.ts into your program`,
+      "pulumi preview                  # no changes",
+    ].join("\n");
   return [
     ...(dir === undefined ? [] : [`cd ${dir}`]),
     "npm install",
     "pulumi login --local            # or your usual backend",
-    "pulumi stack init dev",
+    `pulumi stack init ${imports?.stack ?? "dev"}`,
     "pulumi config set reseller:apiKey <API_KEY>",
     "pulumi config set --secret reseller:apiSecret <API_SECRET>",
     "pulumi config set reseller:baseUrl <BASE_URL>",
     ...(contacts === "config" ? ["pulumi config set --secret --path contacts.registrant.name '<NAME>'   # and the other fields: see README.md"] : []),
-    ...(creates === undefined
+    ...(imports
+      ? [`${PULUMI_IMPORT_COMMAND}   # ${imports.count} to import: no create, no purchase, no change`, "pulumi preview                  # no changes"]
+      : creates === undefined
       ? ["pulumi preview                  # expect only creates (adoptions), no updates", "pulumi up                       # adopts: no purchase, no change"]
       : [
           creates.wholeZone
@@ -439,7 +490,7 @@ export function nextSteps(dir: string | undefined, contacts: "omit" | "config" =
             : `pulumi preview                  # expect ${creates.records + 1} creates: the zone and ${creates.records} record(s)`,
           "pulumi up                       # creates the zone, waits for the delegation, creates the records",
         ]),
-    "pulumi up                       # again: no changes",
+    imports ? "pulumi up                       # no changes" : "pulumi up                       # again: no changes",
   ].join("\n");
 }
 
@@ -459,7 +510,16 @@ ${nextSteps(undefined, "omit", { records: z.records.length, wholeZone })}
 ${m.skipped.length ? `\n## Not carried over (${m.skipped.length})\n\n${list(m.skipped)}\n` : ""}${m.notes.length ? `\n## Carried over with a change (${m.notes.length})\n\n${list(m.notes)}\n` : ""}`;
 }
 
-function projectReadme(name: string, estate: Estate, contacts: "omit" | "config"): string {
+function importParagraph(imports: ImportFileSteps): string {
+  return `
+\`import.json\` takes ${imports.only ? imports.only.join(", ") : "them"} into stack \`${imports.stack}\` as imports: \`pulumi import --file\`
+shows each as \`=\` (import), with the state the first \`up\` would have stored, read when this
+was generated. Nothing is created, bought or changed. Import it before the first \`up\`; a
+resource changed on the service since is corrected by the \`up\` after it, as any change is.
+`;
+}
+
+function projectReadme(name: string, estate: Estate, contacts: "omit" | "config", imports?: ImportFileSteps): string {
   const domains = heldDomains(estate);
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
   const counts = [
@@ -501,8 +561,9 @@ edit it and \`pulumi up\` as usual. \`adopt: true\` can stay: a record, zone or 
 edit turns into a new object is created when no identical one exists; a Domain, PrivacyAddon or
 Protection is never bought while it is set (remove it to buy).
 
+${imports ? importParagraph(imports) : ""}
 \`\`\`sh
-${nextSteps(undefined, contacts)}
+${nextSteps(undefined, contacts, undefined, imports)}
 \`\`\`
 ${contactSection}
 ## Names

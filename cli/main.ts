@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * `reseller-pulumi import`: reads a live account and writes a Pulumi program that adopts it.
+ *   With --import-file it also writes the file of `pulumi import --file` (./import-file.ts), whose
+ *   resources carry their inputs and outputs, so the real CLI takes them in as imports without a
+ *   Read (which cannot work for a dynamic provider: pulumi/pulumi#3550, #16175).
  * `reseller-pulumi sandbox`: starts the local sandbox (sandbox/cli.ts).
  * `reseller-pulumi expiring`: domains expiring soon, and whether a stack renews each (./expiring.ts).
- * `pulumi import` cannot do this for dynamic providers (pulumi/pulumi#3550, #16175).
  */
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
@@ -17,9 +19,11 @@ import { ZoneFileError, toRecords } from "../provider/records/zonefile";
 import { declaredDomains, expiringDomains, formatExpiring, StateFileError, type DeclaredDomain, type ExpiryReader } from "./expiring";
 import { canonicalHost } from "../resources/shared/normalize";
 import { canonicalEstate } from "./canonical";
-import { generateProject, lineOf, nextSteps, type Migration } from "./codegen";
+import { declarations, generateProject, lineOf, nextSteps, slug, type Migration } from "./codegen";
 import { dependencySpec } from "./dependency";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
+import { IMPORT_FILE, importFile, readOnlyClient } from "./import-file";
+import type { ResellerApi } from "../resources/shared/api";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
        reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME] [--include-dir DIR]
@@ -50,6 +54,14 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
   --requests-per-minute N
                     client-side rate limit (default: the service's 60 a minute; raise it only
                     when your credential allows more)
+  --import-file     also write import.json, the file of \`pulumi import --file\`: the CLI then shows
+                    every resource as an import (\`=\`), with each one's state as the program's first
+                    \`up\` would store it, computed here by read-only requests; nothing is written or bought
+  --stack NAME      with --import-file: the stack the resources go into (default dev); its name
+                    and the project's (--name) are part of each resource's state
+  --only NAMES      with --import-file: only these resources (comma-separated names as in index.ts),
+                    to adopt one object made by hand into an existing stack (--name and --stack
+                    naming that stack's project and stack)
   --whole-zone      each zone's records as one DnsZoneRecords (a zone declared whole), not one
                     DnsRecord per record
   --record-types T,U
@@ -208,6 +220,9 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       dependency: { type: "string" },
       "record-types": { type: "string" },
       "include-dir": { type: "string" },
+      "import-file": { type: "boolean" },
+      stack: { type: "string" },
+      only: { type: "string" },
       ...CONNECTION_FLAGS,
     },
     strict: true,
@@ -222,10 +237,18 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   const options = clientOptions(values, io);
   const contacts = values.contacts ?? "omit";
   if (contacts !== "omit" && contacts !== "config") throw new UsageError(`--contacts must be omit or config, not "${contacts}"`);
+  const withImport = values["import-file"] === true;
+  if (!withImport && (values.stack !== undefined || values.only !== undefined)) throw new UsageError("--stack and --only go with --import-file");
+  if (withImport && contacts === "config")
+    throw new UsageError("--import-file with --contacts config: the contacts come from the stack config, which this command does not read, so the import could not hold them; import without --contacts config, then add the contacts to the program");
+  const stack = values.stack ?? "dev";
+  if (!/^[A-Za-z0-9_.-]+$/.test(stack)) throw new UsageError(`--stack: "${stack}" is not a stack name (letters, digits, "_", "-" and ".")`);
   const outDir = resolve(io.cwd, values.out ?? "imported");
   const dependency = usage(() => dependencySpec(values.dependency, outDir));
   const makeClient = io.client ?? defaultClient;
-  const read = canonicalEstate(await readEstate(makeClient(options), scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
+  // With --import-file, the estate read and the adoptions share one read-only client: each question asked once.
+  const client = withImport ? readOnlyClient(makeClient(options)) : makeClient(options);
+  const read = canonicalEstate(await readEstate(client, scope).catch((e: unknown) => Promise.reject(explain(e, scope))));
   // A record of a type check would refuse (a typo that became a live record) is not written into the program: listed instead.
   const refused: string[] = [];
   const estate = {
@@ -243,8 +266,26 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   if (scope.kind === "domain" && gone.length)
     throw new Error(`${scope.domain} is in stage ${gone[0].stage}: it no longer belongs to this account, so there is nothing to adopt`);
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
+  let imports: { count: number; only?: string[] } | undefined;
+  let importText: string | undefined;
+  if (withImport) {
+    let decls = declarations(estate, { contacts, wholeZone: values["whole-zone"] });
+    const only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
+    if (only) {
+      const known = new Set(decls.map((d) => d.name));
+      const unknown = only.filter((n) => !known.has(n));
+      if (unknown.length)
+        throw new UsageError(`--only: ${unknown.map((n) => JSON.stringify(n)).join(", ")} ${unknown.length === 1 ? "is" : "are"} not among the ${decls.length} resource(s) read: ${[...known].slice(0, 20).join(", ")}${known.size > 20 ? ", ..." : ""}`);
+      decls = decls.filter((d) => only.includes(d.name));
+    }
+    const { serializedShim } = require("../resources/program/shim") as typeof import("../resources/program/shim");
+    const file = await importFile(decls, { project: slug(name), stack }, options, client as unknown as ResellerApi, await serializedShim());
+    importText = JSON.stringify(file, null, 2) + "\n";
+    imports = { count: file.resources.length, ...(only ? { only } : {}) };
+  }
   mkdirSync(outDir, { recursive: true });
-  for (const file of generateProject(estate, { name, dependency, contacts, wholeZone: values["whole-zone"] })) writeAtomic(join(outDir, file.path), file.content);
+  for (const file of generateProject(estate, { name, dependency, contacts, wholeZone: values["whole-zone"], ...(imports ? { imports: { stack, ...imports } } : {}) })) writeAtomic(join(outDir, file.path), file.content);
+  if (importText !== undefined) writeAtomic(join(outDir, IMPORT_FILE), importText);
 
   const held = estate.domains.filter((d) => !isGoneStage(d.stage)).length;
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
@@ -253,7 +294,8 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     io.out(`Skipped ${gone.length} domain(s) the account no longer holds: ${gone.map((d) => `${d.domain} (${d.stage})`).join(", ")}`);
   io.out(`Imported ${held} domain(s), ${estate.zones.length} zone(s), ${records} record(s) into ${shownDir}/index.ts`);
   for (const line of refused) io.out(line);
-  io.out("\nNext:\n" + nextSteps(shownDir, held ? contacts : "omit"));
+  if (imports) io.out(`Wrote ${shownDir}/${IMPORT_FILE}: ${imports.count} resource(s) for \`pulumi import --file\`, stack ${stack} of project ${slug(name)}`);
+  io.out("\nNext:\n" + nextSteps(shownDir, held ? contacts : "omit", undefined, imports ? { stack, ...imports } : undefined));
   return 0;
 }
 

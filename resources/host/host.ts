@@ -26,6 +26,8 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   /** Says why an SDK never called `configure`, when that is the cause of missing configuration (resources/shared/sdk-version.ts). */
   sdkTooOld?: () => string | undefined;
+  /** The API client of an account's settings; default: one real client per connection. `reseller-pulumi import` passes a read-only one. */
+  client?: (settings: Settings) => ResellerApi;
 }
 
 /** One account's settings as configure left them: settings, or why there are none (reported at first use). */
@@ -163,7 +165,8 @@ export class Host {
 
   /** The account's client: one per connection, shared by accounts with equal settings (../shared/client-cache.ts). */
   private client(account: string): ResellerApi {
-    return this.clients.get(this.settings(account));
+    const settings = this.settings(account);
+    return this.options.client ? this.options.client(settings) : this.clients.get(settings);
   }
 
   private makeContext(account: string): HostContext {

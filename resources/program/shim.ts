@@ -58,3 +58,16 @@ function accountProvider(account: string): pulumi.dynamic.ResourceProvider {
     delete: (...a: unknown[]) => require("reseller-pulumi/dist/resources/runtime").deleteByUrnIn(account, ...a),
   };
 }
+
+/**
+ * The `__provider` text of the default account's resources, serialized as the SDK's
+ * `dynamic.Resource` serializes a provider (`serializeFunction(() => provider)`), so it is the text a
+ * program of this version stores. `reseller-pulumi import` writes it into the import file: the
+ * provider host reads a resource's provider from it (Read alone is never given it, pulumi/pulumi#3550).
+ * Loads `@pulumi/pulumi` (a peer dependency) on first call.
+ */
+export async function serializedShim(): Promise<string> {
+  const { runtime } = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  const provider = shim();
+  return (await runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
+}

@@ -14,8 +14,24 @@ import { isPackedRecords, packRecords, recordKey, unpackRecords, type ZoneRecord
 import { DEFAULT_SAFETY, type Safety } from "./safety";
 import type { ZoneRecordsInputs } from "./state";
 
-/** The records as the program sent them: a list, or (resource.ts `packed`) that list as JSON text. */
-export function recordsOf(news: Record<string, unknown>): unknown {
+/**
+ * The records as the program sent them: a list, or (resource.ts `packed`) that list as JSON text; or
+ * as this check returned them (packed by key), which the engine sends back when it checks inputs it
+ * holds (`pulumi import --file` checks the inputs of the file): judged again as the list they pack,
+ * so check accepts its own result. An empty packed map only when the inputs held are that too: a
+ * program's `records: {}` stays refused.
+ */
+export function recordsOf(news: Record<string, unknown>, olds: Record<string, unknown> = {}): unknown {
+  const packed = news.records;
+  if (isPackedRecords(packed) && (Object.keys(packed).length > 0 || isPackedRecords(olds.records))) {
+    const fields = news.fields;
+    if (fields === undefined || (typeof fields === "object" && fields !== null && Object.values(fields).every((f) => typeof f === "string")))
+      try {
+        return Object.values(unpackRecords({ records: packed, fields: fields as Record<string, string> | undefined }));
+      } catch {
+        return packed;
+      }
+  }
   if (typeof news.recordsJson !== "string" || isUnknown(news.recordsJson)) return news.records ?? [];
   try {
     return JSON.parse(news.recordsJson) as unknown;
@@ -58,7 +74,7 @@ export async function checkZoneRecordsInputs(news: Record<string, unknown>, limi
   const authoritative = readBool(news.authoritative, "authoritative", fail);
   const allowLargeChanges = readBool(news.allowLargeChanges, "allowLargeChanges", fail);
   const safety = readSafety(news.safety, fail);
-  const list = recordsOf(news);
+  const list = recordsOf(news, olds);
   if (!Array.isArray(list) && !isUnknown(list)) fail("records", `${show(list)} is not a list of records ({type, name, content, ttl?, priority?, extra?})`);
   if (failures.length || isUnknown(zone) || !Array.isArray(list) || containsUnknown(list) || containsUnknown([authoritative, allowLargeChanges, safety]))
     // Unknown in preview: kept as sent (records as a list), judged once known; diff calls it a change.

@@ -104,3 +104,14 @@ test("the next check takes a record given with extra's keys in another order fro
     judged.mockRestore();
   }
 });
+
+test("check accepts its own result (the engine checks the inputs of an import file so), and a program's records: {} stays refused", async () => {
+  const first = await checkZoneRecordsInputs({ zone: ZONE, records: declared, resourceUrn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/reseller:DnsZoneRecords::r" }, DEFAULT_LIMITS);
+  if (!first.ok) throw new Error(JSON.stringify(first.failures));
+  const held = first.inputs as unknown as Record<string, unknown>;
+  expect(held.fields).toBeDefined(); // the MX, SRV, CAA and TXT records carry fields
+  expect(await checkZoneRecordsInputs(held, DEFAULT_LIMITS, held)).toEqual(first);
+  expect(await checkZoneRecordsInputs(held, DEFAULT_LIMITS)).toEqual(first);
+  const empty = await checkZoneRecordsInputs({ zone: ZONE, records: {} }, DEFAULT_LIMITS);
+  expect(empty.ok ? "accepted" : empty.failures.map((f) => f.reason)).toEqual(["records: {} is not a list of records ({type, name, content, ttl?, priority?, extra?})"]);
+});
