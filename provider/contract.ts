@@ -458,9 +458,10 @@ export interface Contract {
   /**
    * Shapes of the ids the service returns and the client sends back as a path segment, as regular
    * expression sources. Spec, DNS record: "Record identifier format ... not shown". Ours for a record:
-   * 1 to 128 letters, digits, "_" and "-", beginning with a letter or digit: numbers, UUIDs, ULIDs
-   * and prefixed ids ("rec_12") fit, and nothing a path or a proxy could read as another resource
-   * ("..", "a/b", "%2e"). An answer holding another id is refused before the id is stored; an id of
+   * 1 to 128 letters, digits, ".", "_" and "-", beginning with a letter or digit: numbers, UUIDs,
+   * ULIDs, prefixed ids ("rec_12") and ids that embed a name ("rec_ns_example.com-36") fit, and
+   * nothing a path or a proxy could read as another resource ("..", ".", "a/b", "%2e": a segment that
+   * begins with a letter or digit is never a dot segment). An answer holding another id is refused before the id is stored; an id of
    * another shape (from an older state) is never sent. An override must still refuse "", "." and "..".
    */
   ids: { record: string };
@@ -547,7 +548,7 @@ export const DEFAULT_CONTRACT: Contract = {
   money: { decimals: 2, addonPricesPerYear: { privacy: "", protection: "" } },
   views: VIEW_FIELDS,
   maxBodyBytes: 1024 * 1024,
-  ids: { record: "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$" },
+  ids: { record: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$" },
   maxResponseBytes: 16 * 1024 * 1024,
   maxRecordsPerZone: 1000,
   availabilityBatch: 20,

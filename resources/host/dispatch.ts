@@ -112,10 +112,13 @@ const contextOf = (account: string | undefined): HostContext => host.context(acc
  */
 async function guarded<T>(bags: Props[], run: () => T | Promise<T>): Promise<T> {
   host.secrets.addFrom(...bags);
+  host.callsUnderWay++;
   try {
     return await run();
   } catch (e) {
     throw withoutTrace(host.secrets.scrub(e));
+  } finally {
+    host.callsUnderWay--;
   }
 }
 

@@ -90,9 +90,14 @@ export class Host {
    */
   cancel(why: string): void {
     if (this.cancellation.signal.aborted) return;
-    this.log.warn(`${why}: requests under way finish and their answers are recorded; no new request is sent`);
+    // The engine also sends Cancel when a command ends with nothing under way (every preview and up
+    // does, as it closes its providers): only a cancel that finds a call under way is the user's, and said.
+    if (this.callsUnderWay > 0) this.log.warn(`${why}: requests under way finish and their answers are recorded; no new request is sent`);
     this.cancellation.abort(new Error(`the command was cancelled (${why})`));
   }
+
+  /** Provider calls (check, diff, create, read, update, delete) started and not yet answered. */
+  callsUnderWay = 0;
 
   /** Whether the engine cancelled the command. */
   get cancelled(): boolean {
