@@ -48,7 +48,7 @@ export async function runDemoWithCli(
     const result: DemoResult = {
       created: summaryCount(up, "created"),
       changedOnSecondRun,
-      refreshed: { create: 0, update: summaryCount(refresh, "updated"), replace: 0, delete: summaryCount(refresh, "deleted"), same: summaryCount(refresh, "unchanged"), read: 0, adopt: 0 },
+      refreshed: { create: 0, update: summaryCount(refresh, "updated"), replace: 0, delete: summaryCount(refresh, "deleted"), same: summaryCount(refresh, "unchanged"), read: 0, discard: 0, import: 0, adopt: 0 },
       deleted: summaryCount(destroy, "deleted"),
       summaryLine: "",
     };

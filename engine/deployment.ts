@@ -281,6 +281,8 @@ export class Deployment implements MonitorHandler {
         const read = await this.executor.importRead(reg.importId, urn);
         old = { ...this.entry(urn, reg, read.id, read.inputs ?? {}, read.props, secretKeys) };
       } catch (e) {
+        // The ImportStep failed (step.go ImportStep, OpImport): the step is the import's.
+        step.op = "import";
         return failStep(new Error(`importing ${reg.importId}: ${errorMessage(e)}`));
       }
     }
@@ -394,7 +396,8 @@ export class Deployment implements MonitorHandler {
           id: read.id,
           custom: true,
           ...(req.parent ? { parent: req.parent } : {}),
-          inputs: read.inputs ?? {},
+          // The registration's inputs, not the Read's (step.go ReadStep.Apply sets only the outputs and id).
+          inputs: plain,
           outputs: read.props,
           secretKeys: req.additionalSecretOutputs,
           dependencies: req.dependencies,

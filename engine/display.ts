@@ -1,7 +1,13 @@
 // Output lines shaped like the Pulumi CLI's, so a Pulumi user reads the engine's runs at a glance.
 
 export type Operation = "preview" | "update" | "refresh" | "destroy";
-export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read";
+/**
+ * The CLI's step kinds for what engine/ does (pkg/resource/deploy/step.go Op*): a replace is one
+ * "replace" here (the CLI's create-replacement, replace and delete-replaced), its old half's delete a
+ * "delete" with `replacing`; "discard" is the delete of a `.get()` resource (no provider call,
+ * OpReadDiscard), "import" a resource's `import` option (ImportStep, OpImport).
+ */
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read" | "discard" | "import";
 
 export interface Step {
   op: StepOp;
@@ -31,15 +37,17 @@ export interface Summary {
   delete: number;
   same: number;
   read: number;
+  discard: number;
+  import: number;
   /** Planned creates that adopt (`adopt: true`), in a preview only. */
   adopt: number;
 }
 
 export function emptySummary(): Summary {
-  return { create: 0, update: 0, replace: 0, delete: 0, same: 0, read: 0, adopt: 0 };
+  return { create: 0, update: 0, replace: 0, delete: 0, same: 0, read: 0, discard: 0, import: 0, adopt: 0 };
 }
 
-const SYMBOL: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">" };
+const SYMBOL: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">", discard: "-", import: "=" };
 const PAST: Record<StepOp, string> = {
   create: "created",
   update: "updated",
@@ -47,6 +55,8 @@ const PAST: Record<StepOp, string> = {
   delete: "deleted",
   same: "unchanged",
   read: "read",
+  discard: "discarded",
+  import: "imported",
 };
 
 export function header(op: Operation, stack: string): string {
@@ -84,6 +94,8 @@ export function summaryLines(summary: Summary, planned: boolean, seconds: number
     ["update", summary.update],
     ["replace", summary.replace],
     ["delete", summary.delete],
+    ["import", summary.import],
+    ["discard", summary.discard],
   ];
   for (const [op, n] of rows) {
     if (n > 0) lines.push(`    ${SYMBOL[op]} ${n} ${planned ? `to ${op}` : PAST[op]}`);

@@ -57,7 +57,9 @@ function deleteProtectedError(urn: string): string {
  */
 export async function deleteOne(ctx: DeleteContext, r: ResourceState, replacing: boolean): Promise<boolean> {
   const started = Date.now();
-  const step: Step = { op: "delete", urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [], ...(replacing ? { replacing } : {}) };
+  // A `.get()` resource leaves the state by a discard (DeleteStep.Op: OpReadDiscard), with no call.
+  const op = r.external && !replacing ? "discard" : "delete";
+  const step: Step = { op, urn: r.urn, type: r.type, name: r.name, id: r.id, diffs: [], replaces: [], ...(replacing ? { replacing } : {}) };
   const record = (): void => {
     if (r.custom) ctx.record(step, started);
   };

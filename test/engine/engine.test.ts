@@ -49,7 +49,7 @@ describe("engine", () => {
 
   // One estate through every command: preview, up, a changed program's preview and up, refresh after
   // drift, the up that puts it back, destroy. A provider host of its own per command, as the CLI
-  // starts, each ended after: conformance.test.ts (refresh and destroy configure the provider).
+  // starts, each ended after: test/pulumi-cli/conformance.test.ts (refresh configures the provider).
   test("preview plans without creating; up creates with real outputs flowing to dependents; update, replace (create before delete: old half deleted at the end; delete first when asked) and removal; refresh picks up drift and drops what is gone; destroy deletes everything", async () => {
     const spec: ProgramSpec = {
       things: [

@@ -180,7 +180,7 @@ test("secret rotated: refresh with the config saved at the last up fails; after 
   const up = await engine(rotated).up(program(spec));
   expect(up.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
   // Refresh and destroy configure the provider alike, from the config the last up saved (engine.ts
-  // configForStateOps; test/engine/conformance.test.ts proves refresh takes the saved, not today's,
+  // configForStateOps; test/pulumi-cli/conformance.test.ts proves, through engine/ and the CLI, that refresh takes the saved, not today's,
   // config): the refresh above failed on the old secret; this destroy, from the same state and the
   // config this up saved, authenticates with the new one and deletes the record.
   await engine(rotated).destroy();

@@ -1,10 +1,11 @@
 // Step rules of engine/ that do not depend on what the SDK's program runner sends, moved here from
-// conformance.test.ts: the same programs and assertions, registered literally through the in-process
+// the engine's conformance tests: the same programs and assertions, registered literally through the in-process
 // harness (framework.ts) instead of a program process, with an in-process provider that behaves as the
 // fixture file provider does (an object per `name` input; a change of name replaces; kind
 // "delete-first" answers deleteBeforeReplace; a delete of a name in `noDelete` fails). Each test names
 // the pulumi/pulumi source it mirrors (read at COMMIT). What the runner sends for each option (protect,
-// dependsOn, deletedWith, aliases, ...) stays proven in conformance.test.ts.
+// dependsOn, deletedWith, aliases, ...) stays proven, through engine/ and the real CLI, in
+// test/pulumi-cli/conformance.test.ts.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -231,7 +232,7 @@ describe("step rules (moved from conformance.test.ts)", () => {
 
   test("a resource kept by a partial failure (its init errors in state) is updated, not created again, by the next preview and up, and Same after (step_generator.go hasInitErrors; step.go CreateStep.Apply)", async () => {
     // What the SDK's dynamic provider host carries in the error (id, properties, reasons) and that
-    // the first up keeps it: conformance.test.ts.
+    // the first up keeps it: engine.test.ts.
     const s = new TestStack();
     const { log } = fileProvider(s);
     const create = s.provider.createF!;
@@ -338,7 +339,7 @@ describe("step rules (moved from conformance.test.ts)", () => {
   });
 
   test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register, in preview and in up (step_generator.go calculateDependentReplacements, generateResourceSteps recreating)", async () => {
-    // The scenario and its outcome: fixtures/dbr-dependents.ts (through the SDK's runner: conformance.test.ts).
+    // The scenario and its outcome: fixtures/dbr-dependents.ts (through the SDK's runner and the real CLI: test/pulumi-cli/conformance.test.ts).
     const s = new TestStack();
     const { log } = fileProvider(s);
     const diff = s.provider.diffF!;
