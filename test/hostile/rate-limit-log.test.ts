@@ -221,6 +221,8 @@ test("logs not written for longer than LOG_MAX_AGE_MS are removed when a client 
     ageOf(`rate-${"b".repeat(32)}.log.corrupt-1700000000000`, old),
     ageOf(`rate-${"c".repeat(32)}.log.lock`, old),
     ageOf(`rate-${"d".repeat(32)}.log.4242.tmp`, old),
+    ageOf(`rate-${"d".repeat(32)}.log.lock.4242.tmp`, old),
+    ageOf(`rate-${"d".repeat(32)}.log.lock.4242.stale`, old),
   ];
   const kept = [ageOf(`rate-${"e".repeat(32)}.log`, LOG_MAX_AGE_MS - 3600_000), ageOf("notes.txt", old), ageOf(`rate-${"f".repeat(31)}.log`, old)];
   expect(await register(client(dir), "sweep.com")).toEqual({ sentAfterMs: 0, charges: 1 });
