@@ -12,7 +12,7 @@ import { sandboxScale } from "./sandbox-scale";
 import { stateSize } from "./state-size";
 import { estate } from "./estate";
 import { linear } from "./linear";
-import { sharedCredential } from "./shared-credential";
+import { sharedCredential, sharedCredentialCli } from "./shared-credential";
 import { polls } from "./polls";
 import { providerBytes } from "./provider-bytes";
 import { previewReads } from "./preview-reads";
@@ -33,7 +33,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), engineStartup(), linear(), zoneRecords(), cliBaseline()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), sharedCredentialCli(), engineStartup(), linear(), zoneRecords(), cliBaseline()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

@@ -35,6 +35,7 @@ export { waitUntil, pollDelay, PROGRESS_EVERY_MS, type WaitOptions, type WaitRes
 export { waitForRegistry, waitForDelegation, type WaitContext } from "./waits";
 export { shouldRetry, outcomeUnknown, retryDelay, parseRetryAfter, type AttemptFailure, type RequestSafety } from "./retry";
 export { SendWindow, windowFor } from "./rate-limiter";
+export { RateLimitLogLockError } from "./rate-log";
 export { OPERATIONS, SCOPES, type Operation, type OperationName, type Endpoint, type Scope } from "./operations";
 export { DEFAULT_CONTRACT, resolveContract, type Contract, type ContractOverrides, type ErrorCode } from "./contract";
 export {

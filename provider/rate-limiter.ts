@@ -5,10 +5,11 @@
  * every client that uses the same base URL and API key, and kept in a small log file so a provider
  * host started later in the same command (a restart, the next step's host) counts what went before.
  *
- * The log is the user's alone and never trusted beyond one window: it lives in a folder of the
- * user's cache created 0700 and checked for owner and mode (a link is refused), lines dated in the
- * future are ignored, a log that is not what this module writes is set aside with a warning, and
- * no line read from it holds a place for longer than one window from when it was read.
+ * The log is the user's alone and read as untrusted: it lives in a folder of the user's cache
+ * created 0700 and checked for owner and mode (a link is refused), lines dated in the future are
+ * ignored, a log that is not what this module writes is set aside with a warning, and no send read
+ * from it holds a place for longer than its writer lives, nor past rate-log.ts's MAX_OPEN_SEND_MS
+ * and one window.
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
@@ -31,6 +32,8 @@ export interface SendWindowOptions {
   logFile?: string;
   /** Where a warning about the log goes (a log set aside, lines ignored). */
   warn?: (msg: string) => void;
+  /** The bound of a wait for the log's lock (default LOCK_WAIT_MS), after which acquire() fails. */
+  lockWaitMs?: number;
 }
 
 /** What a waiter is told before it waits, for progress lines. */
@@ -38,6 +41,7 @@ export type WaitNotice = (ms: number, paused: boolean) => void;
 
 interface Waiter {
   resolve: (release: () => void) => void;
+  reject: (e: unknown) => void;
   onWait?: WaitNotice;
 }
 
@@ -50,7 +54,10 @@ const POLL_MS = 50;
  * the answer is never early, and the next request is sent only when the oldest answer has left the
  * window. Waiters are served in arrival order by one pump. With a log file, the requests of other
  * processes on the same credential (another provider host, another CI job on this machine) count
- * too: each decision reads what they appended, under a lock, before it takes a place.
+ * too: each decision reads what they appended, under a lock, before it takes a place. Their
+ * requests count by the same rule, from the send until one window after the answer. A lock that
+ * cannot be taken within its bound fails every waiting request (RateLimitLogLockError, naming the
+ * folder): nothing is sent without it.
  */
 export class SendWindow {
   readonly limit: number;
@@ -68,6 +75,7 @@ export class SendWindow {
   private released: (() => void) | undefined;
   private readonly log: RequestLogFile | undefined;
   private sent = 0;
+  private readonly warn: (msg: string) => void;
 
   constructor(opts: SendWindowOptions) {
     if (!(opts.limit >= 1) || !(opts.windowMs > 0) || !(opts.maxInFlight >= 1)) {
@@ -78,7 +86,8 @@ export class SendWindow {
     this.maxInFlight = Math.floor(opts.maxInFlight);
     this.clock = opts.clock;
     this.lastNow = opts.clock.now();
-    if (opts.logFile) this.log = new RequestLogFile(opts.logFile, this.windowMs, this.limit, opts.warn);
+    this.warn = opts.warn ?? (() => undefined);
+    if (opts.logFile) this.log = new RequestLogFile(opts.logFile, this.windowMs, this.limit, opts.warn, opts.lockWaitMs);
   }
 
   /** Requests of this process sent and not yet answered. */
@@ -110,10 +119,13 @@ export class SendWindow {
     return this.log ? this.log.locked(look) : look();
   }
 
-  /** Waits for a place; resolves with the function to call when the answer (or failure) arrives. */
+  /**
+   * Waits for a place; resolves with the function to call when the answer (or failure) arrives.
+   * Rejects with RateLimitLogLockError when the shared log's lock cannot be taken: nothing is sent.
+   */
   acquire(onWait?: WaitNotice): Promise<() => void> {
-    return new Promise((resolve) => {
-      this.queue.push({ resolve, onWait });
+    return new Promise((resolve, reject) => {
+      this.queue.push({ resolve, reject, onWait });
       void this.pump();
     });
   }
@@ -143,15 +155,16 @@ export class SendWindow {
     return othersFlying > 0 && this.flying === 0 ? POLL_MS : Infinity;
   }
 
-  /** One decision: with a log, under its lock, after reading what other processes appended. */
-  private decide(now: number): number {
-    const step = (): number => {
+  /** One decision: with a log, under its lock (dated when the lock is held), after reading what other processes appended. */
+  private async decide(): Promise<{ now: number; wait: number }> {
+    const step = () => {
+      const now = this.now();
       this.log?.look(now);
       const wait = this.waitMs(now);
       if (wait <= 0) this.grant(this.queue.shift()!, now);
-      return wait;
+      return { now, wait };
     };
-    return this.log ? this.log.locked(step) : step();
+    return this.log ? this.log.lockedAsync(step) : step();
   }
 
   private async pump(): Promise<void> {
@@ -159,8 +172,15 @@ export class SendWindow {
     this.pumping = true;
     try {
       while (this.queue.length > 0) {
-        const now = this.now();
-        const wait = this.decide(now);
+        let now: number;
+        let wait: number;
+        try {
+          ({ now, wait } = await this.decide());
+        } catch (e) {
+          // The lock is shared by every waiter: each would wait out the same bound and fail the same way.
+          for (const w of this.queue.splice(0)) w.reject(e);
+          break;
+        }
         if (wait <= 0) continue;
         this.queue[0].onWait?.(wait, now < this.paused);
         // A timer only when nothing of ours is in flight: an answer frees a place or re-dates one
@@ -184,7 +204,13 @@ export class SendWindow {
       const at = this.now();
       this.flying--;
       insertSorted(this.done, at);
-      this.log?.locked(() => this.log!.answered(id!, at, this.done));
+      try {
+        this.log?.locked(() => this.log!.answered(id!, at, this.done));
+      } catch (e) {
+        // Unwritten, the answer leaves our send in flight for the others while this process lives:
+        // they count it longer, never shorter. The next decision fails on the same lock.
+        this.warn(`${(e as Error).message} (the answer of a request could not be logged)`);
+      }
       const r = this.released;
       this.released = undefined;
       r?.();

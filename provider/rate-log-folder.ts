@@ -63,8 +63,8 @@ export function prepareLogFolder(dir: string): string | undefined {
  */
 export const LOG_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-/** The names this package writes there: a log, a log set aside, its lock, a rewrite's temporary file. */
-const OUR_FILE = /^rate-[0-9a-f]{32}\.log(?:\.corrupt-\d+|\.lock|\.\d+\.tmp)?$/;
+/** The names this package writes there: a log, a log set aside, its lock, a rewrite's temporary file, a lock being made or removed. */
+const OUR_FILE = /^rate-[0-9a-f]{32}\.log(?:\.corrupt-\d+|\.lock|\.\d+\.tmp|\.lock\.\d+\.(?:tmp|stale))?$/;
 
 /**
  * Removes the files of ours in `dir` not written for `maxAgeMs` (by their own date; a link is

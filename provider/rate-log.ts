@@ -25,6 +25,43 @@ function isAlive(pid: number): boolean {
 const sleepSync = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
+ * How long a decision waits for the log's lock before it fails (RateLimitLogLockError). A holder
+ * keeps it for the microseconds of one read and one append; ten seconds covers a holder descheduled
+ * on a loaded machine many times over. Waiting longer, or going on without the lock, is not done:
+ * two processes deciding at once both take the last place, and the service answers 429.
+ */
+export const LOCK_WAIT_MS = 10_000;
+
+/**
+ * How long a send with no answer, of a writer still alive, holds its place at most before it is
+ * taken as answered then. An honest send is answered (or given up) within its attempt's deadline
+ * (reseller:timeoutSeconds, 30 s by default); this bound is for a line planted or left by a process
+ * whose pid was reused, which would otherwise hold a place for as long as that process lives.
+ */
+export const MAX_OPEN_SEND_MS = 10 * 60_000;
+
+/** The lock file's content: the holder's tag, so a lock left by a process that died is recognised. */
+const LOCK_CONTENT = /^([0-9a-z]{1,14}-[0-9a-f]{8})\n$/;
+
+/**
+ * The log's lock could not be taken within the bound: nothing was sent (the request would have been
+ * paced without knowing what the other processes on the credential send). Names the lock file and
+ * its folder, and the process holding it.
+ */
+export class RateLimitLogLockError extends Error {
+  override readonly name = "RateLimitLogLockError";
+  constructor(
+    readonly lockFile: string,
+    readonly reason: string,
+  ) {
+    super(
+      `the shared rate-limit log's lock ${path.basename(lockFile)} in the folder ${path.dirname(lockFile)} ${reason}; the request was not sent, so nothing reached the service. ` +
+        "The folder is shared by every process of this user on the credential (reseller:rateLimitDir): if none of them is running, remove that lock file; if the folder is not writable, make it so (mode 0700) or choose another folder that all of them use.",
+    );
+  }
+}
+
+/**
  * A line dated later than this past our clock is ignored: the writers share this machine's clock,
  * so only a planted or broken line is in the future (60 such lines once stalled every request for
  * 11 minutes).
@@ -52,12 +89,17 @@ function notOurs(st: fs.Stats): string | undefined {
 /**
  * One line per send (`s <id> <ms>`) and per answer (`a <id> <ms>`), appended under a lock file,
  * and rewritten with only what is still inside the window once it has grown. Each process reads
- * what the others appended before each decision. A send with no answer counts as in flight while
- * its writer lives, for one window at most (the service counts a request when it arrives, so after
- * a window it holds no place there either); when the writer is gone (a provider host stopped with
- * the request in flight) it counts as answered when that is noticed. No date is taken as later
- * than the moment it is read, so no line, even a planted one, holds a place longer than one
- * window. Holds no key or secret: the file is named by a hash of base URL and API key.
+ * what the others appended before each decision, under the lock (which fails closed:
+ * RateLimitLogLockError after LOCK_WAIT_MS, never a decision without it).
+ *
+ * Another process's request holds a place from its send until one window after its answer, as this
+ * process's own do (rate-limiter.ts): the service counts a request when it arrives, which is some
+ * time between the send and the answer, so only the answer bounds it. A send with no answer counts
+ * as in flight while its writer lives, however long (a slow request sent more than a window ago may
+ * arrive at the service now); when the writer is gone (a provider host stopped with the request in
+ * flight) it counts as answered when that is noticed; after MAX_OPEN_SEND_MS it counts as answered
+ * then (a planted line, a reused pid). No date is taken as later than the moment it is read. Holds
+ * no key or secret: the file is named by a hash of base URL and API key.
  */
 export class RequestLogFile {
   private lines = 0;
@@ -83,6 +125,8 @@ export class RequestLogFile {
     private readonly windowMs: number,
     private readonly limit: number,
     private readonly warn: (msg: string) => void = () => undefined,
+    /** The bound of a wait for the lock. */
+    private readonly lockWaitMs: number = LOCK_WAIT_MS,
   ) {
     this.compactAt = this.rewriteThreshold(0);
   }
@@ -100,37 +144,127 @@ export class RequestLogFile {
     return this.othersAnswers.map((a) => a.t);
   }
 
-  /** Runs `fn` holding the log's lock; without a lock (none can be made) it runs all the same. */
+  /** Whether this object holds the lock now (a decision inside another runs under the same). */
+  private holding = false;
+
+  /**
+   * Runs `fn` holding the log's lock, waiting for it synchronously (the lock is held for
+   * microseconds); throws RateLimitLogLockError, without running `fn`, when it cannot be taken within
+   * `lockWaitMs`.
+   */
   locked<T>(fn: () => T): T {
-    const lock = `${this.file}.lock`;
-    let held = false;
-    for (let i = 0; i < 500 && !held; i++) {
-      try {
-        fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-        fs.closeSync(fs.openSync(lock, "wx", 0o600));
-        held = true;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") break;
-        try {
-          // A lock is held for microseconds; one older than a second was left by a killed process,
-          // and one dated in the future was planted (it would never age).
-          if (Math.abs(Date.now() - fs.lstatSync(lock).mtimeMs) > 1000) fs.unlinkSync(lock);
-        } catch {
-          // gone meanwhile
-        }
-        sleepSync(1);
-      }
+    if (this.holding) return fn();
+    const deadline = Date.now() + this.lockWaitMs;
+    while (!this.takeLock(deadline)) sleepSync(1);
+    return this.runHolding(fn);
+  }
+
+  /** As locked(), but waits without blocking the event loop (answers of this process's requests go on meanwhile). */
+  async lockedAsync<T>(fn: () => T): Promise<T> {
+    if (this.holding) return fn();
+    const deadline = Date.now() + this.lockWaitMs;
+    // The first tries a millisecond apart (a holder keeps it for microseconds), then off the event loop.
+    for (let i = 0; !this.takeLock(deadline); i++) {
+      if (i < 20) sleepSync(1);
+      else await new Promise((r) => setTimeout(r, 2));
     }
+    return this.runHolding(fn);
+  }
+
+  /** One try at the lock: true when taken, false to try again, or RateLimitLogLockError once waiting cannot help or `deadline` has passed. */
+  private takeLock(deadline: number): boolean {
+    const refused = this.tryLock();
+    if (refused === undefined) return true;
+    if (refused.final) throw new RateLimitLogLockError(`${this.file}.lock`, refused.why);
+    if (Date.now() >= deadline) throw new RateLimitLogLockError(`${this.file}.lock`, `could not be taken within ${this.lockWaitMs} ms: ${refused.why}`);
+    return false;
+  }
+
+  private runHolding<T>(fn: () => T): T {
+    const lock = `${this.file}.lock`;
+    this.holding = true;
     try {
       return fn();
     } finally {
-      if (held) {
-        try {
-          fs.unlinkSync(lock);
-        } catch {
-          // removed as stale by another process
-        }
+      this.holding = false;
+      try {
+        // Only our own lock is removed: one taken from us as stale (it cannot be while we live) stays its holder's.
+        if (fs.readFileSync(lock, "utf8") === `${this.tag}\n`) fs.unlinkSync(lock);
+      } catch {
+        // gone already
       }
+    }
+  }
+
+  /**
+   * One try at the lock: created whole (a temporary file holding our tag, linked to the lock's name,
+   * which fails when it exists). A lock whose holder is dead, or that holds no tag of this module (a
+   * planted or broken file), is stale and removed; one held by a live process is waited for. Returns
+   * undefined when taken, else why not (`final` when waiting cannot help: the folder is not writable).
+   */
+  private tryLock(): { why: string; final: boolean } | undefined {
+    const lock = `${this.file}.lock`;
+    const tmp = `${lock}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        // none left over
+      }
+      fs.writeFileSync(tmp, `${this.tag}\n`, { mode: 0o600, flag: "wx" });
+    } catch (e) {
+      return { why: `cannot be created (${(e as NodeJS.ErrnoException).code ?? e})`, final: true };
+    }
+    try {
+      fs.linkSync(tmp, lock);
+      return undefined;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") return { why: `cannot be created (${code ?? e})`, final: true };
+    } finally {
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        // gone
+      }
+    }
+    let content: string;
+    try {
+      const st = fs.lstatSync(lock);
+      content = st.isFile() && st.size < 64 ? fs.readFileSync(lock, "utf8") : "";
+    } catch {
+      return { why: "was just released", final: false };
+    }
+    const holder = LOCK_CONTENT.exec(content)?.[1];
+    const pid = holder === undefined ? NaN : pidOfTag(holder);
+    // Within this process no other object is inside its lock while this code runs (one thread).
+    const alive = holder !== undefined && pid !== process.pid && isAlive(pid);
+    if (alive) return { why: `process ${pid} holds it and is running`, final: false };
+    this.removeStale(lock, content);
+    return { why: holder === undefined ? "it held no lock of this module" : `its holder (process ${pid}) had stopped`, final: false };
+  }
+
+  /**
+   * Removes a stale lock: moved aside first (only one remover's move succeeds), then checked to be
+   * the stale one; a lock taken meanwhile by a live process and moved by mistake is put back.
+   */
+  private removeStale(lock: string, staleContent: string): void {
+    const aside = `${lock}.${process.pid}.stale`;
+    try {
+      fs.renameSync(lock, aside);
+    } catch {
+      return; // removed by another process
+    }
+    try {
+      if (fs.readFileSync(aside, "utf8") !== staleContent) fs.linkSync(aside, lock);
+    } catch {
+      // Put back failed: a third process took the lock meanwhile; the holder we moved keeps going.
+    }
+    try {
+      fs.unlinkSync(aside);
+    } catch {
+      // gone
     }
   }
 
@@ -198,8 +332,11 @@ export class RequestLogFile {
       }
     }
     for (const [id, t] of this.othersOpen) {
-      if (t + this.windowMs <= nowMs) this.othersOpen.delete(id); // out of the service's window too
-      else if (!isAlive(pidOfTag(id))) {
+      // In flight until its answer, however long: the service counts it when it arrives, which may be now.
+      if (t + MAX_OPEN_SEND_MS <= nowMs) {
+        this.othersOpen.delete(id);
+        this.addAnswer(id, t + MAX_OPEN_SEND_MS);
+      } else if (!isAlive(pidOfTag(id))) {
         this.othersOpen.delete(id);
         this.addAnswer(id, nowMs);
       }

@@ -1,9 +1,10 @@
 /**
  * The shared rate-limit log, attacked: lines planted in the future or inside the skew, sends of a
- * live process that never end, a log that is a link, a corrupt or oversized log, and a log folder
+ * live process that never end, a lock planted or held by a live process, a log that is a link, a corrupt or oversized log, and a log folder
  * that is a link, open to others or someone else's. Each through the real client against the
  * sandbox on a virtual clock, with a paid call (register) as the request: it goes within one
- * window, is charged once, and every refusal says so in a warning.
+ * window (or MAX_OPEN_SEND_MS and a window), is charged once, and every refusal says so in a
+ * warning; a lock it cannot take fails it, sending nothing.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -11,7 +12,7 @@ import * as path from "node:path";
 import { ManualClock } from "../../provider/clock";
 import { ResellerClient } from "../../provider/client";
 import { defaultLogFile, resetWindows } from "../../provider/rate-limiter";
-import { FUTURE_SKEW_MS, MAX_LOG_BYTES } from "../../provider/rate-log";
+import { FUTURE_SKEW_MS, LOCK_WAIT_MS, MAX_LOG_BYTES, MAX_OPEN_SEND_MS } from "../../provider/rate-log";
 import { defaultLogDir, LOG_MAX_AGE_MS, ownedPrivately, prepareLogFolder } from "../../provider/rate-log-folder";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs } from "../../bench/measure";
@@ -82,23 +83,39 @@ test("60 answers planted 11 minutes in the future are ignored, with a warning: t
   expect(warnings).toEqual([expect.stringMatching(new RegExp(`holds 60 line\\(s\\) dated more than ${FUTURE_SKEW_MS} ms in the future; they are ignored`))]);
 });
 
-test("lines inside the skew and never-ending sends of a live process hold a request for one window, no longer", async () => {
+test("lines inside the skew are dated now; never-ending sends of a live process hold a request for MAX_OPEN_SEND_MS and one window, no longer", async () => {
   const { dir, file } = logFolder();
-  // Believed (within the skew, a live writer: this very process under another tag), they fill the
-  // window past its end and stay in flight: believed as dated and kept in flight for two minutes, they held the call 180 s.
+  // Believed (within the skew, a live writer: this very process under another tag). The answers,
+  // dated now, fill the window for one minute; the sends stay in flight (a request counts until its
+  // answer arrives, however long) until MAX_OPEN_SEND_MS, then count as answered then.
   fs.writeFileSync(file, lines(60, "a", tagOf(process.pid), START + FUTURE_SKEW_MS / 2) + lines(60, "s", tagOf(process.pid), START), { mode: 0o600 });
-  expect(await register(client(dir), "planted-skew.com")).toEqual({ sentAfterMs: WINDOW_MS, charges: 1 });
+  expect(await register(client(dir), "planted-skew.com")).toEqual({ sentAfterMs: MAX_OPEN_SEND_MS + WINDOW_MS, charges: 1 });
   expect(warnings).toEqual([]);
 });
 
-test("a lock file planted with a date in the future is taken as stale: the call goes at once", async () => {
+test("a lock held by a live process fails the call after LOCK_WAIT_MS, naming the folder: nothing is sent, nothing charged", async () => {
+  const { dir, file } = logFolder();
+  const lock = `${file}.lock`;
+  // The parent of this test's process lives as long as the test does.
+  fs.writeFileSync(lock, `${tagOf(process.ppid)}\n`, { mode: 0o600 });
+  const c = client(dir);
+  await expect(c.register({ domain: "planted-live-lock.com", years: 1, contacts: { registrant: CONTACT } }, { idempotencyKey: "hostile-live-lock" })).rejects.toThrow(
+    `the shared rate-limit log's lock ${path.basename(lock)} in the folder ${dir} could not be taken within ${LOCK_WAIT_MS} ms: process ${process.ppid} holds it and is running; the request was not sent`,
+  );
+  // Believed stale after a second (its date), it was removed and the call went on beside its holder.
+  expect(sb.operator.requests()).toEqual([]);
+  expect(sb.operator.ledger().filter((e) => e.domain === "planted-live-lock.com")).toEqual([]);
+  expect(fs.readFileSync(lock, "utf8")).toBe(`${tagOf(process.ppid)}\n`);
+}, 30_000);
+
+test("a lock file planted with no holder in it (empty, dated in the future) is taken as stale: the call goes at once", async () => {
   const { dir, file } = logFolder();
   const lock = `${file}.lock`;
   fs.writeFileSync(lock, "", { mode: 0o600 });
   const inAnHour = new Date(Date.now() + 3_600_000);
   fs.utimesSync(lock, inAnHour, inAnHour);
   expect(await register(client(dir), "planted-lock.com")).toEqual({ sentAfterMs: 0, charges: 1 });
-  // Believed, it never aged: every decision spun 500 one-millisecond waits, then went on without the lock, leaving it there.
+  // Believed, it was never released: every decision would wait out LOCK_WAIT_MS and fail.
   expect(fs.existsSync(lock)).toBe(false);
   expect(fs.readFileSync(file, "utf8")).toMatch(/^s \S+ \d+\na \S+ \d+\n$/);
 });
@@ -204,6 +221,8 @@ test("logs not written for longer than LOG_MAX_AGE_MS are removed when a client 
     ageOf(`rate-${"b".repeat(32)}.log.corrupt-1700000000000`, old),
     ageOf(`rate-${"c".repeat(32)}.log.lock`, old),
     ageOf(`rate-${"d".repeat(32)}.log.4242.tmp`, old),
+    ageOf(`rate-${"d".repeat(32)}.log.lock.4242.tmp`, old),
+    ageOf(`rate-${"d".repeat(32)}.log.lock.4242.stale`, old),
   ];
   const kept = [ageOf(`rate-${"e".repeat(32)}.log`, LOG_MAX_AGE_MS - 3600_000), ageOf("notes.txt", old), ageOf(`rate-${"f".repeat(31)}.log`, old)];
   expect(await register(client(dir), "sweep.com")).toEqual({ sentAfterMs: 0, charges: 1 });
