@@ -54,6 +54,7 @@ interface KindHandler {
   read(ctx: HostContext, id: string, props: Props): Promise<{ id: string; props: unknown } | Gone>;
   update(ctx: HostContext, id: string, olds: Props, news: Props): Promise<{ outs: unknown }>;
   delete(ctx: HostContext, id: string, props: Props): Promise<void>;
+  readonly writes?: "records";
 }
 
 function kind<I, O>(h: Handler<I, O>): KindHandler {
@@ -68,6 +69,7 @@ function kind<I, O>(h: Handler<I, O>): KindHandler {
     read: (ctx, id, props) => h.read(ctx, id, fromEngine<O>(upgrade(props))),
     update: (ctx, id, olds, news) => h.update(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(news)),
     delete: (ctx, id, props) => h.delete(ctx, id, fromEngine<O>(upgrade(props))),
+    writes: h.writes,
   };
 }
 
@@ -180,11 +182,11 @@ export async function diff(name: string, id: string, olds: Props, news: Props, a
  * answered, or the call failed; an adoption that sent none keeps them (700 adopted records would
  * otherwise read the zone list and the zone again after each one).
  */
-function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
+function written<T>(ctx: HostContext, writes: "records" | undefined, p: Promise<T>): Promise<T> {
   const sent = ctx.writesSent();
   const settle = (failed: boolean): void => {
     ctx.reads.dropAccountLists();
-    if (failed || ctx.writesSent() !== sent) dropPreviewReads(ctx);
+    if (failed || ctx.writesSent() !== sent) dropPreviewReads(ctx, writes);
   };
   return p.then(
     (v) => {
@@ -200,7 +202,7 @@ function written<T>(ctx: HostContext, p: Promise<T>): Promise<T> {
 
 export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {
   const ctx = contextOf(account);
-  return guarded([inputs], () => written(ctx, handler(name).create(ctx, inputs)));
+  return guarded([inputs], () => written(ctx, handler(name).writes, handler(name).create(ctx, inputs)));
 }
 
 export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
@@ -209,13 +211,13 @@ export function read(name: string, id: string, props: Props, account?: string): 
 
 export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
   const ctx = contextOf(account);
-  return guarded([news, olds], () => written(ctx, handler(name).update(ctx, id, olds, news)));
+  return guarded([news, olds], () => written(ctx, handler(name).writes, handler(name).update(ctx, id, olds, news)));
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
 function remove(name: string, id: string, props: Props, account?: string): Promise<void> {
   const ctx = contextOf(account);
-  return guarded([props], () => written(ctx, handler(name).delete(ctx, id, props)));
+  return guarded([props], () => written(ctx, handler(name).writes, handler(name).delete(ctx, id, props)));
 }
 export { remove as delete };
 

@@ -66,6 +66,11 @@ export class PreviewReads {
     this.records = new Once(now);
   }
 
+  /** A write of records by this host: the zones' records as found are no longer theirs (all else stays). */
+  dropRecordViews(): void {
+    this.records.clear();
+  }
+
   /** A write by this host: the account as found is no longer the account (the balance and quotes stay). */
   dropAccountViews(): void {
     for (const o of [this.domainLists, this.zoneLists, this.domains, this.zones, this.records]) o.clear();
