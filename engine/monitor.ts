@@ -129,7 +129,7 @@ function registration(req: resproto.RegisterResourceRequest): Registration {
     parent: req.getParent(),
     custom: req.getCustom(),
     object,
-    protect: req.hasProtect() ? req.getProtect() : undefined,
+    protect: optionalBool(req, "hasProtect", req.getProtect()),
     dependencies: req.getDependenciesList(),
     propertyDependencies,
     deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
@@ -137,12 +137,22 @@ function registration(req: resproto.RegisterResourceRequest): Registration {
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     aliases: [...req.getAliasurnsList().map((urn) => ({ urn })), ...req.getAliasesList().map(alias)],
     importId: req.getImportid(),
-    retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
+    retainOnDelete: optionalBool(req, "hasRetainondelete", req.getRetainondelete()),
     deletedWith: req.getDeletedwith(),
     replaceOnChanges: req.getReplaceonchangesList(),
     provider: req.getProvider(),
     remote: req.getRemote(),
   };
+}
+
+/**
+ * `protect` and `retainOnDelete` became `optional bool` in the protocol after SDK 3.150.0: unset is
+ * undefined. Older SDKs (the lowest supported, 3.139.0) have no `has…()` and always send the value,
+ * already inherited from the parent by the SDK, as their engine reads it.
+ */
+function optionalBool(req: resproto.RegisterResourceRequest, has: "hasProtect" | "hasRetainondelete", value: boolean | undefined): boolean | undefined {
+  const hasField = (req as unknown as Partial<Record<typeof has, () => boolean>>)[has];
+  return typeof hasField !== "function" || hasField.call(req) ? value : undefined;
 }
 
 function errorMessage(e: unknown): string {

@@ -3,13 +3,19 @@
 // sources (as a fresh clone has them): Node 22 and Node 24 (from the npm registry's `node`
 // package) with the newest @pulumi/pulumi, and Node 22 with the lowest supported one (3.139.0).
 // Per cell: `npm ci`, `npm install --no-save @pulumi/pulumi@<version>` (an `npm install` in the
-// repository, after which the package must still resolve itself by name), then `npm test`.
+// repository, after which the package must still resolve itself by name), the real Pulumi CLI (the
+// pinned one and the oldest the README claims: the checkout's built `.pulumi-cli/` copied in, then
+// `npm run pulumi-cli`, which rebuilds only what is stale and needs Go for that), then `npm test`,
+// the CLI's tests (test/pulumi-cli) included: their programs run on the cell's SDK.
 // Prints one line per cell: versions, suites and tests passed/failed, minutes, the machine's load
 // average over the last 15 minutes when the cell ended. Exit 1 if any failed. Each run works in a
 // scratch folder of its own (printed), so runs from two checkouts on one machine never share one.
 //
 //   npm run test:matrix                   all cells
 //   npm run test:matrix -- node24-newest  only the named cells
+//   npm run test:matrix -- node22-lowest --only test/pulumi-cli
+//                                         only the test files matching the paths (what follows
+//                                         --only goes to jest as it is)
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -52,7 +58,15 @@ function copySources(to) {
   }
 }
 
-function runCell(scratch, cell) {
+/** The CLI versions the tests run (`npm run pulumi-cli`, and `-- --oldest`), copied from the checkout when built there. */
+function installCli(dir, env) {
+  const built = path.join(root, ".pulumi-cli");
+  if (fs.existsSync(built)) fs.cpSync(built, path.join(dir, ".pulumi-cli"), { recursive: true });
+  sh("npm", ["run", "pulumi-cli"], { cwd: dir, env });
+  sh("npm", ["run", "pulumi-cli", "--", "--oldest"], { cwd: dir, env });
+}
+
+function runCell(scratch, cell, only) {
   const started = Date.now();
   const bin = nodeBin(scratch, cell.node);
   const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, npm_config_audit: "false", npm_config_fund: "false" };
@@ -71,8 +85,9 @@ function runCell(scratch, cell) {
   // The self-reference survived that `npm install`: the package resolves by name to this copy.
   const self = sh("node", ["-p", 'require("fs").realpathSync(require.resolve("reseller-pulumi/package.json"))'], { cwd: dir, env }).stdout.trim();
   if (self !== fs.realpathSync(path.join(dir, "package.json"))) throw new Error(`${cell.name}: reseller-pulumi resolves to ${self} after npm install`);
+  installCli(dir, env);
   const report = path.join(dir, "jest-report.json");
-  const test = sh("npm", ["test", "--", "--json", `--outputFile=${report}`], { cwd: dir, env, allowFail: true });
+  const test = sh("npm", ["test", "--", "--json", `--outputFile=${report}`, ...only], { cwd: dir, env, allowFail: true });
   const r = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, "utf8")) : undefined;
   const failedNames = r ? r.testResults.filter((t) => t.status !== "passed").map((t) => path.relative(dir, t.name)) : [];
   return {
@@ -90,16 +105,21 @@ function runCell(scratch, cell) {
 }
 
 function main() {
-  const only = process.argv.slice(2);
-  const cells = only.length ? CELLS.filter((c) => only.includes(c.name)) : CELLS;
-  if (!cells.length) throw new Error(`no such cell; cells: ${CELLS.map((c) => c.name).join(", ")}`);
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--only");
+  const names = at < 0 ? args : args.slice(0, at);
+  const only = at < 0 ? [] : args.slice(at + 1);
+  if (at >= 0 && !only.length) throw new Error("--only needs at least one test path (jest's patterns)");
+  const unknown = names.filter((n) => !CELLS.some((c) => c.name === n));
+  if (unknown.length) throw new Error(`no such cell: ${unknown.join(", ")}; cells: ${CELLS.map((c) => c.name).join(", ")}`);
+  const cells = names.length ? CELLS.filter((c) => names.includes(c.name)) : CELLS;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-test-matrix-"));
   console.log(`test:matrix: scratch copies in ${scratch}`);
   let failed = 0;
   for (const cell of cells) {
     let line;
     try {
-      line = runCell(scratch, cell);
+      line = runCell(scratch, cell, only);
     } catch (e) {
       line = { cell: cell.name, ok: false, error: e.message.slice(0, 3000) };
     }

@@ -10,9 +10,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as reseller from "reseller-pulumi";
 
+/**
+ * The options Pulumi's own `…Output` functions take: `pulumi.InvokeOutputOptions` on the SDKs that
+ * have it (3.141.0 and later), `pulumi.InvokeOptions` on the older ones the package supports
+ * (3.139.0, the test matrix's lowest cell), where naming the newer type would not compile.
+ */
+type InvokeOutputOptions = NonNullable<Parameters<typeof pulumi.runtime.invokeOutput>[2]>;
+
 /** A wrapper given Pulumi's custom resource options, passing them on to every resource. */
 export class ShopDns extends pulumi.ComponentResource {
-  constructor(name: string, opts: pulumi.CustomResourceOptions, invoke: pulumi.InvokeOptions, invokeOutput: pulumi.InvokeOutputOptions) {
+  constructor(name: string, opts: pulumi.CustomResourceOptions, invoke: pulumi.InvokeOptions, invokeOutput: InvokeOutputOptions) {
     super("example:index:ShopDns", name, {}, { parent: opts.parent });
     const child = { ...opts, parent: this };
     const domain = new reseller.Domain(`${name}-domain`, { domain: "shop.example", adopt: true }, child);

@@ -16,6 +16,8 @@ import { fillPlaceholders, readmeProgram } from "../support/readme-program";
 jest.setTimeout(900_000);
 
 const YES = ["--yes", "--non-interactive"];
+/** The SDK the programs run on: the checkout's, which each project's node_modules links (the test matrix's lowest cell installs 3.139.0 there). */
+const SDK = (JSON.parse(fs.readFileSync(`${checkoutRoot}/node_modules/@pulumi/pulumi/package.json`, "utf8")) as { version: string }).version;
 
 const BUYS = "Register a domain and host its DNS";
 const STARTER = "Manage the DNS of a domain you already have";
@@ -55,7 +57,7 @@ const writes = (since: number): string[] =>
     .map((r) => `${r.method} ${r.path}`);
 
 // The newest CLI the checkout pins and the oldest the README claims (README, "Using it with the Pulumi CLI").
-test.each([PINNED_CLI, OLDEST_CLI])("the README's program that buys a domain, on the CLI %s: config set as written, preview, up, a quiet second up and refresh, destroy", async (version) => {
+test.each([PINNED_CLI, OLDEST_CLI])(`the README's program that buys a domain, on the CLI %s with @pulumi/pulumi ${SDK}: config set as written, preview, up, a quiet second up and refresh, destroy`, async (version) => {
   const domain = "packed-shop.com"; // the README's
   const { stack, projectDir } = await readmeStack(BUYS, domain, version);
   expect((await stack.run(["version"])).stdout.trim()).toBe(version);
@@ -104,7 +106,7 @@ test.each([PINNED_CLI, OLDEST_CLI])("the README's program that buys a domain, on
   expect(sandbox.operator.ledger()).toHaveLength(seeded + 1);
 });
 
-test("the README's DNS-only starter: the zone adopted and two records created, nothing bought; a quiet second up; destroy deletes only the records", async () => {
+test(`the README's DNS-only starter with @pulumi/pulumi ${SDK}: the zone adopted and two records created, nothing bought; a quiet second up; destroy deletes only the records`, async () => {
   // The domain the README names for the sandbox.
   expect(fs.readFileSync(`${checkoutRoot}/README.md`, "utf8")).toContain("pulumi config set domain demo-reseller.com");
   const { stack } = await readmeStack(STARTER, "demo-reseller.com");
