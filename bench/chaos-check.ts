@@ -28,6 +28,26 @@ export interface Findings {
 }
 
 
+/** Distinct findings over every check of the campaign. */
+export class FindingSet {
+  readonly all: Record<keyof Findings, Set<string>> = { doubleCharges: new Set(), lostResources: new Set(), stateMismatches: new Set() };
+
+  add(f: Partial<Findings>): number {
+    let fresh = 0;
+    for (const k of Object.keys(this.all) as (keyof Findings)[]) {
+      for (const line of f[k] ?? []) {
+        if (!this.all[k].has(line)) fresh++;
+        this.all[k].add(line);
+      }
+    }
+    return fresh;
+  }
+
+  lines(max: number): string[] {
+    return (Object.keys(this.all) as (keyof Findings)[]).flatMap((k) => [...this.all[k]].map((l) => `${k}: ${l}`)).slice(0, max);
+  }
+}
+
 /** Record names the campaign creates: only these count as orphans in the seeded zone. */
 const CHAOS_RECORD = /^r\d+$/;
 

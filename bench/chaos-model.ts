@@ -25,6 +25,24 @@ export const SEEDED_ZONE = "demo-reseller.com";
 /** Renewals a domain may be asked for: each adds a year, and the term may reach 10 years at most. */
 export const MAX_RENEWALS = 4;
 
+/** What both campaigns (engine/'s, bench/chaos.ts, and the CLI's, bench/chaos-cli.ts) are sized by. */
+export interface CampaignOptions {
+  ops: number;
+  seed: number;
+  /** Operations per round (default: a twentieth of ops, at least 10). */
+  opsPerRound?: number;
+  /** Changes made at once (the engine's parallel, `pulumi up --parallel`). */
+  parallel: number;
+  /** The client's per-attempt timeout (config reseller:timeoutSeconds); delays are this plus 1.5 s. */
+  timeoutSeconds: number;
+  /** Faults of each kind armed per round (about; at least one per 15 operations of the round). */
+  faultsPerKind: number;
+  /** `up` runs per round without faults before the round gives up (under faults: three at most). */
+  maxRuns: number;
+  /** A line per run (time, summary or first errors). */
+  verbose?: boolean;
+}
+
 /** Deterministic PRNG (mulberry32): a seed gives the same campaign. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -154,6 +172,11 @@ export class DesiredModel {
       case "recordDelete":
         return one(fresh, (r) => (this.records.delete(r.res), r.res));
     }
+  }
+
+  /** A round's `count` operations: round 0 begins with the set-up's. */
+  round(round: number, count: number): OpKind[] {
+    return round === 0 ? [...this.setUp(), ...this.mutate(0, Math.max(0, count - 2))] : this.mutate(round, count);
   }
 
   /** Applies `count` random operations and returns their kinds. */

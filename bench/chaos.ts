@@ -12,38 +12,26 @@
  * that must change nothing and send no mutating request, a second refresh that must change nothing,
  * and the checks once more. Reports doubleCharges, lostResources and stateMismatches (distinct
  * findings over all checks) and exits 1 when any is not 0. With --json the last line is one JSON
- * object.
+ * object. With --cli the same campaign runs through the real Pulumi CLI, which is interrupted in
+ * every round (bench/chaos-cli.ts).
  */
 import type { Step } from "../engine/display";
 import { Engine, EngineError, type Program, type RunResult } from "../engine/engine";
 import { typeToken } from "../resources/kinds";
 import { startSandbox } from "../sandbox/index";
 import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./chaos-faults";
-import { compareState, doubleCharges, type Findings } from "./chaos-check";
-import { DesiredModel, OP_KINDS, seededRandom, type OpKind, type Snapshot } from "./chaos-model";
+import { compareState, doubleCharges, FindingSet } from "./chaos-check";
+import { CHAOS_CLI_DEFAULTS, cliFailed, cliReportMetrics, runChaosCli } from "./chaos-cli";
+import { DesiredModel, OP_KINDS, seededRandom, type CampaignOptions, type OpKind, type Snapshot } from "./chaos-model";
 import { formatTable, type Metrics } from "./bench";
 import { compiledProgram } from "./program-file";
 
 /** The program declaring a snapshot of the desired state, the snapshot as its arguments. */
 const chaosProgram = (s: Snapshot): Program => ({ file: compiledProgram("bench/programs/chaos-program.ts"), args: s });
 
-export interface ChaosOptions {
-  ops: number;
-  seed: number;
-  /** Operations per round (default: a twentieth of ops, at least 10). */
-  opsPerRound?: number;
-  /** Registrations the engine processes at once. */
-  parallel: number;
-  /** The client's per-attempt timeout (config reseller:timeoutSeconds); delays are this plus 1.5 s. */
-  timeoutSeconds: number;
-  /** Faults of each kind armed per round (about; at least one per 15 operations of the round). */
-  faultsPerKind: number;
+export interface ChaosOptions extends CampaignOptions {
   /** The host is killed in every round whose number modulo this is 1 (1: never), in the first run under faults that commits enough changes. */
   killEvery: number;
-  /** `up` runs per round without faults before the round gives up (under faults: three at most, the host killed in the first that gets far enough). */
-  maxRuns: number;
-  /** A line per engine run (time, summary or first errors). */
-  verbose?: boolean;
 }
 
 export const CHAOS_DEFAULTS: ChaosOptions = { ops: 1000, seed: 7, parallel: 8, timeoutSeconds: 1, faultsPerKind: 2, killEvery: 2, maxRuns: 6 };
@@ -70,26 +58,6 @@ export interface ChaosReport {
 }
 
 const LIMIT = 100_000;
-
-/** Distinct findings over every check of the campaign. */
-class FindingSet {
-  readonly all: Record<keyof Findings, Set<string>> = { doubleCharges: new Set(), lostResources: new Set(), stateMismatches: new Set() };
-
-  add(f: Partial<Findings>): number {
-    let fresh = 0;
-    for (const k of Object.keys(this.all) as (keyof Findings)[]) {
-      for (const line of f[k] ?? []) {
-        if (!this.all[k].has(line)) fresh++;
-        this.all[k].add(line);
-      }
-    }
-    return fresh;
-  }
-
-  lines(max: number): string[] {
-    return (Object.keys(this.all) as (keyof Findings)[]).flatMap((k) => [...this.all[k]].map((l) => `${k}: ${l}`)).slice(0, max);
-  }
-}
 
 const changes = (r: RunResult): number => r.summary.create + r.summary.update + r.summary.replace + r.summary.delete;
 
@@ -180,7 +148,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
   try {
     while (opsDone < opts.ops) {
       const n = Math.min(perRound, opts.ops - opsDone);
-      const kinds = round === 0 ? [...model.setUp(), ...model.mutate(0, Math.max(0, n - 2))] : model.mutate(round, n);
+      const kinds = model.round(round, n);
       for (const k of kinds) opsByKind[k]++;
       opsDone += kinds.length;
       last = model.snapshot();
@@ -263,13 +231,15 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
 
 export interface ChaosArgs {
   json: boolean;
+  /** Through the real Pulumi CLI (bench/chaos-cli.ts) instead of engine/. */
+  cli: boolean;
   options: ChaosOptions;
 }
 
-const USAGE = "usage: npm run chaos -- [--ops N] [--seed S] [--json] [--verbose]";
+const USAGE = "usage: npm run chaos -- [--cli] [--ops N] [--seed S] [--json] [--verbose]";
 
 export function parseChaosArgs(argv: string[]): ChaosArgs {
-  const args: ChaosArgs = { json: false, options: { ...CHAOS_DEFAULTS } };
+  const args: ChaosArgs = { json: false, cli: false, options: { ...CHAOS_DEFAULTS } };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (name: string): number => {
@@ -279,6 +249,7 @@ export function parseChaosArgs(argv: string[]): ChaosArgs {
       return n;
     };
     if (a === "--json") args.json = true;
+    else if (a === "--cli") args.cli = true;
     else if (a === "--ops" || a.startsWith("--ops=")) args.options.ops = value("--ops");
     else if (a === "--seed" || a.startsWith("--seed=")) args.options.seed = value("--seed");
     else if (a === "--verbose") args.options.verbose = true;
@@ -313,6 +284,15 @@ export const failed = (r: ChaosReport): boolean => r.doubleCharges + r.lostResou
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const args = parseChaosArgs(argv);
+  if (args.cli) {
+    const { ops, seed, verbose } = args.options;
+    out(`chaos through the Pulumi CLI: ${ops} operations, seed ${seed}`);
+    const report = await runChaosCli({ ...CHAOS_CLI_DEFAULTS, ops, seed, verbose }, (l) => out(`  ${l}`));
+    out(formatTable([{ name: "chaos-cli", metrics: cliReportMetrics(report) }]));
+    for (const f of report.findings) out(`finding: ${f}`);
+    if (args.json) out(JSON.stringify(report));
+    return cliFailed(report) ? 1 : 0;
+  }
   out(`chaos: ${args.options.ops} operations, seed ${args.options.seed}`);
   const report = await runChaos(args.options, (l) => out(`  ${l}`));
   out(formatTable([{ name: "chaos", metrics: reportMetrics(report) }]));

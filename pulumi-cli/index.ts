@@ -204,6 +204,35 @@ export class CliStack {
   }
 }
 
+/**
+ * Every process below `pid`, each before its own children's. The CLI starts its language host and
+ * its plugins (the program, the provider host) in process groups of their own, so a signal to the
+ * CLI's group misses them: a runner that dies takes them all, which `killTree` does.
+ */
+export function descendants(pid: number): number[] {
+  let kids: number[] = [];
+  try {
+    kids = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // none
+  }
+  return kids.flatMap((k) => [k, ...descendants(k)]);
+}
+
+/** SIGKILL to `child` and every process below it (listed before the CLI dies, which would orphan them); returns their ids. */
+export function killTree(child: ChildProcess): number[] {
+  const tree = child.pid === undefined ? [] : descendants(child.pid);
+  child.kill("SIGKILL");
+  for (const pid of tree) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone already
+    }
+  }
+  return tree;
+}
+
 export interface StackResource {
   urn: string;
   type: string;

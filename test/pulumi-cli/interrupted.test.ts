@@ -8,9 +8,8 @@
  * zone: a paid order is in state with its charge and bought once, a record is taken over and not
  * made twice, a renewal is paid once.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import { CliStack, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../pulumi-cli";
+import { CliStack, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 jest.setTimeout(900_000);
@@ -71,17 +70,6 @@ async function until(what: string, ok: () => boolean): Promise<void> {
   }
 }
 
-/** Every process below `pid` (the CLI's language host, program and provider host sit in process groups of their own). */
-function descendants(pid: number): number[] {
-  let kids: number[] = [];
-  try {
-    kids = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // none
-  }
-  return kids.flatMap((k) => [k, ...descendants(k)]);
-}
-
 type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
 
 /**
@@ -98,15 +86,7 @@ async function interruptedUp(stack: CliStack, path: string, how: How): Promise<C
   child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
   await until(`POST ${path} to arrive`, held);
   if (how === "SIGKILL") {
-    const tree = descendants(child.pid!);
-    child.kill("SIGKILL");
-    for (const pid of tree) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // gone already
-      }
-    }
+    killTree(child);
   } else {
     child.kill("SIGINT");
     if (how === "SIGINT twice") {
