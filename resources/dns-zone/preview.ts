@@ -39,3 +39,17 @@ export async function previewRecordZone(view: DelegationView, ctx: HostContext, 
   const m = await view.misdelegated(zone);
   if (m) throw new Error(zonesInRun(ctx).inactive(zone, m));
 }
+
+/**
+ * A Domain of the program whose nameservers rule out a DnsZone of the same program that waits for its
+ * delegation, the zone checked first. The real CLI checks resources in the order their registrations
+ * arrive, which it does not fix: a zone named by a literal can be checked before its Domain, when the
+ * program's nameservers are not known yet. Then the Domain fails, once, with the zone's message and
+ * its fix, so preview fails before anything is bought either way.
+ */
+export async function previewDomainRulesOutZone(ctx: HostContext, domain: string, serviceNameservers: () => Promise<string[] | undefined>): Promise<void> {
+  const run = zonesInRun(ctx);
+  if (run.waits(domain) !== true || run.wasTold(domain) || !run.plannedNameservers(domain)) return;
+  const m = run.misdelegation(domain, undefined, await serviceNameservers());
+  if (m?.byProgram) throw new Error(run.inactive(domain, m));
+}

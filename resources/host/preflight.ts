@@ -33,7 +33,7 @@ import { type DomainInputs } from "../domain/state";
 import { type RecordInputs } from "../dns-record/state";
 import { type ZoneInputs } from "../dns-zone/state";
 import type { Misdelegation } from "../dns-zone/delegation";
-import { previewRecordZone, previewZoneDelegation, type DelegationView } from "../dns-zone/preview";
+import { previewDomainRulesOutZone, previewRecordZone, previewZoneDelegation, type DelegationView } from "../dns-zone/preview";
 import { DEFAULT_DELEGATION_WAIT_SECONDS } from "../dns-zone/handler";
 import type { ZoneRecordsInputs } from "../zone-records/state";
 import { zonesInRun } from "./zones-in-run";
@@ -100,7 +100,11 @@ class Preflight implements DelegationView {
    * service's nameservers. Undefined when it is active, can become so, or cannot be told.
    */
   misdelegated(zone: string): Promise<Misdelegation | undefined> {
-    let p = this.delegation.get(zone);
+    // Kept per zone and per the nameservers the program's Domain sets, as known when asked: the CLI
+    // checks resources in the order their registrations arrive, so a record or zone may ask before
+    // the Domain's check has said them, and that answer must not stand once it has.
+    const key = `${zone} ${zonesInRun(this.ctx).plannedNameservers(zone)?.join(",") ?? ""}`;
+    let p = this.delegation.get(key);
     if (!p) {
       p = (async () => {
         const live = await this.reads.zone(zone);
@@ -110,7 +114,7 @@ class Preflight implements DelegationView {
         const service = live?.nameservers.length ? live.nameservers : await this.reads.serviceNameservers();
         return run.misdelegation(zone, delegatedTo, service);
       })();
-      this.delegation.set(zone, p);
+      this.delegation.set(key, p);
     }
     return p;
   }
@@ -291,6 +295,7 @@ async function eppCode(p: Preflight, olds: Props, i: DomainAddonInputs): Promise
 type Prediction = (p: Preflight, ctx: HostContext, olds: Props, inputs: Props) => Promise<void>;
 const PREDICTIONS: Partial<Record<Kind, Prediction>> = {
   Domain: async (p, ctx, olds, i) => {
+    if (typeof i.domain === "string") await previewDomainRulesOutZone(ctx, i.domain, () => p.reads.serviceNameservers());
     if (!containsUnknown([i.authCode, i.years, i.maxPrice, i.adopt])) await domain(p, ctx, olds, i as unknown as DomainInputs);
   },
   DnsZone: (p, ctx, olds, i) => zone(p, ctx, olds, i as unknown as ZoneInputs),

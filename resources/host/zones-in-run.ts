@@ -100,6 +100,11 @@ export class ZonesInRun {
    * this command, short after. `m` as far as known; the program's Domain, when it sets the zone's
    * nameservers, is said to be the cause.
    */
+  /** Whether the zone's inactivity was told in full in this command already. */
+  wasTold(zone: string): boolean {
+    return this.told.has(zone);
+  }
+
   inactive(zone: string, m: Partial<Misdelegation> | undefined): string {
     if (this.told.has(zone)) return zoneInactiveAgain(zone);
     this.told.add(zone);
