@@ -94,7 +94,7 @@ export interface CliSideOptions {
 export class CliSide {
   private constructor(
     readonly version: string,
-    private readonly stack: CliStack,
+    readonly stack: CliStack,
     private readonly sandbox: SandboxHandle,
     private readonly dir: string,
     private readonly cpuDir: string,
