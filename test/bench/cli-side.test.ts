@@ -49,6 +49,11 @@ test("two DnsRecords through the real CLI: every operation's CPU, requests and c
     expect(up.firstRequestSeconds).toBeGreaterThan(0);
     expect(noop.requests).toBe(0);
     expect(state.resources).toHaveLength(2);
+    // Each record's source position is the program's line that declared it, not this package's constructor.
+    for (const r of state.resources as { sourcePosition?: string; stackTrace?: { sourcePosition?: string }[] }[]) {
+      expect(r.sourcePosition).toMatch(/bench\/programs\/prefixed-records-program\.ts#\d+,\d+$/);
+      expect(JSON.stringify(r.stackTrace)).not.toMatch(/resources\/(program\/register|dns-record\/resource)\.ts/);
+    }
     expect(destroy.requests).toBeGreaterThanOrEqual(2);
     expect(preview.summary).toEqual({ "to create": 1, unchanged: 3 });
     expect(preview.cpuMs.program).toBeGreaterThan(0);
