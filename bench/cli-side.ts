@@ -88,6 +88,8 @@ export interface CliSideOptions {
   config?: Record<string, string>;
   /** The CLI's `--parallel` (its default otherwise: 8 on this machine's two cores). */
   parallel?: number;
+  /** More environment for every command, e.g. PULUMI_SKIP_CHECKPOINTS. */
+  env?: Record<string, string>;
 }
 
 /** One stack through the real CLI against `sandbox`, the program of the stand-in. */
@@ -114,7 +116,7 @@ export class CliSide {
     const cpuDir = path.join(dir, "cpu");
     fs.mkdirSync(cpuDir);
     const projectDir = makeProject("bench", { "index.js": `module.exports = require(${JSON.stringify(opts.program.file)});\n` });
-    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir, RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
+    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir, RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined, ...opts.env };
     const stack = await CliStack.init({ cli: timed.cli, projectDir, env });
     const side = new CliSide(timed.cli.version, stack, sandbox, dir, cpuDir, timed.timesFile, projectDir, opts);
     const config = { ...sandboxConfig(sandbox, opts.limitPerMinute), ...opts.config };
