@@ -58,7 +58,8 @@ class Preflight implements DelegationView {
     this.reads = new PreviewReads(ctx);
   }
 
-  dropViews(): void {
+  dropViews(recordsOf?: string): void {
+    if (recordsOf !== undefined) return this.reads.dropZoneRecords(recordsOf);
     this.reads.dropAccountViews();
     this.delegation.clear();
   }
@@ -124,9 +125,12 @@ function preflightOf(ctx: HostContext): Preflight {
   return p;
 }
 
-/** After a write by this host (./dispatch.ts): domains, zones and records are read again when asked. */
-export function dropPreviewReads(ctx: HostContext): void {
-  states.get(ctx)?.dropViews();
+/**
+ * After a write by this host (./dispatch.ts): domains, zones and records are read again when asked;
+ * with `recordsOf` (a record's write was answered), only that zone's records.
+ */
+export function dropPreviewReads(ctx: HostContext, recordsOf?: string): void {
+  states.get(ctx)?.dropViews(recordsOf);
 }
 
 /** The resource's name for a message, from its URN. */

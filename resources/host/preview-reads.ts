@@ -38,6 +38,10 @@ class Once<T> {
   clear(): void {
     this.made.clear();
   }
+
+  drop(key: string): void {
+    this.made.delete(key);
+  }
 }
 
 const orUndefinedWhenNotFound = <T>(p: Promise<T>): Promise<T | undefined> =>
@@ -69,6 +73,11 @@ export class PreviewReads {
   /** A write by this host: the account as found is no longer the account (the balance and quotes stay). */
   dropAccountViews(): void {
     for (const o of [this.domainLists, this.zoneLists, this.domains, this.zones, this.records]) o.clear();
+  }
+
+  /** A record write by this host was answered: the zone's records are read again, the rest holds. */
+  dropZoneRecords(zone: string): void {
+    this.records.drop(zone);
   }
 
   /** The account's credit: the cheapest signed read the spec offers, so it also proves key and secret. */
