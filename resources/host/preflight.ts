@@ -17,7 +17,7 @@
 import { VALUES } from "../../provider/contract";
 import { recordIdentity } from "../../provider/records";
 import { isGoneStage, isZoneActive } from "../../provider/vocabulary";
-import type { DomainInfo } from "../../provider/views";
+import type { DnsRecord, DomainInfo } from "../../provider/views";
 import type { Props } from "./handler";
 import type { HostContext } from "./context";
 import { resourceName } from "./urn";
@@ -131,6 +131,15 @@ function preflightOf(ctx: HostContext): Preflight {
  */
 export function dropPreviewReads(ctx: HostContext, recordsOf?: string): void {
   states.get(ctx)?.dropViews(recordsOf);
+}
+
+/** A DnsRecord this host created (its outputs: the record as the service answered it, canonical) or deleted: check's records of its zone follow. */
+export function previewRecordWritten(ctx: HostContext, zone: string, write: { created: Props } | { deleted: string }): void {
+  const reads = states.get(ctx)?.reads;
+  if (!reads) return;
+  if ("deleted" in write) return reads.recordDeleted(zone, write.deleted);
+  const o = write.created;
+  reads.recordCreated(zone, { id: String(o.recordId), type: String(o.type), name: String(o.name), content: String(o.content), ttl: Number(o.ttl), priority: (o.priority as number | null | undefined) ?? null, extra: (o.extra as DnsRecord["extra"]) ?? null });
 }
 
 /** The resource's name for a message, from its URN. */
