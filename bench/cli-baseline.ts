@@ -9,13 +9,13 @@
  * N: BENCH_CLI_RECORDS (default 1000). The sandbox and the client allow far more than the
  * service's 60 a minute, so the figures are the stack's own cost, not the pacing.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { CliStack, builtCli, checkoutRoot, makeProject, type PulumiCli } from "../pulumi-cli";
+import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
 import { startSandbox } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
+import { lastCommandCpuMs, timedBuiltCli, timesLines } from "./cli-side";
 import { round } from "./measure";
 
 const ZONE = "demo-reseller.com";
@@ -77,24 +77,13 @@ interface Cost {
   requests: number;
 }
 
-/** A CLI whose every command is run under /usr/bin/time, appending "user system" to `timesFile`. */
-function timedCli(cli: PulumiCli, dir: string): { cli: PulumiCli; timesFile: string } {
-  const timesFile = path.join(dir, "times");
-  const wrapper = path.join(dir, "pulumi");
-  fs.writeFileSync(wrapper, `#!/bin/sh\nexec /usr/bin/time -f "%U %S" -a -o ${JSON.stringify(timesFile)} ${JSON.stringify(cli.bin)} "$@"\n`, { mode: 0o755 });
-  return { cli: { ...cli, bin: wrapper }, timesFile };
-}
-
 async function measure(stack: CliStack, timesFile: string, args: string[], requests: () => number): Promise<Cost> {
   const sent = requests();
-  const before = fs.existsSync(timesFile) ? fs.readFileSync(timesFile, "utf8").trim().split("\n").length : 0;
+  const before = timesLines(timesFile);
   const t0 = performance.now();
   await stack.must(args);
   const wallS = (performance.now() - t0) / 1000;
-  const lines = fs.readFileSync(timesFile, "utf8").trim().split("\n");
-  if (lines.length !== before + 1) throw new Error(`cli-baseline: no CPU line for pulumi ${args.join(" ")}`);
-  const [user, system] = lines[lines.length - 1].split(" ").map(Number);
-  return { wallS: round(wallS, 2), cpuS: round(user + system, 2), requests: requests() - sent };
+  return { wallS: round(wallS, 2), cpuS: round(lastCommandCpuMs(timesFile, before) / 1000, 2), requests: requests() - sent };
 }
 
 export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 1000)): Measurement {
@@ -102,17 +91,20 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
     id: "cli-baseline",
     name: `real CLI: ours vs a bare dynamic provider, ${records} records`,
     async run(progress) {
-      const found = builtCli();
-      if (!found) return { skipped: "the Pulumi CLI is not built (npm run pulumi-cli)" };
-      execFileSync("/usr/bin/time", ["-f", "%U", "true"], { stdio: "ignore" });
-      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: records + 100 } });
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
-      const { cli, timesFile } = timedCli(found, dir);
-      const metrics: Metrics = { cliVersion: found.version, records };
+      const timed = timedBuiltCli(dir);
+      if (!timed) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        return { skipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
+      }
+      const { cli, timesFile } = timed;
+      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 2 * records + 100 } });
+      const metrics: Metrics = { cliVersion: cli.version, records };
       const stacks: CliStack[] = [];
       const projects: string[] = [];
       try {
         const costs: Record<string, Record<string, Cost>> = {};
+        const sides: [string, CliStack][] = [];
         for (const [side, program] of [
           ["ours", OURS],
           ["bare", bare(path.join(checkoutRoot, "dist", "provider", "client.js"))],
@@ -128,12 +120,17 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
           await stack.configSet("reseller:apiSecret", sandbox.credentials.secret, { secret: true });
           await stack.configSet("reseller:requestsPerMinute", String(RPM));
           costs[side] = {};
-          for (const [op, args] of [
-            ["up", ["up", "--yes", "--non-interactive", "--skip-preview"]],
-            ["noopUp", ["up", "--yes", "--non-interactive", "--skip-preview", "--expect-no-changes"]],
-            ["refresh", ["refresh", "--yes", "--non-interactive", "--skip-preview"]],
-            ["destroy", ["destroy", "--yes", "--non-interactive", "--skip-preview"]],
-          ] as const) {
+          sides.push([side, stack]);
+        }
+        // Each command by ours, then at once by bare: a change of the machine's load between them is a
+        // change of minutes, not of the whole run (before, ours ran its four, then bare its four).
+        for (const [op, args] of [
+          ["up", ["up", "--yes", "--non-interactive", "--skip-preview"]],
+          ["noopUp", ["up", "--yes", "--non-interactive", "--skip-preview", "--expect-no-changes"]],
+          ["refresh", ["refresh", "--yes", "--non-interactive", "--skip-preview"]],
+          ["destroy", ["destroy", "--yes", "--non-interactive", "--skip-preview"]],
+        ] as const) {
+          for (const [side, stack] of sides) {
             progress(`${side}: ${op}`);
             costs[side][op] = await measure(stack, timesFile, [...args], () => sandbox.operator.requests().length);
           }

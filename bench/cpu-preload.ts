@@ -2,8 +2,9 @@
  * Preloaded (`NODE_OPTIONS=--require`) into the processes the engine starts, so the bench can read
  * each one's own CPU: when BENCH_CPU_DIR is set, the process writes `process.cpuUsage()` there at
  * exit as `<role>-<pid>.json`, role "host" for the SDK's dynamic provider host and "program" for
- * the program's runner. The host is stopped with SIGTERM, which ends a process without its "exit"
- * event, so the file is written then and the signal raised again: the process still dies of it.
+ * the program's runner. The host is stopped with SIGTERM (engine/) or SIGINT (the Pulumi CLI, to its
+ * plugins' process group), which end a process without its "exit" event, so the file is written
+ * then and the signal raised again: the process still dies of it.
  * Tiny and dependency-free: it runs before anything else in those processes.
  */
 import * as fs from "node:fs";
@@ -20,7 +21,8 @@ export interface CpuRecord {
 }
 
 const dir = process.env[CPU_DIR_ENV];
-if (dir) {
+// Not `node -e` or `node --version` (argv[1] unset), which the CLI's language host and plugin script run.
+if (dir && process.argv[1]) {
   const role: CpuRecord["role"] = /dynamic-provider/.test(process.argv[1] ?? "") ? "host" : "program";
   let written = false;
   const write = (): void => {
@@ -31,8 +33,10 @@ if (dir) {
     fs.writeFileSync(path.join(dir, `${role}-${process.pid}.json`), JSON.stringify(record));
   };
   process.on("exit", write);
-  process.once("SIGTERM", () => {
-    write();
-    process.kill(process.pid, "SIGTERM");
-  });
+  // engine/ stops the host with SIGTERM, the Pulumi CLI its plugins' process group with SIGINT.
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    process.once(signal, () => {
+      write();
+      process.kill(process.pid, signal);
+    });
 }

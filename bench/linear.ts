@@ -13,11 +13,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../cli/main";
+import { builtCli } from "../pulumi-cli";
 import type { Engine, Program, RunResult } from "../engine/engine";
 import { ResellerClient } from "../provider/client";
 import { DEFAULT_CONTRACT } from "../provider/contract";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
+import { CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV, type CpuRecord } from "./cpu-preload";
 import { round, sandboxEngine } from "./measure";
 import { compiledProgram, generatedProgram } from "./program-file";
@@ -37,6 +39,12 @@ export interface LinearOptions {
    * leaves it unset: the ours up is the synchronous program's, the yielding up runs apart.
    */
   yieldingOursUp?: boolean;
+  /**
+   * Ours through the real Pulumi CLI too (bench/cli-side.ts), at each size, the four operations
+   * with the same `--parallel`, and an up of one record on both sides (`linearCli…`,
+   * `linearCliOverOurs…`); skipped when the CLI is not built.
+   */
+  cli?: boolean;
 }
 
 /** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
@@ -50,12 +58,12 @@ export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
 }
 
-export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100 };
+export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100, cli: true };
 
 /** High enough that neither the provider's pacing nor the sandbox's limit is what is measured. */
 const UNPACED_PER_MINUTE = 10_000_000;
 
-type Kind = "Ours" | "Bare" | "Imported";
+type Kind = "Ours" | "Bare" | "Imported" | "Cli";
 type Op = "Up" | "Noop" | "Refresh" | "Destroy";
 type Role = CpuRecord["role"];
 
@@ -181,6 +189,33 @@ async function measureKind(kind: Kind, n: number, parallel: number, yielding: { 
   }
 }
 
+/**
+ * Ours through the real CLI against a sandbox of its own, as `measureKind` runs it through the
+ * stand-in: the four operations of N records (the CLI counts the stack too: N + 1), or (`upOnly`)
+ * the up alone. Undefined when the CLI is not built.
+ */
+async function measureCli(n: number, parallel: number, upOnly = false): Promise<Partial<Record<Op, CliOpCost>> | undefined> {
+  const sandbox = await startSandbox({ port: 0, requestsPerMinute: UNPACED_PER_MINUTE, processingDelaySeconds: 0, contract: { maxRecordsPerZone: n + 100 } });
+  try {
+    const side = await CliSide.open(sandbox, { program: prefixedRecords("linear", n), limitPerMinute: UNPACED_PER_MINUTE, parallel });
+    if (!side) return undefined;
+    try {
+      const Up = await side.run("up", { created: n + 1 });
+      if (upOnly) return { Up };
+      return {
+        Up,
+        Noop: await side.run("up", { unchanged: n + 1 }),
+        Refresh: await side.run("refresh", { unchanged: n + 1 }),
+        Destroy: await side.run("destroy", { deleted: n + 1 }),
+      };
+    } finally {
+      await side.close();
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
 const OPS: Op[] = ["Up", "Noop", "Refresh", "Destroy"];
 const ROLES: Role[] = ["program", "host"];
 
@@ -197,6 +232,8 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
       const small = opts.sizes[0];
       const large = opts.sizes[opts.sizes.length - 1];
       let oursYieldingUp: OpCost | undefined;
+      let cli = opts.cli === true;
+      if (cli) out.linearCliVersion = builtCli()?.version ?? "not built";
       for (const n of opts.sizes) {
         for (const kind of ["Ours", "Bare"] as Kind[]) {
           const started = performance.now();
@@ -218,6 +255,31 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
           out[`linear${kind}UpSecondsAt${n}`] = round(costs.Up?.wallSeconds ?? NaN, 1);
           progress(`${kind.toLowerCase()} ${n}: ${round(total / 1000, 1)} s CPU (program and host), ${round((performance.now() - started) / 1000, 1)} s wall`);
         }
+        if (!cli) continue;
+        const started = performance.now();
+        const c = await measureCli(n, opts.parallel);
+        if (!c) {
+          out.linearCli = "skipped: the Pulumi CLI is not built (npm run pulumi-cli)";
+          cli = false;
+          continue;
+        }
+        let processes = 0;
+        let all = 0;
+        for (const op of OPS) {
+          for (const role of ROLES) {
+            const ms = c[op]?.cpuMs[role];
+            if (ms === undefined) continue;
+            perRecord[key("Cli", role, op, n)] = ms / n;
+            processes += ms;
+          }
+          all += c[op]?.allMs ?? NaN;
+        }
+        perRecord[`linearCliMsPerRecordAt${n}`] = processes / n;
+        perRecord[`linearCliAllMsPerRecordAt${n}`] = all / n;
+        out[`linearCliFirstRequestSecondsAt${n}`] = round(c.Up?.firstRequestSeconds ?? NaN, 2);
+        out[`linearCliUpSecondsAt${n}`] = round(c.Up?.wallSeconds ?? NaN, 1);
+        for (const op of OPS) out[`linearCli${op}SecondsAt${n}`] = round(c[op]?.wallSeconds ?? NaN, 1);
+        progress(`ours ${n} through the CLI ${out.linearCliVersion}: ${round(all / 1000, 1)} s CPU (CLI, program and host; program and host ${round(processes / 1000, 1)}), ${round((performance.now() - started) / 1000, 1)} s wall`);
       }
       // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
       const yielding = oursYieldingUp ?? (await measureKind("Ours", large, opts.parallel, { yieldEvery: opts.yieldEvery })).Up;
@@ -231,6 +293,22 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
       out[`linearImportedUpRequestsAt${large}`] = imported?.requests ?? NaN;
       for (const role of ROLES) out[key("Imported", role, "Up", large)] = round((imported?.cpuMs[role] ?? NaN) / large, 3);
       progress(`imported ${large}: up in ${round(imported?.wallSeconds ?? NaN, 1)} s wall, ${imported?.requests} requests`);
+      if (cli) {
+        // When the first request of an up of one record leaves, on both sides, one after the other.
+        const one = (await measureKind("Ours", 1, opts.parallel)).Up;
+        const cliOne = (await measureCli(1, opts.parallel, true))?.Up;
+        out.linearOursFirstRequestSecondsAt1 = round(one?.firstRequestSeconds ?? NaN, 2);
+        out.linearCliFirstRequestSecondsAt1 = round(cliOne?.firstRequestSeconds ?? NaN, 2);
+        out.linearCliOverOursFirstRequestAt1 = overStandIn(cliOne?.firstRequestSeconds, one?.firstRequestSeconds);
+        progress(`first request of an up of one record: ${out.linearOursFirstRequestSecondsAt1} s, through the CLI ${out.linearCliFirstRequestSecondsAt1} s`);
+        for (const n of opts.sizes) {
+          const over = (a: string, b: string): number => overStandIn(perRecord[a], perRecord[b]);
+          out[`linearCliOverOursAt${n}`] = over(`linearCliAllMsPerRecordAt${n}`, `linearOursMsPerRecordAt${n}`);
+          out[`linearCliProgramHostOverOursAt${n}`] = over(`linearCliMsPerRecordAt${n}`, `linearOursMsPerRecordAt${n}`);
+          out[`linearCliOverOursFirstRequestAt${n}`] = overStandIn(out[`linearCliFirstRequestSecondsAt${n}`] as number, out[`linearOursFirstRequestSecondsAt${n}`] as number);
+          out[`linearCliOverOursUpSecondsAt${n}`] = overStandIn(out[`linearCliUpSecondsAt${n}`] as number, out[`linearOursUpSecondsAt${n}`] as number);
+        }
+      }
       for (const [k, v] of Object.entries(perRecord)) out[k] = round(v, 3);
       const ratio = (a: string, b: string): number => round(perRecord[a] / perRecord[b], 3);
       // Growth: per record at the largest size over the smallest. Ours over bare: at each size.

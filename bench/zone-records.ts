@@ -12,10 +12,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Program, RunResult } from "../engine/engine";
+import type { RunResult } from "../engine/engine";
 import { DEFAULT_CONTRACT } from "../provider/contract";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
+import { builtCli } from "../pulumi-cli";
+import { CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions, type OpCost } from "./linear";
 import { atMs, round, sandboxConfig, sandboxEngine } from "./measure";
@@ -33,6 +35,11 @@ export interface ZoneRecordsOptions {
    * the full measurement). The bench leaves it unset, so the pair is measured one after the other.
    */
   reuseFullForSideBySide?: boolean;
+  /**
+   * Each figure through the real Pulumi CLI too (bench/cli-side.ts), beside the stand-in's, with
+   * CLI over stand-in (`zoneRecordsCli…`, `…CliOverEngine…`); skipped when the CLI is not built.
+   */
+  cli: boolean;
 }
 
 export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[] {
@@ -43,13 +50,13 @@ export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[]
   return picked;
 }
 
-export const ZONE_RECORDS_DEFAULTS: ZoneRecordsOptions = { sizes: zoneRecordsSizes(), floor: { records: 1000, limitPerMinute: 3000, shortWindowSeconds: 6 } };
+export const ZONE_RECORDS_DEFAULTS: ZoneRecordsOptions = { sizes: zoneRecordsSizes(), floor: { records: 1000, limitPerMinute: 3000, shortWindowSeconds: 6 }, cli: true };
 
 const UNPACED_PER_MINUTE = 10_000_000;
 /** The records per page of a list (contract.paging). */
 const PER_PAGE = Math.min(DEFAULT_CONTRACT.paging.perPage, DEFAULT_CONTRACT.paging.maxPerPage);
 
-const program = (records: number, changed?: number): Program => ({
+const program = (records: number, changed?: number): { file: string; args: Record<string, unknown> } => ({
   file: compiledProgram("bench/programs/zone-records-program.ts"),
   args: { records, zone: ZONE, ...(changed === undefined ? {} : { changed }) },
 });
@@ -127,14 +134,68 @@ async function measureFloor(records: number, limitPerMinute: number, windowSecon
   }, windowSeconds);
 }
 
-export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): Measurement {
+type CliSizeCosts = { [K in "up" | "noop" | "refresh" | "preview" | "destroy"]: CliOpCost } & { stateBytes: number };
+
+/** `measureSize` through the real CLI: the same program, operations and checks; undefined when the CLI is not built. */
+async function measureCliSize(n: number, full: boolean): Promise<CliSizeCosts | Pick<CliSizeCosts, "up" | "preview"> | undefined> {
+  return withSandbox(UNPACED_PER_MINUTE, n, async (sandbox) => {
+    const side = await CliSide.open(sandbox, { program: program(n), limitPerMinute: UNPACED_PER_MINUTE });
+    if (!side) return undefined;
+    try {
+      // The CLI counts the stack too: one resource more than the stand-in's summary.
+      const up = await side.run("up", { created: 2 });
+      const preview = () => side.run("preview", { "to update": 1 }, program(n, Math.floor(n / 2)).args);
+      if (!full) return { up, preview: await preview() };
+      const stateBytes = (await side.state(":DnsZoneRecords")).bytes;
+      return {
+        up,
+        stateBytes,
+        noop: await side.run("up", { unchanged: 2 }),
+        refresh: await side.run("refresh", { unchanged: 2 }),
+        preview: await preview(),
+        destroy: await side.run("destroy", { deleted: 2 }),
+      };
+    } finally {
+      await side.close();
+    }
+  });
+}
+
+/** `measureFloor` through the real CLI. */
+async function measureCliFloor(records: number, limitPerMinute: number, windowSeconds?: number): Promise<{ seconds: number; floorSeconds: number; rateLimited: number } | undefined> {
+  return withSandbox(limitPerMinute, records, async (sandbox) => {
+    const config: Record<string, string> = windowSeconds === undefined ? {} : { "reseller:contract": JSON.stringify({ rateLimit: { windowSeconds } }) };
+    const side = await CliSide.open(sandbox, { program: program(records), limitPerMinute, config });
+    if (!side) return undefined;
+    try {
+      sandbox.operator.clearRequests();
+      await side.run("up", { created: 2 });
+      const log = sandbox.operator.requests();
+      const creates = log.filter((r) => r.method === "POST" && r.path.endsWith("/records") && r.status === 201).map(atMs);
+      return {
+        seconds: (Math.max(...creates) - Math.min(...creates)) / 1000,
+        floorSeconds: ((records - DEFAULT_CONTRACT.rateLimit.burst) / limitPerMinute) * 60,
+        rateLimited: log.filter((r) => r.status === 429).length,
+      };
+    } finally {
+      await side.close();
+    }
+  }, windowSeconds);
+}
+
+export function zoneRecords(options: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): Measurement {
+  const opts = options;
   return {
     id: "zone-records",
     name: `DnsZoneRecords (${opts.sizes.join(", ")} records; first request, CPU per record, requests, state; creates at ${opts.floor.limitPerMinute}/min)`,
     async run(progress) {
+      let opts = options;
       const out: Metrics = {};
       const perRecord: Record<number, number> = {};
       const full: Record<number, SizeCosts> = {};
+      const cliPerRecord: Record<number, number> = {};
+      const cliFull: Record<number, CliSizeCosts> = {};
+      if (opts.cli) out.zoneRecordsCliVersion = builtCli()?.version ?? "not built";
       for (const n of opts.sizes) {
         const c = (await measureSize(n, true)) as SizeCosts;
         full[n] = c;
@@ -149,6 +210,31 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
         out[`zoneRecordsPreviewCpuSecondsAt${n}`] = round(cpu(c.preview) / 1000, 2);
         out[`zoneRecordsStateBytesPerRecordAt${n}`] = round(c.stateBytes / n, 1);
         progress(`${n}: up ${round(c.up.wallSeconds, 1)} s, ${round(total / 1000, 1)} s CPU in all, preview ${round(cpu(c.preview) / 1000, 2)} s CPU, state ${round(c.stateBytes / n, 1)} B/record`);
+        if (!opts.cli) continue;
+        const k = (await measureCliSize(n, true)) as CliSizeCosts | undefined;
+        if (!k) {
+          out.zoneRecordsCli = "skipped: the Pulumi CLI is not built (npm run pulumi-cli)";
+          opts = { ...opts, cli: false };
+          continue;
+        }
+        cliFull[n] = k;
+        const ops = [k.up, k.noop, k.refresh, k.preview, k.destroy];
+        const processes = ops.reduce((a, o) => a + cpu(o), 0);
+        const all = ops.reduce((a, o) => a + o.allMs, 0);
+        cliPerRecord[n] = all / n;
+        out[`zoneRecordsCliUpSecondsAt${n}`] = round(k.up.wallSeconds, 1);
+        out[`zoneRecordsCliMsPerRecordAt${n}`] = round(all / n, 3);
+        out[`zoneRecordsCliProgramHostMsPerRecordAt${n}`] = round(processes / n, 3);
+        out[`zoneRecordsCliOverEngineMsPerRecordAt${n}`] = overStandIn(all, total);
+        out[`zoneRecordsCliProgramHostOverEngineAt${n}`] = overStandIn(processes, total);
+        out[`zoneRecordsCliNoopRequestsAt${n}`] = k.noop.requests;
+        out[`zoneRecordsCliRefreshRequestsAt${n}`] = k.refresh.requests;
+        out[`zoneRecordsCliPreviewCpuSecondsAt${n}`] = round(k.preview.allMs / 1000, 2);
+        out[`zoneRecordsCliPreviewProgramHostCpuSecondsAt${n}`] = round(cpu(k.preview) / 1000, 2);
+        out[`zoneRecordsCliOverEnginePreviewCpuAt${n}`] = overStandIn(k.preview.allMs, cpu(c.preview));
+        out[`zoneRecordsCliStateBytesPerRecordAt${n}`] = round(k.stateBytes / n, 1);
+        out[`zoneRecordsCliOverEngineStateAt${n}`] = overStandIn(k.stateBytes, c.stateBytes);
+        progress(`${n} through the CLI ${out.zoneRecordsCliVersion}: up ${round(k.up.wallSeconds, 1)} s, ${round(all / 1000, 1)} s CPU in all (program and host ${round(processes / 1000, 1)}), preview ${round(k.preview.allMs / 1000, 2)} s CPU, state ${round(k.stateBytes / n, 1)} B/record`);
       }
       // When the first request leaves: one record and the largest zone, one after the other in this run.
       const large = opts.sizes[opts.sizes.length - 1];
@@ -163,6 +249,21 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
       out.zoneRecordsPreviewProgramCpuSecondsAt1 = round((one.preview.cpuMs.program ?? 0) / 1000, 2);
       out.zoneRecordsPreviewHostCpuSecondsAt1 = round((one.preview.cpuMs.host ?? 0) / 1000, 2);
       progress(`first request: 1 record ${out.zoneRecordsFirstRequestSecondsAt1} s, ${large} ${out[`zoneRecordsFirstRequestSecondsAt${large}`]} s; preview CPU: 1 record ${out.zoneRecordsPreviewCpuSecondsSideBySideAt1} s, ${large} ${out[`zoneRecordsPreviewCpuSecondsSideBySideAt${large}`]} s`);
+      if (opts.cli) {
+        const cOne = (opts.reuseFullForSideBySide && cliFull[1]) || (await measureCliSize(1, false));
+        const cBig = (opts.reuseFullForSideBySide && cliFull[large]) || (await measureCliSize(large, false));
+        if (cOne && cBig) {
+          out.zoneRecordsCliFirstRequestSecondsAt1 = round(cOne.up.firstRequestSeconds ?? NaN, 2);
+          out[`zoneRecordsCliFirstRequestSecondsAt${large}`] = round(cBig.up.firstRequestSeconds ?? NaN, 2);
+          out.zoneRecordsCliOverEngineFirstRequestAt1 = overStandIn(cOne.up.firstRequestSeconds, one.up.firstRequestSeconds);
+          out[`zoneRecordsCliOverEngineFirstRequestAt${large}`] = overStandIn(cBig.up.firstRequestSeconds, big.up.firstRequestSeconds);
+          out.zoneRecordsCliPreviewCpuSecondsSideBySideAt1 = round(cOne.preview.allMs / 1000, 2);
+          out[`zoneRecordsCliPreviewCpuSecondsSideBySideAt${large}`] = round(cBig.preview.allMs / 1000, 2);
+          out[`zoneRecordsCliOverEnginePreviewSideBySideAt${large}`] = overStandIn(cBig.preview.allMs, cpu(big.preview));
+          progress(`through the CLI: first request: 1 record ${out.zoneRecordsCliFirstRequestSecondsAt1} s, ${large} ${out[`zoneRecordsCliFirstRequestSecondsAt${large}`]} s; preview CPU: 1 record ${out.zoneRecordsCliPreviewCpuSecondsSideBySideAt1} s, ${large} ${out[`zoneRecordsCliPreviewCpuSecondsSideBySideAt${large}`]} s`);
+        }
+        if (cliPerRecord[large] !== undefined) out.zoneRecordsCliGrowth = round(cliPerRecord[large] / cliPerRecord[opts.sizes[0]], 3);
+      }
       out.zoneRecordsGrowth = round(perRecord[large] / perRecord[opts.sizes[0]], 3);
       const f = await measureFloor(opts.floor.records, opts.floor.limitPerMinute);
       out[`zoneRecordsFloorSecondsAt${opts.floor.records}`] = round(f.seconds, 2);
@@ -170,6 +271,14 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
       out.zoneRecordsFloorRatio = round(f.seconds / f.floorSeconds, 3);
       out.zoneRecordsFloor429s = f.rateLimited;
       progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min: ${round(f.seconds, 1)} s (floor ${round(f.floorSeconds, 1)} s), ${f.rateLimited} × 429`);
+      const cf = opts.cli ? await measureCliFloor(opts.floor.records, opts.floor.limitPerMinute) : undefined;
+      if (cf) {
+        out[`zoneRecordsCliFloorSecondsAt${opts.floor.records}`] = round(cf.seconds, 2);
+        out.zoneRecordsCliFloorRatio = round(cf.seconds / cf.floorSeconds, 3);
+        out.zoneRecordsCliFloor429s = cf.rateLimited;
+        out.zoneRecordsCliOverEngineFloor = overStandIn(cf.seconds, f.seconds);
+        progress(`the same through the CLI: ${round(cf.seconds, 1)} s, ${cf.rateLimited} × 429`);
+      }
       // The same creates where the limit binds: a window of a few seconds holds fewer than N, so most creates wait for it.
       const w = opts.floor.shortWindowSeconds;
       const fw = await measureFloor(opts.floor.records, opts.floor.limitPerMinute, w);
@@ -178,6 +287,14 @@ export function zoneRecords(opts: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS): M
       out.zoneRecordsShortWindowFloorRatio = round(fw.seconds / fw.floorSeconds, 3);
       out.zoneRecordsShortWindowFloor429s = fw.rateLimited;
       progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min, window ${w} s: ${round(fw.seconds, 1)} s (floor ${round(fw.floorSeconds, 1)} s), ${fw.rateLimited} × 429`);
+      const cfw = opts.cli ? await measureCliFloor(opts.floor.records, opts.floor.limitPerMinute, w) : undefined;
+      if (cfw) {
+        out[`zoneRecordsCliShortWindowFloorSecondsAt${opts.floor.records}`] = round(cfw.seconds, 2);
+        out.zoneRecordsCliShortWindowFloorRatio = round(cfw.seconds / cfw.floorSeconds, 3);
+        out.zoneRecordsCliShortWindowFloor429s = cfw.rateLimited;
+        out.zoneRecordsCliOverEngineShortWindowFloor = overStandIn(cfw.seconds, fw.seconds);
+        progress(`the same through the CLI: ${round(cfw.seconds, 1)} s, ${cfw.rateLimited} × 429`);
+      }
       return out;
     },
   };

@@ -113,7 +113,6 @@ async function requireDelegation(ctx: HostContext, zone: string, want: Canonical
 }
 
 export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
-  writes: "records",
   check(ctx, _olds, news) {
     const result = checkRecordInputs(news, ctx.limits());
     if (!result.ok) return result;

@@ -30,12 +30,6 @@ export interface Handler<I, O> {
    * the kind's state has not changed shape.
    */
   upgrade?(state: Props): Props;
-  /**
-   * What the kind's writes change of what check reads to predict (preflight.ts): "records" when they
-   * only add, change or delete records of a zone (the domains, zones, balance and quotes as found
-   * stay good); absent: anything of the account.
-   */
-  readonly writes?: "records";
 }
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */

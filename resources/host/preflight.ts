@@ -17,7 +17,7 @@
 import { VALUES } from "../../provider/contract";
 import { recordIdentity } from "../../provider/records";
 import { isGoneStage, isZoneActive } from "../../provider/vocabulary";
-import type { DomainInfo } from "../../provider/views";
+import type { DnsRecord, DomainInfo } from "../../provider/views";
 import type { Props } from "./handler";
 import type { HostContext } from "./context";
 import { resourceName } from "./urn";
@@ -58,7 +58,8 @@ class Preflight implements DelegationView {
     this.reads = new PreviewReads(ctx);
   }
 
-  dropViews(): void {
+  dropViews(recordsOf?: string): void {
+    if (recordsOf !== undefined) return this.reads.dropZoneRecords(recordsOf);
     this.reads.dropAccountViews();
     this.delegation.clear();
   }
@@ -130,13 +131,19 @@ function preflightOf(ctx: HostContext): Preflight {
 
 /**
  * After a write by this host (./dispatch.ts): domains, zones and records are read again when asked;
- * after a write of records only (the kind's `writes`), only the zones' records are. At the rate
- * limit's floor, a record's check runs while others' creates wait their turn: dropping every view
- * at each create made each check read the zone list and the zone again, doubling an up's requests.
+ * with `recordsOf` (a record's write was answered), only that zone's records.
  */
-export function dropPreviewReads(ctx: HostContext, writes?: "records"): void {
-  if (writes === "records") states.get(ctx)?.reads.dropRecordViews();
-  else states.get(ctx)?.dropViews();
+export function dropPreviewReads(ctx: HostContext, recordsOf?: string): void {
+  states.get(ctx)?.dropViews(recordsOf);
+}
+
+/** A DnsRecord this host created (its outputs: the record as the service answered it, canonical) or deleted: check's records of its zone follow. */
+export function previewRecordWritten(ctx: HostContext, zone: string, write: { created: Props } | { deleted: string }): void {
+  const reads = states.get(ctx)?.reads;
+  if (!reads) return;
+  if ("deleted" in write) return reads.recordDeleted(zone, write.deleted);
+  const o = write.created;
+  reads.recordCreated(zone, { id: String(o.recordId), type: String(o.type), name: String(o.name), content: String(o.content), ttl: Number(o.ttl), priority: (o.priority as number | null | undefined) ?? null, extra: (o.extra as DnsRecord["extra"]) ?? null });
 }
 
 /** The resource's name for a message, from its URN. */

@@ -38,6 +38,21 @@ class Once<T> {
   clear(): void {
     this.made.clear();
   }
+
+  drop(key: string): void {
+    this.made.delete(key);
+  }
+
+  /** Applies `change` to the value of `key` once it is read; nothing when it was never asked. */
+  patch(key: string, change: (v: T) => T): void {
+    const hit = this.made.get(key);
+    if (!hit) return;
+    const entry = { at: hit.at, p: hit.p.then(change) };
+    this.made.set(key, entry);
+    entry.p.catch(() => {
+      if (this.made.get(key) === entry) this.made.delete(key);
+    });
+  }
 }
 
 const orUndefinedWhenNotFound = <T>(p: Promise<T>): Promise<T | undefined> =>
@@ -66,14 +81,28 @@ export class PreviewReads {
     this.records = new Once(now);
   }
 
-  /** A write of records by this host: the zones' records as found are no longer theirs (all else stays). */
-  dropRecordViews(): void {
-    this.records.clear();
-  }
-
   /** A write by this host: the account as found is no longer the account (the balance and quotes stay). */
   dropAccountViews(): void {
     for (const o of [this.domainLists, this.zoneLists, this.domains, this.zones, this.records]) o.clear();
+  }
+
+  /** A record write by this host was answered: the zone's records are read again, the rest holds. */
+  dropZoneRecords(zone: string): void {
+    this.records.drop(zone);
+  }
+
+  /**
+   * A record this host created, as the service answered it: the zone's records as read gain it
+   * (a read that already holds it is left as it is); nothing is read again. A create changes no
+   * other record: the service refuses one whose TTL differs from its siblings'.
+   */
+  recordCreated(zone: string, record: DnsRecord): void {
+    this.records.patch(zone, (list) => (list && !list.some((r) => r.id === record.id) ? [...list, record] : list));
+  }
+
+  /** A record this host deleted: the zone's records as read lose it. */
+  recordDeleted(zone: string, id: string): void {
+    this.records.patch(zone, (list) => list?.filter((r) => r.id !== id));
   }
 
   /** The account's credit: the cheapest signed read the spec offers, so it also proves key and secret. */

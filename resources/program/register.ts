@@ -1,4 +1,5 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { namespaceOf, type Provider } from "./provider";
 import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
@@ -108,6 +109,9 @@ function secretInputNames(args: object): pulumi.Output<string[] | undefined> | u
  * registration runs with `Error.stackTraceLimit` 0 unless that variable is set, and the limit is
  * restored before the constructor returns or throws.
  *
+ * The stack text of the registration leaves out this package's constructors, so the source position
+ * and stack trace the SDK sends (and the CLI keeps in state) start at the user's line.
+ *
  * What stays: the resource's source position and stack trace sent to the engine, and the stack of
  * an error thrown from here (captured again at the caller). What goes: the frames of the error the
  * SDK prepares for a registration the engine refuses later; its message still names the resource
@@ -119,16 +123,37 @@ export abstract class ResellerResource extends pulumi.dynamic.Resource {
     const limit = Error.stackTraceLimit;
     const quiet = !process.env.PULUMI_DEBUG_PROMISE_LEAKS && positionsSurviveNoStacks();
     if (quiet) Error.stackTraceLimit = 0;
+    const format = Error.prepareStackTrace;
+    Error.prepareStackTrace = withoutOwnConstructors(format);
     try {
       super(...resourceArgs(kind, name, args, outputs, opts));
     } catch (e) {
       Error.stackTraceLimit = limit;
+      Error.prepareStackTrace = format;
       if (quiet && e instanceof Error) Error.captureStackTrace(e, new.target);
       throw e;
     } finally {
       Error.stackTraceLimit = limit;
+      Error.prepareStackTrace = format;
     }
   }
+}
+
+/** This package's resources/ folder (built or not): the constructors' files. */
+const RESOURCES_DIR = path.dirname(__dirname) + path.sep;
+
+/**
+ * A stack formatter that leaves out the frames of this package's constructors (the kind's class and
+ * ResellerResource), then formats as `format` (the runner's source-map-support) or as V8 does.
+ * The SDK takes a resource's source position and stack trace, which the Pulumi CLI keeps in state
+ * per resource, a fixed number of frames below `new dynamic.Resource`: without this, the position
+ * of every resource was ResellerResource's line in this package, not the user's.
+ */
+function withoutOwnConstructors(format: typeof Error.prepareStackTrace): (error: Error, sites: NodeJS.CallSite[]) => unknown {
+  return (error, sites) => {
+    const kept = sites.filter((s) => !(s.isConstructor() && (s.getFileName() ?? "").startsWith(RESOURCES_DIR)));
+    return format ? format(error, kept) : [String(error), ...kept.map((s) => `    at ${s.toString()}`)].join("\n");
+  };
 }
 
 let survive: boolean | undefined;

@@ -203,7 +203,6 @@ function declarationChanged(olds: Record<string, unknown>, news: ZoneRecordsInpu
 }
 
 export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> = {
-  writes: "records",
   async check(ctx, olds, news) {
     // A new resource is planned against the live zone whatever it declares: its list is asked for
     // while the records are judged (thousands take a while), not after.

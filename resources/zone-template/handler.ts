@@ -16,7 +16,6 @@ function templateOutputs(inputs: TemplateInputs, made: Pick<TemplateOutputs, "re
 }
 
 export const templateHandler: Handler<TemplateInputs, TemplateOutputs> = {
-  writes: "records",
   async check(ctx, _olds, news) {
     const result = checkTemplateInputs(news);
     if (!result.ok) return result;

@@ -16,7 +16,7 @@ test("zone-records: first request, CPU per record, requests, state and the creat
   // One size, one record: the side-by-side figures at 1 come from the full measurement at 1, which
   // runs the same up and preview the pair would (four engine runs fewer than a size of 3 with the
   // one-record pair apart); the side-by-side figures are still computed and reported.
-  const m = await zoneRecords({ sizes: [1], floor: { records: 30, limitPerMinute: 6000, shortWindowSeconds: 0.2 }, reuseFullForSideBySide: true }).run(() => undefined);
+  const m = await zoneRecords({ sizes: [1], floor: { records: 30, limitPerMinute: 6000, shortWindowSeconds: 0.2 }, reuseFullForSideBySide: true, cli: false }).run(() => undefined);
   expect(m.zoneRecordsNoopRequestsAt1).toBe(0);
   expect(m.zoneRecordsRefreshRequestsAt1).toBe(m.zoneRecordsRefreshPagesAt1);
   expect(m.zoneRecordsRefreshPagesAt1).toBe(1);

@@ -188,6 +188,28 @@ describe("a zone the program rules out: it fails at preview once, with the fix, 
   });
 });
 
+describe("records created one after another, as the Pulumi CLI checks and creates each in turn", () => {
+  test("after a record's create the next check reads nothing again, and the records it holds include the one just created", async () => {
+    const other = await hostWith({});
+    try {
+      const first = new Managed(other, "DnsRecord", "turns-1");
+      expect(await first.up({ ...recordArgs, type: "A", name: "turns", content: "192.0.2.1", ttl: 300 })).toBe("create");
+      const mark = env.mark();
+      const second = new Managed(other, "DnsRecord", "turns-2");
+      expect(await second.up({ ...recordArgs, type: "A", name: "turns-b", content: "192.0.2.2", ttl: 300 })).toBe("create");
+      const reads = requestsSince(mark).filter((r) => r.method === "GET").map((r) => r.path.replace(/\?.*/, ""));
+      // Before: the zone list and the zone (with its records) were read again after every record's write.
+      expect(reads).toEqual([]);
+      // The records as read hold the second record's create: a check that adopts it finds it.
+      const adopter = new Managed(other, "DnsRecord", "turns-adopt");
+      expect((await adopter.check({ ...recordArgs, type: "A", name: "turns-b", content: "192.0.2.2", ttl: 300, adopt: true })).failures).toEqual([]);
+      expect(await logsWith(other, /adopts A turns-b\.demo-reseller\.com \(record /)).toMatch(/DnsRecord "turns-adopt": adopts A turns-b\.demo-reseller\.com \(record [^)]+\); nothing changes/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe("money: what up will charge, the running total, maxPrice and the balance", () => {
   const domainArgs = (name: string, extra: Record<string, unknown> = {}) => ({ domain: name, contacts: { registrant: contact }, maxPrice: "20.00", ...extra });
 
