@@ -79,13 +79,14 @@ test.each(MISTAKES.map((m, i) => [m.title, m, i] as const))("%s: caught at previ
     .filter((r) => r.mutating || !isReadRequest(r));
   const up = await stack.run(["up", "--stack", name, "--yes", "--non-interactive", "--skip-preview"], { env: NO_ENV });
 
-  // The promised phrase as printed. What comes before it names the resource and the value flagged,
-  // and what follows it may name advice that depends on which of two resources the CLI checked first
-  // (it fixes no order: "or set waitForDelegation" only once the zone's check has said it has none).
+  // The promised phrase as printed, without the request's id (it differs per run). What comes before
+  // it names the resource and the value flagged, and what follows it may name advice that depends on
+  // which of two resources the CLI checked first (it fixes no order: "or set waitForDelegation" only
+  // once the zone's check has said it has none).
   const matching = (lines: string[]): string | undefined => {
     for (const l of lines) {
       const x = m.message.exec(l);
-      if (x) return x[0];
+      if (x) return x[0].replace(/ \(request id [^)]+\)/, "");
     }
     return undefined;
   };
