@@ -37,6 +37,18 @@ export interface Mistake {
   requests?: number;
 }
 
+/** The stack config a mistake runs under: the sandbox's good settings (a limit tests never reach), then the mistake's own (`null` removes a key). */
+export function mistakeConfig(sandbox: { url: string; credentials: { key: string; secret: string } }, m: Pick<Mistake, "config">): Record<string, string> {
+  const merged: Record<string, string | null> = {
+    "reseller:apiKey": sandbox.credentials.key,
+    "reseller:apiSecret": sandbox.credentials.secret,
+    "reseller:baseUrl": sandbox.url,
+    "reseller:requestsPerMinute": "100000",
+    ...m.config,
+  };
+  return Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== null));
+}
+
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
 const newDomain = (domain: string, extra: Record<string, unknown> = {}) => ({ domain, contacts: { registrant: CONTACT }, nameservers: SERVICE_NS, maxPrice: "50.00", ...extra });
 const record = (title: string, args: Record<string, unknown>) => ({ kind: "DnsRecord" as const, title, args: { zone: "demo-reseller.com", ttl: 3600, ...args } });

@@ -22,7 +22,7 @@ import { typeToken } from "../../resources/kinds";
 import { deployDeclared, providerFor, ROOT } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
-import { MISTAKES, type Mistake } from "./preview-catalogue";
+import { MISTAKES, mistakeConfig, type Mistake } from "./preview-catalogue";
 
 jest.setTimeout(2_400_000);
 
@@ -34,16 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-function configOf(m: Pick<Mistake, "config">): Record<string, string> {
-  const merged: Record<string, string | null> = {
-    "reseller:apiKey": sandbox.credentials.key,
-    "reseller:apiSecret": sandbox.credentials.secret,
-    "reseller:baseUrl": sandbox.url,
-    "reseller:requestsPerMinute": "100000",
-    ...m.config,
-  };
-  return Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== null));
-}
+const configOf = (m: Pick<Mistake, "config">): Record<string, string> => mistakeConfig(sandbox, m);
 
 interface Outcome {
   errors: string[];

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
-import { MISTAKES, type Mistake } from "../audit/preview-catalogue";
+import { MISTAKES, mistakeConfig, type Mistake } from "../audit/preview-catalogue";
 
 jest.setTimeout(1_800_000);
 
@@ -39,15 +39,9 @@ function programOf(m: Mistake): string {
   return `const reseller = require("reseller-pulumi");\n${lines.join("\n")}\n`;
 }
 
+/** The mistake's stack config, the API secret apart (set with --secret, as a user would). */
 function configOf(m: Mistake): { plaintext: [string, string][]; secret: [string, string][] } {
-  const merged: Record<string, string | null> = {
-    "reseller:apiKey": sandbox.credentials.key,
-    "reseller:apiSecret": sandbox.credentials.secret,
-    "reseller:baseUrl": sandbox.url,
-    "reseller:requestsPerMinute": "100000",
-    ...m.config,
-  };
-  const entries = Object.entries(merged).filter((e): e is [string, string] => e[1] !== null);
+  const entries = Object.entries(mistakeConfig(sandbox, m));
   return { plaintext: entries.filter(([k]) => k !== "reseller:apiSecret"), secret: entries.filter(([k]) => k === "reseller:apiSecret") };
 }
 
