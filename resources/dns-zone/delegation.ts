@@ -42,9 +42,8 @@ export const ruledOut = (m: Misdelegation, waits: boolean | undefined): boolean 
 export function zoneInactiveMessage(zone: string, m: Partial<Misdelegation> | undefined, waits: boolean | undefined): string {
   const service = m?.serviceNameservers?.length ? m.serviceNameservers.join(", ") : undefined;
   const fix = `Set the Domain's nameservers to the service's${service ? `: ${service}` : ""}`;
-  // Said whatever the zone's wait (which the CLI may not have checked yet): preview and up say the same.
   if (m?.byProgram)
-    return `${zone}: the zone can never become active: this program's Domain sets the nameservers of ${zone} to ${m.delegatedTo!.join(", ")}, not to the service's, so records cannot be created in it and a wait for the delegation (waitForDelegation) would never end. ${fix} (nameservers on the Domain)`;
+    return `${zone}: the zone can never become active: this program's Domain sets the nameservers of ${zone} to ${m.delegatedTo!.join(", ")}, not to the service's, so records cannot be created in it${waits ? " and a wait for the delegation (waitForDelegation) would never end" : ""}. ${fix} (nameservers on the Domain)`;
   const where = m?.delegatedTo?.length ? `${zone} is delegated to ${m.delegatedTo.join(", ")}` : `${zone} is not delegated to the service`;
   const to = service ? ` (${service})` : "";
   const head = `${zone}: the zone is not active and cannot become active: ${where}, not to the zone's nameservers${to}, so records cannot be created in it. ${fix} (or change the delegation at the domain's registrar)`;
