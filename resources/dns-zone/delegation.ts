@@ -9,6 +9,8 @@
  *   would set them again; or
  * - the live delegation points elsewhere and nothing waits for it to change (no waitForDelegation).
  * Messages never advise a setting the program has: `waits` is what the DnsZone says, when known.
+ * The message of a zone the program rules out is the same whichever resource tells it first (the
+ * real CLI checks them in no fixed order); only the DnsZone's own error adds that its wait is futile.
  */
 import { canonicalHost } from "../shared/normalize";
 
@@ -43,7 +45,7 @@ export function zoneInactiveMessage(zone: string, m: Partial<Misdelegation> | un
   const service = m?.serviceNameservers?.length ? m.serviceNameservers.join(", ") : undefined;
   const fix = `Set the Domain's nameservers to the service's${service ? `: ${service}` : ""}`;
   if (m?.byProgram)
-    return `${zone}: the zone can never become active: this program's Domain sets the nameservers of ${zone} to ${m.delegatedTo!.join(", ")}, not to the service's, so records cannot be created in it${waits ? " and a wait for the delegation (waitForDelegation) would never end" : ""}. ${fix} (nameservers on the Domain)`;
+    return `${zone}: the zone can never become active: this program's Domain sets the nameservers of ${zone} to ${m.delegatedTo!.join(", ")}, not to the service's, so records cannot be created in it. ${fix} (nameservers on the Domain)`;
   const where = m?.delegatedTo?.length ? `${zone} is delegated to ${m.delegatedTo.join(", ")}` : `${zone} is not delegated to the service`;
   const to = service ? ` (${service})` : "";
   const head = `${zone}: the zone is not active and cannot become active: ${where}, not to the zone's nameservers${to}, so records cannot be created in it. ${fix} (or change the delegation at the domain's registrar)`;
@@ -51,6 +53,9 @@ export function zoneInactiveMessage(zone: string, m: Partial<Misdelegation> | un
   if (waits === true) return `${head}; the DnsZone's wait for the delegation (waitForDelegation) ended before it changed, so run up again once it has`;
   return `${head}, then run up again`;
 }
+
+/** What a DnsZone that waits for a delegation its program rules out adds to the zone's message. */
+export const FUTILE_WAIT = "The DnsZone's wait for the delegation (waitForDelegation) would never end.";
 
 /** The same zone, for its later refusals in one command: the whole message is given once. */
 export const zoneInactiveAgain = (zone: string): string => `${zone}: the zone cannot become active (not delegated to the service; the fix is in the first error about ${zone})`;

@@ -5,7 +5,7 @@
  */
 import type { HostContext } from "../host/context";
 import { zonesInRun } from "../host/zones-in-run";
-import { zoneInactiveMessage, type Misdelegation } from "./delegation";
+import { FUTILE_WAIT, zoneInactiveMessage, type Misdelegation } from "./delegation";
 
 /** What the preview of this command knows (host/preflight.ts keeps it). */
 export interface DelegationView {
@@ -29,7 +29,7 @@ export async function previewZoneDelegation(view: DelegationView, ctx: HostConte
     if (m) ctx.log.info(`${who}: ${zone} is delegated to ${m.delegatedTo.join(", ")}, not to the service's nameservers (${m.serviceNameservers.join(", ")}); up waits up to ${wait.seconds} s for the change (waitForDelegation), then creates the zone's records`);
     return;
   }
-  if (m.byProgram && wait.enabled) throw new Error(run.inactive(zone, m));
+  if (m.byProgram && wait.enabled) throw new Error(`${run.inactive(zone, m)} ${FUTILE_WAIT}`);
   ctx.log.warn(`${who}: ${zoneInactiveMessage(zone, m, wait.enabled)}`);
 }
 

@@ -118,13 +118,27 @@ describe("a zone the program rules out: it fails at preview once, with the fix, 
         (e: Error) => e.message,
       );
       expect(failure).toMatch(new RegExp("^demo-shop\\.net" + programRules.source));
-      expect(failure).toContain("a wait for the delegation (waitForDelegation) would never end");
+      expect(failure).toMatch(/\(nameservers on the Domain\) The DnsZone's wait for the delegation \(waitForDelegation\) would never end\.$/);
       expect(failure).not.toMatch(/set waitForDelegation/);
       // The zone told it whole: its records (one DnsRecord, one DnsZoneRecords) refer to that error.
       const again = /^demo-shop\.net: the zone cannot become active \(not delegated to the service; the fix is in the first error about demo-shop\.net\)$/;
       await expect(new Managed(other, "DnsRecord", "ruled-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(again);
       await expect(new Managed(other, "DnsZoneRecords", "ruled-records").check({ zone: "demo-shop.net", records: [{ type: "A", name: "api", content: "192.0.2.2" }] })).rejects.toThrow(again);
       expect(env.mutatingSince(mark)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("the record checked before its zone (the real CLI fixes no order): the record tells the same message the zone would, and the zone adds only that its wait is futile", async () => {
+    const other = await hostWith({});
+    try {
+      await new Managed(other, "Domain", "ruled-shop-3").check(shopDomain);
+      const failed = (p: Promise<unknown>) => p.then(() => "passed", (e: Error) => e.message);
+      const byRecord = await failed(new Managed(other, "DnsRecord", "ruled-www-3").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" }));
+      const byZone = await failed(new Managed(other, "DnsZone", "ruled-zone-3").check({ domain: "demo-shop.net", waitForDelegation: true }));
+      expect(byRecord).toMatch(new RegExp("^demo-shop\\.net" + programRules.source + " \\(nameservers on the Domain\\)$"));
+      expect(byZone).toBe("demo-shop.net: the zone cannot become active (not delegated to the service; the fix is in the first error about demo-shop.net) The DnsZone's wait for the delegation (waitForDelegation) would never end.");
     } finally {
       await other.close();
     }
