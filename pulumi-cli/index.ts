@@ -34,10 +34,12 @@ export interface PulumiCli {
   origin: "built" | "PATH";
 }
 
+// The rule is pinned.js's, shared with install.js (plain Node, run before any build).
+const { pinnedVersion } = require(path.join(checkoutRoot, "pulumi-cli", "pinned.js")) as { pinnedVersion(goModFile: string): string | undefined };
 const goModVersion = (file: string): string => {
-  const m = /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/pkg\/v3 (v\d+\.\d+\.\d+)\s*$/m.exec(fs.readFileSync(file, "utf8"));
-  if (!m) throw new Error(`${file} does not pin github.com/pulumi/pulumi/pkg/v3`);
-  return m[1];
+  const version = pinnedVersion(file);
+  if (!version) throw new Error(`${file} does not pin github.com/pulumi/pulumi/pkg/v3`);
+  return version;
 };
 
 /** The CLI version the checkout pins (pulumi-cli/go.mod), and the oldest it claims (pulumi-cli/oldest/go.mod). */

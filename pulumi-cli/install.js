@@ -13,6 +13,7 @@ const { execFileSync, spawnSync } = require("node:child_process");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
+const { pinnedVersion } = require("./pinned");
 
 const here = __dirname;
 const root = path.dirname(here);
@@ -24,11 +25,10 @@ function fail(line) {
   process.exit(1);
 }
 
-function pinnedVersion(dir) {
-  const goMod = fs.readFileSync(path.join(dir, "go.mod"), "utf8");
-  const m = /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/pkg\/v3 (v\d+\.\d+\.\d+)\s*$/m.exec(goMod);
-  if (!m) fail(`${path.relative(root, dir)}/go.mod does not pin github.com/pulumi/pulumi/pkg/v3`);
-  return m[1];
+function pinnedVersionOf(dir) {
+  const version = pinnedVersion(path.join(dir, "go.mod"));
+  if (!version) fail(`${path.relative(root, dir)}/go.mod does not pin github.com/pulumi/pulumi/pkg/v3`);
+  return version;
 }
 
 /** The folder the binaries of `version` go to: `.pulumi-cli/<version>` in the checkout (git-ignored). */
@@ -72,7 +72,7 @@ function main() {
   } catch {
     fail("Go is not installed (no `go` on PATH): the Pulumi CLI is built from source with Go 1.26 or newer (https://go.dev/dl/)");
   }
-  const version = pinnedVersion(moduleDir);
+  const version = pinnedVersionOf(moduleDir);
   const dir = binDir(version);
   const stamp = path.join(dir, ".fingerprint");
   const want = fingerprint(goVersion);
@@ -88,13 +88,11 @@ function main() {
   goBuild(moduleDir, path.join(dir, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", version);
   // The language host is ours and built from the newest module whatever the CLI's version: a CLI
   // asks a host only for what it needs, and treats what the host does not offer as not offered.
-  goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", pinnedVersion(here));
+  goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", pinnedVersionOf(here));
   fs.writeFileSync(path.join(dir, "pulumi-resource-pulumi-nodejs"), dynamicProviderPlugin, { mode: 0o755 });
   fs.writeFileSync(stamp, want);
   const printed = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
   console.log(`pulumi-cli: built pulumi ${printed} in ${((Date.now() - started) / 1000).toFixed(0)} s into ${path.relative(root, dir)}`);
 }
 
-if (require.main === module) main();
-
-module.exports = { binDir, pinnedVersion: () => pinnedVersion(here), oldestVersion: () => pinnedVersion(path.join(here, "oldest")) };
+main();
