@@ -18,9 +18,10 @@ import { containsUnknown, failed, isUnknown } from "../host/check";
 import type { DiffResult } from "../host/diff";
 import { checkZoneRecordsInputs } from "./schema";
 import type { ZoneRecordsInputs, ZoneRecordsOutputs } from "./state";
-import { declarations } from "./declared";
+import { declarations } from "../host/declared-records";
 import { liveCanonical } from "../host/live-records";
-import { declaredTtls, packHeld, planAgainstLive, planAgainstState, recordKey, stepLine, counts, unpackHeld, unpackRecords, type Held, type LiveRecord, type Plan, type Step, type ZoneRecord } from "./plan";
+import { declaredTtls, packHeld, planAgainstLive, planAgainstState, stepLine, counts, unpackHeld, unpackRecords, type Held, type LiveRecord, type Plan, type Step } from "./plan";
+import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { thresholdRefusal } from "./safety";
 
 /** Requests of one apply in flight at once: the client paces them (its rate limiter), this only hides each answer's latency. */

@@ -1,25 +1,15 @@
 /**
  * What an up of a DnsZoneRecords does, computed without side effects: the declared records against
- * the records the resource holds (state) or the live zone, as record-by-record steps. The key of a
- * record is its identity as one readable line, `<name> <type> <zone-file rdata>` (e.g.
- * `@ MX 10 mx1.example.com.`): type, name, content, priority and extra, never the TTL, which is
- * shared by the name and type and is the record's one changeable value besides its identity.
+ * the records the resource holds (state) or the live zone, as record-by-record steps, each record
+ * keyed by its identity (shared/record-key.ts).
  */
-import { recordType, type CanonicalRecord } from "../../provider/records";
 import { groupBy } from "../host/live-records";
-
-/** A declared record: DnsRecord's canonical shape (priority and extra only where the type has them). */
-export type ZoneRecord = Omit<CanonicalRecord, "priority" | "extra"> & { priority?: number | null; extra?: CanonicalRecord["extra"] };
+import type { ZoneRecord } from "../shared/record-key";
 
 /** What state keeps of a record the resource holds: the service's id and the TTL it has. */
 export interface Held {
   id: string;
   ttl: number;
-}
-
-/** The identity of a record as one line: `<name> <type> <rdata>`. */
-export function recordKey(r: ZoneRecord): string {
-  return `${r.name} ${r.type} ${recordType(r.type).print({ content: r.content, priority: r.priority ?? null, extra: r.extra ?? null })}`;
 }
 
 /** A live record, canonical, with its id. */

@@ -10,7 +10,8 @@ import { containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult
 import { domainNameRule, intRule, show } from "../shared/rules";
 import { DEFAULT_TTL, canonicalHost, defined } from "../shared/normalize";
 import { recordIdentity, type RecordIdentityFields } from "../../provider/records";
-import { isPackedRecords, packRecords, recordKey, unpackRecords, type ZoneRecord } from "./plan";
+import { isPackedRecords, packRecords, unpackRecords } from "./plan";
+import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { DEFAULT_SAFETY, type Safety } from "./safety";
 import type { ZoneRecordsInputs } from "./state";
 

@@ -7,7 +7,8 @@ import * as validate from "../../resources/dns-record/schema";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
 import { DEFAULT_LIMITS } from "../../resources/host/check";
 import { checkZoneRecordsInputs } from "../../resources/zone-records/schema";
-import { packHeld, recordKey, unpackHeld, unpackRecords } from "../../resources/zone-records/plan";
+import { packHeld, unpackHeld, unpackRecords } from "../../resources/zone-records/plan";
+import { recordKey } from "../../resources/shared/record-key";
 
 const ZONE = "example.com";
 const declared = [

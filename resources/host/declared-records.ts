@@ -1,11 +1,11 @@
 /**
  * Who declares which record in this command: DnsZoneRecords and DnsRecord both register the
- * identities (plan.ts `recordKey`) their checks accept, per zone. The provider host sees the check
+ * identities (shared/record-key.ts) their checks accept, per zone. The provider host sees the check
  * of every resource of the stack, so a record declared by both kinds is refused at the second check
  * (one record, one owner), and an authoritative DnsZoneRecords never deletes a record a DnsRecord
  * declares. Lives as long as the host process: one `pulumi` command.
  */
-import type { HostContext } from "../host/context";
+import type { HostContext } from "./context";
 
 export class Declarations {
   /** zone → key → URN. */
