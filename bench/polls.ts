@@ -11,7 +11,7 @@ import { DEFAULT_CONTRACT } from "../provider/contract";
 import { toServiceContact } from "../provider/contact-names";
 import { deriveIdempotencyKey } from "../provider/idempotency";
 import { waitForRegistry } from "../provider/waits";
-import { DEFAULT_WAIT_SECONDS } from "../resources/domain/handler";
+import { DEFAULT_WAIT_SECONDS } from "../resources/domain/schema";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
 import { atMs, sandboxOnClock } from "./measure";

@@ -18,6 +18,7 @@ import { checkRecordInputs } from "./schema";
 import { containsUnknown, failed } from "../host/check";
 import { pendingCreateHint } from "../host/pending-create";
 import { type RecordInputs, RecordOutputs } from "./state";
+import { previewRecord } from "./preview";
 
 /**
  * A record's create. A zone that is not active gets one delegation check first (its domain may
@@ -113,6 +114,8 @@ async function requireDelegation(ctx: HostContext, zone: string, want: Canonical
 }
 
 export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
+  preview: previewRecord,
+
   check(ctx, _olds, news) {
     const result = checkRecordInputs(news, ctx.limits());
     if (!result.ok) return result;

@@ -13,10 +13,9 @@ import { containsUnknown } from "../host/check";
 import { zoneInactiveMessage } from "./delegation";
 import { zonesInRun } from "../host/zones-in-run";
 import { defined } from "../shared/normalize";
-import { checkZoneInputs } from "./schema";
+import { DEFAULT_DELEGATION_WAIT_SECONDS, checkZoneInputs } from "./schema";
 import { type ZoneInputs, ZoneOutputs } from "./state";
-
-export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
+import { previewZone } from "./preview";
 
 /**
  * A zone delete that finds records left waits while this command is still deleting records of that
@@ -70,6 +69,8 @@ async function waitForDelegation(ctx: HostContext, domain: string, seconds: numb
 }
 
 export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
+  preview: previewZone,
+
   check(ctx, _olds, news) {
     const result = checkZoneInputs(news);
     // Whether it waits, so no message about the zone advises a wait that is set (dns-zone/delegation.ts).

@@ -1,11 +1,48 @@
 /**
- * DnsZone's delegation at preview (called by resources/host/preflight.ts, in preview and up alike):
- * a zone the program rules out fails once, on the first resource that shows it, before anything is
+ * DnsZone's prediction at preview (called by ../host/preflight.ts, in preview and up alike): a zone
+ * declared twice is warned about; one it creates is adopted, taken over, or created (refused without
+ * the domain's DNS add-on). Its delegation, also read by the records of the zone and by the Domain: a
+ * zone the program rules out fails once, on the first resource that shows it, before anything is
  * bought; a zone that waits for a delegation it can get is told so, without advice to set the wait.
  */
+import { VALUES } from "../../provider/contract";
+import type { DomainInfo } from "../../provider/views";
 import type { HostContext } from "../host/context";
+import type { Props } from "../host/handler";
+import { creating, named, type Preflight } from "../host/preflight";
+import { zoneDeclaredTwice } from "../host/preview-messages";
+import { resourceName } from "../host/urn";
 import { zonesInRun } from "../host/zones-in-run";
 import { FUTILE_WAIT, zoneInactiveMessage, type Misdelegation } from "./delegation";
+import { DEFAULT_DELEGATION_WAIT_SECONDS } from "./schema";
+import type { ZoneInputs } from "./state";
+
+export async function previewZone(p: Preflight, ctx: HostContext, olds: Props, inputs: Props): Promise<void> {
+  const i = inputs as unknown as ZoneInputs;
+  const urn = i.resourceUrn ?? "";
+  const other = p.zoneOwners.get(i.domain);
+  // Warned, not refused: a host process that outlives one command (tests) would remember URNs of earlier ones.
+  if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsZone", urn)}: ${zoneDeclaredTwice(i.domain, resourceName(other))}`);
+  p.zoneOwners.set(i.domain, urn);
+  if (!creating(olds)) return;
+  const who = named("DnsZone", i.resourceUrn);
+  const live = await p.reads.zone(i.domain);
+  if (live) {
+    if (i.adopt) ctx.log.info(`${who}: adopts the zone ${i.domain} (${live.records_count} records, ${live.status}); nothing changed`);
+    else ctx.log.warn(`${who}: the DNS zone ${i.domain} exists already; up takes it over unchanged. If another stack manages it, remove it from this program.`);
+  } else {
+    zonesInRun(ctx).declare(i.domain, urn, i.waitForDelegation ? (i.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS) : 0);
+    const d = zonesInRun(ctx).plannedNameservers(i.domain) ? undefined : await p.reads.domain(i.domain);
+    if (d) requireDnsAddon(i.domain, d);
+    ctx.log.info(`${who}: ${i.adopt ? "adopt finds no zone; " : ""}creates the zone ${i.domain}`);
+  }
+  await previewZoneDelegation(p, ctx, i.domain, who, { enabled: !!i.waitForDelegation, seconds: i.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS });
+}
+
+function requireDnsAddon(name: string, d: DomainInfo): void {
+  if (Array.isArray(d.addons) && !d.addons.includes(VALUES.dnsAddon))
+    throw new Error(`${name}: lacks the DNS Management add-on (${VALUES.dnsAddon}), which DNS hosting needs; add it in the reseller portal, then run again. Nothing was created.`);
+}
 
 /** What the preview of this command knows (host/preflight.ts keeps it). */
 export interface DelegationView {

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { CheckResult, bool, common, domainName, optional, parseInputs, readInt } from "../host/check";
 import { ZoneInputs } from "./state";
 
+/** How long an up with waitForDelegation waits for the domain to delegate to the service (waitTimeoutSeconds). */
+export const DEFAULT_DELEGATION_WAIT_SECONDS = 300;
+
 export const zoneSchema: z.ZodType<ZoneInputs> = z.looseObject({
   ...common,
   domain: domainName,

@@ -15,6 +15,7 @@ import { addonPriceGuard, addonYears, ceilingOnly } from "../host/price-guard";
 import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
 import { moneyDecimals } from "../../provider/money";
 import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
+import { previewAddon } from "./preview";
 
 /** A purchase's outcome: the view and what it charged, or (its answer lost or unreadable) the view read back on and the order left unconfirmed. */
 type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddonOrder };
@@ -58,7 +59,7 @@ const NOT_BOUGHT: Charge = { charged: null, currency: null, invoice: null };
 /** What differs between the add-ons bought for a domain (WHOIS Privacy, Domain Protection). */
 interface DomainAddon<V extends { enabled: boolean }, O> {
   /** The resource class, for messages. */
-  kind: string;
+  kind: "PrivacyAddon" | "Protection";
   /** The add-on's name in messages, e.g. "WHOIS Privacy". */
   label: string;
   /** The operation its Idempotency-Key names. */
@@ -138,6 +139,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   }
 
   return {
+    preview: previewAddon(a.kind),
     check: (ctx, _olds, news) => checkDomainOnlyInputs(news, ctx.limits()),
     diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
 

@@ -23,15 +23,14 @@ import type { MoneyContract } from "../../provider/contract";
 import { moneyDecimals } from "../../provider/money";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
-import { checkDomainInputs } from "./schema";
+import { DEFAULT_WAIT_SECONDS, checkDomainInputs } from "./schema";
 import { containsUnknown } from "../host/check";
 import { zonesInRun } from "../host/zones-in-run";
 import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
+import { previewDomain, previewDomainDiff } from "./preview";
 
 /** What outputs() overlays on the inputs besides the live view. */
 type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts" | "unconfirmedOrder">>;
-
-export const DEFAULT_WAIT_SECONDS = 120;
 
 const isoNow = (ctx: HostContext): string => new Date(ctx.clock.now()).toISOString();
 
@@ -283,6 +282,9 @@ const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo |
 };
 
 export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
+  preview: previewDomain,
+  previewDiff: previewDomainDiff,
+
   check(ctx, _olds, news) {
     const { bag, renamed } = withCurrentContactNames(news);
     if (renamed.length)

@@ -9,6 +9,9 @@ import { hostNameProblem } from "../shared/rules";
 import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readMaxPrice, readString, refuse, refuseBare, withLimits } from "../host/check";
 import { DomainInputs } from "./state";
 
+/** How long an up waits for a registration or transfer the service is still processing (waitTimeoutSeconds). */
+export const DEFAULT_WAIT_SECONDS = 120;
+
 export const EMAIL = /^[^\s@"<>]+@[^\s@]+$/;
 export const PHONE = /^\+[1-9]\d{6,14}$/;
 export const KNOWN_CONTACT_FIELDS: readonly string[] = [...CONTACT_FIELDS.required, ...CONTACT_FIELDS.optional];

@@ -8,8 +8,11 @@ import { type Handler, claimUnlessReplaced } from "../host/handler";
 import { defined } from "../shared/normalize";
 import { checkEppCodeInputs } from "./schema";
 import { type EppCodeInputs, EppCodeOutputs } from "./state";
+import { previewEppCode } from "./preview";
 
 export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
+  preview: previewEppCode,
+
   check(ctx, olds, news) {
     const result = checkEppCodeInputs(news);
     // No olds: the engine will create (a new resource, or a replacement). Said before it happens,

@@ -23,7 +23,7 @@ import type { HostContext } from "./context";
 import { Host } from "./host";
 import { onEngineCancel } from "./engine-cancel";
 import type { Kind } from "../kinds";
-import { dropPreviewReads, preflight, previewRecordWritten, previewRenewal } from "./preflight";
+import { dropPreviewReads, preflight, previewDiff, previewRecordWritten, type DiffPrediction, type Prediction } from "./preflight";
 import { judgeNames } from "./disguised-inputs";
 import { sdkTooOld } from "../shared/sdk-version";
 import type { CheckResult } from "./check";
@@ -48,6 +48,8 @@ function fromEngine<T>(bag: Props): T {
 /** A handler behind the engine's untyped calls. */
 interface KindHandler {
   upgrade(state: Props): Props;
+  preview?: Prediction;
+  previewDiff?: DiffPrediction;
   check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
   diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
   create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
@@ -60,6 +62,8 @@ function kind<I, O>(h: Handler<I, O>): KindHandler {
   const upgrade = (state: Props): Props => (h.upgrade ? h.upgrade(state) : state);
   return {
     upgrade,
+    preview: h.preview,
+    previewDiff: h.previewDiff,
     // check's olds are upgraded by the caller, which hands them to preflight as well.
     check: async (ctx, olds, news) => h.check(ctx, olds, news),
     // A refresh's diff gets the inputs in state as news (engine: RefreshStep), old names and all.
@@ -158,7 +162,7 @@ export async function check(name: string, olds: Props, news: Props, account?: st
     // Host names that are not what they look like: warned about, or refused (names.strict), before anything is read.
     // (`name` is a kind: handler() refused any other.)
     const checked = judgeNames(ctx, name as Kind, news, await h.check(ctx, was, news));
-    return preflight(ctx, name, was, checked);
+    return preflight(ctx, h.preview, was, checked);
   });
   // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
   return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
@@ -167,9 +171,10 @@ export async function check(name: string, olds: Props, news: Props, account?: st
 export async function diff(name: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
   return guarded([news, olds], async () => {
     const ctx = contextOf(account);
-    const d = handler(name).diff(ctx, id, olds, news);
-    // A renewal is decided here, not in check: it is priced as a purchase (preflight.ts).
-    if (name === "Domain" && d.diffs.includes("renewal")) await previewRenewal(ctx, olds, news);
+    const h = handler(name);
+    const d = h.diff(ctx, id, olds, news);
+    // What only the diff decides (a Domain's renewal, priced as a purchase): preflight.ts.
+    await previewDiff(ctx, h.previewDiff, olds, news, d);
     return d;
   });
 }

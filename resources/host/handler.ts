@@ -8,6 +8,7 @@ import { isNotFound } from "../../provider/vocabulary";
 import type { HostContext } from "./context";
 import { type DiffResult } from "./diff";
 import type { CheckResult } from "./check";
+import type { DiffPrediction, Prediction } from "./preflight";
 
 /** A property bag as the engine sends it, before check. */
 export type Props = Record<string, unknown>;
@@ -30,6 +31,10 @@ export interface Handler<I, O> {
    * the kind's state has not changed shape.
    */
   upgrade?(state: Props): Props;
+  /** Check's prediction of what up will meet, read from the service (its folder's preview.ts, run by host/preflight.ts). */
+  preview?: Prediction;
+  /** Diff's, for what only the diff decides. */
+  previewDiff?: DiffPrediction;
 }
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */

@@ -23,6 +23,7 @@ import { liveCanonical } from "../host/live-records";
 import { declaredTtls, packHeld, planAgainstLive, planAgainstState, stepLine, counts, unpackHeld, unpackRecords, type Held, type LiveRecord, type Plan, type Step } from "./plan";
 import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { thresholdRefusal } from "./safety";
+import { previewZoneRecords } from "./preview";
 
 /** Requests of one apply in flight at once: the client paces them (its rate limiter), this only hides each answer's latency. */
 export const APPLY_CONCURRENCY = 4;
@@ -204,6 +205,8 @@ function declarationChanged(olds: Record<string, unknown>, news: ZoneRecordsInpu
 }
 
 export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> = {
+  preview: previewZoneRecords,
+
   async check(ctx, olds, news) {
     // A new resource is planned against the live zone whatever it declares: its list is asked for
     // while the records are judged (thousands take a while), not after.

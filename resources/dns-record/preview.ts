@@ -1,0 +1,51 @@
+/**
+ * DnsRecord's prediction at preview (called by ../host/preflight.ts, in preview and up alike): a
+ * record declared twice is warned about; a create is refused when its zone cannot become active
+ * (../dns-zone/preview.ts) or a live sibling of its name and type has another TTL; adopt says which
+ * live record it takes, or why it creates one.
+ */
+import { recordIdentity } from "../../provider/records";
+import type { HostContext } from "../host/context";
+import type { Props } from "../host/handler";
+import { containsUnknown } from "../host/check";
+import { liveByTypeName, typeNameKey } from "../host/live-records";
+import { creating, named, type Preflight } from "../host/preflight";
+import { recordDeclaredTwice, ttlConflict } from "../host/preview-messages";
+import { resourceName } from "../host/urn";
+import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
+import { previewRecordZone } from "../dns-zone/preview";
+import type { RecordInputs } from "./state";
+
+export async function previewRecord(p: Preflight, ctx: HostContext, olds: Props, i: Props): Promise<void> {
+  if (!containsUnknown([i.type, i.name, i.content, i.priority, i.extra, i.adopt])) await record(p, ctx, olds, i as unknown as RecordInputs);
+}
+
+async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInputs): Promise<void> {
+  const want = canonicalRecord({ type: i.type, name: i.name, content: i.content, ttl: i.ttl, priority: i.priority ?? null, extra: i.extra ?? null }, i.zone);
+  const what = `${want.type} ${fqdn(want.name, i.zone)}`;
+  const identity = `${i.zone} ${recordIdentity(want)}`;
+  const urn = i.resourceUrn ?? "";
+  const other = p.recordOwners.get(identity);
+  if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsRecord", urn)}: ${recordDeclaredTwice(what, resourceName(other))}`);
+  p.recordOwners.set(identity, urn);
+  // A record already in state lives in a zone that was active: only a create needs the zone's delegation
+  // and its live records (so a no-op up reads nothing but the account's one credential check).
+  if (!creating(olds)) return;
+  const declared = p.zoneOwners.get(i.zone);
+  await previewRecordZone(p, ctx, i.zone);
+  const who = named("DnsRecord", i.resourceUrn);
+  // A zone this run creates has no live records; any other is read once, for all its records.
+  const live = declared !== undefined && !(await p.reads.zone(i.zone)) ? [] : ((await p.reads.zoneRecords(i.zone)) ?? []);
+  const same = liveByTypeName(live, i.zone).get(typeNameKey(want)) ?? [];
+  const match = same.find(({ canonical: c }) => c.content === want.content && (c.priority ?? null) === (want.priority ?? null) && sameJson(c.extra ?? null, want.extra ?? null));
+  // Live siblings with another TTL refuse the create (shared TTL); an adopted record gets the program's TTL instead.
+  const sibling = same.find(({ canonical: c }) => c.ttl !== want.ttl);
+  if (sibling && !(i.adopt && match)) throw new Error(ttlConflict(what, want.type, want.ttl, sibling.canonical.ttl));
+  if (!i.adopt) return;
+  if (match) {
+    const ttl = match.canonical.ttl !== want.ttl ? `; up sets its ttl ${match.canonical.ttl} -> ${want.ttl} (shared by every ${want.type} record of the name)` : "; nothing changes";
+    ctx.log.info(`${who}: adopts ${what} (record ${match.live.id})${ttl}`);
+  } else if (same.length)
+    ctx.log.info(`${who}: creates ${what} ${JSON.stringify(want.content)}: the live ${want.type} record(s) of the name differ (${same.map(({ canonical: c }) => JSON.stringify(c.content)).join(", ")}), and adopt takes only an identical record`);
+  else ctx.log.info(`${who}: creates ${what}: adopt finds no such record in the zone`);
+}
