@@ -21,7 +21,7 @@ import { passThrough } from "./t_other";
 import * as tSRV from "./t_srv";
 import * as tSVCB from "./t_svcb";
 import * as tTXT from "./t_txt";
-import { DEFAULT_TTL } from "./rules";
+import { ttlOrDefault } from "./rules";
 import { genericTypeRule, isGenericTypeName } from "./types";
 
 export type { Problem, RecordExtra, RecordFields } from "./common";
@@ -89,7 +89,7 @@ export interface CanonicalRecord {
   extra: RecordExtra | null;
 }
 
-export { DEFAULT_TTL, recordIdentity, recordIdentityParts, sameRecord, type RecordIdentityFields } from "./rules";
+export { DEFAULT_TTL, ttlOrDefault, recordIdentity, recordIdentityParts, sameRecord, type RecordIdentityFields } from "./rules";
 
 /** The last zone named and its form: a zone's records are canonicalized one after the other (a list of 10,000 named it 20,000 times). */
 let lastZone: { zone: string; name: string } | undefined;
@@ -165,7 +165,7 @@ export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
   if (typeof r.content !== "string") problems.push({ field: "content", value: r.content, rule: "is not a string" });
   const fields: RecordFields | undefined = typeof r.content === "string" ? guard(() => entry.parse({ content: r.content, priority: r.priority, extra: r.extra }, z)) : undefined;
   if (problems.length > 0 || name === undefined || fields === undefined) return { record: undefined, problems };
-  return { record: { type, name, content: fields.content, ttl: r.ttl ?? DEFAULT_TTL, priority: fields.priority, extra: fields.extra }, problems: [] };
+  return { record: { type, name, content: fields.content, ttl: ttlOrDefault(r.ttl), priority: fields.priority, extra: fields.extra }, problems: [] };
 }
 
 /** One problem as text: `field: value rule`. */

@@ -9,6 +9,9 @@ import type { RecordExtra } from "./common";
 /** TTL of a record that gives none, seconds (the spec is silent; one hour, as the sandbox's records). */
 export const DEFAULT_TTL = 3600;
 
+/** A record's TTL as given, or the default when it gives none: where every record gets its default. */
+export const ttlOrDefault = <T>(ttl: T | null | undefined): T | number => ttl ?? DEFAULT_TTL;
+
 /** A record as far as its identity goes (canonical fields; TTL is shared per name and type, so not part of it). */
 export interface RecordIdentityFields {
   type: string;

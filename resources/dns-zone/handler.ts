@@ -13,7 +13,7 @@ import { containsUnknown } from "../host/check";
 import { zoneInactiveMessage } from "./delegation";
 import { zonesInRun } from "../host/zones-in-run";
 import { defined } from "../shared/normalize";
-import { DEFAULT_DELEGATION_WAIT_SECONDS, checkZoneInputs } from "./schema";
+import { checkZoneInputs, delegationWaitSeconds } from "./schema";
 import { type ZoneInputs, ZoneOutputs } from "./state";
 import { previewZone } from "./preview";
 
@@ -113,7 +113,7 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
   },
 
   async update(ctx, id, olds, news) {
-    if (news.waitForDelegation && !olds.delegated) await waitForDelegation(ctx, id, news.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS, olds.nameservers);
+    if (news.waitForDelegation && !olds.delegated) await waitForDelegation(ctx, id, delegationWaitSeconds(news), olds.nameservers);
     const z = await getZoneOrUndefined(ctx, id);
     if (!z) throw new Error(`${id}: the DNS zone no longer exists on the service; run pulumi refresh to drop it from state, then up to create it again`);
     return { outs: zoneOutputs(news, z, olds.adopted ?? false) };
@@ -163,7 +163,7 @@ async function createZone(ctx: HostContext, inputs: ZoneInputs): Promise<{ id: s
       takenOver = true;
     } else throw e;
   }
-  if (inputs.waitForDelegation) await waitForDelegation(ctx, domain, inputs.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS);
+  if (inputs.waitForDelegation) await waitForDelegation(ctx, domain, delegationWaitSeconds(inputs));
   else {
     // One delegation check, no wait: a domain that already points at the service's nameservers
     // makes the zone active now (spec: POST zone check), so the records of this run can be created.

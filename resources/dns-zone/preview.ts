@@ -14,7 +14,7 @@ import { zoneDeclaredTwice } from "../host/preview-messages";
 import { resourceName } from "../host/urn";
 import { zonesInRun } from "../host/zones-in-run";
 import { FUTILE_WAIT, zoneInactiveMessage, type Misdelegation } from "./delegation";
-import { DEFAULT_DELEGATION_WAIT_SECONDS } from "./schema";
+import { delegationWaitSeconds } from "./schema";
 import type { ZoneInputs } from "./state";
 
 export async function previewZone(p: Preflight, ctx: HostContext, olds: Props, inputs: Props): Promise<void> {
@@ -31,12 +31,12 @@ export async function previewZone(p: Preflight, ctx: HostContext, olds: Props, i
     if (i.adopt) ctx.log.info(`${who}: adopts the zone ${i.domain} (${live.records_count} records, ${live.status}); nothing changed`);
     else ctx.log.warn(`${who}: the DNS zone ${i.domain} exists already; up takes it over unchanged. If another stack manages it, remove it from this program.`);
   } else {
-    zonesInRun(ctx).declare(i.domain, urn, i.waitForDelegation ? (i.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS) : 0);
+    zonesInRun(ctx).declare(i.domain, urn, i.waitForDelegation ? delegationWaitSeconds(i) : 0);
     const d = zonesInRun(ctx).plannedNameservers(i.domain) ? undefined : await p.reads.domain(i.domain);
     if (d) requireDnsAddon(i.domain, d);
     ctx.log.info(`${who}: ${i.adopt ? "adopt finds no zone; " : ""}creates the zone ${i.domain}`);
   }
-  await previewZoneDelegation(p, ctx, i.domain, who, { enabled: !!i.waitForDelegation, seconds: i.waitTimeoutSeconds ?? DEFAULT_DELEGATION_WAIT_SECONDS });
+  await previewZoneDelegation(p, ctx, i.domain, who, { enabled: !!i.waitForDelegation, seconds: delegationWaitSeconds(i) });
 }
 
 function requireDnsAddon(name: string, d: DomainInfo): void {

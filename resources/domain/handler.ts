@@ -23,7 +23,7 @@ import type { MoneyContract } from "../../provider/contract";
 import { moneyDecimals } from "../../provider/money";
 import { adoptDomainMissing } from "../host/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
-import { DEFAULT_WAIT_SECONDS, checkDomainInputs } from "./schema";
+import { checkDomainInputs, processingWaitSeconds } from "./schema";
 import { containsUnknown } from "../host/check";
 import { zonesInRun } from "../host/zones-in-run";
 import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
@@ -365,7 +365,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     }
     let live: DomainInfo;
     try {
-      live = await waitWhileProcessing(ctx, api, domain, inputs.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS);
+      live = await waitWhileProcessing(ctx, api, domain, processingWaitSeconds(inputs));
     } catch (e) {
       // Bought but not readable: keep it in state so a refresh can follow it.
       throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));

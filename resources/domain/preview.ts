@@ -16,7 +16,7 @@ import type { PricedAction } from "../host/preview-reads";
 import { priceGuard } from "../host/price-guard";
 import { zonesInRun } from "../host/zones-in-run";
 import { previewDomainRulesOutZone } from "../dns-zone/preview";
-import { DEFAULT_WAIT_SECONDS } from "./schema";
+import { processingWaitSeconds } from "./schema";
 import type { DomainInputs } from "./state";
 
 export async function previewDomain(p: Preflight, ctx: HostContext, olds: Props, i: Props): Promise<void> {
@@ -35,7 +35,7 @@ async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInpu
     return;
   }
   if (i.adopt) throw new Error(adoptDomainMissing(i.domain));
-  zonesInRun(ctx).expect(i.domain, (i.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000);
+  zonesInRun(ctx).expect(i.domain, processingWaitSeconds(i) * 1000);
   p.plannedYears.set(i.domain, i.years);
   const action: PricedAction = i.authCode ? "transfer" : "register";
   const availability = await ctx.api().checkDomain(i.domain);

@@ -11,6 +11,8 @@ import { DomainInputs } from "./state";
 
 /** How long an up waits for a registration or transfer the service is still processing (waitTimeoutSeconds). */
 export const DEFAULT_WAIT_SECONDS = 120;
+/** The seconds an up waits for a pending registration or transfer: the one place its default applies. */
+export const processingWaitSeconds = (i: { waitTimeoutSeconds?: number }): number => i.waitTimeoutSeconds ?? DEFAULT_WAIT_SECONDS;
 
 export const EMAIL = /^[^\s@"<>]+@[^\s@]+$/;
 export const PHONE = /^\+[1-9]\d{6,14}$/;

@@ -13,10 +13,10 @@
  */
 import { domainToASCII } from "node:url";
 import { isIPv6 } from "node:net";
-import { DEFAULT_TTL, canonicalize, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../../provider/records";
+import { DEFAULT_TTL, canonicalize, ttlOrDefault, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../../provider/records";
 import { CONTACT_TYPES, type Contact, type ContactSet, type ContactType, type StoredContact } from "../../provider/shapes";
 
-export { DEFAULT_TTL, type CanonicalRecord };
+export { DEFAULT_TTL, ttlOrDefault, type CanonicalRecord };
 
 /**
  * A host name in canonical form: ASCII, lower case, no trailing dot. Wildcard and underscore labels
@@ -93,7 +93,7 @@ export function canonicalRecord(r: RecordLike, zone: string): CanonicalRecord {
   const type = r.type.trim().toUpperCase();
   const entry = recordType(type);
   const extra = entry.extra.length && r.extra ? dropUndefined({ ...r.extra }) : null;
-  return { type, name: relativeName(r.name, zone), content: r.content.trim(), ttl: r.ttl ?? DEFAULT_TTL, priority: entry.priority ? (r.priority ?? null) : null, extra };
+  return { type, name: relativeName(r.name, zone), content: r.content.trim(), ttl: ttlOrDefault(r.ttl), priority: entry.priority ? (r.priority ?? null) : null, extra };
 }
 
 function dropUndefined<T extends object>(o: T): T {

@@ -8,7 +8,7 @@
 import { checkRecordInputs } from "../dns-record/schema";
 import { containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../host/check";
 import { domainNameRule, intRule, show } from "../shared/rules";
-import { DEFAULT_TTL, canonicalHost, defined } from "../shared/normalize";
+import { canonicalHost, defined, ttlOrDefault } from "../shared/normalize";
 import { recordIdentity, type RecordIdentityFields } from "../../provider/records";
 import { isPackedRecords, packRecords, unpackRecords } from "./plan";
 import { recordKey, type ZoneRecord } from "../shared/record-key";
@@ -102,7 +102,7 @@ export async function checkZoneRecordsInputs(news: Record<string, unknown>, limi
     for (const k of Object.keys(r)) if (!RECORD_FIELDS.includes(k)) fail(`${at}.${k}`, `is not a record field (${RECORD_FIELDS.join(", ")}); the zone is the resource's`);
     const given = known.size ? asGiven(r) : undefined;
     const was = given === undefined ? undefined : known.get(given);
-    const ttl = r.ttl ?? DEFAULT_TTL;
+    const ttl = ttlOrDefault(r.ttl);
     let rec: ZoneRecord;
     if (was && intRule(ttl, limits.ttl.min, limits.ttl.max).ok) rec = { ...was, ttl: ttl as number };
     else {
