@@ -108,6 +108,13 @@ export interface ChaosCliReport {
   interruptedAt: InterruptTally;
   /** Interruptions sent while their request was held by the service, rather than just after an answer. */
   interruptsInFlight: number;
+  /**
+   * Interrupted commands the CLI still ended with exit code 0. The Pulumi CLI (v3.274.1) does so for
+   * a SIGINT in the deletes that follow the program (all of a destroy's, an up's of resources the
+   * program dropped): it stops them and reports success, a destroy "The resources in the stack have
+   * been deleted" while some are left; so the recovery runs the command again whatever its code.
+   */
+  interruptedExitedZero: number;
   /** Rounds whose runs all ended before any request of the round's kinds was left to interrupt. */
   roundsNotInterrupted: number;
   /** CLI commands run (up, cancel, refresh, destroy, stack export). */
@@ -430,6 +437,7 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   const interruptedAt = emptyTally();
   const opsByKind = Object.fromEntries(OP_KINDS.map((k) => [k, 0])) as Record<OpKind, number>;
   let interruptsInFlight = 0;
+  let interruptedExitedZero = 0;
   let cliCommands = 0;
   let upRuns = 0;
   let failedUps = 0;
@@ -479,6 +487,10 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
       interrupts[plan.kind]++;
       interruptedAt[r.firedAt][plan.kind]++;
       if (held) interruptsInFlight++;
+      if (r.run.code === 0) {
+        interruptedExitedZero++;
+        if (opts.verbose) progress(`    ${args[0]} exited 0 though interrupted (${plan.kind} at ${r.firedAt})`);
+      }
       quietAt = Math.max(quietAt, Date.now() + maxDelayMs, r.heldUntil ?? 0);
       if (plan.kind === "SIGKILL") {
         // docs/interrupted-runs.md: a killed CLI leaves the stack locked until `pulumi cancel`.
@@ -603,7 +615,9 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     const inState = resourcesInState;
     progress(`final: refresh settled ${settled} change(s), no-op up ${finalUpChanges} change(s) and ${finalUpMutating} mutating request(s), second refresh ${finalRefreshChanges} change(s)`);
 
-    // Destroy, interrupted at a record delete, recovered by cancel (after a SIGKILL) and destroy again.
+    // Destroy, interrupted at a record delete, recovered by cancel (after a SIGKILL) and destroy again
+    // until it succeeds and the stack holds none of the campaign's resources: an interrupted destroy
+    // may exit 0 with resources left (interruptedExitedZero).
     const charges = op.ledger().length;
     const destroyKind = opts.interrupts[round % opts.interrupts.length];
     const destroyPlan = planInterrupt(random, destroyKind, last.records.map(() => "recordDelete"), opts.timeoutSeconds);
@@ -614,17 +628,22 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     let destroyed = false;
     for (let i = 0; i < opts.maxRuns && !destroyed; i++) {
       destroyRuns++;
-      destroyed = (await command(["destroy", ...YES, "--skip-preview", "--parallel", String(opts.parallel)], i === 0 ? destroyPlan : undefined)).code === 0;
+      const run = await command(["destroy", ...YES, "--skip-preview", "--parallel", String(opts.parallel)], i === 0 ? destroyPlan : undefined);
+      const held = exportedResources(await exported()).length;
+      if (opts.verbose) progress(`    destroy exited ${run.code ?? run.signal}; ${held} resource(s) left in state`);
+      destroyed = run.code === 0 && held === 0;
     }
     destroyedRecords = before - live().length;
     const wait = quietAt - Date.now();
     if (wait > 0) await sleep(wait);
     const gone = await exported();
-    const leftInState = exportedResources(gone).map((r) => `${r.name} (${r.id})`);
+    const inStateAfter = exportedResources(gone);
+    const leftInState = inStateAfter.map((r) => `${r.name} (${r.id})`);
     const leftLive = live().filter((r) => r.zone === SEEDED_ZONE || last.domains.some((d) => d.zone && d.domain === r.zone));
+    const lostLive = leftLive.filter((r) => !inStateAfter.some((s) => s.id === r.id));
     if (!destroyed) found.add({ lostResources: [`destroy did not succeed in ${opts.maxRuns} runs`] });
     found.add({
-      lostResources: leftLive.map((r) => `destroy: record ${r.id} of ${r.zone} is live but no longer in state`),
+      lostResources: lostLive.map((r) => `destroy: record ${r.id} of ${r.zone} is live but no longer in state`),
       stateMismatches: [...leftInState.map((r) => `destroy: ${r} is still in state`), ...pendingOperations(gone).map((p) => `destroy: ${p} is still pending`)],
       doubleCharges: op.ledger().slice(charges).map((e) => `destroy: ${e.domain} charged (${e.action})`),
     });
@@ -645,6 +664,7 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     interrupts,
     interruptedAt,
     interruptsInFlight,
+    interruptedExitedZero,
     roundsNotInterrupted,
     cliCommands,
     upRuns,
@@ -677,6 +697,7 @@ export function cliReportMetrics(r: ChaosCliReport): Metrics {
     ...Object.fromEntries(INTERRUPT_KINDS.map((k) => [`interrupts.${k.replace(" ", "")}`, r.interrupts[k]])),
     ...Object.fromEntries(Object.entries(r.interruptedAt).flatMap(([at, by]) => INTERRUPT_KINDS.map((k) => [`interruptedAt.${at}.${k.replace(" ", "")}`, by[k]]))),
     interruptsInFlight: r.interruptsInFlight,
+    interruptedExitedZero: r.interruptedExitedZero,
     roundsNotInterrupted: r.roundsNotInterrupted,
     cliCommands: r.cliCommands,
     upRuns: r.upRuns,

@@ -73,18 +73,19 @@ async function until(what: string, ok: () => boolean): Promise<void> {
 type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
 
 /**
- * `pulumi up`, interrupted while the sandbox holds the first request matching `path` (method POST):
- * SIGINT once; SIGINT, then again once the CLI said it is cancelling; or SIGKILL of the CLI and every
- * process below it. Returns what the CLI printed, once the held request has been answered.
+ * `pulumi up` (or `command`), interrupted while the sandbox holds the first request matching `path`
+ * (method POST, or `method`): SIGINT once; SIGINT, then again once the CLI said it is cancelling; or
+ * SIGKILL of the CLI and every process below it. Returns what the CLI printed, once the held request
+ * has been answered.
  */
-async function interruptedUp(stack: CliStack, path: string, how: How): Promise<CliRun> {
+async function interruptedUp(stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> {
   const held = (): boolean => sandbox.operator.faults().length === 0;
-  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method: "POST", path } });
+  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method, path } });
   const answered = sandbox.operator.requests().length;
-  const { child, done } = stack.start(["up", ...YES]);
+  const { child, done } = stack.start(command);
   let out = "";
   child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
-  await until(`POST ${path} to arrive`, held);
+  await until(`${method} ${path} to arrive`, held);
   if (how === "SIGKILL") {
     killTree(child);
   } else {
@@ -96,7 +97,7 @@ async function interruptedUp(stack: CliStack, path: string, how: How): Promise<C
   }
   const run = await done;
   // The service applies a request it received, whoever is left to read the answer.
-  await until(`the answer to POST ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === "POST" && r.path.includes(path)));
+  await until(`the answer to ${method} ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === method && r.path.includes(path)));
   return run;
 }
 
@@ -232,4 +233,28 @@ test("SIGINT twice at a renewal: the next up replays the renewal and records its
   expect(pending(state)).toEqual([]);
   expect(charges(domain)).toEqual(["register", "privacy", "renew"]);
   expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
+});
+
+test("SIGINT once at a destroy's record delete: the CLI stops the deletes left yet exits 0 and says they were deleted; the provider says to run it again, which deletes the rest", async () => {
+  const domain = "sigint-destroy.com";
+  const stack = await stackFor(domain);
+  await stack.must(["up", ...YES]);
+  const run = await interruptedUp(stack, "/records/", "SIGINT", ["destroy", ...YES], "DELETE");
+  // The Pulumi CLI (v3.274.1) reports a destroy cancelled in its deletes as a success.
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("^C received; cancelling");
+  expect(run.stdout).toContain("The resources in the stack have been deleted");
+  expect(run.stdout).toContain("no new request is sent. Run the command again until it changes nothing");
+  let state = await stack.exportState();
+  expect(resource(state, "www")).toBeUndefined();
+  expect(resource(state, "shop")).toMatchObject({ id: domain });
+  expect(resource(state, "zone")).toBeDefined();
+  expect(sandbox.operator.state().zones[domain]?.records.some((r) => r.name === "www")).toBe(false);
+  // The recovery: destroy again.
+  const again = await stack.run(["destroy", ...YES]);
+  expect(again.code).toBe(0);
+  state = await stack.exportState();
+  expect((state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
+  expect(pending(state)).toEqual([]);
+  expect(charges(domain)).toEqual(["register", "privacy"]);
 });
