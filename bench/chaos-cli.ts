@@ -25,8 +25,9 @@
  * no pending operation may be left. At the end: a refresh, an up that must change nothing and send
  * no mutating request, a second refresh that must change nothing, the checks again; then `pulumi
  * destroy`, interrupted in the same way at a record delete and recovered (cancel after a SIGKILL,
- * destroy again), after which the stack must hold nothing, no record of the campaign may be left in
- * the service's zones, and nothing may have been charged.
+ * destroy again until one exits 0 with nothing left in the stack: the CLI ends a destroy cancelled in
+ * its deletes with exit code 0), after which the stack must hold nothing, no record of the campaign
+ * may be left in the service's zones, and nothing may have been charged.
  *
  * `up` runs with `--skip-preview` (the preview changes nothing and would double each run's cost)
  * and `--parallel` as the engine's campaign.
