@@ -111,9 +111,9 @@ export interface ChaosCliReport {
   interruptsInFlight: number;
   /**
    * Interrupted commands the CLI still ended with exit code 0. The Pulumi CLI (v3.274.1) does so for
-   * a SIGINT in the deletes that follow the program (all of a destroy's, an up's of resources the
-   * program dropped): it stops them and reports success, a destroy "The resources in the stack have
-   * been deleted" while some are left; so the recovery runs the command again whatever its code.
+   * a destroy cancelled (SIGINT once) in its deletes: it stops them and says "The resources in the
+   * stack have been deleted" while some are left; so the recovery runs the destroy again until the
+   * stack is empty, whatever its code.
    */
   interruptedExitedZero: number;
   /** Rounds whose runs all ended before any request of the round's kinds was left to interrupt. */

@@ -21,11 +21,11 @@ import { RecordDeletes } from "./record-deletes";
 import { TtlRegistry } from "./ttl-registry";
 
 /**
- * What a cancel's warning tells the user to do. The Pulumi CLI (v3.274.1) reports a command cancelled
- * in the deletes that follow the program (a destroy's, an up's of resources the program dropped) as a
- * success, a destroy with "The resources in the stack have been deleted", though it stopped them.
+ * What a cancel's warning tells the user to do. The Pulumi CLI (v3.274.1) reports a destroy cancelled
+ * in its deletes as a success ("The resources in the stack have been deleted", exit code 0), though it
+ * stopped the deletes not yet started (test/pulumi-cli/interrupted.test.ts).
  */
-export const RUN_AGAIN = "Run the command again until it changes nothing: the Pulumi CLI may end a cancelled destroy (or the deletes of an up) with success while resources are left";
+export const RUN_AGAIN = "Run the command again until it changes nothing: the Pulumi CLI may end a cancelled destroy with success while resources are left";
 
 export interface HostOptions {
   clock?: Clock;
