@@ -8,10 +8,15 @@
  *
  * - SIGINT once, SIGINT twice (cancel, then force once the CLI said it is cancelling), or SIGKILL
  *   of the CLI and every process below it, in turn by round;
- * - at a random point of one of the round's kinds of operation (registration, transfer, renewal,
+ * - at a random point of one kind of operation the round runs (registration or transfer, renewal,
  *   WHOIS Privacy or Domain Protection purchase, record create, update or delete), timed on the
  *   sandbox's request log: after the Nth request of that kind was answered, or while the next one is
- *   held by a delay fault (the signal goes once it has arrived), never after a blind sleep.
+ *   held by a delay fault (the signal goes once it has arrived), never after a blind sleep. The kind
+ *   is the one interrupted least so far by the round's signal (`chooseTarget`), so a campaign spreads
+ *   its interruptions over every kind and signal; the plan is kept through the round's faulted runs
+ *   (a run the faults stopped before the point leaves it to the next run) and widens to the next
+ *   request of any of the round's kinds only in the fault-free recovery, once the planned kind has
+ *   nothing left to send (`nextPlan`).
  *
  * Then the recovery docs/interrupted-runs.md prescribes: `pulumi cancel` after a SIGKILL, `pulumi
  * up` (again under the round's faults, three runs at most as in the engine's campaign, then without
@@ -20,8 +25,9 @@
  * no pending operation may be left. At the end: a refresh, an up that must change nothing and send
  * no mutating request, a second refresh that must change nothing, the checks again; then `pulumi
  * destroy`, interrupted in the same way at a record delete and recovered (cancel after a SIGKILL,
- * destroy again), after which the stack must hold nothing, no record of the campaign may be left in
- * the service's zones, and nothing may have been charged.
+ * destroy again until one exits 0 with nothing left in the stack: the CLI ends a destroy cancelled in
+ * its deletes with exit code 0), after which the stack must hold nothing, no record of the campaign
+ * may be left in the service's zones, and nothing may have been charged.
  *
  * `up` runs with `--skip-preview` (the preview changes nothing and would double each run's cost)
  * and `--parallel` as the engine's campaign.
@@ -42,9 +48,14 @@ import type { Metrics } from "./bench";
 export const INTERRUPT_KINDS = ["SIGINT", "SIGINT twice", "SIGKILL"] as const;
 export type InterruptKind = (typeof INTERRUPT_KINDS)[number];
 
+/** What the campaign spreads its interruptions over: registrations (and transfers), renewals, the two add-on purchases, record applies. */
+export const INTERRUPT_TARGETS = ["registration", "renewal", "privacy", "protection", "record"] as const;
+export type InterruptTarget = (typeof INTERRUPT_TARGETS)[number];
+
 /** Where an interruption lands: the requests of one kind of operation. */
 export interface InterruptPoint {
   name: string;
+  target: InterruptTarget;
   method: string;
   path: RegExp;
   /** The model's operations that send such requests. */
@@ -52,15 +63,25 @@ export interface InterruptPoint {
 }
 
 export const INTERRUPT_POINTS: InterruptPoint[] = [
-  { name: "registration", method: "POST", path: /\/domains\/register$/, ops: ["register"] },
-  { name: "transfer", method: "POST", path: /\/domains\/transfer$/, ops: ["transfer"] },
-  { name: "renewal", method: "POST", path: /\/domains\/[^/]+\/renew$/, ops: ["renew"] },
-  { name: "privacy", method: "POST", path: /\/domains\/[^/]+\/privacy$/, ops: ["privacy"] },
-  { name: "protection", method: "POST", path: /\/domains\/[^/]+\/protection$/, ops: ["protection"] },
-  { name: "recordCreate", method: "POST", path: /\/records$/, ops: ["recordCreate"] },
-  { name: "recordUpdate", method: "PUT", path: /\/records\/[^/]+$/, ops: ["recordUpdate"] },
-  { name: "recordDelete", method: "DELETE", path: /\/records\/[^/]+$/, ops: ["recordDelete"] },
+  { name: "registration", target: "registration", method: "POST", path: /\/domains\/register$/, ops: ["register"] },
+  { name: "transfer", target: "registration", method: "POST", path: /\/domains\/transfer$/, ops: ["transfer"] },
+  { name: "renewal", target: "renewal", method: "POST", path: /\/domains\/[^/]+\/renew$/, ops: ["renew"] },
+  { name: "privacy", target: "privacy", method: "POST", path: /\/domains\/[^/]+\/privacy$/, ops: ["privacy"] },
+  { name: "protection", target: "protection", method: "POST", path: /\/domains\/[^/]+\/protection$/, ops: ["protection"] },
+  { name: "recordCreate", target: "record", method: "POST", path: /\/records$/, ops: ["recordCreate"] },
+  { name: "recordUpdate", target: "record", method: "PUT", path: /\/records\/[^/]+$/, ops: ["recordUpdate"] },
+  { name: "recordDelete", target: "record", method: "DELETE", path: /\/records\/[^/]+$/, ops: ["recordDelete"] },
 ];
+
+/** Interruptions sent, by the kind of request they interrupted (an INTERRUPT_POINTS name) and signal. */
+export type InterruptTally = Record<string, Record<InterruptKind, number>>;
+
+export const emptyTally = (): InterruptTally =>
+  Object.fromEntries(INTERRUPT_POINTS.map((p) => [p.name, Object.fromEntries(INTERRUPT_KINDS.map((k) => [k, 0]))])) as InterruptTally;
+
+/** The tally as lines, one per kind of request: "renewal: SIGINT 1, SIGINT twice 2, SIGKILL 1 (4)". */
+export const tallyLines = (t: InterruptTally): string[] =>
+  Object.entries(t).map(([name, by]) => `${name}: ${INTERRUPT_KINDS.map((k) => `${k} ${by[k]}`).join(", ")} (${INTERRUPT_KINDS.reduce((n, k) => n + by[k], 0)})`);
 
 export interface ChaosCliOptions extends CampaignOptions {
   /** The interruption of round r is interrupts[r % length]; the destroy's is the next in turn. */
@@ -84,10 +105,17 @@ export interface ChaosCliReport {
   faultsInjected: Record<FaultKind, number>;
   /** Signals sent, by interruption. */
   interrupts: Record<InterruptKind, number>;
-  /** Signals sent, by the kind of request they interrupted. */
-  interruptedAt: Record<string, number>;
+  /** Signals sent, by the kind of request they interrupted and by signal. */
+  interruptedAt: InterruptTally;
   /** Interruptions sent while their request was held by the service, rather than just after an answer. */
   interruptsInFlight: number;
+  /**
+   * Interrupted commands the CLI still ended with exit code 0. The Pulumi CLI (v3.274.1) does so for
+   * a destroy cancelled (SIGINT once) in its deletes: it stops them and says "The resources in the
+   * stack have been deleted" while some are left; so the recovery runs the destroy again until the
+   * stack is empty, whatever its code.
+   */
+  interruptedExitedZero: number;
   /** Rounds whose runs all ended before any request of the round's kinds was left to interrupt. */
   roundsNotInterrupted: number;
   /** CLI commands run (up, cancel, refresh, destroy, stack export). */
@@ -195,6 +223,8 @@ export interface InterruptPlan {
   after: number;
   /** Hold the next request of those kinds this long and signal once it arrived; undefined: signal just after the `after`th answer. */
   holdMs?: number;
+  /** Widened to any of the round's kinds (fallbackPlan). */
+  widened?: true;
 }
 
 export interface InterruptResult {
@@ -205,6 +235,9 @@ export interface InterruptResult {
   heldUntil?: number;
   /** Processes below the CLI that outlived it by 60 s (killed then). */
   leftovers: number;
+  /** Requests of the plan's kinds the service saw in the run, and how many of them it committed (a first time, not replayed). */
+  seen: number;
+  committed: number;
 }
 
 /**
@@ -301,12 +334,34 @@ export async function interruptedCommand(stack: CliStack, op: LocalOperator, arg
       // gone
     }
   }
-  return { run, firedAt: fired ? firedAt : undefined, heldUntil, leftovers: leftovers.length };
+  const log = op.requests().filter(at);
+  const committed = log.filter((e) => e.mutating && !e.replayed).length;
+  return { run, firedAt: fired ? firedAt : undefined, heldUntil, leftovers: leftovers.length, seen: log.length, committed };
 }
 
-/** A plan for a command that runs operations of `kinds`: a point of one of them, a random place in it. */
-export function planInterrupt(random: () => number, kind: InterruptKind, kinds: OpKind[], timeoutSeconds: number): InterruptPlan {
-  const points = INTERRUPT_POINTS.filter((p) => p.ops.some((k) => kinds.includes(k)));
+/**
+ * The kind of operation a round interrupted by `signal` aims at: of the kinds among `kinds`, the one
+ * `signal` interrupted least so far, then the one interrupted least by any signal, then at random.
+ * Undefined when `kinds` has none.
+ */
+export function chooseTarget(random: () => number, signal: InterruptKind, kinds: OpKind[], tally: InterruptTally): InterruptTarget | undefined {
+  const count = (t: InterruptTarget, k?: InterruptKind): number =>
+    INTERRUPT_POINTS.filter((p) => p.target === t).reduce((n, p) => n + (k ? (tally[p.name]?.[k] ?? 0) : INTERRUPT_KINDS.reduce((m, s) => m + (tally[p.name]?.[s] ?? 0), 0)), 0);
+  const present = INTERRUPT_TARGETS.filter((t) => INTERRUPT_POINTS.some((p) => p.target === t && p.ops.some((o) => kinds.includes(o))));
+  if (!present.length) return undefined;
+  const score = (t: InterruptTarget): [number, number] => [count(t, signal), count(t)];
+  const best = present.map(score).reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+  return pick(random, present.filter((t) => score(t)[0] === best[0] && score(t)[1] === best[1]));
+}
+
+/**
+ * A plan for a command that runs operations of `kinds`: a point of one of them (of `target`'s, when
+ * given and the command runs some), a random place in it.
+ */
+export function planInterrupt(random: () => number, kind: InterruptKind, kinds: OpKind[], timeoutSeconds: number, target?: InterruptTarget): InterruptPlan {
+  const all = INTERRUPT_POINTS.filter((p) => p.ops.some((k) => kinds.includes(k)));
+  const aimed = all.filter((p) => p.target === target);
+  const points = aimed.length ? aimed : all;
   const point = pick(random, points.length ? points : INTERRUPT_POINTS);
   const count = kinds.filter((k) => point.ops.includes(k)).length;
   const inFlight = random() < 0.7;
@@ -319,13 +374,38 @@ export function planInterrupt(random: () => number, kind: InterruptKind, kinds: 
 const holdMs = (random: () => number, timeoutSeconds: number): number => Math.round(200 + random() * (timeoutSeconds * 1000 + 1300));
 
 /**
- * The plan for a later run of a round whose plan was not reached (the faults stopped the run before,
- * or the requests of that kind went through in it): the next request of any of the round's kinds,
- * held.
+ * The widened plan: the next request of any of the round's kinds, held. For the fault-free recovery
+ * of a round whose planned kind has nothing left to send.
  */
 export function fallbackPlan(random: () => number, plan: InterruptPlan, kinds: OpKind[], timeoutSeconds: number): InterruptPlan {
   const points = INTERRUPT_POINTS.filter((p) => p.ops.some((k) => kinds.includes(k)));
-  return { kind: plan.kind, points: points.length ? points : INTERRUPT_POINTS, after: 0, holdMs: holdMs(random, timeoutSeconds) };
+  return { kind: plan.kind, points: points.length ? points : INTERRUPT_POINTS, after: 0, holdMs: holdMs(random, timeoutSeconds), widened: true };
+}
+
+/** The same point after a run that sent `seen` of its requests without reaching it: the place left in it. */
+export function carriedPlan(plan: InterruptPlan, seen: number): InterruptPlan {
+  return { ...plan, after: plan.holdMs === undefined ? Math.max(1, plan.after - seen) : Math.max(0, plan.after - seen) };
+}
+
+/**
+ * The plan of the next run of a round whose plan was not reached in the last run (`ran`: under
+ * faults or not, and the requests of the plan's kinds it sent). The planned kind is kept while the
+ * faults last, and into the fault-free recovery while requests of it are left to send (`left`: the
+ * round's operations of that kind the service has not committed yet); it widens to the next request
+ * of any of the round's kinds only once the faults are cleared and the kind has nothing left (or a
+ * fault-free run went by without reaching it).
+ */
+export function nextPlan(
+  random: () => number,
+  plan: InterruptPlan,
+  ran: { faulted: boolean; seen: number },
+  next: { faulted: boolean; left: number },
+  kinds: OpKind[],
+  timeoutSeconds: number,
+): InterruptPlan {
+  if (plan.widened) return fallbackPlan(random, plan, kinds, timeoutSeconds);
+  if (next.faulted || (ran.faulted && next.left > 0)) return carriedPlan(plan, ran.seen);
+  return fallbackPlan(random, plan, kinds, timeoutSeconds);
 }
 
 /** The project: Pulumi.yaml, the program (chaos-program over snapshot.json) and node_modules. */
@@ -355,9 +435,10 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   const faults = noFaults();
   const found = new FindingSet();
   const interrupts = Object.fromEntries(INTERRUPT_KINDS.map((k) => [k, 0])) as Record<InterruptKind, number>;
-  const interruptedAt: Record<string, number> = {};
+  const interruptedAt = emptyTally();
   const opsByKind = Object.fromEntries(OP_KINDS.map((k) => [k, 0])) as Record<OpKind, number>;
   let interruptsInFlight = 0;
+  let interruptedExitedZero = 0;
   let cliCommands = 0;
   let upRuns = 0;
   let failedUps = 0;
@@ -375,6 +456,8 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   let quietAt = 0;
   /** Where the last interruption was sent. */
   let lastInterrupt: string | undefined;
+  /** The last interrupted command's requests of its plan's kinds. */
+  let lastRun = { seen: 0, committed: 0 };
   let roundsNotInterrupted = 0;
   const perRound = opts.opsPerRound ?? Math.max(10, Math.ceil(opts.ops / 20));
   const maxDelayMs = opts.timeoutSeconds * 1000 + 1500;
@@ -397,13 +480,18 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
       if (!plan) return await stack.run(args);
       const r = await interruptedCommand(stack, op, args, plan);
       leftoverProcesses += r.leftovers;
+      lastRun = { seen: r.seen, committed: r.committed };
       held = r.heldUntil !== undefined;
       if (opts.verbose) progress(`  ${args[0]} ${r.firedAt ? `${plan.kind} at ${r.firedAt} #${plan.after}${held ? ` (held ${plan.holdMs} ms)` : ""}` : "not interrupted"}`);
       if (!r.firedAt) return r.run;
       lastInterrupt = r.firedAt;
       interrupts[plan.kind]++;
-      interruptedAt[r.firedAt] = (interruptedAt[r.firedAt] ?? 0) + 1;
+      interruptedAt[r.firedAt][plan.kind]++;
       if (held) interruptsInFlight++;
+      if (r.run.code === 0) {
+        interruptedExitedZero++;
+        if (opts.verbose) progress(`    ${args[0]} exited 0 though interrupted (${plan.kind} at ${r.firedAt})`);
+      }
       quietAt = Math.max(quietAt, Date.now() + maxDelayMs, r.heldUntil ?? 0);
       if (plan.kind === "SIGKILL") {
         // docs/interrupted-runs.md: a killed CLI leaves the stack locked until `pulumi cancel`.
@@ -472,25 +560,33 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
       const roundStart = performance.now();
       const firedBefore = { ...faults };
       const kind = opts.interrupts[round % opts.interrupts.length];
-      let plan: InterruptPlan | undefined = planInterrupt(random, kind, kinds, opts.timeoutSeconds);
+      const target = chooseTarget(random, kind, kinds, interruptedAt);
+      let plan: InterruptPlan | undefined = planInterrupt(random, kind, kinds, opts.timeoutSeconds, target);
+      /** The round's operations of the planned kind, less the requests of it the service committed. */
+      let left = kinds.filter((k) => plan!.points.some((p) => p.ops.includes(k))).length;
+      let ran: { faulted: boolean; seen: number } | undefined;
       lastInterrupt = undefined;
-      /** An up, interrupted as planned until a signal was sent; a plan not reached falls back to the next request of the round's kinds. */
-      const planned = async (): Promise<Awaited<ReturnType<typeof up>>> => {
+      /** An up, interrupted as planned until a signal was sent; the plan is kept or widened by nextPlan. */
+      const planned = async (faulted: boolean): Promise<Awaited<ReturnType<typeof up>>> => {
+        if (plan && ran) plan = nextPlan(random, plan, ran, { faulted, left }, kinds, opts.timeoutSeconds);
         const r = await up(plan);
         if (lastInterrupt) plan = undefined;
-        else if (plan) plan = fallbackPlan(random, plan, kinds, opts.timeoutSeconds);
+        else if (plan) {
+          if (!plan.widened) left -= lastRun.committed;
+          ran = { faulted, seen: lastRun.seen };
+        }
         return r;
       };
 
       // Under faults: up to three runs, until one succeeds.
       for (const f of roundFaults(random, Math.max(opts.faultsPerKind, Math.round(n / 15)), opts.timeoutSeconds * 1000)) op.injectFault(f);
       let ok = false;
-      for (let i = 0; i < 3 && !ok; i++) ok = (await planned()).ok;
+      for (let i = 0; i < 3 && !ok; i++) ok = (await planned(true)).ok;
       // Without faults: up until clean (it succeeds and changes nothing), then refresh --clear-pending-creates.
       op.clearFaults();
       let clean = false;
       for (let i = 0; i < opts.maxRuns && !clean; i++) {
-        const r = await planned();
+        const r = await planned(false);
         clean = r.ok && r.changes === 0;
       }
       if (!clean) found.add({ lostResources: [`round ${round}: up did not come clean in ${opts.maxRuns} runs without faults`] });
@@ -500,7 +596,7 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
       const fresh = await check(last, `round ${round}`);
       const fired = FAULT_KINDS.map((k) => `${k} ${faults[k] - firedBefore[k]}`).join(", ");
       progress(
-        `round ${round}: ${opsDone}/${opts.ops} ops; faults fired: ${fired}; ${interruptedRound ? `${kind} at ${lastInterrupt}` : "not interrupted"}; ` +
+        `round ${round}: ${opsDone}/${opts.ops} ops; faults fired: ${fired}; ${interruptedRound ? `${kind} at ${lastInterrupt}` : "not interrupted"} (aimed at ${target ?? "nothing"}); ` +
           `${((performance.now() - roundStart) / 1000).toFixed(1)} s${fresh ? `; ${fresh} new finding(s)` : ""}`,
       );
       round++;
@@ -520,7 +616,9 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     const inState = resourcesInState;
     progress(`final: refresh settled ${settled} change(s), no-op up ${finalUpChanges} change(s) and ${finalUpMutating} mutating request(s), second refresh ${finalRefreshChanges} change(s)`);
 
-    // Destroy, interrupted at a record delete, recovered by cancel (after a SIGKILL) and destroy again.
+    // Destroy, interrupted at a record delete, recovered by cancel (after a SIGKILL) and destroy again
+    // until it succeeds and the stack holds none of the campaign's resources: an interrupted destroy
+    // may exit 0 with resources left (interruptedExitedZero).
     const charges = op.ledger().length;
     const destroyKind = opts.interrupts[round % opts.interrupts.length];
     const destroyPlan = planInterrupt(random, destroyKind, last.records.map(() => "recordDelete"), opts.timeoutSeconds);
@@ -531,21 +629,27 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     let destroyed = false;
     for (let i = 0; i < opts.maxRuns && !destroyed; i++) {
       destroyRuns++;
-      destroyed = (await command(["destroy", ...YES, "--skip-preview", "--parallel", String(opts.parallel)], i === 0 ? destroyPlan : undefined)).code === 0;
+      const run = await command(["destroy", ...YES, "--skip-preview", "--parallel", String(opts.parallel)], i === 0 ? destroyPlan : undefined);
+      const held = exportedResources(await exported()).length;
+      if (opts.verbose) progress(`    destroy exited ${run.code ?? run.signal}; ${held} resource(s) left in state`);
+      destroyed = run.code === 0 && held === 0;
     }
     destroyedRecords = before - live().length;
     const wait = quietAt - Date.now();
     if (wait > 0) await sleep(wait);
     const gone = await exported();
-    const leftInState = exportedResources(gone).map((r) => `${r.name} (${r.id})`);
+    const inStateAfter = exportedResources(gone);
+    const leftInState = inStateAfter.map((r) => `${r.name} (${r.id})`);
     const leftLive = live().filter((r) => r.zone === SEEDED_ZONE || last.domains.some((d) => d.zone && d.domain === r.zone));
+    const lostLive = leftLive.filter((r) => !inStateAfter.some((s) => s.id === r.id));
     if (!destroyed) found.add({ lostResources: [`destroy did not succeed in ${opts.maxRuns} runs`] });
     found.add({
-      lostResources: leftLive.map((r) => `destroy: record ${r.id} of ${r.zone} is live but no longer in state`),
+      lostResources: lostLive.map((r) => `destroy: record ${r.id} of ${r.zone} is live but no longer in state`),
       stateMismatches: [...leftInState.map((r) => `destroy: ${r} is still in state`), ...pendingOperations(gone).map((p) => `destroy: ${p} is still pending`)],
       doubleCharges: op.ledger().slice(charges).map((e) => `destroy: ${e.domain} charged (${e.action})`),
     });
     progress(`destroy: ${lastInterrupt ? `${destroyKind} at ${lastInterrupt}` : "not interrupted"}, ${destroyRuns} run(s), ${destroyedRecords} record(s) deleted, ${leftLive.length} left live, ${leftInState.length} left in state`);
+    if (opts.verbose) for (const l of ["interruptions by kind of request and signal:", ...tallyLines(interruptedAt).map((l) => `  ${l}`)]) progress(l);
     resourcesInState = inState;
   } finally {
     await stack.dispose();
@@ -561,6 +665,7 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     interrupts,
     interruptedAt,
     interruptsInFlight,
+    interruptedExitedZero,
     roundsNotInterrupted,
     cliCommands,
     upRuns,
@@ -591,8 +696,9 @@ export function cliReportMetrics(r: ChaosCliReport): Metrics {
     rounds: r.rounds,
     ...Object.fromEntries(FAULT_KINDS.map((k) => [`faults.${k}`, r.faultsInjected[k]])),
     ...Object.fromEntries(INTERRUPT_KINDS.map((k) => [`interrupts.${k.replace(" ", "")}`, r.interrupts[k]])),
-    ...Object.fromEntries(Object.entries(r.interruptedAt).map(([k, v]) => [`interruptedAt.${k}`, v])),
+    ...Object.fromEntries(Object.entries(r.interruptedAt).flatMap(([at, by]) => INTERRUPT_KINDS.map((k) => [`interruptedAt.${at}.${k.replace(" ", "")}`, by[k]]))),
     interruptsInFlight: r.interruptsInFlight,
+    interruptedExitedZero: r.interruptedExitedZero,
     roundsNotInterrupted: r.roundsNotInterrupted,
     cliCommands: r.cliCommands,
     upRuns: r.upRuns,

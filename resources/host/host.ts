@@ -20,6 +20,13 @@ import { Ownership } from "./ownership";
 import { RecordDeletes } from "./record-deletes";
 import { TtlRegistry } from "./ttl-registry";
 
+/**
+ * What a cancel's warning tells the user to do. The Pulumi CLI (v3.274.1) reports a destroy cancelled
+ * in its deletes as a success ("The resources in the stack have been deleted", exit code 0), though it
+ * stopped the deletes not yet started (test/pulumi-cli/interrupted.test.ts).
+ */
+export const RUN_AGAIN = "Run the command again until it changes nothing: the Pulumi CLI may end a cancelled destroy with success while resources are left";
+
 export interface HostOptions {
   clock?: Clock;
   sink: LogSink;
@@ -92,7 +99,7 @@ export class Host {
     if (this.cancellation.signal.aborted) return;
     // The engine also sends Cancel when a command ends with nothing under way (every preview and up
     // does, as it closes its providers): only a cancel that finds a call under way is the user's, and said.
-    if (this.callsUnderWay > 0) this.log.warn(`${why}: requests under way finish and their answers are recorded; no new request is sent`);
+    if (this.callsUnderWay > 0) this.log.warn(`${why}: requests under way finish and their answers are recorded; no new request is sent. ${RUN_AGAIN}`);
     this.cancellation.abort(new Error(`the command was cancelled (${why})`));
   }
 

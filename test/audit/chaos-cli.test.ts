@@ -8,9 +8,28 @@
  * the CLI by (its summary, its export) are tested on fixed text.
  */
 import { parseChaosArgs } from "../../bench/chaos";
-import { CHAOS_CLI_DEFAULTS, cliFailed, exportedResources, fallbackPlan, INTERRUPT_KINDS, pendingOperations, planInterrupt, runChaosCli, summaryChanges, type ChaosCliReport } from "../../bench/chaos-cli";
+import {
+  carriedPlan,
+  CHAOS_CLI_DEFAULTS,
+  chooseTarget,
+  cliFailed,
+  emptyTally,
+  exportedResources,
+  fallbackPlan,
+  INTERRUPT_KINDS,
+  INTERRUPT_POINTS,
+  INTERRUPT_TARGETS,
+  nextPlan,
+  pendingOperations,
+  planInterrupt,
+  runChaosCli,
+  summaryChanges,
+  tallyLines,
+  type ChaosCliReport,
+  type InterruptPlan,
+} from "../../bench/chaos-cli";
 import { FAULT_KINDS } from "../../bench/chaos-faults";
-import { seededRandom } from "../../bench/chaos-model";
+import { DesiredModel, seededRandom } from "../../bench/chaos-model";
 import { BENCH_REGISTRANT } from "../../bench/registrant";
 import type { StackExport } from "../../pulumi-cli";
 import { typeToken } from "../../resources/kinds";
@@ -29,6 +48,8 @@ describe("a campaign of 21 operations through the Pulumi CLI, interrupted in eve
     expect(report.rounds).toBe(3);
     expect(report.ops).toBe(21);
     for (const k of INTERRUPT_KINDS) expect(report.interrupts[k]).toBeGreaterThan(0);
+    // The tally by kind of request and signal adds up to the signals sent.
+    for (const k of INTERRUPT_KINDS) expect(Object.values(report.interruptedAt).reduce((n, by) => n + by[k], 0)).toBe(report.interrupts[k]);
     expect(report.interruptsInFlight).toBeGreaterThan(0);
     expect(report.cancels).toBe(report.interrupts.SIGKILL);
     for (const k of FAULT_KINDS) expect(report.faultsInjected[k]).toBeGreaterThan(0);
@@ -89,7 +110,7 @@ describe("how the campaign reads the CLI", () => {
     expect(pendingOperations(exported)).toEqual(["creating dom-1-privacy"]);
   });
 
-  test("an interruption lands on one of the round's kinds of operation; a plan not reached falls back to any of them, held", () => {
+  test("an interruption lands on one of the round's kinds of operation; a widened plan takes any of them, held", () => {
     const random = seededRandom(3);
     for (let i = 0; i < 50; i++) {
       const plan = planInterrupt(random, "SIGKILL", ["renew", "renew", "recordDelete"], 1);
@@ -101,6 +122,77 @@ describe("how the campaign reads the CLI", () => {
       expect(later).toMatchObject({ kind: "SIGKILL", after: 0 });
       expect(later.points.map((p) => p.name).sort()).toEqual(["recordDelete", "renewal"]);
       expect(later.holdMs).toBeGreaterThanOrEqual(200);
+    }
+  });
+
+  const renewals = INTERRUPT_POINTS.filter((p) => p.name === "renewal");
+  const kinds = ["renew", "renew", "renew", "privacy", "recordCreate", "recordUpdate"] as const;
+
+  test("a plan not reached in a faulted run is kept for the next run, at the place left in its kind", () => {
+    const random = seededRandom(5);
+    const held: InterruptPlan = { kind: "SIGINT twice", points: renewals, after: 2, holdMs: 900 };
+    // The faults stopped the run after one renewal: the next faulted run holds its second.
+    expect(nextPlan(random, held, { faulted: true, seen: 1 }, { faulted: true, left: 2 }, [...kinds], 1)).toEqual({ ...held, after: 1 });
+    // A run that sent none leaves it as it was; one that sent more than the place holds the next.
+    expect(nextPlan(random, held, { faulted: true, seen: 0 }, { faulted: true, left: 3 }, [...kinds], 1)).toEqual(held);
+    expect(carriedPlan(held, 5)).toEqual({ ...held, after: 0 });
+    // Between answers: never before the first answer of the next run.
+    const between: InterruptPlan = { kind: "SIGKILL", points: renewals, after: 3 };
+    expect(nextPlan(random, between, { faulted: true, seen: 2 }, { faulted: true, left: 1 }, [...kinds], 1)).toEqual({ ...between, after: 1 });
+    expect(carriedPlan(between, 7)).toEqual({ ...between, after: 1 });
+    // Still kept however many renewals the faulted runs committed: the faults are not cleared yet.
+    expect(nextPlan(random, held, { faulted: true, seen: 3 }, { faulted: true, left: 0 }, [...kinds], 1).points).toEqual(renewals);
+  });
+
+  test("a plan widens to any of the round's kinds only once the faults are cleared and its kind has nothing left", () => {
+    const random = seededRandom(6);
+    const held: InterruptPlan = { kind: "SIGKILL", points: renewals, after: 1, holdMs: 700 };
+    // Into the fault-free recovery with renewals left: kept.
+    expect(nextPlan(random, held, { faulted: true, seen: 1 }, { faulted: false, left: 1 }, [...kinds], 1)).toEqual({ ...held, after: 0 });
+    // Into it with every renewal committed: widened, held, same signal.
+    const wide = nextPlan(random, held, { faulted: true, seen: 3 }, { faulted: false, left: 0 }, [...kinds], 1);
+    expect(wide).toMatchObject({ kind: "SIGKILL", after: 0, widened: true });
+    expect(wide.points.map((p) => p.name).sort()).toEqual(["privacy", "recordCreate", "recordUpdate", "renewal"]);
+    expect(wide.holdMs).toBeGreaterThanOrEqual(200);
+    // A fault-free run that went by without reaching it: widened whatever the count says.
+    expect(nextPlan(random, held, { faulted: false, seen: 0 }, { faulted: false, left: 2 }, [...kinds], 1).widened).toBe(true);
+    // Once widened, it stays wide.
+    expect(nextPlan(random, wide, { faulted: false, seen: 0 }, { faulted: false, left: 5 }, [...kinds], 1).widened).toBe(true);
+  });
+
+  test("a round aims at the kind its signal interrupted least; it names only kinds the round runs", () => {
+    const random = seededRandom(8);
+    const tally = emptyTally();
+    tally.renewal.SIGKILL = 2;
+    tally.privacy.SIGKILL = 1;
+    tally.recordUpdate.SIGINT = 4;
+    for (let i = 0; i < 20; i++) {
+      expect(chooseTarget(random, "SIGKILL", ["renew", "privacy", "recordCreate"], tally)).toBe("record");
+      expect(chooseTarget(random, "SIGKILL", ["renew", "privacy"], tally)).toBe("privacy");
+      // Ties on the signal go to the kind interrupted least by any signal.
+      expect(chooseTarget(random, "SIGINT twice", ["renew", "recordUpdate", "transfer"], tally)).toBe("registration");
+      const plan = planInterrupt(random, "SIGINT", ["register", "transfer", "renew"], 1, "registration");
+      expect(["registration", "transfer"]).toContain(plan.points[0].name);
+    }
+    expect(chooseTarget(random, "SIGINT", [], tally)).toBeUndefined();
+    expect(tallyLines(tally)).toContain("renewal: SIGINT 0, SIGINT twice 0, SIGKILL 2 (2)");
+  });
+
+  test("over the 20 rounds of a 1,000-operation campaign, every kind is aimed at several times, by every signal", () => {
+    const random = seededRandom(7);
+    const model = new DesiredModel(random);
+    const tally = emptyTally();
+    for (let round = 0; round < 20; round++) {
+      const signal = INTERRUPT_KINDS[round % INTERRUPT_KINDS.length];
+      const roundKinds = model.round(round, 50);
+      const target = chooseTarget(random, signal, roundKinds, tally);
+      // As if each plan was reached at its kind.
+      tally[planInterrupt(random, signal, roundKinds, 1, target).points[0].name][signal]++;
+    }
+    for (const t of INTERRUPT_TARGETS) {
+      const points = INTERRUPT_POINTS.filter((p) => p.target === t).map((p) => tally[p.name]);
+      for (const k of INTERRUPT_KINDS) expect(points.reduce((n, by) => n + by[k], 0)).toBeGreaterThanOrEqual(1);
+      expect(points.reduce((n, by) => n + INTERRUPT_KINDS.reduce((m, k) => m + by[k], 0), 0)).toBeGreaterThanOrEqual(3);
     }
   });
 

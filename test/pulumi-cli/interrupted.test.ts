@@ -6,7 +6,9 @@
  * docs/interrupted-runs.md prescribes, asserted on what the CLI prints and exits with, on
  * `pulumi stack export` (pending_operations, the charge in state) and on the sandbox's ledger and
  * zone: a paid order is in state with its charge and bought once, a record is taken over and not
- * made twice, a renewal is paid once.
+ * made twice, a renewal is paid once. Then a cancel in the deletes: a destroy's, which the CLI ends
+ * with exit code 0 though it stopped them, and an up's, which fails; either is finished by running
+ * the command again.
  */
 import * as fs from "node:fs";
 import { CliStack, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../pulumi-cli";
@@ -29,10 +31,13 @@ const domain = new reseller.Domain("shop", {
   maxPrice: "25.00",
   renewal: { minDaysRemaining: cfg.getNumber("renewDays") ?? 30, years: 1 },
 });
-const privacy = new reseller.PrivacyAddon("privacy", { domain: domain.domain });
 const zone = new reseller.DnsZone("zone", { domain: domain.domain, waitForDelegation: true });
-const www = new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: name + "." }, { dependsOn: [privacy] });
-exports.www = www.id;
+// Config drop: the add-on and the record are dropped from the program (the up deletes them, the record first).
+if (!cfg.getBoolean("drop")) {
+  const privacy = new reseller.PrivacyAddon("privacy", { domain: domain.domain });
+  const www = new reseller.DnsRecord("www", { zone: zone.domain, type: "CNAME", name: "www", content: name + "." }, { dependsOn: [privacy] });
+  exports.www = www.id;
+}
 `;
 const REGISTRANT = { name: "Pat Packer", email: "pat@example.org", phone: "+441234567890", addressLine1: "1 High Street", city: "Leeds", state: "West Yorkshire", postalCode: "LS1 1AA", country: "GB" };
 
@@ -73,18 +78,19 @@ async function until(what: string, ok: () => boolean): Promise<void> {
 type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
 
 /**
- * `pulumi up`, interrupted while the sandbox holds the first request matching `path` (method POST):
- * SIGINT once; SIGINT, then again once the CLI said it is cancelling; or SIGKILL of the CLI and every
- * process below it. Returns what the CLI printed, once the held request has been answered.
+ * `pulumi up` (or `command`), interrupted while the sandbox holds the first request matching `path`
+ * (method POST, or `method`): SIGINT once; SIGINT, then again once the CLI said it is cancelling; or
+ * SIGKILL of the CLI and every process below it. Returns what the CLI printed, once the held request
+ * has been answered.
  */
-async function interruptedUp(stack: CliStack, path: string, how: How): Promise<CliRun> {
+async function interruptedUp(stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> {
   const held = (): boolean => sandbox.operator.faults().length === 0;
-  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method: "POST", path } });
+  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method, path } });
   const answered = sandbox.operator.requests().length;
-  const { child, done } = stack.start(["up", ...YES]);
+  const { child, done } = stack.start(command);
   let out = "";
   child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
-  await until(`POST ${path} to arrive`, held);
+  await until(`${method} ${path} to arrive`, held);
   if (how === "SIGKILL") {
     killTree(child);
   } else {
@@ -96,7 +102,7 @@ async function interruptedUp(stack: CliStack, path: string, how: How): Promise<C
   }
   const run = await done;
   // The service applies a request it received, whoever is left to read the answer.
-  await until(`the answer to POST ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === "POST" && r.path.includes(path)));
+  await until(`the answer to ${method} ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === method && r.path.includes(path)));
   return run;
 }
 
@@ -232,4 +238,51 @@ test("SIGINT twice at a renewal: the next up replays the renewal and records its
   expect(pending(state)).toEqual([]);
   expect(charges(domain)).toEqual(["register", "privacy", "renew"]);
   expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
+});
+
+test("SIGINT once at a destroy's record delete: the CLI stops the deletes left yet exits 0 and says they were deleted; the provider says to run it again, which deletes the rest", async () => {
+  const domain = "sigint-destroy.com";
+  const stack = await stackFor(domain);
+  await stack.must(["up", ...YES]);
+  const run = await interruptedUp(stack, "/records/", "SIGINT", ["destroy", ...YES], "DELETE");
+  // The Pulumi CLI (v3.274.1) reports a destroy cancelled in its deletes as a success.
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("^C received; cancelling");
+  expect(run.stdout).toContain("The resources in the stack have been deleted");
+  expect(run.stdout).toContain("no new request is sent. Run the command again until it changes nothing");
+  let state = await stack.exportState();
+  expect(resource(state, "www")).toBeUndefined();
+  expect(resource(state, "shop")).toMatchObject({ id: domain });
+  expect(resource(state, "zone")).toBeDefined();
+  expect(sandbox.operator.state().zones[domain]?.records.some((r) => r.name === "www")).toBe(false);
+  // The recovery: destroy again.
+  const again = await stack.run(["destroy", ...YES]);
+  expect(again.code).toBe(0);
+  state = await stack.exportState();
+  expect((state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
+  expect(pending(state)).toEqual([]);
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+});
+
+test("SIGINT once at the record delete of an up whose program dropped the record and its add-on: unlike a destroy, the up fails; up again deletes the add-on", async () => {
+  const domain = "sigint-drop.com";
+  const stack = await stackFor(domain);
+  await stack.must(["up", ...YES]);
+  await stack.configSet("drop", "true");
+  const run = await interruptedUp(stack, "/records/", "SIGINT", ["up", ...YES], "DELETE");
+  expect(run.code).not.toBe(0);
+  expect(run.stdout).toContain("^C received; cancelling");
+  // The program is cancelled with the up, which fails on it ("context canceled" or "Program exited
+  // with non-zero exit code: -1", as the timing goes).
+  expect(run.stdout).toMatch(/pulumi:pulumi:Stack \S+ \*\*failed\*\* 1 error/);
+  expect(run.stdout).toContain("Run the command again until it changes nothing");
+  let state = await stack.exportState();
+  expect(resource(state, "www")).toBeUndefined();
+  expect(resource(state, "privacy")).toMatchObject({ id: domain });
+  const again = await stack.run(["up", ...YES]);
+  expect(again.code).toBe(0);
+  state = await stack.exportState();
+  expect(resource(state, "privacy")).toBeUndefined();
+  expect(pending(state)).toEqual([]);
+  expect(charges(domain)).toEqual(["register", "privacy"]);
 });
