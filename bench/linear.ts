@@ -22,7 +22,7 @@ import type { Measurement, Metrics } from "./bench";
 import { CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV, type CpuRecord } from "./cpu-preload";
 import { round, sandboxEngine } from "./measure";
-import { compiledProgram, generatedProgram } from "./program-file";
+import { compiledProgram, generatedProgram } from "../engine/program-file";
 import { prefixedRecords } from "./programs/prefixed-records";
 import { ZONE } from "./records";
 

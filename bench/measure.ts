@@ -1,9 +1,6 @@
 /** Small helpers shared by the bench sections: rounding, medians, reading the sandbox request log. */
 import { Engine, type EngineOptions } from "../engine/engine";
-import { ResellerClient } from "../provider/client";
-import type { Clock } from "../provider/clock";
-import { startSandbox, type SandboxHandle } from "../sandbox/index";
-import type { RequestLogEntry } from "../sandbox/server";
+import type { SandboxHandle } from "../sandbox/index";
 
 export const round = (v: number, digits: number): number => Number(v.toFixed(digits));
 
@@ -14,11 +11,7 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** Requests that may change something: every method but GET and HEAD. */
-export const isMutatingMethod = (e: Pick<RequestLogEntry, "method">): boolean => !["GET", "HEAD"].includes(e.method.toUpperCase());
-
-/** Milliseconds since the epoch of a log entry (the sandbox logs ISO times with milliseconds). */
-export const atMs = (e: Pick<RequestLogEntry, "at">): number => Date.parse(e.at);
+export { atMs, isMutatingMethod, maxInWindow } from "../test/support/request-log";
 
 /** The stack config that points at `sandbox` with its credential, paced at `limitPerMinute`. */
 export function sandboxConfig(sandbox: SandboxHandle, limitPerMinute: number): Record<string, string> {
@@ -46,22 +39,5 @@ export function sandboxEngine(sandbox: SandboxHandle, limitPerMinute: number, ex
   });
 }
 
-export { BENCH_REGISTRANT } from "./registrant";
-
-/**
- * A sandbox and a client of it sharing `clock` (service and caller on one virtual time: the client
- * signs and paces by it, the sandbox checks signatures, counts its limit and processes orders by it).
- */
-export async function sandboxOnClock(clock: Clock, limitPerMinute: number, processingDelaySeconds: number): Promise<{ sandbox: SandboxHandle; client: ResellerClient }> {
-  const sandbox = await startSandbox({ port: 0, now: () => clock.now(), requestsPerMinute: limitPerMinute, processingDelaySeconds });
-  const client = new ResellerClient({
-    baseUrl: sandbox.url,
-    apiKey: sandbox.credentials.key,
-    apiSecret: sandbox.credentials.secret,
-    requestsPerMinute: limitPerMinute,
-    now: () => clock.now(),
-    sleep: (ms) => clock.sleep(ms),
-    rateLimitLogDir: null,
-  });
-  return { sandbox, client };
-}
+export { BENCH_REGISTRANT } from "../test/support/registrant";
+export { sandboxOnClock } from "../test/support/sandbox-on-clock";

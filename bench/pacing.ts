@@ -11,8 +11,7 @@
  */
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
-import { atMs, round, sandboxEngine, sandboxOnClock } from "./measure";
-import { maxInWindow } from "./records";
+import { atMs, maxInWindow, round, sandboxEngine, sandboxOnClock } from "./measure";
 import { prefixedRecords } from "./programs/prefixed-records";
 import { ManualClock } from "../provider/clock";
 

@@ -15,7 +15,7 @@ import { DEFAULT_WAIT_SECONDS } from "../resources/domain/schema";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
 import { atMs, sandboxOnClock } from "./measure";
-import { BENCH_REGISTRANT } from "./registrant";
+import { BENCH_REGISTRANT } from "../test/support/registrant";
 
 export interface PollsOptions {
   /** Simulated seconds the registry takes to process the order (the sandbox's processing delay). */

@@ -11,7 +11,8 @@ import type { RunResult } from "../engine/engine";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import { isReadRequest } from "../sandbox/rules";
 import type { Measurement } from "./bench";
-import { buildEstate, estateProgram } from "./estate";
+import { buildEstate } from "../test/support/estate";
+import { estateProgram } from "./estate";
 import { sandboxEngine } from "./measure";
 
 /**

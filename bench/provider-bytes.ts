@@ -9,7 +9,7 @@
 import { startSandbox } from "../sandbox/index";
 import type { Measurement } from "./bench";
 import { sandboxEngine } from "./measure";
-import { compiledProgram } from "./program-file";
+import { compiledProgram } from "../engine/program-file";
 
 export function providerBytes(): Measurement {
   return {

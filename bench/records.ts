@@ -11,8 +11,8 @@ import type { Program, RunResult } from "../engine/engine";
 import { startSandbox } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement } from "./bench";
-import { atMs, isMutatingMethod, round, sandboxEngine } from "./measure";
-import { compiledProgram } from "./program-file";
+import { atMs, isMutatingMethod, maxInWindow, round, sandboxEngine } from "./measure";
+import { compiledProgram } from "../engine/program-file";
 
 export interface RecordsOptions {
   records: number;
@@ -31,16 +31,6 @@ export function recordsProgram(records: number): Program {
   return { file: compiledProgram("bench/programs/records-program.ts"), args: { records, zone: ZONE } };
 }
 
-/** The largest number of entries that fall in any window of `windowMs` (entries sorted by time). */
-export function maxInWindow(times: number[], windowMs: number): number {
-  const t = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let lo = 0, hi = 0; hi < t.length; hi++) {
-    while (t[hi] - t[lo] >= windowMs) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
-}
 
 /** Rate between the first and the last of sorted times (N-1 intervals), over the limit; 0 for fewer than two. */
 function spanUtilization(times: number[], limitPerMinute: number): number {

@@ -16,8 +16,8 @@ import { CliStack, builtCli, makeProject, type CliRun, type PulumiCli } from "..
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { RequestLogEntry } from "../sandbox/server";
 import type { Measurement, Metrics } from "./bench";
-import { atMs, round, sandboxEngine } from "./measure";
-import { maxInWindow, ZONE } from "./records";
+import { atMs, maxInWindow, round, sandboxEngine } from "./measure";
+import { ZONE } from "./records";
 import { prefixedRecords } from "./programs/prefixed-records";
 
 const MIN = 60_000;

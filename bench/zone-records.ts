@@ -21,7 +21,7 @@ import { CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions, type OpCost } from "./linear";
 import { atMs, round, sandboxConfig, sandboxEngine } from "./measure";
-import { compiledProgram } from "./program-file";
+import { compiledProgram } from "../engine/program-file";
 import { ZONE } from "./records";
 
 export interface ZoneRecordsOptions {

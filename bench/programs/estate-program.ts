@@ -1,7 +1,7 @@
 /** The estate bench's program: adopts `domains` domains, each with its zone and records (bench/estate.ts). */
 import { programArgs } from "../../engine/program-args";
 import * as reseller from "../../resources";
-import { ESTATE_CONTACT, ESTATE_RECORDS, estateDomain } from "../estate-data";
+import { ESTATE_CONTACT, ESTATE_RECORDS, estateDomain } from "../../test/support/estate";
 
 function estateProgram(): void {
   const { domains, withContacts } = programArgs<estateProgram.Args>();

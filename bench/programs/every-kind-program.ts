@@ -1,7 +1,7 @@
 /** The provider-bytes bench's program: one resource of each of the eight types, all created for real. */
 import { programArgs } from "../../engine/program-args";
 import * as reseller from "../../resources";
-import { BENCH_REGISTRANT } from "../registrant";
+import { BENCH_REGISTRANT } from "../../test/support/registrant";
 
 function everyKindProgram(): void {
   const args = programArgs<everyKindProgram.Args>();

@@ -1,5 +1,5 @@
 /** The program `prefixed-records-program.ts` as `{ file, args }`: `records` A records named `<prefix>-NNNN` in the bench zone. */
-import { compiledProgram } from "../program-file";
+import { compiledProgram } from "../../engine/program-file";
 
 export const prefixedRecords = (prefix: string, records: number, zone = "demo-reseller.com", yieldEvery?: number) => ({
   file: compiledProgram("bench/programs/prefixed-records-program.ts"),

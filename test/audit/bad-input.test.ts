@@ -10,7 +10,7 @@
  * shows that a refusal travels from a program to what the engine prints, its secret masked there too.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { compiledProgram } from "../../bench/program-file";
+import { compiledProgram } from "../../engine/program-file";
 import { Engine, EngineError } from "../../engine/engine";
 import { isProviderHostError } from "../../engine/host";
 import { keptOpen } from "../support/kept-open";

@@ -12,7 +12,7 @@
  * own over gRPC (a new host per command, as the CLI starts one): no program process. The flows that need a program (read-only functions,
  * resources wired by outputs, unknowns at preview) run through the whole engine below.
  */
-import { compiledProgram } from "../../bench/program-file";
+import { compiledProgram } from "../../engine/program-file";
 import { Engine, EngineError, type RunResult } from "../../engine/engine";
 import { startProviderHost, type ProviderHost } from "../../engine/host";
 import type { ResourceState } from "../../engine/state";

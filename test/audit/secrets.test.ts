@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { inspect } from "node:util";
-import { compiledProgram } from "../../bench/program-file";
+import { compiledProgram } from "../../engine/program-file";
 import { Engine, EngineError, type Program } from "../../engine/engine";
 import * as hostModule from "../../engine/host";
 import { isProviderHostError, type ProviderHost, type PropertyMap } from "../../engine/host";

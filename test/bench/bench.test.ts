@@ -5,7 +5,8 @@
  */
 import { main, mergeMetrics, parseArgs, reportedMetrics, type Measurement } from "../../bench/bench";
 import { polls } from "../../bench/polls";
-import { applyFigures, maxInWindow, records } from "../../bench/records";
+import { applyFigures, records } from "../../bench/records";
+import { maxInWindow } from "../support/request-log";
 import type { RequestLogEntry } from "../../sandbox/server";
 
 const entry = (atMs: number, status = 201): RequestLogEntry => ({

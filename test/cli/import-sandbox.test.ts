@@ -15,7 +15,7 @@ import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/
 import { ResellerClient } from "../../provider/client";
 import { DEFAULT_CONTRACT } from "../../provider/contract";
 import { startSandbox } from "../../sandbox/index";
-import { generatedProgram } from "../../bench/program-file";
+import { generatedProgram } from "../../engine/program-file";
 import { RECORD_TABLE_FROM } from "../../cli/codegen";
 import { keptOpen } from "../support/kept-open";
 

@@ -11,7 +11,7 @@ import { main } from "../../cli/main";
 import { Engine } from "../../engine/engine";
 import { startProviderHost, type ProviderHost } from "../../engine/host";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { generatedProgram } from "../../bench/program-file";
+import { generatedProgram } from "../../engine/program-file";
 import { keptOpen } from "../support/kept-open";
 
 jest.setTimeout(600_000);

@@ -27,7 +27,7 @@ import { ResellerClient } from "../../provider/client";
 import { toRecords } from "../../provider/records/zonefile";
 import type { RecordInput } from "../../provider/views";
 import type { SandboxHandle } from "../../sandbox/index";
-import { generatedProgram } from "../../bench/program-file";
+import { generatedProgram } from "../../engine/program-file";
 import { fileKey, liveKey, readBind } from "./bind-reader";
 import { hostingSandbox } from "./hosting-sandbox";
 

@@ -15,8 +15,7 @@ import { canonicalContact } from "../../resources/shared/normalize";
 import { toServiceContact } from "../../provider/contact-names";
 import { contact, Managed, providerFor, ROOT, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { maxInWindow } from "../../bench/records";
-import { atMs } from "../../bench/measure";
+import { atMs, maxInWindow } from "../support/request-log";
 
 jest.setTimeout(300_000);
 

@@ -15,7 +15,7 @@ import { defaultLogFile, resetWindows } from "../../provider/rate-limiter";
 import { FUTURE_SKEW_MS, LOCK_WAIT_MS, MAX_LOG_BYTES, MAX_OPEN_SEND_MS } from "../../provider/rate-log";
 import { defaultLogDir, LOG_MAX_AGE_MS, ownedPrivately, prepareLogFolder } from "../../provider/rate-log-folder";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { atMs } from "../../bench/measure";
+import { atMs } from "../support/request-log";
 import { CONTACT } from "../sandbox/signed-fetch";
 
 const WINDOW_MS = 60_000;

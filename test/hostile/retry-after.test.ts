@@ -10,7 +10,7 @@ import { ResellerClient } from "../../provider/client";
 import { DEFAULT_CONTRACT } from "../../provider/contract";
 import { RateLimitedError } from "../../provider/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { atMs } from "../../bench/measure";
+import { atMs } from "../support/request-log";
 import { CONTACT } from "../sandbox/signed-fetch";
 
 const RL = DEFAULT_CONTRACT.rateLimit;

@@ -8,8 +8,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { atMs } from "../../bench/measure";
-import { maxInWindow } from "../../bench/records";
+import { atMs, maxInWindow } from "../support/request-log";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 const ROOT = path.resolve(__dirname, "../..");

@@ -9,8 +9,7 @@ import { ManualClock } from "../../provider/clock";
 import { ResellerClient } from "../../provider/client";
 import { credentialId, defaultLogFile, resetWindows, SendWindow, windowFor } from "../../provider/rate-limiter";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { maxInWindow } from "../../bench/records";
-import { atMs } from "../../bench/measure";
+import { atMs, maxInWindow } from "../support/request-log";
 
 const MIN = 60_000;
 

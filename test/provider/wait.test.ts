@@ -8,7 +8,7 @@ import { deriveIdempotencyKey } from "../../provider/idempotency";
 import { PROGRESS_EVERY_MS, pollDelay, waitUntil, type WaitOptions } from "../../provider/wait";
 import { waitForRegistry } from "../../provider/waits";
 import type { SandboxHandle } from "../../sandbox/index";
-import { sandboxOnClock } from "../../bench/measure";
+import { sandboxOnClock } from "../support/sandbox-on-clock";
 
 /** A clock that records, for each sleep, the time it would wake at. */
 function recording(clock: ManualClock): Clock & { wakes: number[] } {

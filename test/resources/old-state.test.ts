@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { compiledProgram } from "../../bench/program-file";
+import { compiledProgram } from "../../engine/program-file";
 import { Engine } from "../../engine/engine";
 import { startProviderHost, type ProviderHost } from "../../engine/host";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";

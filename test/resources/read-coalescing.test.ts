@@ -20,7 +20,7 @@ import type { ResourceState } from "../../engine/state";
 import { Gate, refreshOne } from "../../engine/step-executor";
 import { ResellerClient } from "../../provider/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { buildEstate as buildEstateIn, ESTATE_CONTACT, estateDomain, ESTATE_RECORDS } from "../../bench/estate";
+import { buildEstate as buildEstateIn, ESTATE_CONTACT, estateDomain, ESTATE_RECORDS } from "../support/estate";
 import { deployDeclared, ROOT, type Declared } from "./lifecycle/harness";
 
 const DOMAINS = 100;

@@ -9,7 +9,7 @@
 import { ManualClock } from "../../provider/clock";
 import type { ResellerClient } from "../../provider/client";
 import type { SandboxHandle } from "../../sandbox/index";
-import { sandboxOnClock } from "../../bench/measure";
+import { sandboxOnClock } from "../support/sandbox-on-clock";
 import type { HostContext } from "../../resources/host/context";
 import { domainHandler } from "../../resources/domain/handler";
 import { recordHandler } from "../../resources/dns-record/handler";

@@ -6,7 +6,7 @@
  * kept as an external resource): up reads them through the provider host, the stack holds them as
  * external, and destroy deletes none of them. `isInstance` tells the kinds apart.
  */
-import { compiledProgram } from "../../../bench/program-file";
+import { compiledProgram } from "../../../engine/program-file";
 import { Engine, type Program } from "../../../engine/engine";
 import { startProviderHost, type ProviderHost } from "../../../engine/host";
 import { startSandbox, type SandboxHandle } from "../../../sandbox/index";

@@ -6,8 +6,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Program } from "../engine/engine";
-import { packageRoot } from "../engine/host";
+import type { Program } from "./engine";
+import { packageRoot } from "./host";
 
 /** `source` is relative to the repository root, e.g. "bench/programs/records-program.ts". */
 export function compiledProgram(source: string): string {

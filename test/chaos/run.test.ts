@@ -6,10 +6,10 @@
  * campaign relies on (the sandbox still applying a request delayed past its client's timeout, the
  * timeout config) are tested against the real parts.
  */
-import { runChaos, CHAOS_DEFAULTS, parseChaosArgs, failed, type ChaosReport } from "../../bench/chaos";
-import { compareState, doubleCharges, expectedExpiry } from "../../bench/chaos-check";
-import { FAULT_KINDS } from "../../bench/chaos-faults";
-import { DesiredModel, seededRandom, renewalPolicy, type Snapshot } from "../../bench/chaos-model";
+import { runChaos, CHAOS_DEFAULTS, parseChaosArgs, failed, type ChaosReport } from "../../chaos/run";
+import { compareState, doubleCharges, expectedExpiry } from "../../chaos/check";
+import { FAULT_KINDS } from "../../chaos/faults";
+import { DesiredModel, seededRandom, renewalPolicy, type Snapshot } from "../../chaos/model";
 import type { ResourceState } from "../../engine/state";
 import { ResellerClient } from "../../provider/client";
 import { readSettings } from "../../resources/shared/api";
@@ -17,7 +17,7 @@ import { typeToken } from "../../resources/kinds";
 import { renewalDue } from "../../resources/domain/diff";
 import { startSandbox } from "../../sandbox/index";
 import { FOREIGN_AUTH_CODE, type LedgerEntry, type SandboxState } from "../../sandbox/state";
-import { BENCH_REGISTRANT } from "../../bench/measure";
+import { BENCH_REGISTRANT } from "../support/registrant";
 import { startProviderHost } from "../../engine/host";
 import { providerFor, ROOT, urnOf } from "../resources/lifecycle/harness";
 

@@ -19,7 +19,7 @@ import type { ResourceState } from "../engine/state";
 import { canonicalRecord } from "../resources/shared/normalize";
 import { typeToken } from "../resources/kinds";
 import { addYears, isoDate, type LedgerEntry, type SandboxState } from "../sandbox/state";
-import type { Snapshot } from "./chaos-model";
+import type { Snapshot } from "./model";
 
 export interface Findings {
   doubleCharges: string[];

@@ -1,7 +1,7 @@
 /**
  * The chaos campaign's desired state: domains (registered or transferred in, with a declarative
  * renewal target, WHOIS Privacy and Domain Protection) and DNS records, changed round by round by
- * seeded random operations. The program that declares it is bench/programs/chaos-program.ts.
+ * seeded random operations. The program that declares it is chaos/program.ts.
  */
 
 /** What the campaign counts as one operation: a money operation or one record change. */
@@ -25,7 +25,7 @@ export const SEEDED_ZONE = "demo-reseller.com";
 /** Renewals a domain may be asked for: each adds a year, and the term may reach 10 years at most. */
 export const MAX_RENEWALS = 4;
 
-/** What both campaigns (engine/'s, bench/chaos.ts, and the CLI's, bench/chaos-cli.ts) are sized by. */
+/** What both campaigns (engine/'s, chaos/run.ts, and the CLI's, chaos/cli.ts) are sized by. */
 export interface CampaignOptions {
   ops: number;
   seed: number;

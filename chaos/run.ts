@@ -7,27 +7,27 @@
  *
  * After each round the faults are cleared and `up` is run until clean (a run that succeeds and
  * changes nothing); then the sandbox's ledger and state are checked against the program and the
- * engine's state (bench/chaos-check.ts). At the end: a refresh (only what one resource does to
+ * engine's state (chaos/check.ts). At the end: a refresh (only what one resource does to
  * another may change: Protection locks its Domain, a renewal moves the privacy term's end), an `up`
  * that must change nothing and send no mutating request, a second refresh that must change nothing,
  * and the checks once more. Reports doubleCharges, lostResources and stateMismatches (distinct
  * findings over all checks) and exits 1 when any is not 0. With --json the last line is one JSON
  * object. With --cli the same campaign runs through the real Pulumi CLI, which is interrupted in
- * every round (bench/chaos-cli.ts).
+ * every round (chaos/cli.ts).
  */
 import type { Step } from "../engine/display";
 import { Engine, EngineError, type Program, type RunResult } from "../engine/engine";
 import { typeToken } from "../resources/kinds";
 import { startSandbox } from "../sandbox/index";
-import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./chaos-faults";
-import { compareState, doubleCharges, FindingSet } from "./chaos-check";
-import { CHAOS_CLI_DEFAULTS, cliFailed, cliReportMetrics, runChaosCli } from "./chaos-cli";
-import { DesiredModel, OP_KINDS, seededRandom, type CampaignOptions, type OpKind, type Snapshot } from "./chaos-model";
-import { formatTable, type Metrics } from "./bench";
-import { compiledProgram } from "./program-file";
+import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./faults";
+import { compareState, doubleCharges, FindingSet } from "./check";
+import { CHAOS_CLI_DEFAULTS, cliFailed, cliReportMetrics, runChaosCli } from "./cli";
+import { DesiredModel, OP_KINDS, seededRandom, type CampaignOptions, type OpKind, type Snapshot } from "./model";
+import { formatTable, type Metrics } from "../bench/bench";
+import { compiledProgram } from "../engine/program-file";
 
 /** The program declaring a snapshot of the desired state, the snapshot as its arguments. */
-const chaosProgram = (s: Snapshot): Program => ({ file: compiledProgram("bench/programs/chaos-program.ts"), args: s });
+const chaosProgram = (s: Snapshot): Program => ({ file: compiledProgram("chaos/program.ts"), args: s });
 
 export interface ChaosOptions extends CampaignOptions {
   /** The host is killed in every round whose number modulo this is 1 (1: never), in the first run under faults that commits enough changes. */
@@ -231,7 +231,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
 
 export interface ChaosArgs {
   json: boolean;
-  /** Through the real Pulumi CLI (bench/chaos-cli.ts) instead of engine/. */
+  /** Through the real Pulumi CLI (chaos/cli.ts) instead of engine/. */
   cli: boolean;
   options: ChaosOptions;
 }

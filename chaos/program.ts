@@ -1,10 +1,10 @@
-/** The chaos campaign's program: declares a snapshot of the desired state (bench/chaos-model.ts). */
+/** The chaos campaign's program: declares a snapshot of the desired state (chaos/model.ts). */
 import type { Output } from "@pulumi/pulumi";
-import { programArgs } from "../../engine/program-args";
-import * as reseller from "../../resources";
-import { DNS_SERVICE_NAMESERVERS, FOREIGN_AUTH_CODE } from "../../sandbox/state";
-import { renewalPolicy, type Snapshot } from "../chaos-model";
-import { BENCH_REGISTRANT } from "../registrant";
+import { programArgs } from "../engine/program-args";
+import * as reseller from "../resources";
+import { DNS_SERVICE_NAMESERVERS, FOREIGN_AUTH_CODE } from "../sandbox/state";
+import { renewalPolicy, type Snapshot } from "./model";
+import { BENCH_REGISTRANT } from "../test/support/registrant";
 
 function chaosProgram(): void {
   const s = programArgs<Snapshot>();

@@ -7,7 +7,7 @@
  * must end with no double charge, nothing lost and no state mismatch. The pieces the campaign reads
  * the CLI by (its summary, its export) are tested on fixed text.
  */
-import { parseChaosArgs } from "../../bench/chaos";
+import { parseChaosArgs } from "../../chaos/run";
 import {
   carriedPlan,
   CHAOS_CLI_DEFAULTS,
@@ -27,10 +27,10 @@ import {
   tallyLines,
   type ChaosCliReport,
   type InterruptPlan,
-} from "../../bench/chaos-cli";
-import { FAULT_KINDS } from "../../bench/chaos-faults";
-import { DesiredModel, seededRandom } from "../../bench/chaos-model";
-import { BENCH_REGISTRANT } from "../../bench/registrant";
+} from "../../chaos/cli";
+import { FAULT_KINDS } from "../../chaos/faults";
+import { DesiredModel, seededRandom } from "../../chaos/model";
+import { BENCH_REGISTRANT } from "../support/registrant";
 import type { StackExport } from "../../pulumi-cli";
 import { typeToken } from "../../resources/kinds";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";

@@ -1,8 +1,8 @@
 /**
  * `npm run chaos -- --cli [--ops N] [--seed S] [--json] [--verbose]`: the chaos campaign of
- * bench/chaos.ts (its model, its sandbox faults, its checks) through the real Pulumi CLI
+ * chaos/run.ts (its model, its sandbox faults, its checks) through the real Pulumi CLI
  * (`npm run pulumi-cli`) instead of engine/. A project whose program is
- * bench/programs/chaos-program.ts declares the round's snapshot (written beside it as
+ * chaos/program.ts declares the round's snapshot (written beside it as
  * snapshot.json); `pulumi up` runs it against a sandbox that injects the same faults as the engine's
  * campaign, and the CLI is interrupted once per round as a CI job's cancel or a dying runner would:
  *
@@ -21,7 +21,7 @@
  * Then the recovery docs/interrupted-runs.md prescribes: `pulumi cancel` after a SIGKILL, `pulumi
  * up` (again under the round's faults, three runs at most as in the engine's campaign, then without
  * faults until an up changes nothing), then `pulumi refresh --clear-pending-creates`. The checks of
- * bench/chaos-check.ts follow, on `pulumi stack export` against the sandbox's state and ledger, and
+ * chaos/check.ts follow, on `pulumi stack export` against the sandbox's state and ledger, and
  * no pending operation may be left. At the end: a refresh, an up that must change nothing and send
  * no mutating request, a second refresh that must change nothing, the checks again; then `pulumi
  * destroy`, interrupted in the same way at a record delete and recovered (cancel after a SIGKILL,
@@ -39,11 +39,11 @@ import { PROGRAM_ARGS_ENV } from "../engine/program-args";
 import { CliStack, descendants, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../pulumi-cli";
 import { typeToken, type Kind } from "../resources/kinds";
 import { startSandbox, type Fault, type LocalOperator } from "../sandbox/index";
-import { compareState, doubleCharges, FindingSet } from "./chaos-check";
-import { addFaults, firedFaults, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./chaos-faults";
-import { DesiredModel, OP_KINDS, seededRandom, SEEDED_ZONE, type CampaignOptions, type OpKind, type Snapshot } from "./chaos-model";
-import { compiledProgram } from "./program-file";
-import type { Metrics } from "./bench";
+import { compareState, doubleCharges, FindingSet } from "./check";
+import { addFaults, firedFaults, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./faults";
+import { DesiredModel, OP_KINDS, seededRandom, SEEDED_ZONE, type CampaignOptions, type OpKind, type Snapshot } from "./model";
+import { compiledProgram } from "../engine/program-file";
+import type { Metrics } from "../bench/bench";
 
 export const INTERRUPT_KINDS = ["SIGINT", "SIGINT twice", "SIGKILL"] as const;
 export type InterruptKind = (typeof INTERRUPT_KINDS)[number];
@@ -410,9 +410,9 @@ export function nextPlan(
 
 /** The project: Pulumi.yaml, the program (chaos-program over snapshot.json) and node_modules. */
 function chaosProject(): string {
-  const program = compiledProgram("bench/programs/chaos-program.ts");
+  const program = compiledProgram("chaos/program.ts");
   const index = [
-    "// The chaos campaign's program (bench/programs/chaos-program.ts) over the round's snapshot, written beside it.",
+    "// The chaos campaign's program (chaos/program.ts) over the round's snapshot, written beside it.",
     'const fs = require("node:fs");',
     'const path = require("node:path");',
     `process.env[${JSON.stringify(PROGRAM_ARGS_ENV)}] = fs.readFileSync(path.join(__dirname, "snapshot.json"), "utf8");`,
