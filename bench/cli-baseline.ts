@@ -13,9 +13,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
-import { startSandbox } from "../sandbox/index";
+import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
-import { lastCommandCpuMs, timedBuiltCli, timesLines } from "./cli-side";
+import { checkpointEnv, checkpointsFigure, cliBenchSettings, lastCommandCpuMs, timedBuiltCli, timesLines } from "./cli-side";
+import { CPU_DIR_ENV } from "./cpu-preload";
+import { measureOp, preloadOptions } from "./linear";
 import { round } from "./measure";
 
 const ZONE = "demo-reseller.com";
@@ -73,17 +75,22 @@ for (let i = 0; i < n; i++) {
 interface Cost {
   wallS: number;
   cpuS: number;
+  /** CPU of the program's process and of the provider host alone (bench/cpu-preload.ts). */
+  programCpuS: number;
+  hostCpuS: number;
   /** Requests the sandbox answered during the command. */
   requests: number;
 }
 
-async function measure(stack: CliStack, timesFile: string, args: string[], requests: () => number): Promise<Cost> {
-  const sent = requests();
-  const before = timesLines(timesFile);
-  const t0 = performance.now();
-  await stack.must(args);
-  const wallS = (performance.now() - t0) / 1000;
-  return { wallS: round(wallS, 2), cpuS: round(lastCommandCpuMs(timesFile, before) / 1000, 2), requests: requests() - sent };
+async function measure(stack: CliStack, timesFile: string, args: string[], sandbox: SandboxHandle, cpuDir: string): Promise<Cost> {
+  let cpuMs = 0;
+  const cost = await measureOp(sandbox, cpuDir, async () => {
+    const before = timesLines(timesFile);
+    await stack.must(args);
+    cpuMs = lastCommandCpuMs(timesFile, before);
+  });
+  const s = (ms: number | undefined): number => round((ms ?? 0) / 1000, 2);
+  return { wallS: round(cost.wallSeconds, 2), cpuS: s(cpuMs), programCpuS: s(cost.cpuMs.program), hostCpuS: s(cost.cpuMs.host), requests: cost.requests };
 }
 
 export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 1000)): Measurement {
@@ -98,8 +105,11 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         return { skipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
       }
       const { cli, timesFile } = timed;
+      const cpuDir = path.join(dir, "cpu");
+      fs.mkdirSync(cpuDir);
       const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 2 * records + 100 } });
-      const metrics: Metrics = { cliVersion: cli.version, records };
+      const settings = cliBenchSettings();
+      const metrics: Metrics = { cliVersion: cli.version, records, cliCheckpoints: checkpointsFigure(settings) };
       const stacks: CliStack[] = [];
       const projects: string[] = [];
       try {
@@ -111,7 +121,14 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         ] as const) {
           const projectDir = makeProject(`cli-${side}`, { "index.js": program });
           projects.push(projectDir);
-          const env = { BARE_BASE_URL: sandbox.url, BARE_API_KEY: sandbox.credentials.key, BARE_API_SECRET: sandbox.credentials.secret };
+          const env = {
+            BARE_BASE_URL: sandbox.url,
+            BARE_API_KEY: sandbox.credentials.key,
+            BARE_API_SECRET: sandbox.credentials.secret,
+            NODE_OPTIONS: preloadOptions(),
+            [CPU_DIR_ENV]: cpuDir,
+            ...checkpointEnv(settings),
+          };
           const stack = await CliStack.init({ cli, projectDir, env });
           stacks.push(stack);
           await stack.configSet("records", String(records));
@@ -132,7 +149,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         ] as const) {
           for (const [side, stack] of sides) {
             progress(`${side}: ${op}`);
-            costs[side][op] = await measure(stack, timesFile, [...args], () => sandbox.operator.requests().length);
+            costs[side][op] = await measure(stack, timesFile, [...args], sandbox, cpuDir);
           }
         }
         for (const op of Object.keys(costs.ours)) {
@@ -145,6 +162,11 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
             [`${op}BareCpuS`]: b.cpuS,
             [`${op}WallOverBare`]: round(o.wallS / b.wallS, 2),
             [`${op}CpuOverBare`]: round(o.cpuS / b.cpuS, 2),
+            [`${op}ProgramCpuS`]: o.programCpuS,
+            [`${op}HostCpuS`]: o.hostCpuS,
+            [`${op}BareProgramCpuS`]: b.programCpuS,
+            [`${op}BareHostCpuS`]: b.hostCpuS,
+            [`${op}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
             [`${op}Requests`]: o.requests,
             [`${op}BareRequests`]: b.requests,
           });

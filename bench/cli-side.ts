@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { PROGRAM_ARGS_ENV } from "../engine/program-args";
 import { CliStack, builtCli, makeProject, type PulumiCli } from "../pulumi-cli";
 import type { SandboxHandle } from "../sandbox/index";
-import { CPU_DIR_ENV } from "./cpu-preload";
+import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions, type OpCost } from "./linear";
 import { sandboxConfig } from "./measure";
 
@@ -48,6 +48,34 @@ export function cliSummary(stdout: string): Record<string, number> {
   }
   return out;
 }
+
+/** `BENCH_CLI_SKIP_CHECKPOINTS=1`: every CLI command of the bench runs with the CLI's own PULUMI_SKIP_CHECKPOINTS=true (bench/README.md). */
+export const SKIP_CHECKPOINTS_ENV = "BENCH_CLI_SKIP_CHECKPOINTS";
+/** `BENCH_CLI_PROFILE_DIR=<dir>`: each CLI command writes its CPU profile (`--profiling`) and the program's and host's (cpu-preload.ts) into a folder of its own there. */
+export const PROFILE_DIR_ENV = "BENCH_CLI_PROFILE_DIR";
+
+export interface CliBenchSettings {
+  /** The CLI writes its state once, when the command ends, not after every step. */
+  skipCheckpoints: boolean;
+  /** Where each command's profiles go, when set. */
+  profileDir?: string;
+}
+
+/** The bench's CLI settings from the environment; throws on a value it does not know. */
+export function cliBenchSettings(env: NodeJS.ProcessEnv = process.env): CliBenchSettings {
+  const skip = env[SKIP_CHECKPOINTS_ENV] ?? "";
+  if (!["", "0", "1"].includes(skip)) throw new Error(`${SKIP_CHECKPOINTS_ENV}: "${skip}" is not 1 (skip the CLI's checkpoints) or 0`);
+  const profileDir = env[PROFILE_DIR_ENV] || undefined;
+  if (profileDir !== undefined && !path.isAbsolute(profileDir)) throw new Error(`${PROFILE_DIR_ENV}: "${profileDir}" is not an absolute path`);
+  return { skipCheckpoints: skip === "1", profileDir };
+}
+
+/** The environment the CLI's commands get for `settings`. */
+export const checkpointEnv = (settings: CliBenchSettings): Record<string, string> => (settings.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {});
+
+/** How the figures' CLI wrote its state, for the bench's output. */
+export const checkpointsFigure = (settings: CliBenchSettings = cliBenchSettings()): string =>
+  settings.skipCheckpoints ? "once at the end (PULUMI_SKIP_CHECKPOINTS=true)" : "after every step";
 
 /** A wrapper that runs each command under /usr/bin/time, which appends "user system" (seconds) to `timesFile`. */
 function timedCli(cli: PulumiCli, dir: string): { cli: PulumiCli; timesFile: string } {
@@ -88,8 +116,10 @@ export interface CliSideOptions {
   config?: Record<string, string>;
   /** The CLI's `--parallel` (its default otherwise: 8 on this machine's two cores). */
   parallel?: number;
-  /** More environment for every command, e.g. PULUMI_SKIP_CHECKPOINTS. */
+  /** More environment for every command. */
   env?: Record<string, string>;
+  /** Checkpoints and profiles; default: from the environment (`cliBenchSettings`). */
+  settings?: CliBenchSettings;
 }
 
 /** One stack through the real CLI against `sandbox`, the program of the stand-in. */
@@ -103,7 +133,10 @@ export class CliSide {
     private readonly timesFile: string,
     private readonly projectDir: string,
     private readonly opts: CliSideOptions,
+    readonly settings: CliBenchSettings,
   ) {}
+
+  private commands = 0;
 
   /** A stack of a project running `opts.program`; undefined when the CLI is not built (`npm run pulumi-cli`). */
   static async open(sandbox: SandboxHandle, opts: CliSideOptions): Promise<CliSide | undefined> {
@@ -116,9 +149,10 @@ export class CliSide {
     const cpuDir = path.join(dir, "cpu");
     fs.mkdirSync(cpuDir);
     const projectDir = makeProject("bench", { "index.js": `module.exports = require(${JSON.stringify(opts.program.file)});\n` });
-    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir, RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined, ...opts.env };
+    const settings = opts.settings ?? cliBenchSettings();
+    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir, RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined, ...checkpointEnv(settings), ...opts.env };
     const stack = await CliStack.init({ cli: timed.cli, projectDir, env });
-    const side = new CliSide(timed.cli.version, stack, sandbox, dir, cpuDir, timed.timesFile, projectDir, opts);
+    const side = new CliSide(timed.cli.version, stack, sandbox, dir, cpuDir, timed.timesFile, projectDir, opts, settings);
     const config = { ...sandboxConfig(sandbox, opts.limitPerMinute), ...opts.config };
     for (const [k, v] of Object.entries(config)) await stack.configSet(k, v, { secret: k === "reseller:apiSecret" });
     // The commands above ran under the preload too: their files are not an operation's.
@@ -132,12 +166,16 @@ export class CliSide {
    */
   async run(op: CliOp, want?: Record<string, number>, args: unknown = this.opts.program.args, extra: string[] = []): Promise<CliOpCost> {
     const parallel = this.opts.parallel && op !== "refresh" && op !== "destroy" ? ["--parallel", String(this.opts.parallel)] : [];
-    const command = [...ARGS[op], ...parallel, ...extra];
+    // Profiles: one folder per command, `<n>-<op>`, holding the CLI's `cli.<pid>.cpu` and the preload's `<role>-<pid>.cpuprofile`.
+    const profileDir = this.settings.profileDir && path.join(this.settings.profileDir, `${String(++this.commands).padStart(2, "0")}-${op}`);
+    if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+    const profiling = profileDir ? ["--profiling", path.join(profileDir, "cli")] : [];
+    const command = [...ARGS[op], ...parallel, ...extra, ...profiling];
     let stdout = "";
     let allMs = 0;
     const cost = await measureOp(this.sandbox, this.cpuDir, async () => {
       const before = timesLines(this.timesFile);
-      const r = await this.stack.must(command, { env: { [PROGRAM_ARGS_ENV]: args === undefined ? undefined : JSON.stringify(args) } });
+      const r = await this.stack.must(command, { env: { [PROGRAM_ARGS_ENV]: args === undefined ? undefined : JSON.stringify(args), [CPU_PROFILE_DIR_ENV]: profileDir || undefined } });
       stdout = r.stdout;
       allMs = lastCommandCpuMs(this.timesFile, before);
     });

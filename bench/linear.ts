@@ -19,8 +19,8 @@ import { ResellerClient } from "../provider/client";
 import { DEFAULT_CONTRACT } from "../provider/contract";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
-import { CliSide, overStandIn, type CliOpCost } from "./cli-side";
-import { CPU_DIR_ENV, type CpuRecord } from "./cpu-preload";
+import { checkpointsFigure, cliBenchSettings, CliSide, overStandIn, type CliOpCost } from "./cli-side";
+import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV, type CpuRecord } from "./cpu-preload";
 import { round, sandboxEngine } from "./measure";
 import { compiledProgram, generatedProgram } from "../engine/program-file";
 import { prefixedRecords } from "./programs/prefixed-records";
@@ -45,6 +45,20 @@ export interface LinearOptions {
    * `linearCliOverOurs…`); skipped when the CLI is not built.
    */
   cli?: boolean;
+  /** Parts left out (BENCH_LINEAR_SKIP, `linearSkip`): the bare kind, the yielding program's up, the imported zone's up. */
+  skip?: LinearPart[];
+}
+
+export type LinearPart = "bare" | "yielding" | "imported";
+const PARTS: LinearPart[] = ["bare", "yielding", "imported"];
+
+/** BENCH_LINEAR_SKIP="bare,yielding,imported" leaves those parts out (a 10,000 run of ours on both sides only); default none. */
+export function linearSkip(env: NodeJS.ProcessEnv = process.env): LinearPart[] {
+  const raw = env.BENCH_LINEAR_SKIP;
+  if (raw === undefined || raw === "") return [];
+  const picked = raw.split(",");
+  for (const p of picked) if (!PARTS.includes(p as LinearPart)) throw new Error(`BENCH_LINEAR_SKIP: "${p}" is not one of ${PARTS.join(", ")}`);
+  return picked as LinearPart[];
 }
 
 /** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
@@ -58,7 +72,7 @@ export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
 }
 
-export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100, cli: true };
+export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100, cli: true, skip: linearSkip() };
 
 /** High enough that neither the provider's pacing nor the sandbox's limit is what is measured. */
 const UNPACED_PER_MINUTE = 10_000_000;
@@ -168,8 +182,13 @@ async function measureKind(kind: Kind, n: number, parallel: number, yielding: { 
   const cpuDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-linear-cpu-"));
   const projectDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-linear-import-"));
   try {
-    // The engine passes the host's extra environment to the program's process too.
-    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir };
+    // The engine passes the host's extra environment to the program's process too. With
+    // BENCH_CLI_PROFILE_DIR, the stand-in's processes profile themselves too, into `standin-<kind>-<n>`
+    // there (one folder for the four operations: the files' times give their order).
+    const profileRoot = cliBenchSettings().profileDir;
+    const profileDir = profileRoot && path.join(profileRoot, `standin-${kind.toLowerCase()}-${n}`);
+    if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+    const env = { NODE_OPTIONS: preloadOptions(), [CPU_DIR_ENV]: cpuDir, ...(profileDir ? { [CPU_PROFILE_DIR_ENV]: profileDir } : {}) };
     const engine = sandboxEngine(sandbox, UNPACED_PER_MINUTE, { parallel, host: { env } });
     if (kind === "Imported") {
       const program = await importedProgram(sandbox, n, projectDir);
@@ -233,9 +252,12 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
       const large = opts.sizes[opts.sizes.length - 1];
       let oursYieldingUp: OpCost | undefined;
       let cli = opts.cli === true;
+      const skip = new Set(opts.skip ?? []);
+      if (skip.size > 0) out.linearSkipped = [...skip].join(",");
       if (cli) out.linearCliVersion = builtCli()?.version ?? "not built";
+      if (cli) out.linearCliCheckpoints = checkpointsFigure();
       for (const n of opts.sizes) {
-        for (const kind of ["Ours", "Bare"] as Kind[]) {
+        for (const kind of (skip.has("bare") ? ["Ours"] : ["Ours", "Bare"]) as Kind[]) {
           const started = performance.now();
           const yieldingUp = opts.yieldingOursUp === true && kind === "Ours" && n === large;
           const costs = await measureKind(kind, n, opts.parallel, { upYieldEvery: yieldingUp ? opts.yieldEvery : undefined });
@@ -281,18 +303,22 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
         for (const op of OPS) out[`linearCli${op}SecondsAt${n}`] = round(c[op]?.wallSeconds ?? NaN, 1);
         progress(`ours ${n} through the CLI ${out.linearCliVersion}: ${round(all / 1000, 1)} s CPU (CLI, program and host; program and host ${round(processes / 1000, 1)}), ${round((performance.now() - started) / 1000, 1)} s wall`);
       }
-      // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
-      const yielding = oursYieldingUp ?? (await measureKind("Ours", large, opts.parallel, { yieldEvery: opts.yieldEvery })).Up;
-      out[`linearOursYieldingFirstRequestSecondsAt${large}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
-      out[`linearOursYieldingUpSecondsAt${large}`] = round(yielding?.wallSeconds ?? NaN, 1);
-      progress(`ours ${large}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
-      // What the import command writes for a zone of that many records: its first up adopts them.
-      const imported = (await measureKind("Imported", large, opts.parallel)).Up;
-      out[`linearImportedFirstRequestSecondsAt${large}`] = round(imported?.firstRequestSeconds ?? NaN, 2);
-      out[`linearImportedUpSecondsAt${large}`] = round(imported?.wallSeconds ?? NaN, 1);
-      out[`linearImportedUpRequestsAt${large}`] = imported?.requests ?? NaN;
-      for (const role of ROLES) out[key("Imported", role, "Up", large)] = round((imported?.cpuMs[role] ?? NaN) / large, 3);
-      progress(`imported ${large}: up in ${round(imported?.wallSeconds ?? NaN, 1)} s wall, ${imported?.requests} requests`);
+      if (!skip.has("yielding")) {
+        // The first request waits for the whole synchronous loop of a program; one that yields, at the largest size.
+        const yielding = oursYieldingUp ?? (await measureKind("Ours", large, opts.parallel, { yieldEvery: opts.yieldEvery })).Up;
+        out[`linearOursYieldingFirstRequestSecondsAt${large}`] = round(yielding?.firstRequestSeconds ?? NaN, 2);
+        out[`linearOursYieldingUpSecondsAt${large}`] = round(yielding?.wallSeconds ?? NaN, 1);
+        progress(`ours ${large}, yielding every ${opts.yieldEvery}: up in ${round(yielding?.wallSeconds ?? NaN, 1)} s wall`);
+      }
+      if (!skip.has("imported")) {
+        // What the import command writes for a zone of that many records: its first up adopts them.
+        const imported = (await measureKind("Imported", large, opts.parallel)).Up;
+        out[`linearImportedFirstRequestSecondsAt${large}`] = round(imported?.firstRequestSeconds ?? NaN, 2);
+        out[`linearImportedUpSecondsAt${large}`] = round(imported?.wallSeconds ?? NaN, 1);
+        out[`linearImportedUpRequestsAt${large}`] = imported?.requests ?? NaN;
+        for (const role of ROLES) out[key("Imported", role, "Up", large)] = round((imported?.cpuMs[role] ?? NaN) / large, 3);
+        progress(`imported ${large}: up in ${round(imported?.wallSeconds ?? NaN, 1)} s wall, ${imported?.requests} requests`);
+      }
       if (cli) {
         // When the first request of an up of one record leaves, on both sides, one after the other.
         const one = (await measureKind("Ours", 1, opts.parallel)).Up;
@@ -313,6 +339,11 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
       const ratio = (a: string, b: string): number => round(perRecord[a] / perRecord[b], 3);
       // Growth: per record at the largest size over the smallest. Ours over bare: at each size.
       out.linearOursGrowth = ratio(`linearOursMsPerRecordAt${large}`, `linearOursMsPerRecordAt${small}`);
+      if (cli && perRecord[`linearCliAllMsPerRecordAt${large}`] !== undefined) {
+        out.linearCliGrowth = ratio(`linearCliAllMsPerRecordAt${large}`, `linearCliAllMsPerRecordAt${small}`);
+        out.linearCliProgramHostGrowth = ratio(`linearCliMsPerRecordAt${large}`, `linearCliMsPerRecordAt${small}`);
+      }
+      if (skip.has("bare")) return out;
       out.linearBareGrowth = ratio(`linearBareMsPerRecordAt${large}`, `linearBareMsPerRecordAt${small}`);
       for (const n of opts.sizes) out[`linearOursOverBareAt${n}`] = ratio(`linearOursMsPerRecordAt${n}`, `linearBareMsPerRecordAt${n}`);
       for (const op of OPS) {

@@ -17,7 +17,7 @@ import { DEFAULT_CONTRACT } from "../provider/contract";
 import { startSandbox, type SandboxHandle } from "../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
 import { builtCli } from "../pulumi-cli";
-import { CliSide, overStandIn, type CliOpCost } from "./cli-side";
+import { checkpointsFigure, CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions, type OpCost } from "./linear";
 import { atMs, round, sandboxConfig, sandboxEngine } from "./measure";
@@ -196,6 +196,7 @@ export function zoneRecords(options: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS)
       const cliPerRecord: Record<number, number> = {};
       const cliFull: Record<number, CliSizeCosts> = {};
       if (opts.cli) out.zoneRecordsCliVersion = builtCli()?.version ?? "not built";
+      if (opts.cli) out.zoneRecordsCliCheckpoints = checkpointsFigure();
       for (const n of opts.sizes) {
         const c = (await measureSize(n, true)) as SizeCosts;
         full[n] = c;

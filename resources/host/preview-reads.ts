@@ -9,6 +9,7 @@
 import type { DnsRecord, DnsZone, DomainInfo, Quote } from "../../provider/views";
 import { isNotFound } from "../../provider/vocabulary";
 import type { HostContext } from "./context";
+import { hasRecordId, withoutRecord, withRecord } from "./live-records";
 
 export type PricedAction = "register" | "transfer" | "renew";
 
@@ -97,12 +98,12 @@ export class PreviewReads {
    * other record: the service refuses one whose TTL differs from its siblings'.
    */
   recordCreated(zone: string, record: DnsRecord): void {
-    this.records.patch(zone, (list) => (list && !list.some((r) => r.id === record.id) ? [...list, record] : list));
+    this.records.patch(zone, (list) => (list && !hasRecordId(list, record.id) ? withRecord(list, record, zone) : list));
   }
 
   /** A record this host deleted: the zone's records as read lose it. */
   recordDeleted(zone: string, id: string): void {
-    this.records.patch(zone, (list) => list?.filter((r) => r.id !== id));
+    this.records.patch(zone, (list) => list && withoutRecord(list, id, zone));
   }
 
   /** The account's credit: the cheapest signed read the spec offers, so it also proves key and secret. */

@@ -7,7 +7,7 @@
  * (`npm run pulumi-cli`). No figure is judged but counts.
  */
 import { requirePulumiCli } from "../../pulumi-cli";
-import { cliSummary, CliSide } from "../../bench/cli-side";
+import { checkpointEnv, cliBenchSettings, cliSummary, CliSide } from "../../bench/cli-side";
 import { prefixedRecords } from "../../bench/programs/prefixed-records";
 import { startSandbox } from "../../sandbox/index";
 
@@ -19,6 +19,14 @@ test("cliSummary reads the CLI's closing counts", () => {
   const preview = "Previewing update (dev):\n\nResources:\n    ~ 1 to update\n    +-2 to replace\n    4 unchanged\n\n";
   expect(cliSummary(preview)).toEqual({ "to update": 1, "to replace": 2, unchanged: 4 });
   expect(cliSummary("no summary here")).toEqual({});
+});
+
+test("BENCH_CLI_SKIP_CHECKPOINTS=1 gives the CLI PULUMI_SKIP_CHECKPOINTS=true; BENCH_CLI_PROFILE_DIR must be absolute", () => {
+  expect(cliBenchSettings({})).toEqual({ skipCheckpoints: false, profileDir: undefined });
+  expect(checkpointEnv(cliBenchSettings({}))).toEqual({});
+  expect(checkpointEnv(cliBenchSettings({ BENCH_CLI_SKIP_CHECKPOINTS: "1" }))).toEqual({ PULUMI_SKIP_CHECKPOINTS: "true" });
+  expect(() => cliBenchSettings({ BENCH_CLI_SKIP_CHECKPOINTS: "yes" })).toThrow(/BENCH_CLI_SKIP_CHECKPOINTS: "yes" is not 1/);
+  expect(() => cliBenchSettings({ BENCH_CLI_PROFILE_DIR: "profiles" })).toThrow(/BENCH_CLI_PROFILE_DIR: "profiles" is not an absolute path/);
 });
 
 test("two DnsRecords through the real CLI: every operation's CPU, requests and counts", async () => {

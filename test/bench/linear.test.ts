@@ -5,7 +5,7 @@
  * provider host (needs `npm run build`: the preload and the programs run from dist/), and every
  * process's CPU file is found. No figure is judged here but the imported up's request count.
  */
-import { linear, linearSizes } from "../../bench/linear";
+import { linear, linearSizes, linearSkip } from "../../bench/linear";
 
 test("sizes: 1,000 and 3,000; 10,000 too with BENCH_LARGE=1; any list with BENCH_LINEAR_SIZES", () => {
   expect(linearSizes({})).toEqual([1000, 3000]);
@@ -14,6 +14,11 @@ test("sizes: 1,000 and 3,000; 10,000 too with BENCH_LARGE=1; any list with BENCH
   expect(() => linearSizes({ BENCH_LINEAR_SIZES: "1000,ten" })).toThrow(/BENCH_LINEAR_SIZES: "1000,ten" is not a list of record counts/);
 });
 
+test("BENCH_LINEAR_SKIP leaves out the bare kind, the yielding up or the imported up; nothing by default", () => {
+  expect(linearSkip({})).toEqual([]);
+  expect(linearSkip({ BENCH_LINEAR_SKIP: "bare,yielding,imported" })).toEqual(["bare", "yielding", "imported"]);
+  expect(() => linearSkip({ BENCH_LINEAR_SKIP: "bare,cli" })).toThrow(/BENCH_LINEAR_SKIP: "cli" is not one of bare, yielding, imported/);
+});
 
 test("linear: CPU per record of the program and the host, ours and bare, for every operation", async () => {
   const lines: string[] = [];
