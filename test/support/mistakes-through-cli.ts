@@ -1,0 +1,105 @@
+/**
+ * The mistake catalogue (test/audit/preview-catalogue.ts) through the real Pulumi CLI: each mistake
+ * is a program of its own (its resources with their literal arguments, as a user would write them)
+ * on a stack of its own, previewed then upped against a sandbox reset to its seed. For each:
+ * - the message the catalogue promises is in what the CLI prints at preview, as an error where the
+ *   catalogue says "fails" (and preview exits non-zero) or as a warning where it says "warns"
+ *   (preview exits 0);
+ * - up exits non-zero with the same message;
+ * - preview writes nothing, and no secret is printed.
+ * The catalogue is run in two halves, one test file each (test/pulumi-cli/mistakes-first-half.test.ts and -second-half), so
+ * the suite's two workers share it: through the CLI each case costs seconds of three processes.
+ * The stand-in's version of this proof is test/audit/preview-predicts-up.test.ts, which also counts
+ * the requests each refusal costs.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../pulumi-cli";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { isReadRequest } from "../../sandbox/rules";
+import { mistakeConfig, type Mistake } from "../audit/preview-catalogue";
+
+/** Runs `cases` (the catalogue's from index `first` on) through the CLI: one sandbox and one backend for them. */
+export function mistakesThroughCli(cases: readonly Mistake[], first: number): void {
+  let sandbox: SandboxHandle;
+  let stack: CliStack;
+  let projectDir: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
+    projectDir = makeProject("mistakes", { "index.js": "" });
+    stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, stack: "m0" });
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+    if (projectDir) fs.rmSync(projectDir, { recursive: true, force: true });
+    await sandbox?.close();
+  });
+
+  /** The program a user would write for the mistake: its resources, in order, with literal arguments. */
+  function programOf(m: Mistake): string {
+    const lines = m.resources.map((r) => `new reseller.${r.kind}(${JSON.stringify(r.title)}, ${JSON.stringify(r.args)});`);
+    return `const reseller = require("reseller-pulumi");\n${lines.join("\n")}\n`;
+  }
+
+  /** The mistake's stack config, the API secret apart (set with --secret, as a user would). */
+  function configOf(m: Mistake): { plaintext: [string, string][]; secret: [string, string][] } {
+    const entries = Object.entries(mistakeConfig(sandbox, m));
+    return { plaintext: entries.filter(([k]) => k !== "reseller:apiSecret"), secret: entries.filter(([k]) => k === "reseller:apiSecret") };
+  }
+
+  /** The diagnostics the CLI printed, one per line, without their indentation, as `error: ...` or `warning: ...`. */
+  function diagnostics(run: CliRun, severity: "error" | "warning"): string[] {
+    return `${run.stdout}\n${run.stderr}`
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith(`${severity}: `))
+      .map((l) => l.slice(severity.length + 2));
+  }
+
+  const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
+
+  test.each(cases.map((m, k) => [m.title, m, first + k] as const))("%s: caught at preview with up's message, through the CLI", async (_title, m, i) => {
+    sandbox.operator.reset();
+    if (m.balance) sandbox.operator.settings({ balance: m.balance });
+    const name = `m${i + 1}`;
+    await stack.must(["stack", "init", name]);
+    fs.writeFileSync(path.join(projectDir, "index.js"), programOf(m));
+    const { plaintext, secret } = configOf(m);
+    await stack.must(["config", "set-all", "--stack", name, ...plaintext.flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...secret.flatMap(([k, v]) => ["--secret", `${k}=${v}`])]);
+
+    const mark = sandbox.operator.requests().length;
+    const preview = await stack.run(["preview", "--stack", name, "--non-interactive"], { env: NO_ENV });
+    const wrote = sandbox.operator
+      .requests()
+      .slice(mark)
+      .filter((r) => r.mutating || !isReadRequest(r));
+    const up = await stack.run(["up", "--stack", name, "--yes", "--non-interactive", "--skip-preview"], { env: NO_ENV });
+
+    // The promised phrase as printed, without the request's id (it differs per run). What comes before
+    // it names the resource and the value flagged, and what follows it may name advice that depends on
+    // which of two resources the CLI checked first (it fixes no order: "or set waitForDelegation" only
+    // once the zone's check has said it has none).
+    const matching = (lines: string[]): string | undefined => {
+      for (const l of lines) {
+        const x = m.message.exec(l);
+        if (x) return x[0].replace(/ \(request id [^)]+\)/, "");
+      }
+      return undefined;
+    };
+    const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
+    const atUp = matching(diagnostics(up, "error"));
+    expect({
+      previewCode: preview.code === 0 ? 0 : "non-zero",
+      previewMessage: atPreview !== undefined,
+      upCode: up.code === 0 ? 0 : "non-zero",
+      upMessage: atUp !== undefined,
+      wrote: wrote.map((r) => `${r.method} ${r.path}`),
+      ...(atPreview && atUp ? {} : { previewSaid: diagnostics(preview, "error").concat(diagnostics(preview, "warning")), upSaid: diagnostics(up, "error") }),
+    }).toEqual({ previewCode: m.preview === "fails" ? "non-zero" : 0, previewMessage: true, upCode: "non-zero", upMessage: true, wrote: [] });
+    if (m.preview === "fails") expect(atPreview).toBe(atUp);
+    const printed = [preview.stdout, preview.stderr, up.stdout, up.stderr].join("\n");
+    expect(printed).not.toContain(sandbox.credentials.secret);
+    expect(printed).not.toContain("a-wrong-secret");
+    await stack.must(["stack", "rm", name, "--yes", "--force"]);
+  });
+}
