@@ -41,7 +41,7 @@ import { typeToken, type Kind } from "../resources/kinds";
 import { startSandbox, type Fault, type LocalOperator } from "../sandbox/index";
 import { compareState, doubleCharges, FindingSet } from "./check";
 import { addFaults, firedFaults, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./faults";
-import { DesiredModel, OP_KINDS, seededRandom, SEEDED_ZONE, type CampaignOptions, type OpKind, type Snapshot } from "./model";
+import { CampaignDraw, DesiredModel, OP_KINDS, seededRandom, SEEDED_ZONE, type CampaignOptions, type OpKind, type Snapshot } from "./model";
 import { compiledProgram } from "../engine/program-file";
 import type { Metrics } from "../bench/bench";
 
@@ -436,7 +436,6 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   const found = new FindingSet();
   const interrupts = Object.fromEntries(INTERRUPT_KINDS.map((k) => [k, 0])) as Record<InterruptKind, number>;
   const interruptedAt = emptyTally();
-  const opsByKind = Object.fromEntries(OP_KINDS.map((k) => [k, 0])) as Record<OpKind, number>;
   let interruptsInFlight = 0;
   let interruptedExitedZero = 0;
   let cliCommands = 0;
@@ -444,7 +443,6 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   let failedUps = 0;
   let cancels = 0;
   let leftoverProcesses = 0;
-  let opsDone = 0;
   let round = 0;
   let resourcesInState = 0;
   let finalRefreshChanges = 0;
@@ -459,7 +457,6 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   /** The last interrupted command's requests of its plan's kinds. */
   let lastRun = { seen: 0, committed: 0 };
   let roundsNotInterrupted = 0;
-  const perRound = opts.opsPerRound ?? Math.max(10, Math.ceil(opts.ops / 20));
   const maxDelayMs = opts.timeoutSeconds * 1000 + 1500;
   const stack = await CliStack.init({
     cli,
@@ -541,6 +538,7 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   const writeSnapshot = (s: Snapshot): void => fs.writeFileSync(path.join(projectDir, "snapshot.json"), JSON.stringify(s));
 
   const model = new DesiredModel(random);
+  const draw = new CampaignDraw(model, opts);
   let last: Snapshot = model.snapshot();
   try {
     await stack.configSet("reseller:baseUrl", sandbox.url);
@@ -550,11 +548,8 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     await stack.configSet("reseller:timeoutSeconds", String(opts.timeoutSeconds));
     cliCommands += 5;
 
-    while (opsDone < opts.ops) {
-      const n = Math.min(perRound, opts.ops - opsDone);
-      const kinds = model.round(round, n);
-      for (const k of kinds) opsByKind[k]++;
-      opsDone += kinds.length;
+    while (!draw.done) {
+      const { asked: n, kinds } = draw.round(round);
       last = model.snapshot();
       writeSnapshot(last);
       const roundStart = performance.now();
@@ -596,7 +591,7 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
       const fresh = await check(last, `round ${round}`);
       const fired = FAULT_KINDS.map((k) => `${k} ${faults[k] - firedBefore[k]}`).join(", ");
       progress(
-        `round ${round}: ${opsDone}/${opts.ops} ops; faults fired: ${fired}; ${interruptedRound ? `${kind} at ${lastInterrupt}` : "not interrupted"} (aimed at ${target ?? "nothing"}); ` +
+        `round ${round}: ${draw.opsDone}/${opts.ops} ops; faults fired: ${fired}; ${interruptedRound ? `${kind} at ${lastInterrupt}` : "not interrupted"} (aimed at ${target ?? "nothing"}); ` +
           `${((performance.now() - roundStart) / 1000).toFixed(1)} s${fresh ? `; ${fresh} new finding(s)` : ""}`,
       );
       round++;
@@ -658,8 +653,8 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
   }
 
   return {
-    ops: opsDone,
-    opsByKind,
+    ops: draw.opsDone,
+    opsByKind: draw.opsByKind,
     rounds: round,
     faultsInjected: faults,
     interrupts,

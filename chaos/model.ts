@@ -93,6 +93,39 @@ export function renewalPolicy(renewals: number): { minDaysRemaining: number; yea
 
 const pick = <T>(random: () => number, xs: T[]): T => xs[Math.floor(random() * xs.length)];
 
+/**
+ * What a campaign (engine/'s in run.ts, the CLI's in cli.ts) draws from the model: each round's
+ * operations, `opsPerRound` at most (default: a twentieth of `ops`, at least 10), until `ops` are
+ * drawn, counted by kind.
+ */
+export class CampaignDraw {
+  readonly opsByKind = Object.fromEntries(OP_KINDS.map((k) => [k, 0])) as Record<OpKind, number>;
+  /** Operations drawn so far. */
+  opsDone = 0;
+  private readonly perRound: number;
+
+  constructor(
+    private readonly model: DesiredModel,
+    private readonly opts: Pick<CampaignOptions, "ops" | "opsPerRound">,
+  ) {
+    this.perRound = opts.opsPerRound ?? Math.max(10, Math.ceil(opts.ops / 20));
+  }
+
+  /** Whether every operation of the campaign is drawn. */
+  get done(): boolean {
+    return this.opsDone >= this.opts.ops;
+  }
+
+  /** Round `round`'s operations, applied to the model; `asked`: how many the round was to draw. */
+  round(round: number): { asked: number; kinds: OpKind[] } {
+    const asked = Math.min(this.perRound, this.opts.ops - this.opsDone);
+    const kinds = this.model.round(round, asked);
+    for (const k of kinds) this.opsByKind[k]++;
+    this.opsDone += kinds.length;
+    return { asked, kinds };
+  }
+}
+
 export class DesiredModel {
   readonly domains = new Map<string, DomainSpec>();
   readonly records = new Map<string, RecordSpec>();

@@ -22,7 +22,7 @@ import { startSandbox } from "../sandbox/index";
 import { addFaults, firedFaults, HostKiller, noFaults, roundFaults, FAULT_KINDS, type FaultKind } from "./faults";
 import { compareState, doubleCharges, FindingSet } from "./check";
 import { CHAOS_CLI_DEFAULTS, cliFailed, cliReportMetrics, runChaosCli } from "./cli";
-import { DesiredModel, OP_KINDS, seededRandom, type CampaignOptions, type OpKind, type Snapshot } from "./model";
+import { CampaignDraw, DesiredModel, OP_KINDS, seededRandom, type CampaignOptions, type OpKind, type Snapshot } from "./model";
 import { formatTable, type Metrics } from "../bench/bench";
 import { compiledProgram } from "../engine/program-file";
 
@@ -102,14 +102,12 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
     host: { env: { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined } },
   });
   const model = new DesiredModel(random);
-  const opsByKind = Object.fromEntries(OP_KINDS.map((k) => [k, 0])) as Record<OpKind, number>;
+  const draw = new CampaignDraw(model, opts);
   const faults = noFaults();
   const found = new FindingSet();
   let upRuns = 0;
   let failedUps = 0;
-  let opsDone = 0;
   let round = 0;
-  const perRound = opts.opsPerRound ?? Math.max(10, Math.ceil(opts.ops / 20));
 
   /** One engine run; the faults that fired in it are tallied and the request log cleared. */
   const run = async <T>(what: () => Promise<T>): Promise<T> => {
@@ -146,11 +144,8 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
   let finalUpChanges = 0;
   let finalUpMutating = 0;
   try {
-    while (opsDone < opts.ops) {
-      const n = Math.min(perRound, opts.ops - opsDone);
-      const kinds = model.round(round, n);
-      for (const k of kinds) opsByKind[k]++;
-      opsDone += kinds.length;
+    while (!draw.done) {
+      const { asked: n, kinds } = draw.round(round);
       last = model.snapshot();
       const program = chaosProgram(last);
       const roundStart = performance.now();
@@ -181,7 +176,7 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       const fresh = check(last);
       const fired = FAULT_KINDS.map((k) => `${k} ${faults[k] - firedBefore[k]}`).join(", ");
       progress(
-        `round ${round}: ${opsDone}/${opts.ops} ops; faults fired: ${fired}; host kills ${killer.kills - killsBefore}; ` +
+        `round ${round}: ${draw.opsDone}/${opts.ops} ops; faults fired: ${fired}; host kills ${killer.kills - killsBefore}; ` +
           `${((performance.now() - roundStart) / 1000).toFixed(1)} s${fresh ? `; ${fresh} new finding(s)` : ""}`,
       );
       round++;
@@ -209,8 +204,8 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
   }
 
   return {
-    ops: opsDone,
-    opsByKind,
+    ops: draw.opsDone,
+    opsByKind: draw.opsByKind,
     rounds: round,
     doubleCharges: found.all.doubleCharges.size,
     lostResources: found.all.lostResources.size,
