@@ -266,36 +266,30 @@ export function zoneRecords(options: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS)
         if (cliPerRecord[large] !== undefined) out.zoneRecordsCliGrowth = round(cliPerRecord[large] / cliPerRecord[opts.sizes[0]], 3);
       }
       out.zoneRecordsGrowth = round(perRecord[large] / perRecord[opts.sizes[0]], 3);
-      const f = await measureFloor(opts.floor.records, opts.floor.limitPerMinute);
-      out[`zoneRecordsFloorSecondsAt${opts.floor.records}`] = round(f.seconds, 2);
-      out[`zoneRecordsFloorIdealSecondsAt${opts.floor.records}`] = round(f.floorSeconds, 2);
-      out.zoneRecordsFloorRatio = round(f.seconds / f.floorSeconds, 3);
-      out.zoneRecordsFloor429s = f.rateLimited;
-      progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min: ${round(f.seconds, 1)} s (floor ${round(f.floorSeconds, 1)} s), ${f.rateLimited} × 429`);
-      const cf = opts.cli ? await measureCliFloor(opts.floor.records, opts.floor.limitPerMinute) : undefined;
-      if (cf) {
-        out[`zoneRecordsCliFloorSecondsAt${opts.floor.records}`] = round(cf.seconds, 2);
-        out.zoneRecordsCliFloorRatio = round(cf.seconds / cf.floorSeconds, 3);
-        out.zoneRecordsCliFloor429s = cf.rateLimited;
-        out.zoneRecordsCliOverEngineFloor = overStandIn(cf.seconds, f.seconds);
+      /**
+       * The creates at the floor, the stand-in then the CLI, under keys named `name`: with the
+       * contract's window, or with `windowSeconds`, where a window holds fewer than N and the limit binds.
+       */
+      const floorFigures = async (name: "Floor" | "ShortWindowFloor", windowSeconds?: number): Promise<void> => {
+        const { records, limitPerMinute } = opts.floor;
+        const f = await measureFloor(records, limitPerMinute, windowSeconds);
+        out[`zoneRecords${name}SecondsAt${records}`] = round(f.seconds, 2);
+        if (windowSeconds === undefined) out[`zoneRecordsFloorIdealSecondsAt${records}`] = round(f.floorSeconds, 2);
+        out[`zoneRecords${name}Ratio`] = round(f.seconds / f.floorSeconds, 3);
+        out[`zoneRecords${name}429s`] = f.rateLimited;
+        const window = windowSeconds === undefined ? "" : `, window ${windowSeconds} s`;
+        progress(`${records} creates at ${limitPerMinute}/min${window}: ${round(f.seconds, 1)} s (floor ${round(f.floorSeconds, 1)} s), ${f.rateLimited} × 429`);
+        const cf = opts.cli ? await measureCliFloor(records, limitPerMinute, windowSeconds) : undefined;
+        if (!cf) return;
+        out[`zoneRecordsCli${name}SecondsAt${records}`] = round(cf.seconds, 2);
+        out[`zoneRecordsCli${name}Ratio`] = round(cf.seconds / cf.floorSeconds, 3);
+        out[`zoneRecordsCli${name}429s`] = cf.rateLimited;
+        out[`zoneRecordsCliOverEngine${name}`] = overStandIn(cf.seconds, f.seconds);
         progress(`the same through the CLI: ${round(cf.seconds, 1)} s, ${cf.rateLimited} × 429`);
-      }
-      // The same creates where the limit binds: a window of a few seconds holds fewer than N, so most creates wait for it.
-      const w = opts.floor.shortWindowSeconds;
-      const fw = await measureFloor(opts.floor.records, opts.floor.limitPerMinute, w);
-      out.zoneRecordsShortWindowSeconds = w;
-      out[`zoneRecordsShortWindowFloorSecondsAt${opts.floor.records}`] = round(fw.seconds, 2);
-      out.zoneRecordsShortWindowFloorRatio = round(fw.seconds / fw.floorSeconds, 3);
-      out.zoneRecordsShortWindowFloor429s = fw.rateLimited;
-      progress(`${opts.floor.records} creates at ${opts.floor.limitPerMinute}/min, window ${w} s: ${round(fw.seconds, 1)} s (floor ${round(fw.floorSeconds, 1)} s), ${fw.rateLimited} × 429`);
-      const cfw = opts.cli ? await measureCliFloor(opts.floor.records, opts.floor.limitPerMinute, w) : undefined;
-      if (cfw) {
-        out[`zoneRecordsCliShortWindowFloorSecondsAt${opts.floor.records}`] = round(cfw.seconds, 2);
-        out.zoneRecordsCliShortWindowFloorRatio = round(cfw.seconds / cfw.floorSeconds, 3);
-        out.zoneRecordsCliShortWindowFloor429s = cfw.rateLimited;
-        out.zoneRecordsCliOverEngineShortWindowFloor = overStandIn(cfw.seconds, fw.seconds);
-        progress(`the same through the CLI: ${round(cfw.seconds, 1)} s, ${cfw.rateLimited} × 429`);
-      }
+      };
+      await floorFigures("Floor");
+      out.zoneRecordsShortWindowSeconds = opts.floor.shortWindowSeconds;
+      await floorFigures("ShortWindowFloor", opts.floor.shortWindowSeconds);
       return out;
     },
   };
