@@ -139,7 +139,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   }
 
   return {
-    preview: previewAddon(a.kind),
+    preview: previewAddon(a),
     check: (ctx, _olds, news) => checkDomainOnlyInputs(news, ctx.limits()),
     diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
 

@@ -12,22 +12,27 @@ import { creating, named, type Prediction, type Preflight } from "../host/prefli
 import { addonPrice, addonPriceGuard, addonYears, type AddonKey } from "../host/price-guard";
 import type { DomainAddonInputs } from "./state";
 
+/** An add-on as its handler names it (./handler.ts): its class, its name in messages, its price's key. */
+interface AddonNames {
+  kind: "PrivacyAddon" | "Protection";
+  label: string;
+  operation: AddonKey & ("privacy" | "protection");
+}
+
 /** The prediction of one add-on kind. */
-export function previewAddon(kind: "PrivacyAddon" | "Protection"): Prediction {
+export function previewAddon(a: AddonNames): Prediction {
   return async (p, ctx, olds, i) => {
-    if (!containsUnknown([i.maxPrice, i.adopt])) await addon(p, ctx, olds, kind, i as unknown as DomainAddonInputs);
+    if (!containsUnknown([i.maxPrice, i.adopt])) await addon(p, ctx, olds, a, i as unknown as DomainAddonInputs);
   };
 }
 
-async function addon(p: Preflight, ctx: HostContext, olds: Props, kind: "PrivacyAddon" | "Protection", i: DomainAddonInputs): Promise<void> {
+async function addon(p: Preflight, ctx: HostContext, olds: Props, { kind, label, operation }: AddonNames, i: DomainAddonInputs): Promise<void> {
   if (!creating(olds)) return;
   const d = await p.reads.domain(i.domain);
-  const label = kind === "PrivacyAddon" ? "WHOIS Privacy" : "Domain Protection";
-  const on = kind === "PrivacyAddon" ? d?.privacy?.enabled : d?.protection?.enabled;
   const who = named(kind, i.resourceUrn);
-  if (on) ctx.log.info(`${who}: ${i.adopt ? "adopts" : "takes over"} ${label} of ${i.domain} (on already); up buys nothing`);
+  if (d?.[operation]?.enabled) ctx.log.info(`${who}: ${i.adopt ? "adopts" : "takes over"} ${label} of ${i.domain} (on already); up buys nothing`);
   else if (i.adopt) throw new Error(`adopt: ${label} is not on for ${i.domain}, and adopt never buys; nothing was charged. Remove adopt to buy and enable it`);
-  else await chargeAddon(p, ctx, kind === "PrivacyAddon" ? "privacy" : "protection", label, `${who}: buys ${label} for ${i.domain} for the rest of its term`, i, d);
+  else await chargeAddon(p, ctx, operation, label, `${who}: buys ${label} for ${i.domain} for the rest of its term`, i, d);
 }
 
 /**

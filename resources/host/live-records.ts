@@ -87,7 +87,7 @@ function withoutEntry(index: Map<string, LiveCanonical[]>, key: string, id: stri
  * The forms of `list` moved to `next`, which is `list` with `added` or without the records of id
  * `removed`: the new record alone is canonicalized, the groupings already built follow. `list` loses
  * its forms (computed afresh if asked again); the maps move to `next` and change, but each group in
- * them is a new array, and readers (preflight.ts, ../dns-record/handler.ts) take a group from a map
+ * them is a new array, and readers (../dns-record/preview.ts and handler.ts) take a group from a map
  * and keep no map across an await, so none sees a list change under it. Without this, the
  * next reader of `next` canonicalized the whole zone: the CLI checks each record just after the
  * create before it (./preview-reads.ts patches the list at each create), an up of N records
