@@ -5,9 +5,9 @@
  * the API listed things in.
  */
 import { createHash } from "node:crypto";
-import { isGoneStage } from "../provider/vocabulary";
-import { CONTACT_FIELDS, type Contact } from "../provider/shapes";
-import { recordIdentityParts } from "../provider/records";
+import { isGoneStage } from "../api/vocabulary";
+import { CONTACT_FIELDS, type Contact } from "../api/shapes";
+import { recordIdentityParts } from "../dns";
 import type { Estate, EstateDomain, EstateHost, EstateRecord, EstateZone } from "./estate";
 
 /** The contact fields in the Domain's names, for the generated README. */

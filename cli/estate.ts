@@ -5,8 +5,8 @@
  * Only GET requests are made, and contacts are never read: nothing personal or secret
  * enters the estate, so nothing of the kind can reach the generated program.
  */
-import type { DnsRecord, DnsZone, DomainInfo, DomainListEntry, Host } from "../provider/views";
-import { isPrivacyOn, isProtectionOn, isServiceManagedRecord } from "../provider/vocabulary";
+import type { DnsRecord, DnsZone, DomainInfo, DomainListEntry, Host } from "../api/views";
+import { isPrivacyOn, isProtectionOn, isServiceManagedRecord } from "../api/vocabulary";
 
 export interface EstateRecord {
   type: string;
@@ -46,7 +46,7 @@ export interface Estate {
 export type ImportScope = { kind: "zone"; domain: string } | { kind: "domain"; domain: string } | { kind: "all" };
 
 /**
- * What the importer needs of the API client (provider/client's ResellerClient has these).
+ * What the importer needs of the API client (api/client's ResellerClient has these).
  * Declared here, on the response views, so the importer depends on the views and not on one client class.
  */
 export interface EstateReader {

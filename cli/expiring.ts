@@ -10,11 +10,11 @@
 import { DAY_MS, renewalDue } from "../resources/domain/diff";
 import { typeToken } from "../resources/kinds";
 import { canonicalHost } from "../resources/shared/normalize";
-import type { RenewalPolicy } from "../provider/shapes";
-import type { DomainInfo, DomainListEntry } from "../provider/views";
-import { isGoneStage, isProcessingStage, isRenewableStage } from "../provider/vocabulary";
+import type { RenewalPolicy } from "../api/shapes";
+import type { DomainInfo, DomainListEntry } from "../api/views";
+import { isGoneStage, isProcessingStage, isRenewableStage } from "../api/vocabulary";
 
-/** What the command reads of the account (provider/client's ResellerClient has these). */
+/** What the command reads of the account (api/client's ResellerClient has these). */
 export interface ExpiryReader {
   listDomains(): Promise<DomainListEntry[]>;
   getDomain(domain: string): Promise<DomainInfo>;

@@ -14,7 +14,7 @@
  */
 import type { Settings } from "../resources/shared/api";
 import type { ResellerApi } from "../resources/shared/api";
-import { OPERATIONS, type OperationName } from "../provider/operations";
+import { OPERATIONS, type OperationName } from "../api/operations";
 import { typeToken, type Kind } from "../resources/kinds";
 import type { Declaration } from "./codegen";
 

@@ -10,12 +10,12 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { ResellerClient } from "../provider/client";
-import { DEFAULT_CONTRACT, resolveContract } from "../provider/contract";
-import { checkConnectionSettings, isSettingError, type SettingName } from "../provider/settings";
-import { isGoneStage, isNotFound } from "../provider/vocabulary";
-import { recordTypeRule } from "../provider/records";
-import { ZoneFileError, toRecords } from "../provider/records/zonefile";
+import type { ResellerClient } from "../api/client";
+import { DEFAULT_CONTRACT, resolveContract } from "../api/contract";
+import { checkConnectionSettings, isSettingError, type SettingName } from "../api/settings";
+import { isGoneStage, isNotFound } from "../api/vocabulary";
+import { recordTypeRule } from "../dns";
+import { ZoneFileError, toRecords } from "../dns/zonefile";
 import { declaredDomains, expiringDomains, formatExpiring, StateFileError, type DeclaredDomain, type ExpiryReader } from "./expiring";
 import { canonicalHost } from "../resources/shared/normalize";
 import { canonicalEstate } from "./canonical";
@@ -102,7 +102,7 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   cwd: string;
-  /** Builds the API client; tests may pass another reader. Default: provider/client's ResellerClient. */
+  /** Builds the API client; tests may pass another reader. Default: api/client's ResellerClient. */
   client?: (opts: ClientOptions) => EstateReader & ExpiryReader;
   /** The time, in ms since the epoch; default Date.now. */
   now?: () => number;
@@ -126,7 +126,7 @@ function usage<T>(fn: () => T): T {
 
 /** The real API client, loaded only when an import runs (so `--help` and usage errors stay instant). */
 function defaultClient(o: ClientOptions): EstateReader & ExpiryReader {
-  const { ResellerClient: Client } = require("../provider/client") as { ResellerClient: typeof ResellerClient };
+  const { ResellerClient: Client } = require("../api/client") as { ResellerClient: typeof ResellerClient };
   return new Client(o);
 }
 

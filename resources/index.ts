@@ -69,5 +69,5 @@ export {
 } from "./program/lookups";
 export { typeToken, type Kind } from "./kinds";
 export { SECRET_OUTPUTS, type AccountOption, type ResellerResourceOptions } from "./program/register";
-export { Provider, type ProviderArgs } from "./program/provider";
-export type { ContactSet, RenewalPolicy } from "../provider/shapes";
+export { Provider, type ProviderArgs } from "./program/account";
+export type { ContactSet, RenewalPolicy } from "../api/shapes";

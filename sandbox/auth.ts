@@ -5,8 +5,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { closeSync, constants, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { BlockList, isIPv4, isIPv6 } from "node:net";
-import type { Contract } from "../provider/contract";
-import { parseTimestamp, verifySignature } from "../provider/signing";
+import type { Contract } from "../api/contract";
+import { parseTimestamp, verifySignature } from "../api/signing";
 import { ApiError } from "./errors";
 import type { Credential } from "./routing";
 

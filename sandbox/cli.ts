@@ -2,7 +2,7 @@
  * `npx reseller-pulumi sandbox` (or `npm run sandbox` in the repository): start the sandbox in the foreground.
  * Options: --port N (8787) --host H (127.0.0.1) --key K --secret S --data FILE --rate N --delay SECONDS
  */
-import { DEFAULT_CONTRACT } from "../provider/contract";
+import { DEFAULT_CONTRACT } from "../api/contract";
 import { DEFAULT_CREDENTIALS, startSandbox, type SandboxOptions } from "./index";
 
 const USAGE = "usage: reseller-pulumi sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]";

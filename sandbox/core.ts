@@ -2,8 +2,8 @@
  * The sandbox's business logic shared by the routes and the operator: clocks, lazy stage
  * evaluation, charging with a ledger, and the views the API returns.
  */
-import { VALUES, addonChargeYears } from "../provider/contract";
-import { STAGE, ZONE_STATUS, isActiveStage, isGoneStage, isProcessingStage, protectionStatus } from "../provider/vocabulary";
+import { VALUES, addonChargeYears } from "../api/contract";
+import { STAGE, ZONE_STATUS, isActiveStage, isGoneStage, isProcessingStage, protectionStatus } from "../api/vocabulary";
 import { ApiError, notFound } from "./errors";
 import {
   DAY_MS,

@@ -2,7 +2,7 @@
  * The sandbox's one error type. Codes come from the contract (ERROR_CODES), so the client and the
  * sandbox agree by construction; statuses from the sandbox's rules (ERROR_STATUS).
  */
-import type { ErrorCode } from "../provider/contract";
+import type { ErrorCode } from "../api/contract";
 import { ERROR_STATUS } from "./rules";
 
 export class ApiError extends Error {

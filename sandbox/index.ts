@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../provider/contract";
+import { DEFAULT_CONTRACT, resolveContract, type ContractOverrides } from "../api/contract";
 import { parseAllowList } from "./auth";
 import { LocalOperator, handleOperator } from "./operator";
 import type { Credential } from "./routing";
-import { SCOPES } from "../provider/operations";
+import { SCOPES } from "../api/operations";
 import { Sandbox, defaultRandom } from "./server";
 import { defaultSettings, type SandboxState } from "./state";
 

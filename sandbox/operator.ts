@@ -5,7 +5,7 @@
  * says what else a request needs: a loopback Host, no foreign Origin, a JSON body).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PRIVACY_STATUS, STAGE, isPrivacyAwaitingVerification } from "../provider/vocabulary";
+import { PRIVACY_STATUS, STAGE, isPrivacyAwaitingVerification } from "../api/vocabulary";
 import { normalizeAddress } from "./auth";
 import { ApiError, describe, invalid, notFound } from "./errors";
 import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";

@@ -1,10 +1,10 @@
 /**
- * DNS record validation: the record table (provider/records) decides, as it does for the client, so
+ * DNS record validation: the record table (dns) decides, as it does for the client, so
  * the sandbox stores exactly the canonical record the client computed and a refresh shows no change.
  * Returns the stored form or throws 422 naming the field, the value and the rule.
  */
-import { canonicalize, exclusivityClash, sameRecord } from "../provider/records";
-import { DS_PLACEMENT } from "../provider/records/t_hex";
+import { canonicalize, exclusivityClash, sameRecord } from "../dns";
+import { DS_PLACEMENT } from "../dns/t_hex";
 import { invalid, missing } from "./errors";
 import type { RecordEntry } from "./state";
 import type { Body } from "./validate";

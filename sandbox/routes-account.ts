@@ -1,13 +1,13 @@
 /** Account and catalogue endpoints: ping, tlds, availability, check, pricing, domain list, balance, tier. */
-import { VALUES, VIEW_FIELDS } from "../provider/contract";
-import { isStage } from "../provider/vocabulary";
+import { VALUES, VIEW_FIELDS } from "../api/contract";
+import { isStage } from "../api/vocabulary";
 import type { SandboxCore } from "./core";
 import { invalid, missing } from "./errors";
 import type { Handlers } from "./routes";
 import { ok, page, type Ctx } from "./routing";
 import { cents, type TldEntry } from "./state";
 import { domainName, int, str } from "./validate";
-import { PRICING_ACTIONS } from "../provider/shapes";
+import { PRICING_ACTIONS } from "../api/shapes";
 
 function tldView(core: SandboxCore, t: TldEntry): Record<string, unknown> {
   const f = VIEW_FIELDS.tld;
@@ -119,7 +119,7 @@ const tier = (c: Ctx) => {
   return ok(c.core.tierView());
 };
 
-/** This file's operations (provider/operations.ts), each with its handler. */
+/** This file's operations (api/operations.ts), each with its handler. */
 export const accountHandlers = {
   ping,
   listTlds: tlds,

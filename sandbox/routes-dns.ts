@@ -1,7 +1,7 @@
 /** DNS hosting endpoints: zones, delegation check, records and Quick Setup templates. */
-import { VALUES, VIEW_FIELDS } from "../provider/contract";
-import { DEFAULT_TTL, exclusivityClash } from "../provider/records";
-import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../provider/vocabulary";
+import { VALUES, VIEW_FIELDS } from "../api/contract";
+import { DEFAULT_TTL, exclusivityClash } from "../dns";
+import { ZONE_STATUS, isServiceManagedRecord, isZoneActive } from "../api/vocabulary";
 import { recordView } from "./core";
 import { ApiError, invalid, missing, notFound } from "./errors";
 import { placeRecord, validateRecord, type RecordDraft } from "./records";
@@ -9,7 +9,7 @@ import type { Handlers } from "./routes";
 import { ok, page, type Ctx } from "./routing";
 import { DNS_SERVICE_NAMESERVERS, type RecordEntry, type ZoneEntry } from "./state";
 import { canonicalHost, domainName } from "./validate";
-import { CONFLICT_STRATEGIES } from "../provider/shapes";
+import { CONFLICT_STRATEGIES } from "../api/shapes";
 
 
 interface TemplateRecord {
@@ -278,7 +278,7 @@ const applyTemplate = (c: Ctx) => {
   return ok({ template: t.id, created: created.map(recordView), replaced: replaced.map(recordView), skipped });
 };
 
-/** This file's operations (provider/operations.ts), each with its handler. */
+/** This file's operations (api/operations.ts), each with its handler. */
 export const dnsHandlers = {
   listZones,
   createZone,

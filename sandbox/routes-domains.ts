@@ -1,7 +1,7 @@
 /** Register, transfer, renew and domain management endpoints. */
-import { VALUES, VIEW_FIELDS } from "../provider/contract";
-import { PRIVACY_STATUS, STAGE, isActiveStage, isGoneStage, isRenewableStage } from "../provider/vocabulary";
-import type { Contact } from "../provider/views";
+import { VALUES, VIEW_FIELDS } from "../api/contract";
+import { PRIVACY_STATUS, STAGE, isActiveStage, isGoneStage, isRenewableStage } from "../api/vocabulary";
+import type { Contact } from "../api/views";
 import { hostView } from "./core";
 import { ApiError, describe, invalid, missing, notFound } from "./errors";
 import type { Handlers } from "./routes";
@@ -335,7 +335,7 @@ const deleteProtection = (c: Ctx) => {
   throw new ApiError("requires_portal_verification", `Domain Protection of ${describe(c.params.domain)} can only be removed in the reseller portal, after verification`);
 };
 
-/** This file's operations (provider/operations.ts), each with its handler. */
+/** This file's operations (api/operations.ts), each with its handler. */
 export const domainHandlers = {
   register,
   transfer,

@@ -1,10 +1,10 @@
 /**
- * The sandbox's routes: each operation of the table (provider/operations.ts: method, template,
+ * The sandbox's routes: each operation of the table (api/operations.ts: method, template,
  * scope, signature, key) with its handler. HANDLERS is typed by the operation names, so an
  * operation without a handler does not compile. Kept out of server.ts so the sandbox's public
  * declarations do not reach the table's zod schemas.
  */
-import { OPERATION_LIST, type Operation, type OperationName } from "../provider/operations";
+import { OPERATION_LIST, type Operation, type OperationName } from "../api/operations";
 import type { Handler } from "./routing";
 import { accountHandlers } from "./routes-account";
 import { dnsHandlers } from "./routes-dns";

@@ -1,5 +1,5 @@
 /** Handler types and list paging shared by the route files. */
-import type { Contract } from "../provider/contract";
+import type { Contract } from "../api/contract";
 import type { SandboxCore } from "./core";
 import { invalid } from "./errors";
 import type { Body } from "./validate";

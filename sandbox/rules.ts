@@ -1,11 +1,11 @@
 /**
  * The HTTP status of each error code, which only the sandbox applies: the client reads an error by
- * its code first, so this lives here rather than in the protocol contract (provider/contract.ts).
+ * its code first, so this lives here rather than in the protocol contract (api/contract.ts).
  * Which scope, signature and key each request needs is one entry per operation of
- * provider/operations.ts.
+ * api/operations.ts.
  */
-import { DEFAULT_CONTRACT, type ErrorCode } from "../provider/contract";
-import { matchTemplate, OPERATION_LIST } from "../provider/operations";
+import { DEFAULT_CONTRACT, type ErrorCode } from "../api/contract";
+import { matchTemplate, OPERATION_LIST } from "../api/operations";
 
 /**
  * Whether a request, as the request log shows it (path with the API prefix and query), only reads:

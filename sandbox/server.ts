@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Contract } from "../provider/contract";
-import { matchTemplate } from "../provider/operations";
+import type { Contract } from "../api/contract";
+import { matchTemplate } from "../api/operations";
 import { checkpoint } from "./checkpoint";
 import { NonceStore, RateLimiter, authenticate, checkAllowlist, header, nonceFileOf, normalizeAddress, verifySigned } from "./auth";
 import { SandboxCore } from "./core";

@@ -2,10 +2,10 @@
  * The sandbox's data: plain JSON-serialisable objects (so --data can persist them), the
  * deterministic seed, and small helpers for money and dates. Money is held in integer cents.
  */
-import { VALUES } from "../provider/contract";
-import { PRIVACY_STATUS, STAGE, YEARS, ZONE_STATUS, type PrivacyStatus, type ZoneStatus } from "../provider/vocabulary";
-import { amountFromMinor, formatAmount, parseAmount } from "../provider/money";
-import type { StoredServiceContact } from "../provider/contact-names";
+import { VALUES } from "../api/contract";
+import { PRIVACY_STATUS, STAGE, YEARS, ZONE_STATUS, type PrivacyStatus, type ZoneStatus } from "../api/vocabulary";
+import { amountFromMinor, formatAmount, parseAmount } from "../api/money";
+import type { StoredServiceContact } from "../api/contact-names";
 
 export interface Settings {
   approval: { orders: boolean; renewals: boolean };
@@ -168,13 +168,13 @@ export const REDEMPTION_AFTER_DAYS = 30;
 /** Places of the cents the sandbox holds (spec, Domain: "charged: decimal amount, two decimals"). */
 const CENT_PLACES = 2;
 
-/** Cents as the API writes them ("12.50"), through the one money type (provider/money.ts). */
+/** Cents as the API writes them ("12.50"), through the one money type (api/money.ts). */
 export const cents = (amount: number): string => formatAmount(amountFromMinor(amount, CENT_PLACES));
 
 /** A ledger entry's amount: a debit as cents() writes it, a refund (negative) with a leading minus. */
 export const ledgerCents = (amount: number): string => (amount < 0 ? `-${cents(-amount)}` : cents(amount));
 
-/** Cents of an amount ("12.34", or 12.34 as JSON), by provider/money.ts's strict pattern (no sign), or null. */
+/** Cents of an amount ("12.34", or 12.34 as JSON), by api/money.ts's strict pattern (no sign), or null. */
 export function parseCents(v: unknown): number | null {
   try {
     return Number(parseAmount("amount", v, CENT_PLACES).minor);

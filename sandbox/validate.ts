@@ -6,7 +6,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { domainToASCII } from "node:url";
 import type { Contact } from "./state";
 import { invalid, missing } from "./errors";
-import { HOST_LABEL } from "../provider/records";
+import { HOST_LABEL } from "../dns";
 
 export type Body = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /** ChildHost's diff table (host side, offline): which fields replace it and which change in place. */
 import { type ChildHostInputs } from "./state";
 import { canonicalIps } from "../shared/normalize";
-import { DiffResult, Held, diffFields, setEqual } from "../host/diff";
+import { DiffResult, Held, diffFields, setEqual } from "../kit/diff";
 
 /** ChildHost: domain and hostname identify it; addresses change in place (order ignored). */
 export function diffChildHost(olds: Held<ChildHostInputs>, news: ChildHostInputs): DiffResult {

@@ -1,10 +1,10 @@
 /** ChildHost's handler (host side): create, read, update and delete against the service. */
-import type { Host } from "../../provider/views";
-import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid } from "../../provider/vocabulary";
+import type { Host } from "../../api/views";
+import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid } from "../../api/vocabulary";
 import type { ResellerApi } from "../shared/api";
-import { objectKey } from "../host/ownership";
+import { objectKey } from "../kit/ownership";
 import { diffChildHost } from "./diff";
-import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
+import { GONE, type Handler, claimUnlessReplaced, orGone } from "../kit/handler";
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "../shared/normalize";
 import { checkChildHostInputs } from "./schema";
 import { type ChildHostInputs, ChildHostOutputs } from "./state";

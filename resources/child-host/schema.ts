@@ -3,7 +3,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { canonicalChildHost, canonicalIPv6 } from "../shared/normalize";
 import { hostNameProblem } from "../shared/rules";
-import { CheckResult, anyValue, asSent, common, domainName, field, isUnknown, parseInputs, refuse } from "../host/check";
+import { CheckResult, anyValue, asSent, common, domainName, field, isUnknown, parseInputs, refuse } from "../kit/check";
 import { ChildHostInputs } from "./state";
 
 export function readIps(family: 4 | 6, required: boolean): (v: unknown, ctx: z.RefinementCtx) => string[] {

@@ -1,6 +1,6 @@
 /** DnsRecord's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { RecordExtra } from "../../provider/shapes";
+import type { RecordExtra } from "../../api/shapes";
 
 /** SRV: weight and port. CAA: flag and tag. */
 export type RecordExtraArgs = { [K in keyof RecordExtra]: pulumi.Input<RecordExtra[K]> };
@@ -12,7 +12,7 @@ export type { RecordExtra };
 export interface DnsRecordArgs {
   /** The zone (domain) the record belongs to. Changing it replaces the record. */
   zone: pulumi.Input<string>;
-  /** Any record type: those of the record table (provider/records/README.md: A, AAAA, CNAME, MX, TXT, SRV, CAA, URI, SVCB, ...) are checked field by field, others passed through. Replace. */
+  /** Any record type: those of the record table (dns/README.md: A, AAAA, CNAME, MX, TXT, SRV, CAA, URI, SVCB, ...) are checked field by field, others passed through. Replace. */
   type: pulumi.Input<string>;
   /** Relative to the zone; "@" (default) is the apex. "www", "www.example.com" and "www.example.com." are the same. Replace. */
   name?: pulumi.Input<string>;

@@ -1,8 +1,8 @@
 /** DnsRecord's diff table (host side, offline): which fields replace it and which change in place. */
-import { standsAlone } from "../../provider/records";
-import { containsUnknown } from "../host/check";
+import { standsAlone } from "../../dns";
+import { containsUnknown } from "../kit/check";
 import { type RecordInputs } from "./state";
-import { DiffResult, Held, diffFields } from "../host/diff";
+import { DiffResult, Held, diffFields } from "../kit/diff";
 
 /**
  * DnsRecord: zone, type and name identify the record set (replace, create-before-delete so the name

@@ -1,22 +1,22 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
-import { sameRecord as tableSameRecord, standsAlone } from "../../provider/records";
-import { DS_PLACEMENT } from "../../provider/records/t_hex";
-import type { DnsRecord, RecordInput } from "../../provider/views";
-import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isTtlConflict, isZoneActive, isZoneNotActive } from "../../provider/vocabulary";
-import type { HostContext } from "../host/context";
-import { objectKey } from "../host/ownership";
-import { resourceName } from "../host/urn";
+import { sameRecord as tableSameRecord, standsAlone } from "../../dns";
+import { DS_PLACEMENT } from "../../dns/t_hex";
+import type { DnsRecord, RecordInput } from "../../api/views";
+import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isTtlConflict, isZoneActive, isZoneNotActive } from "../../api/vocabulary";
+import type { HostContext } from "../kit/context";
+import { objectKey } from "../kit/ownership";
+import { resourceName } from "../kit/urn";
 import { diffRecord } from "./diff";
-import { GONE, type Handler } from "../host/handler";
-import { declarations } from "../host/declared-records";
+import { GONE, type Handler } from "../kit/handler";
+import { declarations } from "../kit/declared-records";
 import { recordKey } from "../shared/record-key";
-import { recordDeclaredTwice, ttlConflict } from "../host/preview-messages";
-import { zonesInRun } from "../host/zones-in-run";
-import { identityKey, liveByIdentity, liveCanonical } from "../host/live-records";
+import { recordDeclaredTwice, ttlConflict } from "../kit/preview-messages";
+import { zonesInRun } from "../kit/zones-in-run";
+import { identityKey, liveByIdentity, liveCanonical } from "../kit/live-records";
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "../shared/normalize";
 import { checkRecordInputs } from "./schema";
-import { containsUnknown, failed } from "../host/check";
-import { pendingCreateHint } from "../host/pending-create";
+import { containsUnknown, failed } from "../kit/check";
+import { pendingCreateHint } from "../kit/pending-create";
 import { type RecordInputs, RecordOutputs } from "./state";
 import { previewRecord } from "./preview";
 

@@ -4,14 +4,14 @@
  * (../dns-zone/preview.ts) or a live sibling of its name and type has another TTL; adopt says which
  * live record it takes, or why it creates one.
  */
-import { recordIdentity } from "../../provider/records";
-import type { HostContext } from "../host/context";
-import type { Props } from "../host/handler";
-import { containsUnknown } from "../host/check";
-import { liveByTypeName, typeNameKey } from "../host/live-records";
-import { creating, named, type Preflight } from "../host/preflight";
-import { recordDeclaredTwice, ttlConflict } from "../host/preview-messages";
-import { resourceName } from "../host/urn";
+import { recordIdentity } from "../../dns";
+import type { HostContext } from "../kit/context";
+import type { Props } from "../kit/handler";
+import { containsUnknown } from "../kit/check";
+import { liveByTypeName, typeNameKey } from "../kit/live-records";
+import { creating, named, type Preflight } from "../kit/preflight";
+import { recordDeclaredTwice, ttlConflict } from "../kit/preview-messages";
+import { resourceName } from "../kit/urn";
 import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
 import { previewRecordZone } from "../dns-zone/preview";
 import type { RecordInputs } from "./state";

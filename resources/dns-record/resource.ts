@@ -1,6 +1,6 @@
 /** The DnsRecord resource class (program side): registers it with its outputs; the work happens in the host (./handler.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import type { RecordExtra } from "../../provider/shapes";
+import type { RecordExtra } from "../../api/shapes";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsRecordArgs } from "./args";

@@ -1,13 +1,13 @@
-/** DnsRecord's check (host side): the fields' JSON types here, the record itself by the record table (provider/records). */
+/** DnsRecord's check (host side): the fields' JSON types here, the record itself by the record table (dns). */
 import { z } from "zod";
-import { TYPE_SOURCES, canonicalize, problemText, recordTypeRule } from "../../provider/records";
+import { TYPE_SOURCES, canonicalize, problemText, recordTypeRule } from "../../dns";
 import { DEFAULT_TTL } from "../shared/normalize";
-import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, common, containsUnknown, domainName, field, isObject, isUnknown, optional, parseInputs, readInt, readString, refuse, ruled, withLimits } from "../host/check";
+import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, common, containsUnknown, domainName, field, isObject, isUnknown, optional, parseInputs, readInt, readString, refuse, ruled, withLimits } from "../kit/check";
 import { RecordInputs } from "./state";
 
 /**
  * DnsRecord inputs. The zone, TTL (the contract's range), the type's name (IANA's types, TYPEnnn and
- * the contract's recordTypes) and the fields' JSON types are checked first; then, with every field known, the record table (provider/records, shared with the sandbox
+ * the contract's recordTypes) and the fields' JSON types are checked first; then, with every field known, the record table (dns, shared with the sandbox
  * and the import command) canonicalizes and checks the record as a whole: name, content, priority
  * and extra per type and RFC.
  */

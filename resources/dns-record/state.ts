@@ -1,5 +1,5 @@
 /** DnsRecord's host-side types: the inputs check makes of the program's arguments, and the outputs state keeps. Types only. */
-import type { RecordExtra } from "../../provider/shapes";
+import type { RecordExtra } from "../../api/shapes";
 import type { CanonicalRecord } from "../shared/normalize";
 import type { Common } from "../kinds";
 

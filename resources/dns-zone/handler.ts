@@ -1,17 +1,17 @@
 /** DnsZone's handler (host side): create, read, update and delete against the service. */
-import { every, waitUntil } from "../../provider/wait";
-import { waitForDelegation as waitForZoneDelegation } from "../../provider/waits";
-import type { DnsRecord, DnsZone, DnsZoneWithRecords } from "../../provider/views";
-import { isNotFound, isOutcomeUnknown, isServiceManagedRecord, isZoneActive, isZoneExists } from "../../provider/vocabulary";
-import type { HostContext } from "../host/context";
-import { objectKey } from "../host/ownership";
-import { resourceName } from "../host/urn";
+import { every, waitUntil } from "../../api/wait";
+import { waitForDelegation as waitForZoneDelegation } from "../../api/waits";
+import type { DnsRecord, DnsZone, DnsZoneWithRecords } from "../../api/views";
+import { isNotFound, isOutcomeUnknown, isServiceManagedRecord, isZoneActive, isZoneExists } from "../../api/vocabulary";
+import type { HostContext } from "../kit/context";
+import { objectKey } from "../kit/ownership";
+import { resourceName } from "../kit/urn";
 import { diffZone } from "./diff";
-import { GONE, type Handler } from "../host/handler";
-import { zoneDeclaredTwice } from "../host/preview-messages";
-import { containsUnknown } from "../host/check";
+import { GONE, type Handler } from "../kit/handler";
+import { zoneDeclaredTwice } from "../kit/preview-messages";
+import { containsUnknown } from "../kit/check";
 import { zoneInactiveMessage } from "./delegation";
-import { zonesInRun } from "../host/zones-in-run";
+import { zonesInRun } from "../kit/zones-in-run";
 import { defined } from "../shared/normalize";
 import { checkZoneInputs, delegationWaitSeconds } from "./schema";
 import { type ZoneInputs, ZoneOutputs } from "./state";
@@ -50,7 +50,7 @@ function zoneOutputs(inputs: ZoneInputs, z: DnsZone, adopted: boolean): ZoneOutp
 }
 
 /**
- * The delegation wait (provider/waits.ts): bounded, logged, on the host's clock; never for a
+ * The delegation wait (api/waits.ts): bounded, logged, on the host's clock; never for a
  * delegation this program's own Domain rules out (its nameservers are not the service's, `service`
  * when known, else read with one zone check): that is said, and the zone stays pending.
  */

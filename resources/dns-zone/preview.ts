@@ -5,14 +5,14 @@
  * zone the program rules out fails once, on the first resource that shows it, before anything is
  * bought; a zone that waits for a delegation it can get is told so, without advice to set the wait.
  */
-import { VALUES } from "../../provider/contract";
-import type { DomainInfo } from "../../provider/views";
-import type { HostContext } from "../host/context";
-import type { Props } from "../host/handler";
-import { creating, named, type Preflight } from "../host/preflight";
-import { zoneDeclaredTwice } from "../host/preview-messages";
-import { resourceName } from "../host/urn";
-import { zonesInRun } from "../host/zones-in-run";
+import { VALUES } from "../../api/contract";
+import type { DomainInfo } from "../../api/views";
+import type { HostContext } from "../kit/context";
+import type { Props } from "../kit/handler";
+import { creating, named, type Preflight } from "../kit/preflight";
+import { zoneDeclaredTwice } from "../kit/preview-messages";
+import { resourceName } from "../kit/urn";
+import { zonesInRun } from "../kit/zones-in-run";
 import { FUTILE_WAIT, zoneInactiveMessage, type Misdelegation } from "./delegation";
 import { delegationWaitSeconds } from "./schema";
 import type { ZoneInputs } from "./state";
@@ -44,7 +44,7 @@ function requireDnsAddon(name: string, d: DomainInfo): void {
     throw new Error(`${name}: lacks the DNS Management add-on (${VALUES.dnsAddon}), which DNS hosting needs; add it in the reseller portal, then run again. Nothing was created.`);
 }
 
-/** What the preview of this command knows (host/preflight.ts keeps it). */
+/** What the preview of this command knows (kit/preflight.ts keeps it). */
 export interface DelegationView {
   /** How the zone is misdelegated (program's Domain, else the live delegation), read once per command. */
   misdelegated(zone: string): Promise<Misdelegation | undefined>;

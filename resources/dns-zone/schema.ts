@@ -1,6 +1,6 @@
 /** DnsZone's check (host side). */
 import { z } from "zod";
-import { CheckResult, bool, common, domainName, optional, parseInputs, readInt } from "../host/check";
+import { CheckResult, bool, common, domainName, optional, parseInputs, readInt } from "../kit/check";
 import { ZoneInputs } from "./state";
 
 /** How long an up with waitForDelegation waits for the domain to delegate to the service (waitTimeoutSeconds). */

@@ -1,19 +1,19 @@
 /** ChildHost, PrivacyAddon, Protection and EppCode: objects that hang off one domain. */
-import type { PrivacyView, ProtectionView } from "../../provider/views";
-import { isNotFound, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionOn, protectionStatus } from "../../provider/vocabulary";
-import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer } from "../host/unanswered-order";
+import type { PrivacyView, ProtectionView } from "../../api/views";
+import { isNotFound, isPrivacyAwaitingVerification, isPrivacyOn, isProtectionOn, protectionStatus } from "../../api/vocabulary";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge, type ChargeAnswer } from "../kit/unanswered-order";
 import type { ResellerApi } from "../shared/api";
-import type { HostContext } from "../host/context";
-import { objectKey } from "../host/ownership";
-import { PartialFailure } from "../host/partial-failure";
-import { pendingCreateHint } from "../host/pending-create";
+import type { HostContext } from "../kit/context";
+import { objectKey } from "../kit/ownership";
+import { PartialFailure } from "../kit/partial-failure";
+import { pendingCreateHint } from "../kit/pending-create";
 import { diffDomainAddon } from "./diff";
-import { GONE, type Handler, claimUnlessReplaced, orGone } from "../host/handler";
+import { GONE, type Handler, claimUnlessReplaced, orGone } from "../kit/handler";
 import { defined } from "../shared/normalize";
 import { checkDomainOnlyInputs } from "./schema";
-import { addonPriceGuard, addonYears, ceilingOnly } from "../host/price-guard";
-import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
-import { moneyDecimals } from "../../provider/money";
+import { addonPriceGuard, addonYears, ceilingOnly } from "../kit/price-guard";
+import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../kit/charge-check";
+import { moneyDecimals } from "../../api/money";
 import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
 import { previewAddon } from "./preview";
 
@@ -21,7 +21,7 @@ import { previewAddon } from "./preview";
 type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddonOrder };
 
 /**
- * One keyed purchase under the one policy for an unanswered order (resources/host/unanswered-order.ts):
+ * One keyed purchase under the one policy for an unanswered order (resources/kit/unanswered-order.ts):
  * read back, never sent again. The charge is parsed inside the paid call, so a malformed one leaves
  * the charge unknown rather than refusing an order that was taken.
  */

@@ -3,13 +3,13 @@
  * and up alike): an add-on on already is adopted or taken over; one to buy is priced from the
  * contract (the API quotes none), held against maxPrice and counted in the stack's total.
  */
-import { formatAmount } from "../../provider/money";
-import type { DomainInfo } from "../../provider/views";
-import type { HostContext } from "../host/context";
-import type { Props } from "../host/handler";
-import { containsUnknown } from "../host/check";
-import { creating, named, type Prediction, type Preflight } from "../host/preflight";
-import { addonPrice, addonPriceGuard, addonYears, type AddonKey } from "../host/price-guard";
+import { formatAmount } from "../../api/money";
+import type { DomainInfo } from "../../api/views";
+import type { HostContext } from "../kit/context";
+import type { Props } from "../kit/handler";
+import { containsUnknown } from "../kit/check";
+import { creating, named, type Prediction, type Preflight } from "../kit/preflight";
+import { addonPrice, addonPriceGuard, addonYears, type AddonKey } from "../kit/price-guard";
 import type { DomainAddonInputs } from "./state";
 
 /** An add-on as its handler names it (./handler.ts): its class, its name in messages, its price's key. */

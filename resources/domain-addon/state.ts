@@ -1,5 +1,5 @@
 /** PrivacyAddon's and Protection's host-side types: the inputs check makes of the program's arguments, and the outputs state keeps. Types only. */
-import type { Charge, UnconfirmedBase } from "../host/unanswered-order";
+import type { Charge, UnconfirmedBase } from "../kit/unanswered-order";
 import type { Common } from "../kinds";
 
 /** PrivacyAddon and Protection: a domain, and optionally the most the purchase may cost. */

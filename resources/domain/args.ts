@@ -1,6 +1,6 @@
 /** Domain's arguments, as a program gives them (public; program side). Types only: what check makes of them and what state keeps are ./state.ts. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Contact, ContactSet, RenewalPolicy } from "../../provider/shapes";
+import type { Contact, ContactSet, RenewalPolicy } from "../../api/shapes";
 
 /** A WHOIS contact (spec, Contact), as a program gives it. Personal data: always stored as a secret. */
 export type ContactArgs = { [K in keyof Contact]: pulumi.Input<Contact[K]> };

@@ -1,9 +1,9 @@
 /** Domain's diff table (host side, offline): which fields replace it and which change in place, and when a renewal is due. */
-import type { ContactSet, RenewalPolicy } from "../../provider/shapes";
-import { isUnknown } from "../host/check";
+import type { ContactSet, RenewalPolicy } from "../../api/shapes";
+import { isUnknown } from "../kit/check";
 import { type DomainInputs } from "./state";
 import { canonicalNameservers, effectiveContacts, sameJson } from "../shared/normalize";
-import { DiffResult, Equal, Held, diffFields, setEqual } from "../host/diff";
+import { DiffResult, Equal, Held, diffFields, setEqual } from "../kit/diff";
 
 export const DAY_MS = 86_400_000;
 

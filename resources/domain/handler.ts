@@ -3,29 +3,29 @@
  * by policy. Money moves only in create (register/transfer) and in update (renew), each behind the
  * price guard and under an Idempotency-Key derived from the resource URN.
  */
-import { waitForRegistry } from "../../provider/waits";
-import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../../provider/views";
-import { fromServiceContact, toServiceContact, withOurContactNames } from "../../provider/contact-names";
-import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../provider/shapes";
-import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../provider/vocabulary";
+import { waitForRegistry } from "../../api/waits";
+import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../../api/views";
+import { fromServiceContact, toServiceContact, withOurContactNames } from "../../api/contact-names";
+import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../api/shapes";
+import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../api/vocabulary";
 import type { ResellerApi } from "../shared/api";
 import { diffDomain, renewalDue } from "./diff";
-import { GONE, type Handler, type Props } from "../host/handler";
-import type { HostContext } from "../host/context";
-import { objectKey } from "../host/ownership";
-import { PartialFailure } from "../host/partial-failure";
-import { resourceName } from "../host/urn";
-import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../host/unanswered-order";
-import { ceilingOnly, priceGuard } from "../host/price-guard";
-import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../host/charge-check";
-import { pendingCreateHint } from "../host/pending-create";
-import type { MoneyContract } from "../../provider/contract";
-import { moneyDecimals } from "../../provider/money";
-import { adoptDomainMissing } from "../host/preview-messages";
+import { GONE, type Handler, type Props } from "../kit/handler";
+import type { HostContext } from "../kit/context";
+import { objectKey } from "../kit/ownership";
+import { PartialFailure } from "../kit/partial-failure";
+import { resourceName } from "../kit/urn";
+import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../kit/unanswered-order";
+import { ceilingOnly, priceGuard } from "../kit/price-guard";
+import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../kit/charge-check";
+import { pendingCreateHint } from "../kit/pending-create";
+import type { MoneyContract } from "../../api/contract";
+import { moneyDecimals } from "../../api/money";
+import { adoptDomainMissing } from "../kit/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
 import { checkDomainInputs, processingWaitSeconds } from "./schema";
-import { containsUnknown } from "../host/check";
-import { zonesInRun } from "../host/zones-in-run";
+import { containsUnknown } from "../kit/check";
+import { zonesInRun } from "../kit/zones-in-run";
 import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
 import { previewDomain, previewDomainDiff } from "./preview";
 
@@ -37,7 +37,7 @@ const isoNow = (ctx: HostContext): string => new Date(ctx.clock.now()).toISOStri
 /** What to do about an order that failed or ended: the next steps, in Pulumi's words. */
 const ORDER_AGAIN = "`pulumi refresh` drops it from the state (or run `pulumi up --refresh`); the next `pulumi up` then orders it again, once, under a new idempotency key";
 
-/** The registration wait (provider/waits.ts): bounded, logged, on the host's clock. */
+/** The registration wait (api/waits.ts): bounded, logged, on the host's clock. */
 async function waitWhileProcessing(ctx: HostContext, api: ResellerApi, domain: string, seconds: number): Promise<DomainInfo> {
   return (await waitForRegistry(api, domain, seconds, { clock: ctx.clock, log: ctx.log })).value;
 }
@@ -273,7 +273,7 @@ async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, d
 }
 
 /**
- * What an unanswered register/transfer finds applied (resources/host/unanswered-order.ts): the domain in
+ * What an unanswered register/transfer finds applied (resources/kit/unanswered-order.ts): the domain in
  * the account. Kept in state (partial failure) so the next run reconciles it instead of ordering again.
  */
 const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo | undefined> => {

@@ -4,17 +4,17 @@
  * stack's total, refused above maxPrice or the balance); a renewal its diff asks for is quoted the
  * same way; a zone of the program its nameservers rule out fails on it (../dns-zone/preview.ts).
  */
-import { isGoneStage } from "../../provider/vocabulary";
-import { moneyDecimals, parseAmount } from "../../provider/money";
-import type { DiffResult } from "../host/diff";
-import type { HostContext } from "../host/context";
-import type { Props } from "../host/handler";
-import { containsUnknown } from "../host/check";
-import { creating, named, type Preflight } from "../host/preflight";
-import { adoptDomainMissing } from "../host/preview-messages";
-import type { PricedAction } from "../host/preview-reads";
-import { priceGuard } from "../host/price-guard";
-import { zonesInRun } from "../host/zones-in-run";
+import { isGoneStage } from "../../api/vocabulary";
+import { moneyDecimals, parseAmount } from "../../api/money";
+import type { DiffResult } from "../kit/diff";
+import type { HostContext } from "../kit/context";
+import type { Props } from "../kit/handler";
+import { containsUnknown } from "../kit/check";
+import { creating, named, type Preflight } from "../kit/preflight";
+import { adoptDomainMissing } from "../kit/preview-messages";
+import type { PricedAction } from "../kit/preview-reads";
+import { priceGuard } from "../kit/price-guard";
+import { zonesInRun } from "../kit/zones-in-run";
 import { previewDomainRulesOutZone } from "../dns-zone/preview";
 import { processingWaitSeconds } from "./schema";
 import type { DomainInputs } from "./state";

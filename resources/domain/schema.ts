@@ -1,12 +1,12 @@
 /** Domain's check (host side): the zod schema of its inputs, on the shared field rules of ../host/check.ts. */
 import { z } from "zod";
-import { YEARS } from "../../provider/vocabulary";
-import { moneyDecimals } from "../../provider/money";
-import { RENAMED_CONTACT_FIELDS } from "../../provider/contact-names";
-import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RenewalPolicy } from "../../provider/shapes";
+import { YEARS } from "../../api/vocabulary";
+import { moneyDecimals } from "../../api/money";
+import { RENAMED_CONTACT_FIELDS } from "../../api/contact-names";
+import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RenewalPolicy } from "../../api/shapes";
 import { canonicalContact, canonicalHost } from "../shared/normalize";
 import { hostNameProblem } from "../shared/rules";
-import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readMaxPrice, readString, refuse, refuseBare, withLimits } from "../host/check";
+import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readMaxPrice, readString, refuse, refuseBare, withLimits } from "../kit/check";
 import { DomainInputs } from "./state";
 
 /** How long an up waits for a registration or transfer the service is still processing (waitTimeoutSeconds). */

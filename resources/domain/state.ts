@@ -1,6 +1,6 @@
 /** Domain's host-side types: the inputs check makes of the program's arguments, and the outputs state keeps. Types only. */
-import type { Contact, ContactSet, RenewalPolicy, ContactType } from "../../provider/shapes";
-import type { UnconfirmedBase } from "../host/unanswered-order";
+import type { Contact, ContactSet, RenewalPolicy, ContactType } from "../../api/shapes";
+import type { UnconfirmedBase } from "../kit/unanswered-order";
 import type { Common } from "../kinds";
 
 export interface DomainInputs extends Common {

@@ -1,10 +1,10 @@
 /** EppCode's handler (host side): create, read, update and delete against the service. */
-import { isProtectionEnabled } from "../../provider/vocabulary";
-import { eppWhileProtected } from "../host/preview-messages";
-import { objectKey } from "../host/ownership";
-import { resourceName } from "../host/urn";
+import { isProtectionEnabled } from "../../api/vocabulary";
+import { eppWhileProtected } from "../kit/preview-messages";
+import { objectKey } from "../kit/ownership";
+import { resourceName } from "../kit/urn";
 import { diffEppCode } from "./diff";
-import { type Handler, claimUnlessReplaced } from "../host/handler";
+import { type Handler, claimUnlessReplaced } from "../kit/handler";
 import { defined } from "../shared/normalize";
 import { checkEppCodeInputs } from "./schema";
 import { type EppCodeInputs, EppCodeOutputs } from "./state";

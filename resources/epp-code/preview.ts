@@ -1,7 +1,7 @@
 /** EppCode's prediction at preview (called by ../host/preflight.ts): the service gives no EPP code while Domain Protection is on. */
-import type { Prediction } from "../host/preflight";
-import { creating } from "../host/preflight";
-import { eppWhileProtected } from "../host/preview-messages";
+import type { Prediction } from "../kit/preflight";
+import { creating } from "../kit/preflight";
+import { eppWhileProtected } from "../kit/preview-messages";
 
 export const previewEppCode: Prediction = async (p, _ctx, olds, i) => {
   if (!creating(olds)) return;

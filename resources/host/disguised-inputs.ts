@@ -5,15 +5,15 @@
  * below; a record's content is judged where its type's data holds a name (the record table's
  * "name" fields: CNAME, MX, SRV, ...), so TXT text is never taken for one.
  */
-import { recordType } from "../../provider/records";
-import { words } from "../../provider/records/common";
+import { recordType } from "../../dns";
+import { words } from "../../dns/common";
 import type { Kind } from "../kinds";
 import { disguisedName } from "../shared/disguised-names";
 import { recordsOf } from "../zone-records/schema";
-import { failed, type CheckFailure, type CheckResult } from "./check";
-import type { HostContext } from "./context";
-import type { Props } from "./handler";
-import { resourceName } from "./urn";
+import { failed, type CheckFailure, type CheckResult } from "../kit/check";
+import type { HostContext } from "../kit/context";
+import type { Props } from "../kit/handler";
+import { resourceName } from "../kit/urn";
 
 /** One input that is a host name (or holds host names, as a record's content): its property path and value as sent. */
 type NameInput = [property: string, value: unknown];

@@ -17,16 +17,16 @@ import { recordHandler } from "../dns-record/handler";
 import { templateHandler } from "../zone-template/handler";
 import { zoneHandler } from "../dns-zone/handler";
 import { zoneRecordsHandler } from "../zone-records/handler";
-import type { DiffResult } from "./diff";
-import type { Gone, Handler, Props } from "./handler";
-import type { HostContext } from "./context";
+import type { DiffResult } from "../kit/diff";
+import type { Gone, Handler, Props } from "../kit/handler";
+import type { HostContext } from "../kit/context";
 import { Host } from "./host";
 import { onEngineCancel } from "./engine-cancel";
 import type { Kind } from "../kinds";
-import { dropPreviewReads, preflight, previewDiff, previewRecordWritten, type DiffPrediction, type Prediction } from "./preflight";
+import { dropPreviewReads, preflight, previewDiff, previewRecordWritten, type DiffPrediction, type Prediction } from "../kit/preflight";
 import { judgeNames } from "./disguised-inputs";
 import { sdkTooOld } from "../shared/sdk-version";
-import type { CheckResult } from "./check";
+import type { CheckResult } from "../kit/check";
 
 const host = new Host({
   sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },

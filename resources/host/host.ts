@@ -5,20 +5,20 @@
  * else on the host side holds state: ./dispatch.ts keeps the one `Host` of the process, and tests build
  * their own with their own clock.
  */
-import { systemClock, type Clock } from "../../provider/clock";
-import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../../provider/contract";
-import { accountId, purchaseKey } from "../../provider/idempotency";
+import { systemClock, type Clock } from "../../api/clock";
+import { resolveContract, DEFAULT_CONTRACT, type Contract, type ContractOverrides } from "../../api/contract";
+import { accountId, purchaseKey } from "../../api/idempotency";
 import { DEFAULT_ACCOUNT, readSettings, type ConfigGet, type ResellerApi, type Settings } from "../shared/api";
 import { ClientCache } from "../shared/client-cache";
-import { ReadCaches } from "./read-cache";
-import { SecretValues } from "./secret-inputs";
+import { ReadCaches } from "../kit/read-cache";
+import { SecretValues } from "../kit/secret-inputs";
 import { MIN_CLI_VERSION } from "../shared/sdk-version";
-import type { Limits } from "./check";
-import type { HostContext } from "./context";
-import { LOG_WAITS_LONGER_THAN_MS, redactingLog, type Log, type LogSink } from "./log";
-import { Ownership } from "./ownership";
-import { RecordDeletes } from "./record-deletes";
-import { TtlRegistry } from "./ttl-registry";
+import type { Limits } from "../kit/check";
+import type { HostContext } from "../kit/context";
+import { LOG_WAITS_LONGER_THAN_MS, redactingLog, type Log, type LogSink } from "../kit/log";
+import { Ownership } from "../kit/ownership";
+import { RecordDeletes } from "../kit/record-deletes";
+import { TtlRegistry } from "../kit/ttl-registry";
 
 /**
  * What a cancel's warning tells the user to do. The Pulumi CLI (v3.274.1) reports a destroy cancelled

@@ -6,7 +6,7 @@
  * do; results use camelCase like the resources' outputs (fields the service adds are kept, camelCased).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PRICING_ACTIONS } from "../../provider/shapes";
+import { PRICING_ACTIONS } from "../../api/shapes";
 import {
   accountOf,
   camelKeys,
@@ -22,7 +22,7 @@ export type { AccountArgs, ResellerInvokeOptions, ResellerInvokeOutputOptions } 
 
 /** register, renew, transfer or restore. */
 export type PricingAction = "register" | "renew" | "transfer" | "restore";
-// Spelled out for the API reference; the one list (provider/shapes.ts) must agree both ways, or this does not compile.
+// Spelled out for the API reference; the one list (api/shapes.ts) must agree both ways, or this does not compile.
 const _sameActions: [PricingAction, (typeof PRICING_ACTIONS)[number]] extends [(typeof PRICING_ACTIONS)[number], PricingAction] ? true : never = true;
 void _sameActions;
 

@@ -3,7 +3,7 @@
  * ./lookups.ts): the public half of ./invoke.ts, apart so the package's declarations reach no client type.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Provider } from "./provider";
+import type { Provider } from "./account";
 
 /** Which account a function asks, in its arguments (older form of `{ provider }` in its options). */
 export interface AccountArgs {

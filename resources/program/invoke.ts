@@ -10,7 +10,7 @@ import { DEFAULT_ACCOUNT, readSettings, type ReadOnlyApi } from "../shared/api";
 import { ClientCache } from "../shared/client-cache";
 import { canonicalHost } from "../shared/normalize";
 import { domainNameFailure, yearsFailure } from "../shared/rules";
-import { namespaceOf } from "./provider";
+import { namespaceOf } from "./account";
 import type { AccountArgs, ResellerInvokeOptions, ResellerInvokeOutputOptions } from "./invoke-options";
 
 /** The program's clients, one per connection (../shared/client-cache.ts). */
@@ -60,7 +60,7 @@ export function years(field: string, v: unknown): number {
 /** snake_case to camelCase, as a type: `register_price` → `registerPrice`. */
 type CamelWord<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelWord<T>>}` : S;
 
-/** A view's parsed answer (provider/views.ts) with every key camelCased, recursively: what {@link camelKeys} returns. */
+/** A view's parsed answer (api/views.ts) with every key camelCased, recursively: what {@link camelKeys} returns. */
 export type Camel<T> = T extends readonly (infer E)[] ? Camel<E>[] : T extends object ? { [K in keyof T as K extends string ? CamelWord<K> : K]: Camel<T[K]> } : T;
 
 /**

@@ -4,16 +4,16 @@
  * zone's records filtered by name and type. Each sends GETs only (read-only operations, nothing
  * changes or is charged), paced by the credential's rate limiter like every request, from the
  * program's own process (./invoke.ts). A zone or domain the account does not hold fails the call
- * with one line naming it. Results are derived from the views (provider/views.ts): each field is
+ * with one line naming it. Results are derived from the views (api/views.ts): each field is
  * read from the parsed answer, so the compiler checks every result type against its view.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { fromServiceContact } from "../../provider/contact-names";
-import { canonicalize, problemText, relativeName as tableRelativeName } from "../../provider/records";
-import { RecordSyntaxError } from "../../provider/records/common";
-import type { ContactType, RecordExtra } from "../../provider/shapes";
-import type * as V from "../../provider/views";
-import { isNotFound, protectionStatus } from "../../provider/vocabulary";
+import { fromServiceContact } from "../../api/contact-names";
+import { canonicalize, problemText, relativeName as tableRelativeName } from "../../dns";
+import { RecordSyntaxError } from "../../dns/common";
+import type { ContactType, RecordExtra } from "../../api/shapes";
+import type * as V from "../../api/views";
+import { isNotFound, protectionStatus } from "../../api/vocabulary";
 import type { DomainContacts } from "../domain/args";
 import { canonicalContact, canonicalRecord, CONTACT_TYPES, fqdn } from "../shared/normalize";
 import { accountOf, domainName, failingInOneLine, outputArgs, programClient } from "./invoke";

@@ -1,7 +1,7 @@
 /** What every resource constructor shares: the type token, the URN input and secret outputs. */
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { namespaceOf, type Provider } from "./provider";
+import { namespaceOf, type Provider } from "./account";
 import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
 import { sdkTooOld } from "../shared/sdk-version";
 import type { OutputName } from "./output-names";
@@ -41,7 +41,7 @@ const SECRET_OUTPUTS_BY_KIND: { readonly [K in Kind]?: readonly OutputName<K>[] 
 
 /**
  * Outputs that are secret although no same-named input is, by type token. The constructors pass
- * them as `additionalSecretOutputs`, which the engine applies (the CLI's, and engine/, which sees
+ * them as `additionalSecretOutputs`, which the engine applies (the CLI's, and dev/engine/, which sees
  * every resource option).
  */
 export const SECRET_OUTPUTS: Record<string, string[]> = Object.fromEntries(
@@ -85,7 +85,7 @@ function holdsOutput(v: unknown, depth = 0): boolean {
 /**
  * The names of the inputs the program marked secret (pulumi.secret, a secret output, or one inside
  * an object or list), for the input `secretInputs`: the provider host gets plain values and could
- * not tell otherwise (resources/host/secret-inputs.ts). Undefined, so absent from the inputs and the
+ * not tell otherwise (resources/kit/secret-inputs.ts). Undefined, so absent from the inputs and the
  * state, when none is; resolved without waiting for anything but the inputs themselves.
  */
 function secretInputNames(args: object): pulumi.Output<string[] | undefined> | undefined {
@@ -177,7 +177,7 @@ function positionsSurviveNoStacks(): boolean {
  * The parent's URN as an output that does not depend on the parent. `createUrn(…, parent)` would
  * carry the parent as a dependency of the `resourceUrn` input, and the SDK widens a dependency on a
  * component to all of its children: two of our resources under one component then wait for each
- * other and neither registers (under `pulumi up` as under engine/).
+ * other and neither registers (under `pulumi up` as under dev/engine/).
  */
 function parentUrnOf(parent: pulumi.Resource | undefined): pulumi.Output<string> | undefined {
   if (!parent) return undefined;

@@ -1,18 +1,18 @@
 /**
- * What resources/ needs from provider/: the client's methods (as a type picked from the client, so
+ * What resources/ needs from api/: the client's methods (as a type picked from the client, so
  * handlers depend on a shape, not a construction, and the shape cannot drift from the client), and
- * settings it is made from. Its errors are read with provider/vocabulary's guards.
+ * settings it is made from. Its errors are read with api/vocabulary's guards.
  */
 import { isAbsolute } from "node:path";
-import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../../provider/contract";
-import type { ResellerClient, ResellerClientOptions } from "../../provider/client";
-import type { OperationName, ReadOnlyOperationName } from "../../provider/operations";
-import { checkConnectionSettings, parseDecimalSetting, shownSetting } from "../../provider/settings";
+import { resolveContract, DEFAULT_CONTRACT, type ContractOverrides } from "../../api/contract";
+import type { ResellerClient, ResellerClientOptions } from "../../api/client";
+import type { OperationName, ReadOnlyOperationName } from "../../api/operations";
+import { checkConnectionSettings, parseDecimalSetting, shownSetting } from "../../api/settings";
 
 /** The Idempotency-Key option of the keyed orders (register, transfer, renew, privacy and protection enable). */
 export type Keyed = Parameters<ResellerClient["register"]>[1];
 
-/** The client's methods: one per operation of the table (provider/operations.ts), plus the domain list read as information views. */
+/** The client's methods: one per operation of the table (api/operations.ts), plus the domain list read as information views. */
 export type ResellerApi = Pick<ResellerClient, OperationName | "listDomainInfos">;
 
 /** The methods of the operations that change nothing: all the read-only functions (../program/functions.ts) may call. */
@@ -29,7 +29,7 @@ export interface Settings {
   timeoutMs?: number;
   /** Folder of the shared rate-limit log (`reseller:rateLimitDir`; the user's cache folder when absent). */
   rateLimitLogDir?: string;
-  /** Whether check reads the service to predict up (`reseller:preflight`, default true; resources/host/preflight.ts). */
+  /** Whether check reads the service to predict up (`reseller:preflight`, default true; resources/kit/preflight.ts). */
   preflight?: boolean;
 }
 
@@ -82,7 +82,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
     try {
       contract = JSON.parse(contractText) as ContractOverrides;
     } catch {
-      throw new Error(`${account}:contract: ${shownSetting(contractText)} is not valid JSON (expected an object of contract overrides, see provider/contract.ts)`);
+      throw new Error(`${account}:contract: ${shownSetting(contractText)} is not valid JSON (expected an object of contract overrides, see api/contract.ts)`);
     }
     try {
       resolveContract(contract); // refuse an unknown or ill-typed entry now, by name, rather than ignore it
@@ -121,13 +121,13 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
 export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep" | "signal">;
 
 /**
- * Builds the real client (provider/client.ts). Loaded here, on first use, rather than imported: a
+ * Builds the real client (api/client.ts). Loaded here, on first use, rather than imported: a
  * program imports this package for its resource classes, and loading the client with undici costs
  * it about 80–95 ms more (measured on dist/, after resources/index is loaded) that a program making
  * no function call never needs. The provider host loads it at its first API call.
  */
 export function createClient(settings: Settings, hooks: ClientHooks = {}): ResellerApi {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ResellerClient } = require("../../provider/client") as typeof import("../../provider/client");
+  const { ResellerClient } = require("../../api/client") as typeof import("../../api/client");
   return new ResellerClient({ ...settings, ...hooks });
 }

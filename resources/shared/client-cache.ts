@@ -3,7 +3,7 @@
  * in the program (../program/functions.ts) both take theirs from a `ClientCache`, keyed by `clientKey`.
  * Settings that differ in anything the client is built from get two clients; equal ones share one,
  * whichever account (config namespace) they came from. Pacing is per credential in the process
- * whatever the number of clients (provider/rate-limiter.ts).
+ * whatever the number of clients (api/rate-limiter.ts).
  */
 import { createHash } from "node:crypto";
 import { createClient, type ClientHooks, type ResellerApi, type Settings } from "./api";

@@ -3,7 +3,7 @@
  * form, diff() compares in this form and read() maps what the service returns to this form, so a
  * plan never shows a change the service would not make (the DNSControl/octoDNS habit).
  *
- * Records: every per-type rule lives in the record table (provider/records, one t_<type>.ts per
+ * Records: every per-type rule lives in the record table (dns, one t_<type>.ts per
  * type, shared with the import command and the sandbox); this file only adapts it. Canonical forms
  * of other names (the spec is silent): host names as ASCII (punycode), lower case, no trailing dot;
  * IPv6 as RFC 5952 text.
@@ -13,8 +13,8 @@
  */
 import { domainToASCII } from "node:url";
 import { isIPv6 } from "node:net";
-import { DEFAULT_TTL, canonicalize, ttlOrDefault, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../../provider/records";
-import { CONTACT_TYPES, type Contact, type ContactSet, type ContactType, type StoredContact } from "../../provider/shapes";
+import { DEFAULT_TTL, canonicalize, ttlOrDefault, recordType, relativeName as tableRelativeName, type CanonicalRecord, type RecordExtra } from "../../dns";
+import { CONTACT_TYPES, type Contact, type ContactSet, type ContactType, type StoredContact } from "../../api/shapes";
 
 export { DEFAULT_TTL, ttlOrDefault, type CanonicalRecord };
 

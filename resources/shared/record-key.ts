@@ -3,9 +3,9 @@
  * `@ MX 10 mx1.example.com.`): type, name, content, priority and extra, never the TTL, which is
  * shared by the name and type and is the record's one changeable value besides its identity.
  * DnsRecord and DnsZoneRecords both key their records by it, so one record has one owner
- * (host/declared-records.ts).
+ * (kit/declared-records.ts).
  */
-import { recordType, type CanonicalRecord } from "../../provider/records";
+import { recordType, type CanonicalRecord } from "../../dns";
 
 /** A declared record: DnsRecord's canonical shape (priority and extra only where the type has them). */
 export type ZoneRecord = Omit<CanonicalRecord, "priority" | "extra"> & { priority?: number | null; extra?: CanonicalRecord["extra"] };

@@ -4,8 +4,8 @@
  * program about 100–160 ms of start-up that it needs only in the provider host).
  */
 import { domainToASCII } from "node:url";
-import { HOST_LABEL } from "../../provider/records";
-import { YEARS } from "../../provider/vocabulary";
+import { HOST_LABEL } from "../../dns";
+import { YEARS } from "../../api/vocabulary";
 import { canonicalHost } from "./normalize";
 
 /** A value as a failure shows it: JSON, numbers and booleans plain, shortened past 80 characters. */

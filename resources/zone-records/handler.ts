@@ -6,20 +6,20 @@
  * whatever fails on the way, state keeps what was applied (a partial failure) and the next up,
  * reading the zone again, finishes the rest: a declared record found live is taken, never made twice.
  */
-import type { DnsRecord, RecordInput } from "../../provider/views";
-import { isNotFound, isServiceManagedRecord } from "../../provider/vocabulary";
-import { GONE, type Handler } from "../host/handler";
-import type { HostContext } from "../host/context";
-import { objectKey } from "../host/ownership";
-import { PartialFailure } from "../host/partial-failure";
-import { resourceName } from "../host/urn";
+import type { DnsRecord, RecordInput } from "../../api/views";
+import { isNotFound, isServiceManagedRecord } from "../../api/vocabulary";
+import { GONE, type Handler } from "../kit/handler";
+import type { HostContext } from "../kit/context";
+import { objectKey } from "../kit/ownership";
+import { PartialFailure } from "../kit/partial-failure";
+import { resourceName } from "../kit/urn";
 import { canonicalHost, defined, sameJson } from "../shared/normalize";
-import { containsUnknown, failed, isUnknown } from "../host/check";
-import type { DiffResult } from "../host/diff";
+import { containsUnknown, failed, isUnknown } from "../kit/check";
+import type { DiffResult } from "../kit/diff";
 import { checkZoneRecordsInputs } from "./schema";
 import type { ZoneRecordsInputs, ZoneRecordsOutputs } from "./state";
-import { declarations } from "../host/declared-records";
-import { liveCanonical } from "../host/live-records";
+import { declarations } from "../kit/declared-records";
+import { liveCanonical } from "../kit/live-records";
 import { declaredTtls, packHeld, planAgainstLive, planAgainstState, stepLine, counts, unpackHeld, unpackRecords, type Held, type LiveRecord, type Plan, type Step } from "./plan";
 import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { thresholdRefusal } from "./safety";

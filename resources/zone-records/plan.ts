@@ -3,7 +3,7 @@
  * the records the resource holds (state) or the live zone, as record-by-record steps, each record
  * keyed by its identity (shared/record-key.ts).
  */
-import { groupBy } from "../host/live-records";
+import { groupBy } from "../kit/live-records";
 import type { ZoneRecord } from "../shared/record-key";
 
 /** What state keeps of a record the resource holds: the service's id and the TTL it has. */

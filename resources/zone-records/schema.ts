@@ -6,10 +6,10 @@
  * Within the declaration: a record given twice, and one name and type with two TTLs, are refused.
  */
 import { checkRecordInputs } from "../dns-record/schema";
-import { containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../host/check";
+import { containsUnknown, failed, isUnknown, type CheckFailure, type CheckResult, type Limits } from "../kit/check";
 import { domainNameRule, intRule, show } from "../shared/rules";
 import { canonicalHost, defined, ttlOrDefault } from "../shared/normalize";
-import { recordIdentity, type RecordIdentityFields } from "../../provider/records";
+import { recordIdentity, type RecordIdentityFields } from "../../dns";
 import { isPackedRecords, packRecords, unpackRecords } from "./plan";
 import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { DEFAULT_SAFETY, type Safety } from "./safety";
@@ -49,7 +49,7 @@ const RECORD_FIELDS = ["type", "name", "content", "ttl", "priority", "extra"];
 const label = (r: Record<string, unknown>): string => `${typeof r.type === "string" ? r.type : "?"} ${typeof r.name === "string" ? r.name : "@"}`;
 
 /**
- * A record as given, as the record table's identity (provider/records `recordIdentity`: extra's keys
+ * A record as given, as the record table's identity (dns `recordIdentity`: extra's keys
  * in order), so it equals a canonical record's for a record given exactly in its canonical form,
  * whatever the order of extra's keys. None where extra is not an object: check judges that one.
  */

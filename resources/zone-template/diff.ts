@@ -1,6 +1,6 @@
 /** ZoneTemplate's diff table (host side, offline): which fields replace it and which change in place. */
 import { type TemplateInputs } from "./state";
-import { DiffResult, Held, diffFields } from "../host/diff";
+import { DiffResult, Held, diffFields } from "../kit/diff";
 
 /**
  * ZoneTemplate: another zone, template or variables means applying again. Delete-before-replace:

@@ -1,13 +1,13 @@
 /** ZoneTemplate's handler (host side): create, read, update and delete against the service. */
-import type { DnsRecord } from "../../provider/views";
-import { isNotFound, isTemplateConflict } from "../../provider/vocabulary";
-import { objectKey } from "../host/ownership";
+import type { DnsRecord } from "../../api/views";
+import { isNotFound, isTemplateConflict } from "../../api/vocabulary";
+import { objectKey } from "../kit/ownership";
 import { diffTemplate } from "./diff";
-import { GONE, type Handler } from "../host/handler";
+import { GONE, type Handler } from "../kit/handler";
 import { templateFailures } from "./template-check";
 import { defined } from "../shared/normalize";
 import { checkTemplateInputs } from "./schema";
-import { failed } from "../host/check";
+import { failed } from "../kit/check";
 import { type TemplateInputs, TemplateOutputs } from "./state";
 import { getZoneOrUndefined } from "../dns-zone/handler";
 

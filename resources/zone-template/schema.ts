@@ -1,8 +1,8 @@
 /** ZoneTemplate's check (host side), offline; ./template-check.ts judges the variables against the service's template. */
 import { z } from "zod";
-import { CONFLICT_STRATEGIES } from "../../provider/shapes";
-import type { ConflictStrategy } from "../../provider/views";
-import { CheckResult, anyValue, common, domainName, field, isObject, parseInputs, refuse } from "../host/check";
+import { CONFLICT_STRATEGIES } from "../../api/shapes";
+import type { ConflictStrategy } from "../../api/views";
+import { CheckResult, anyValue, common, domainName, field, isObject, parseInputs, refuse } from "../kit/check";
 import { TemplateInputs } from "./state";
 
 export const isStrategy = (v: unknown): v is ConflictStrategy => CONFLICT_STRATEGIES.some((s) => s === v);

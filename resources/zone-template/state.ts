@@ -1,5 +1,5 @@
 /** ZoneTemplate's host-side types: the inputs check makes of the program's arguments, and the outputs state keeps. Types only. */
-import type { ConflictStrategy } from "../../provider/views";
+import type { ConflictStrategy } from "../../api/views";
 import type { Common } from "../kinds";
 
 export interface TemplateInputs extends Common {

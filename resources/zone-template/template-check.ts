@@ -4,8 +4,8 @@
  * apply. One list read per provider process and credential. When the list cannot be read (no
  * credentials yet, service down) nothing is refused here: apply still reports it.
  */
-import type { Template } from "../../provider/views";
-import { isUnknown, type CheckFailure } from "../host/check";
+import type { Template } from "../../api/views";
+import { isUnknown, type CheckFailure } from "../kit/check";
 import { type TemplateInputs } from "./state";
 
 /** Failures for `templateId` and `variables` of checked ZoneTemplate inputs; [] when they hold or cannot be judged. */

@@ -6,13 +6,13 @@
  * an ephemeral port. Each must be refused with a message naming the field, the value (masked for
  * secrets) and the rule, and the sandbox's request log must show that none of them reached the API.
  * A valid getBalance afterwards is the control: the log does record calls. One preview through
- * engine/ (programs/bad-input-program.ts in its own process, its provider calls to the file's host)
+ * dev/engine/ (programs/bad-input-program.ts in its own process, its provider calls to the file's host)
  * shows that a refusal travels from a program to what the engine prints, its secret masked there too.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { compiledProgram } from "../../engine/program-file";
-import { Engine, EngineError } from "../../engine/engine";
-import { isProviderHostError } from "../../engine/host";
+import { compiledProgram } from "../../dev/engine/program-file";
+import { Engine, EngineError } from "../../dev/engine/engine";
+import { isProviderHostError } from "../../dev/engine/host";
 import { keptOpen } from "../support/kept-open";
 import type { SandboxHandle } from "../../sandbox/index";
 import type { Kind } from "../../resources/kinds";
@@ -45,7 +45,7 @@ afterAll(async () => env?.close());
 
 /**
  * Every request the sandbox answered under the API prefix, but reads. Check reads the service once
- * its offline validation passed (resources/host/preflight.ts: the account, quotes, the template list; DnsZoneRecords its zone's records), so
+ * its offline validation passed (resources/kit/preflight.ts: the account, quotes, the template list; DnsZoneRecords its zone's records), so
  * the valid resources of a program are read about; a bad input fails before any request.
  */
 const READ = /^(GET |POST \/api\/v1\/(pricing|domains\/check|domains\/availability)$)/;
@@ -123,7 +123,7 @@ test("every bad resource input is refused at check, naming field, value and rule
   expect(secrets.filter((x) => hostLog.includes(x))).toEqual([]);
 });
 
-test("through engine/: a program's bad input is refused at preview, and the engine prints the refusal with the secret masked", async () => {
+test("through dev/engine/: a program's bad input is refused at preview, and the engine prints the refusal with the secret masked", async () => {
   const c = RESOURCE_CASES.find((x) => x.kind === "Domain" && x.field === "contacts.registrant.email" && x.secrets?.length);
   expect(c).toBeDefined();
   // The program runs in its own process; its provider calls go to the file's host (configured again,

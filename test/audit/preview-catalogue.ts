@@ -1,7 +1,7 @@
 /**
  * Mistakes users make, each as a program (resources with literal arguments, declared in order) with
  * the stack config it runs under. test/audit/preview-predicts-up.test.ts previews and then ups each
- * through engine/'s step rules and a provider host per command against a fresh sandbox: what fails
+ * through dev/engine/'s step rules and a provider host per command against a fresh sandbox: what fails
  * `up` must fail (or, where said, warn) at `preview` with the same message. `message` is a phrase of it.
  */
 import type { Kind } from "../../resources/kinds";

@@ -7,17 +7,17 @@
  * test/resources/lifecycle/preflight.test.ts's settings cases, made here on the catalogue's runs).
  *
  * The catalogue's programs only declare resources with literal arguments, so each command of it is
- * engine/'s Deployment (its step rules, in this process) given the registrations such a program
+ * dev/engine/'s Deployment (its step rules, in this process) given the registrations such a program
  * sends (the lifecycle harness's deployDeclared), with every provider call to a provider host of its
  * own over gRPC (a new host per command, as the CLI starts one): no program process. The flows that need a program (read-only functions,
  * resources wired by outputs, unknowns at preview) run through the whole engine below.
  */
-import { compiledProgram } from "../../engine/program-file";
-import { Engine, EngineError, type RunResult } from "../../engine/engine";
-import { startProviderHost, type ProviderHost } from "../../engine/host";
-import type { ResourceState } from "../../engine/state";
-import type { HostCalls } from "../../engine/deployment";
-import { createUrn } from "../../engine/urn";
+import { compiledProgram } from "../../dev/engine/program-file";
+import { Engine, EngineError, type RunResult } from "../../dev/engine/engine";
+import { startProviderHost, type ProviderHost } from "../../dev/engine/host";
+import type { ResourceState } from "../../dev/engine/state";
+import type { HostCalls } from "../../dev/engine/deployment";
+import { createUrn } from "../../dev/engine/urn";
 import { typeToken } from "../../resources/kinds";
 import { deployDeclared, providerFor, ROOT } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
@@ -131,7 +131,7 @@ test("the catalogue: at least 15 mistakes, each caught at preview with up's mess
   // A mistake of the settings (its own config) is refused at a fresh host's first Check, so it is
   // only upped: its up must call no Create and write nothing, so the refusal is a Check's, the one
   // call a preview of a new resource makes (Create is never called at preview), and Check cannot tell
-  // a preview from an up (neither Configure nor Check says which: resources/host/preflight.ts), on a
+  // a preview from an up (neither Configure nor Check says which: resources/kit/preflight.ts), on a
   // fresh host either way. The other groups are previewed too: some of their mistakes are refused
   // at up's Create (a zone that cannot become active, TTL conflicts), or up buys or creates first.
   // A refused setting fails the run once, with that message alone, after the requests the catalogue

@@ -1,6 +1,6 @@
 /**
  * Signing under attack, over real HTTP against the sandbox. Requests are signed with
- * provider/signing.ts under the contract (provider/contract.ts), then replayed or tampered with
+ * api/signing.ts under the contract (api/contract.ts), then replayed or tampered with
  * (timestamp, body, path, query, method, key, secret, headers). Every refusal has the contract's
  * status and code, is logged as refused, and leaves the sandbox's state and ledger exactly as they
  * were (a refused register charges nothing); the untampered request succeeds. Then the real
@@ -11,10 +11,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
-import { DEFAULT_CONTRACT, ERROR_CODES } from "../../provider/contract";
+import { DEFAULT_CONTRACT, ERROR_CODES } from "../../api/contract";
 import { ERROR_STATUS } from "../../sandbox/rules";
-import { ResellerClient } from "../../provider/client";
-import { formatTimestamp, signRequest } from "../../provider/signing";
+import { ResellerClient } from "../../api/client";
+import { formatTimestamp, signRequest } from "../../api/signing";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 const C = DEFAULT_CONTRACT;

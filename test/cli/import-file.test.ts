@@ -4,7 +4,7 @@
  * to change the account (a record whose TTL differs) is refused by name, with nothing written.
  */
 import { importFile, readOnlyClient, topLevelUrn } from "../../cli/import-file";
-import { ResellerClient } from "../../provider/client";
+import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 let sandbox: SandboxHandle;

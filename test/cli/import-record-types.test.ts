@@ -1,5 +1,5 @@
 /**
- * `reseller-pulumi import` checks record types as check does (provider/records/types.ts): from a zone
+ * `reseller-pulumi import` checks record types as check does (dns/types.ts): from a zone
  * file, and from the live account over real HTTP (the sandbox, which like the service holds any type
  * name). A typo is not written into the program but listed with the nearest type; an unassigned
  * TYPEnnn and the names given with --record-types (the contract's recordTypes) are carried.
@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main, type CliIo } from "../../cli/main";
-import { ResellerClient } from "../../provider/client";
+import { ResellerClient } from "../../api/client";
 import { startSandbox } from "../../sandbox/index";
 
 let dir: string;

@@ -1,6 +1,6 @@
 /**
  * End to end over real HTTP: `reseller-pulumi import` against the sandbox writes a program that
- * type-checks, and `up` of that program through engine/ (in its own process, the SDK's dynamic
+ * type-checks, and `up` of that program through dev/engine/ (in its own process, the SDK's dynamic
  * provider host over gRPC) adopts everything without one mutating API call or charge; a second `up` changes
  * only what was edited.
  */
@@ -10,12 +10,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { main, type CliIo } from "../../cli/main";
-import { Engine } from "../../engine/engine";
-import { packageRoot, startProviderHost, type ProviderHost } from "../../engine/host";
-import { ResellerClient } from "../../provider/client";
-import { DEFAULT_CONTRACT } from "../../provider/contract";
+import { Engine } from "../../dev/engine/engine";
+import { packageRoot, startProviderHost, type ProviderHost } from "../../dev/engine/host";
+import { ResellerClient } from "../../api/client";
+import { DEFAULT_CONTRACT } from "../../api/contract";
 import { startSandbox } from "../../sandbox/index";
-import { generatedProgram } from "../../engine/program-file";
+import { generatedProgram } from "../../dev/engine/program-file";
 import { RECORD_TABLE_FROM } from "../../cli/codegen";
 import { keptOpen } from "../support/kept-open";
 
@@ -102,7 +102,7 @@ describe("import against the sandbox, then up through the engine", () => {
   let hosts: Promise<ProviderHost>[] = [];
   /**
    * One engine per stack, its state in memory (no test here claims a state file; the engine's file
-   * writes are proven by test/engine/). Its commands share one provider host (test/support/kept-open.ts):
+   * writes are proven by test/dev/engine/). Its commands share one provider host (test/support/kept-open.ts):
    * they configure it the same, and what they prove does not depend on a fresh host per command.
    */
   const engine = (stack = "dev", extra: { config?: Record<string, string>; secretConfigKeys?: string[] } = {}): Engine => {
@@ -153,7 +153,7 @@ describe("import against the sandbox, then up through the engine", () => {
 
   /** The seeded active hosted zone and a domain that has it. */
   async function seeded(): Promise<{ zone: string; types: string[] }> {
-    // The first client of a credential sets the process-wide rate bucket for it (provider/rate-limiter).
+    // The first client of a credential sets the process-wide rate bucket for it (api/rate-limiter).
     const client = new ResellerClient({
       baseUrl: sandbox.url,
       apiKey: sandbox.credentials.key,
@@ -202,7 +202,7 @@ describe("import against the sandbox, then up through the engine", () => {
     const declared = (source.match(/new reseller\.\w+\(/g) ?? []).length;
     const e = engine();
     const plan = await e.preview(generatedProgram(project));
-    // A freshly imported program previews with zero creates: every resource adopts (engine/display.ts).
+    // A freshly imported program previews with zero creates: every resource adopts (dev/engine/display.ts).
     expect(plan.summary).toMatchObject({ create: 0, adopt: declared, update: 0, replace: 0, delete: 0 });
     // Each says so itself, as under the CLI (which counts them as creates): "adopts", never "creates".
     const said = e.hostLogs().join("\n");
@@ -272,7 +272,7 @@ describe("import against the sandbox, then up through the engine", () => {
     // The zone's own read returns its records and seeds the list every adoption reads (a list per
     // adoption would be hundreds of adoptions, two pages each).
     expect(recordLists.length).toBeLessThanOrEqual(pages);
-    // Besides, check's predictions (resources/host/preflight.ts) read the balance once, and the zone list and
+    // Besides, check's predictions (resources/kit/preflight.ts) read the balance once, and the zone list and
     // the zone once before the one write and once after it: a fixed number, not one per record.
     const gets = log.filter((r) => r.method === "GET").map((r) => r.path.split("?")[0]);
     const count = (p: string) => gets.filter((g) => g === p).length;

@@ -1,6 +1,6 @@
 /**
  * `reseller-pulumi import --whole-zone` against the sandbox, and a zone moved between the two forms
- * through engine/ (program and provider host in their own processes): from DnsRecords to one
+ * through dev/engine/ (program and provider host in their own processes): from DnsRecords to one
  * DnsZoneRecords and back, neither move sending a mutating request; one record changed in the
  * whole-zone program is planned (Diff), and applied, as exactly one change.
  */
@@ -8,10 +8,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
-import { Engine } from "../../engine/engine";
-import { startProviderHost, type ProviderHost } from "../../engine/host";
+import { Engine } from "../../dev/engine/engine";
+import { startProviderHost, type ProviderHost } from "../../dev/engine/host";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { generatedProgram } from "../../engine/program-file";
+import { generatedProgram } from "../../dev/engine/program-file";
 import { keptOpen } from "../support/kept-open";
 
 jest.setTimeout(600_000);

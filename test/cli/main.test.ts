@@ -3,8 +3,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { main, type CliIo, type ClientOptions } from "../../cli/main";
 import type { EstateReader } from "../../cli/estate";
-import { ResellerApiError } from "../../provider/errors";
-import type { DnsRecord, DomainInfo } from "../../provider/views";
+import { ResellerApiError } from "../../api/errors";
+import type { DnsRecord, DomainInfo } from "../../api/views";
 
 const SECRET = "s3cr3t-value-never-printed";
 

@@ -13,10 +13,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { hasErrorCode, isResellerApiError } from "../../provider/errors";
-import { relativeName, zoneLine, type CanonicalRecord } from "../../provider/records";
-import { toRecords } from "../../provider/records/zonefile";
-import type { RecordInput } from "../../provider/views";
+import { hasErrorCode, isResellerApiError } from "../../api/errors";
+import { relativeName, zoneLine, type CanonicalRecord } from "../../dns";
+import { toRecords } from "../../dns/zonefile";
+import type { RecordInput } from "../../api/views";
 import { startSandbox } from "../../sandbox/index";
 import { Managed, startEnv, type Env } from "../resources/lifecycle/harness";
 

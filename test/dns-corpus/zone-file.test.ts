@@ -22,12 +22,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main, type CliIo } from "../../cli/main";
-import { Engine } from "../../engine/engine";
-import { ResellerClient } from "../../provider/client";
-import { toRecords } from "../../provider/records/zonefile";
-import type { RecordInput } from "../../provider/views";
+import { Engine } from "../../dev/engine/engine";
+import { ResellerClient } from "../../api/client";
+import { toRecords } from "../../dns/zonefile";
+import type { RecordInput } from "../../api/views";
 import type { SandboxHandle } from "../../sandbox/index";
-import { generatedProgram } from "../../engine/program-file";
+import { generatedProgram } from "../../dev/engine/program-file";
 import { fileKey, liveKey, readBind } from "./bind-reader";
 import { hostingSandbox } from "./hosting-sandbox";
 

@@ -4,8 +4,8 @@
  * the origin in force, strings keep their bytes, DS only at a delegation; what cannot be loaded is
  * refused by line and reason.
  */
-import { RECORD_TYPES } from "../../provider/records";
-import { ZoneFileError, readZoneFile, toRecords } from "../../provider/records/zonefile";
+import { RECORD_TYPES } from "../../dns";
+import { ZoneFileError, readZoneFile, toRecords } from "../../dns/zonefile";
 
 const Z = "example.com";
 const HEX = "ab".repeat(32);

@@ -7,11 +7,11 @@
  */
 import * as net from "node:net";
 import { Agent, type Dispatcher } from "undici";
-import { ResellerClient } from "../../provider/client";
-import { isResellerNetworkError, LocalRequestError } from "../../provider/errors";
+import { ResellerClient } from "../../api/client";
+import { isResellerNetworkError, LocalRequestError } from "../../api/errors";
 import { readSettings } from "../../resources/shared/api";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server";
-import { API_KEY, API_SECRET } from "../provider/helpers";
+import { API_KEY, API_SECRET } from "../api/helpers";
 
 let server: RecordingServer;
 /** Connects every host name to the recording server: whatever the client would send to any host lands there. */

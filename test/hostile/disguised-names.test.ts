@@ -6,7 +6,7 @@
  * typed and its ASCII form; with the contract's names.strict it refuses. Names typed in one script
  * ("bücher.de", "пример.рф") pass without a word. Check alone (reseller:preflight false): no request.
  */
-import { startProviderHost } from "../../engine/host";
+import { startProviderHost } from "../../dev/engine/host";
 import { Managed, ROOT, contact, startEnv, type Env } from "../resources/lifecycle/harness";
 
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };

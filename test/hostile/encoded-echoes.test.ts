@@ -6,12 +6,12 @@
  * host's log line or error for a value the program marked secret. Control: the error still shows
  * the rest of the service's message.
  */
-import { ResellerClient } from "../../provider/client";
-import { encodedForms } from "../../provider/redact";
-import { SecretValues } from "../../resources/host/secret-inputs";
+import { ResellerClient } from "../../api/client";
+import { encodedForms } from "../../api/redact";
+import { SecretValues } from "../../resources/kit/secret-inputs";
 import { SECRET_INPUTS } from "../../resources/kinds";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import * as F from "../provider/fixtures";
+import * as F from "../api/fixtures";
 import { startRewritingProxy, type RewritingProxy } from "../support/rewriting-proxy";
 
 // A space, a slash, a plus and a quote: each encoding writes them differently.

@@ -10,9 +10,9 @@
  * replays it and records its charge; renewed outside the stack, the replay is refused
  * (expiry_mismatch, no charge) and nothing is renewed again. And for an add-on killed mid-purchase.
  */
-import { startProviderHost, type ProviderHost } from "../../engine/host";
+import { startProviderHost, type ProviderHost } from "../../dev/engine/host";
 import { canonicalContact } from "../../resources/shared/normalize";
-import { toServiceContact } from "../../provider/contact-names";
+import { toServiceContact } from "../../api/contact-names";
 import { contact, Managed, providerFor, ROOT, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs, maxInWindow } from "../support/request-log";
@@ -219,7 +219,7 @@ test("Domain Protection switched on outside the stack: the resource's purchase a
 // credential's request log the first one left and keeps the window. Scaled: the contract's window is 4
 // s and the limit 10 per window (both the client and the sandbox follow the contract), so the test
 // takes seconds instead of minutes; the 60-a-minute case runs on a virtual clock in
-// test/provider/rate-limiter.test.ts.
+// test/api/rate-limiter.test.ts.
 const WINDOW_S = 4;
 const PER_MINUTE = 150; // 10 per 4-second window
 const contract = { rateLimit: { windowSeconds: WINDOW_S } };

@@ -2,8 +2,8 @@
  * The hostile money tests' setup: a sandbox, the SDK's provider host, and a rewriting proxy in
  * front of the sandbox (test/support/rewriting-proxy.ts) that the host is configured to call.
  */
-import { isProviderHostError } from "../../engine/host";
-import { ResellerClient } from "../../provider/client";
+import { isProviderHostError } from "../../dev/engine/host";
+import { ResellerClient } from "../../api/client";
 import { startEnv, type Env } from "../resources/lifecycle/harness";
 import { startRewritingProxy, type RewritingProxy } from "../support/rewriting-proxy";
 

@@ -6,7 +6,7 @@
  * rewriting proxy: an answer's id of another shape is refused before it is stored; a stored one is
  * never sent, so no 404 of it reads as gone; a dot segment is refused before signing, for every call.
  */
-import { isResponseShapeError, isUnsafePathError } from "../../provider/errors";
+import { isResponseShapeError, isUnsafePathError } from "../../api/errors";
 import { Managed } from "../resources/lifecycle/harness";
 import { dataWith } from "../support/rewriting-proxy";
 import { clientThroughProxy, failureOf, lyingService } from "./lying-service";

@@ -9,11 +9,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ManualClock } from "../../provider/clock";
-import { ResellerClient } from "../../provider/client";
-import { defaultLogFile, resetWindows } from "../../provider/rate-limiter";
-import { FUTURE_SKEW_MS, LOCK_WAIT_MS, MAX_LOG_BYTES, MAX_OPEN_SEND_MS } from "../../provider/rate-log";
-import { defaultLogDir, LOG_MAX_AGE_MS, ownedPrivately, prepareLogFolder } from "../../provider/rate-log-folder";
+import { ManualClock } from "../../api/clock";
+import { ResellerClient } from "../../api/client";
+import { defaultLogFile, resetWindows } from "../../api/rate-limiter";
+import { FUTURE_SKEW_MS, LOCK_WAIT_MS, MAX_LOG_BYTES, MAX_OPEN_SEND_MS } from "../../api/rate-log";
+import { defaultLogDir, LOG_MAX_AGE_MS, ownedPrivately, prepareLogFolder } from "../../api/rate-log-folder";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs } from "../support/request-log";
 import { CONTACT } from "../sandbox/signed-fetch";

@@ -5,10 +5,10 @@
  * ends in a bounded number of tries and time with a message naming the limit, and nothing is
  * charged twice (a 429 applied nothing; the retry after the storm, same key, charges once).
  */
-import { ManualClock } from "../../provider/clock";
-import { ResellerClient } from "../../provider/client";
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import { RateLimitedError } from "../../provider/errors";
+import { ManualClock } from "../../api/clock";
+import { ResellerClient } from "../../api/client";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import { RateLimitedError } from "../../api/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs } from "../support/request-log";
 import { CONTACT } from "../sandbox/signed-fetch";

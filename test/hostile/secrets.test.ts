@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN, type PropertyMap } from "../../engine/host";
+import { UNKNOWN, type PropertyMap } from "../../dev/engine/host";
 import type { Kind } from "../../resources/kinds";
 import { providerFor, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 

@@ -5,10 +5,10 @@
  * to another host. For each: what the client does (retry under the same key, or "outcome unknown"
  * and no re-send), that the sandbox's ledger holds each charge once, and what the message says.
  */
-import { ResellerClient } from "../../provider/client";
-import { isOutcomeUnknownError, isResellerNetworkError, ResponseShapeError } from "../../provider/errors";
+import { ResellerClient } from "../../api/client";
+import { isOutcomeUnknownError, isResellerNetworkError, ResponseShapeError } from "../../api/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import * as F from "../provider/fixtures";
+import * as F from "../api/fixtures";
 import { startRecordingServer } from "../support/recording-server";
 import { startRewritingProxy, type Lie, type RewritingProxy } from "../support/rewriting-proxy";
 import { declaresSize, dripped, lateHeaders, oversized, redirectTo } from "./answer-writers";

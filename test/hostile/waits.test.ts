@@ -6,10 +6,10 @@
  * signing.maxClockOffsetSeconds is not adopted, with a warning.
  */
 import type * as http from "node:http";
-import { ManualClock } from "../../provider/clock";
-import { ResellerClient } from "../../provider/client";
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import { AuthenticationError, ResellerApiError } from "../../provider/errors";
+import { ManualClock } from "../../api/clock";
+import { ResellerClient } from "../../api/client";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import { AuthenticationError, ResellerApiError } from "../../api/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { startRewritingProxy, type RewritingProxy } from "../support/rewriting-proxy";
 import { CONTACT } from "../sandbox/signed-fetch";

@@ -4,7 +4,7 @@
  * into a new project outside the repository next to that project's own @pulumi/pulumi (from the npm
  * registry), type-checked with the tsconfig of Pulumi's TypeScript template under TypeScript 5.9 and
  * the current TypeScript (no skipLibCheck), then previewed, run with `up` and removed with `destroy`
- * by engine/ (the stand-in for the CLI) with that project's own SDK: its `cmd/run` runs the program,
+ * by dev/engine/ (the stand-in for the CLI) with that project's own SDK: its `cmd/run` runs the program,
  * its dynamic provider host loads the installed package, against the sandbox started from the
  * installed package (`npx reseller-pulumi sandbox --port 0`). On the way, what npm ships and would
  * publish: no scripts in the packed manifest, no source-map comments, the guides and examples the
@@ -19,9 +19,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { Engine } from "../../engine/engine";
-import { hostScriptPath } from "../../engine/host";
-import { runnerPath } from "../../engine/program";
+import { Engine } from "../../dev/engine/engine";
+import { hostScriptPath } from "../../dev/engine/host";
+import { runnerPath } from "../../dev/engine/program";
 import { PULUMI_TEMPLATE_TSCONFIG } from "../../cli/codegen";
 import { signedGet } from "../sandbox/signed-get";
 import { brokenLinks } from "../support/markdown-links";
@@ -169,7 +169,7 @@ function publishDryRun(src: string): void {
   }
 }
 
-test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through engine/ with the project's own SDK against the installed sandbox", async () => {
+test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through dev/engine/ with the project's own SDK against the installed sandbox", async () => {
   // 1. Pack from the sources alone: `prepack` must build dist/ (a fresh clone has none; a git install builds through `prepare`).
   const src = path.join(work, "src");
   copySources(src);

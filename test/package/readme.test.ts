@@ -72,10 +72,10 @@ test("the link check finds what is broken: a file not shipped, a missing heading
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "reseller-links-"));
   try {
     fs.mkdirSync(path.join(dir, "docs"));
-    fs.writeFileSync(path.join(dir, "README.md"), "# Top\n\n## A section\n\n[ok](docs/guide.md#usage) [self](#a-section) [up](#top)\n[gone](provider/contract.ts) [bad anchor](docs/guide.md#nowhere)\n[old](https://github.com/reseller-pulumi/reseller-pulumi/blob/main/x.md)\n\n```md\n[in code](not/checked.md)\n```\n");
+    fs.writeFileSync(path.join(dir, "README.md"), "# Top\n\n## A section\n\n[ok](docs/guide.md#usage) [self](#a-section) [up](#top)\n[gone](api/contract.ts) [bad anchor](docs/guide.md#nowhere)\n[old](https://github.com/reseller-pulumi/reseller-pulumi/blob/main/x.md)\n\n```md\n[in code](not/checked.md)\n```\n");
     fs.writeFileSync(path.join(dir, "docs", "guide.md"), "## Usage\n\n[back](../README.md#a-section)\n");
     expect(brokenLinks(dir, ["README.md", "docs/guide.md"])).toEqual([
-      "README.md: provider/contract.ts (provider/contract.ts is not shipped)",
+      "README.md: api/contract.ts (api/contract.ts is not shipped)",
       "README.md: docs/guide.md#nowhere (no heading #nowhere in docs/guide.md)",
       "README.md: https://github.com/reseller-pulumi/reseller-pulumi/blob/main/x.md (a repository that does not exist)",
     ]);

@@ -1,43 +1,43 @@
 /**
- * engine/ against the real CLI: each scenario of engine/'s conformance runs, operation by operation,
- * through engine/ and through `pulumi` (a stack of its own in one local backend; the same fixture
- * program, test/engine/fixtures/things.ts, given its spec the same way; the fixture provider logging
+ * dev/engine/ against the real CLI: each scenario of dev/engine/'s conformance runs, operation by operation,
+ * through dev/engine/ and through `pulumi` (a stack of its own in one local backend; the same fixture
+ * program, test/dev/engine/fixtures/things.ts, given its spec the same way; the fixture provider logging
  * its calls to a directory of each side's own), and after each operation the two are compared by
  * (test/support/engine-vs-cli.ts):
- * - the step kinds, per resource (engine/'s RunResult steps; the CLI's `preview --json` steps or the
+ * - the step kinds, per resource (dev/engine/'s RunResult steps; the CLI's `preview --json` steps or the
  *   steps its `up|refresh --json` events started);
  * - the provider calls, each object's in order (steps of different resources run in parallel in both,
  *   up to --parallel 8 on this machine: across objects they compare as sets; an order across
  *   objects that a rule fixes is asserted on both logs);
- * - whether the operation failed, and (at the end) the final state: engine/'s state against
+ * - whether the operation failed, and (at the end) the final state: dev/engine/'s state against
  *   `pulumi stack export`.
- * What differs and is not normalised away is listed in engine/README.md, "Where engine/ differs from
+ * What differs and is not normalised away is listed in dev/engine/README.md, "Where dev/engine/ differs from
  * the CLI". Rules that cannot run through a CLI (literal registrations, an in-process provider
- * answering what a test needs) stay proven against engine/ alone: test/engine/lifecycle/.
+ * answering what a test needs) stay proven against dev/engine/ alone: test/dev/engine/lifecycle/.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Engine, EngineError, type RunResult } from "../../engine/engine";
-import { packageRoot } from "../../engine/host";
-import { PROGRAM_ARGS_ENV } from "../../engine/program-args";
-import { newUrn } from "../../engine/urn";
-import { CliStack, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../pulumi-cli";
-import { dbrDependents, expectDbrDependentsApplied, expectDbrDependentsPlan } from "../engine/fixtures/dbr-dependents";
-import type { ProgramSpec } from "../engine/fixtures/program";
+import { Engine, EngineError, type RunResult } from "../../dev/engine/engine";
+import { packageRoot } from "../../dev/engine/host";
+import { PROGRAM_ARGS_ENV } from "../../dev/engine/program-args";
+import { newUrn } from "../../dev/engine/urn";
+import { CliStack, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { dbrDependents, expectDbrDependentsApplied, expectDbrDependentsPlan } from "../dev/engine/fixtures/dbr-dependents";
+import type { ProgramSpec } from "../dev/engine/fixtures/program";
 import { callsByObject, cliErrors, cliState, cliStepKinds, engineState, engineStepKinds, type StepKinds } from "../support/engine-vs-cli";
 
 // Each operation runs twice (a program process and a provider host under each engine, the CLI too).
 jest.setTimeout(600_000);
 
-const THINGS = path.join(packageRoot(), "dist", "test", "engine", "fixtures", "things.js");
+const THINGS = path.join(packageRoot(), "dist", "test", "dev", "engine", "fixtures", "things.js");
 const THING = "pulumi-nodejs:dynamic/fixture:Thing";
 const GROUP = "fixture:index:Group";
 
 let cli: CliStack;
 let projectDir: string;
 beforeAll(async () => {
-  // The project's program is the fixture program itself; its spec comes in the environment, as engine/ passes it.
+  // The project's program is the fixture program itself; its spec comes in the environment, as dev/engine/ passes it.
   projectDir = makeProject("reseller", { "index.js": `module.exports = require(${JSON.stringify(THINGS)});\n` });
   cli = await CliStack.init({ cli: requirePulumiCli(), projectDir, stack: "conformance" });
 });
@@ -66,7 +66,7 @@ class Scenario {
   private config: { engine: Record<string, string>; cli: Record<string, string> };
   private readonly secretKeys: string[] = [];
   private engineNow?: Engine;
-  /** The provider hosts engine/ started, one per operation, as the CLI starts one per command. */
+  /** The provider hosts dev/engine/ started, one per operation, as the CLI starts one per command. */
   readonly hostPids: number[] = [];
 
   constructor(readonly stack: string) {
@@ -102,9 +102,9 @@ class Scenario {
   }
 
   /**
-   * Runs one operation through engine/, then through the CLI, and compares their step kinds, their
+   * Runs one operation through dev/engine/, then through the CLI, and compares their step kinds, their
    * provider calls and whether they failed. `engineProgram` runs another form of the same program on
-   * engine/'s side (the .ts source).
+   * dev/engine/'s side (the .ts source).
    */
   async op(kind: Kind, spec?: ProgramSpec, opts: { runProgram?: boolean; engineProgram?: string } = {}): Promise<Compared> {
     const program = spec ? { file: opts.engineProgram ?? THINGS, args: spec } : undefined;
@@ -142,8 +142,8 @@ class Scenario {
       cli: { steps: cliStepKinds(run), calls: cliCalls, failed: run.code !== 0, run },
     };
     if (kind === "refresh" && opts.runProgram) {
-      // Listed in engine/README.md: with --run-program the CLI answers each registration with a Same
-      // step of its own after the resource's refresh step; engine/ answers it from the state, no step.
+      // Listed in dev/engine/README.md: with --run-program the CLI answers each registration with a Same
+      // step of its own after the resource's refresh step; dev/engine/ answers it from the state, no step.
       for (const [urn, ops] of Object.entries(compared.cli.steps)) {
         expect(ops).toContain("same");
         compared.cli.steps[urn] = ops.filter((o, i) => o !== "same" || ops.indexOf("same") !== i);
@@ -155,8 +155,8 @@ class Scenario {
   }
 
   /**
-   * The final states, compared: engine/'s and `pulumi stack export`'s. Returns the CLI's.
-   * `stackOutputsDiffer`: the root stack's outputs are left out, a difference listed in engine/README.md.
+   * The final states, compared: dev/engine/'s and `pulumi stack export`'s. Returns the CLI's.
+   * `stackOutputsDiffer`: the root stack's outputs are left out, a difference listed in dev/engine/README.md.
    */
   async compareStates(opts: { stackOutputsDiffer?: boolean } = {}): Promise<ReturnType<typeof cliState>> {
     const exported = JSON.parse((await cli.must(["stack", "export", "--stack", this.stack])).stdout) as StackExport;
@@ -187,13 +187,13 @@ test("URNs of the root stack's children and of a parent type chain; .get() of a 
   const urn = urnIn("urns");
   try {
     const groups = [{ name: "outer" }, { name: "inner", parent: "outer" }];
-    // engine/ runs the .ts source through the runner's own TypeScript path; the CLI the compiled program.
-    const source = path.join(packageRoot(), "test", "engine", "fixtures", "things.ts");
+    // dev/engine/ runs the .ts source through the runner's own TypeScript path; the CLI the compiled program.
+    const source = path.join(packageRoot(), "test", "dev", "engine", "fixtures", "things.ts");
     const up = await s.op("up", { groups, things: [{ name: "t", body: "from ts", parent: "inner" }], derived: true, reader: "nothing-here" }, { engineProgram: source });
     expect(up.engine.result.outputs).toMatchObject({ firstSize: 7, derivedBody: "first is 7 bytes" });
     expect(opOf(up, urn(THING, "reader"))).toEqual(["read"]);
     const state = await s.compareStates();
-    // engine/'s URN rule (sdk/go/common/resource/urn/urn.go New): the root stack left out of children's types.
+    // dev/engine/'s URN rule (sdk/go/common/resource/urn/urn.go New): the root stack left out of children's types.
     expect(newUrn("urns", "reseller", "pulumi:pulumi:Stack", THING, "reader")).toBe(urn(THING, "reader"));
     expect(newUrn("urns", "reseller", `${GROUP}$${GROUP}`, THING, "t")).toBe(urn(`${GROUP}$${GROUP}$${THING}`, "t"));
     expect(state.map((r) => r.urn)).toEqual(
@@ -331,7 +331,7 @@ test("retainOnDelete, ignoreChanges, deleteBeforeReplace either way, a replaceme
 });
 
 test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register; dependsOn and deletedWith are recorded", async () => {
-  // The scenario and its outcome: test/engine/fixtures/dbr-dependents.ts.
+  // The scenario and its outcome: test/dev/engine/fixtures/dbr-dependents.ts.
   const s = await Scenario.start("dbr");
   const urn = urnIn("dbr");
   try {
@@ -365,15 +365,15 @@ test("refresh configures the provider from the config saved at the last up, unle
     // With --run-program, today's config: the provider looks in the other directory and finds nothing.
     const today = await s.op("refresh", spec, { runProgram: true });
     expect(today.cli.steps).toEqual({ [urnIn("refresh")(THING, "a")]: ["delete"] });
-    // Listed in engine/README.md: the CLI's stack outputs are the program's, run after a's refresh
-    // (a gone, its size undefined); engine/'s are the program's, run before (a's size from the state).
+    // Listed in dev/engine/README.md: the CLI's stack outputs are the program's, run after a's refresh
+    // (a gone, its size undefined); dev/engine/'s are the program's, run before (a's size from the state).
     const state = await s.compareStates({ stackOutputsDiffer: true });
     expect(state.find((r) => r.type === "pulumi:pulumi:Stack")?.outputs).toBeUndefined();
     expect(state.filter((r) => r.custom)).toEqual([]);
     const exported = (await cli.must(["stack", "export", "--stack", "refresh"])).stdout;
     expect(exported).not.toContain("tok-3141-secret");
     expect(fs.readFileSync(path.join(s.engineDir, "state", "refresh.json"), "utf8")).not.toContain("tok-3141-secret");
-    // engine/ started a provider host of its own per command, as the CLI does, each ended after.
+    // dev/engine/ started a provider host of its own per command, as the CLI does, each ended after.
     expect(new Set(s.hostPids).size).toBe(3);
     for (const pid of s.hostPids) expect(() => process.kill(pid, 0)).toThrow();
   } finally {

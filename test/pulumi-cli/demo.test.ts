@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { packageRoot } from "../../engine/host";
+import { packageRoot } from "../../dev/engine/host";
 
-// Runs `node dist/demo/demo.js` as `npm run demo` does (after the build `npm test` runs first): the
+// Runs `node dist/dev/demo/demo.js` as `npm run demo` does (after the build `npm test` runs first): the
 // one run of the demo in the suite, through the real Pulumi CLI `npm run pulumi-cli` built (the
 // PATH is the test's, so a `pulumi` of the machine's would be taken first, as for a user), so it
 // also pins the demo script's order and counts (run-demo-cli.ts).

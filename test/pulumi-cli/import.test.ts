@@ -12,8 +12,8 @@ import * as path from "node:path";
 import { main } from "../../cli/main";
 import { recordResourceName } from "../../cli/codegen";
 import { canonicalEstateRecord } from "../../cli/canonical";
-import { CliStack, checkoutRoot, requirePulumiCli, type CliRun } from "../../pulumi-cli";
-import { ResellerClient } from "../../provider/client";
+import { CliStack, checkoutRoot, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
+import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 

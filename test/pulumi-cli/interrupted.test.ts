@@ -11,7 +11,7 @@
  * the command again.
  */
 import * as fs from "node:fs";
-import { CliStack, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../pulumi-cli";
+import { CliStack, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 jest.setTimeout(900_000);

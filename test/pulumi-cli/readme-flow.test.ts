@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { CliStack, OLDEST_CLI, PINNED_CLI, checkoutRoot, makeProject, requirePulumiCli } from "../../pulumi-cli";
+import { CliStack, OLDEST_CLI, PINNED_CLI, checkoutRoot, makeProject, requirePulumiCli } from "../../dev/pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { fillPlaceholders, readmeProgram } from "../support/readme-program";

@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../pulumi-cli";
+import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 jest.setTimeout(900_000);
@@ -95,7 +95,7 @@ test("no secret in plain text in the export, the CLI's output (default and -v=9)
   expect(haystacks["stack export"]).toContain("cli-secret-audit.com");
   expect(haystacks["backend files"]).toContain("cli-secret-audit.com");
   expect(haystacks["up's output"]).toMatch(/created/);
-  expect(haystacks["refresh -v=9 --logtostderr"]).toMatch(/RegisterResource|Read|provider/i);
+  expect(haystacks["refresh -v=9 --logtostderr"]).toMatch(/RegisterResource|Read|api/i);
   expect(providers.length).toBe(3);
   expect(haystacks.__provider).toContain("reseller-pulumi/dist/resources/runtime");
   const found = Object.entries(haystacks).flatMap(([where, text]) => needles.filter((n) => text.includes(n)).map((n) => `${where}: ${n.slice(0, 6)}…`));

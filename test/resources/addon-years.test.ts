@@ -1,10 +1,10 @@
 /**
- * The years preview prices an add-on for (resources/host/price-guard.ts addonYears) are the years the
+ * The years preview prices an add-on for (resources/kit/price-guard.ts addonYears) are the years the
  * sandbox charges it for, read from the same domain view, on the term's anniversary too.
  */
-import { parseAmount } from "../../provider/money";
-import * as V from "../../provider/views";
-import { addonYears } from "../../resources/host/price-guard";
+import { parseAmount } from "../../api/money";
+import * as V from "../../api/views";
+import { addonYears } from "../../resources/kit/price-guard";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { PRIVACY_PRICE_PER_YEAR } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "../sandbox/signed-fetch";

@@ -1,6 +1,6 @@
-/** A purchase's charge held against what it was accepted at (resources/host/charge-check.ts): the rules, one by one. */
-import { parseAmount } from "../../provider/money";
-import { acceptedFromState, checkCharge, holdAccepted, type AcceptedPrice } from "../../resources/host/charge-check";
+/** A purchase's charge held against what it was accepted at (resources/kit/charge-check.ts): the rules, one by one. */
+import { parseAmount } from "../../api/money";
+import { acceptedFromState, checkCharge, holdAccepted, type AcceptedPrice } from "../../resources/kit/charge-check";
 
 const a = (v: string) => parseAmount("x", v, 2);
 const quoted: AcceptedPrice = { maxPrice: a("25.00"), currency: "USD", expected: { amount: a("12.00"), source: "the quote" } };

@@ -6,7 +6,7 @@ import { diffRecord } from "../../resources/dns-record/diff";
 import { diffTemplate } from "../../resources/zone-template/diff";
 import { diffZone } from "../../resources/dns-zone/diff";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
-import { UNKNOWN } from "../../resources/host/check";
+import { UNKNOWN } from "../../resources/kit/check";
 import { recordHandler } from "../../resources/dns-record/handler";
 import type { DomainInputs } from "../../resources/domain/state";
 import { testHost, type TestHost } from "../support/host-context";

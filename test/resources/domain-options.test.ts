@@ -1,7 +1,7 @@
 /**
  * Domain's resource options, as the SDK puts them on the wire: read from the RegisterResourceRequest
  * the SDK sends to a (mock) monitor, the same request `pulumi up` sends to the real engine and the
- * program's process sends to engine/'s monitor.
+ * program's process sends to dev/engine/'s monitor.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";

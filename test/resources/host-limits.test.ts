@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
-import { DEFAULT_LIMITS, withLimits, type Limits } from "../../resources/host/check";
+import { DEFAULT_LIMITS, withLimits, type Limits } from "../../resources/kit/check";
 import { testHost } from "../support/host-context";
 
 const settings = { baseUrl: "http://127.0.0.1:9", apiKey: "k", apiSecret: "s" };

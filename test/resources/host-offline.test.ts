@@ -1,12 +1,12 @@
 /**
- * check and diff through the SDK's own dynamic-provider host over gRPC (engine/host.ts), with the
+ * check and diff through the SDK's own dynamic-provider host over gRPC (dev/engine/host.ts), with the
  * real serialized shims: the path `pulumi preview` takes. No API call is involved: check and diff
- * are offline here (reseller:preflight false; resources/host/preflight.ts makes the reads a preview needs). Needs `npm run build` (the host requires reseller-pulumi/dist/resources/runtime).
+ * are offline here (reseller:preflight false; resources/kit/preflight.ts makes the reads a preview needs). Needs `npm run build` (the host requires reseller-pulumi/dist/resources/runtime).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { startProviderHost, UNKNOWN, type ProviderHost } from "../../engine/host";
+import { startProviderHost, UNKNOWN, type ProviderHost } from "../../dev/engine/host";
 import type { Kind } from "../../resources/kinds";
 import { shim } from "../../resources/program/shim";
 
@@ -28,7 +28,7 @@ const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs
 beforeAll(async () => {
   if (!fs.existsSync(path.join(root, "dist/resources/runtime.js"))) throw new Error("run `npm run build` first: the host loads dist/resources/runtime.js");
   host = await startProviderHost({ cwd: root });
-  // No service behind the base URL: check's reads (resources/host/preflight.ts) are turned off, as for an offline preview.
+  // No service behind the base URL: check's reads (resources/kit/preflight.ts) are turned off, as for an offline preview.
   await host.configure({ "reseller:apiKey": "k", "reseller:apiSecret": SECRET, "reseller:baseUrl": "http://127.0.0.1:9", "reseller:preflight": "false" });
 });
 afterAll(async () => host?.close());

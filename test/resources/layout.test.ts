@@ -1,7 +1,7 @@
 /**
  * resources/ keeps the two processes apart by folder (resources/README.md, "Two processes"): the
  * program's side (program/, each kind's resource.ts, index.ts) never loads host-side code, the
- * host's side (host/, each kind's schema, diff and handler, runtime.ts) never loads program-side
+ * host's side (host/, kit/, each kind's schema, diff and handler, runtime.ts) never loads program-side
  * code, shared/ (libraries both link) loads neither, and the declarations (kinds.ts, each kind's
  * args.ts and state.ts) hold no behaviour. Read statically from the sources' import statements with
  * the TypeScript parser, so a file put on the wrong side fails here before it runs anywhere.
@@ -25,7 +25,7 @@ function sideOf(rel: string): Side | undefined {
   if (rel === "index.ts") return "program";
   if (rel === "runtime.ts") return "host";
   if (top === "program") return "program";
-  if (top === "host") return "host";
+  if (top === "host" || top === "kit") return "host";
   if (top === "shared") return "shared";
   if (KIND_FOLDERS.includes(top) && file) {
     if (file === "args.ts" || file === "state.ts") return "declarations";
@@ -96,7 +96,7 @@ function faults(modules: Record<string, string>): string[] {
   for (const [rel, text] of Object.entries(modules)) {
     const side = sideOf(rel);
     if (!side) {
-      out.push(`${rel}: not on a side (program/, host/, shared/, a kind folder, or kinds.ts)`);
+      out.push(`${rel}: not on a side (program/, host/, kit/, shared/, a kind folder, or kinds.ts)`);
       continue;
     }
     if (side === "declarations") out.push(...behaviourIn(rel, text));
@@ -137,13 +137,13 @@ test("every kind folder holds its arguments, check, handler and class", () => {
   expect(missing).toEqual([]);
   // Every folder of resources/ is a side or a kind: a new one must say which.
   const folders = fs.readdirSync(RESOURCES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  expect(folders.filter((f) => !["program", "host", "shared", ...KIND_FOLDERS].includes(f))).toEqual([]);
+  expect(folders.filter((f) => !["program", "host", "kit", "shared", ...KIND_FOLDERS].includes(f))).toEqual([]);
 });
 
 test("the check fails on each kind of fault (it is not vacuous)", () => {
   expect(
     faults({
-      "program/x.ts": 'import { preflight } from "../host/preflight";\nimport type { HostContext } from "../host/context";\n',
+      "program/x.ts": 'import { preflight } from "../kit/preflight";\nimport type { HostContext } from "../kit/context";\n',
       "domain/resource.ts": 'import { domainHandler } from "./handler";\n',
       "host/y.ts": 'import type { ResellerResourceOptions } from "../program/register";\n',
       "shared/z.ts": 'import { Host } from "../host/host";\nimport * as pulumi from "@pulumi/pulumi";\n',
@@ -153,7 +153,7 @@ test("the check fails on each kind of fault (it is not vacuous)", () => {
       "program/req.ts": 'const run = () => require("../runtime");\n',
     }),
   ).toEqual([
-    "program/x.ts: program side loads host code host/preflight.ts",
+    "program/x.ts: program side loads host code kit/preflight.ts",
     "domain/resource.ts: program side loads host code domain/handler.ts",
     "host/y.ts: host side imports program code program/register.ts",
     "shared/z.ts: shared code imports host code host/host.ts",
@@ -162,7 +162,7 @@ test("the check fails on each kind of fault (it is not vacuous)", () => {
     "dns-zone/args.ts: export const x = 1;",
     "dns-zone/args.ts: declarations import zod for its values",
     "kinds.ts: export function f() { return 1; }",
-    "stray.ts: not on a side (program/, host/, shared/, a kind folder, or kinds.ts)",
+    "stray.ts: not on a side (program/, host/, kit/, shared/, a kind folder, or kinds.ts)",
     "program/req.ts: program side loads host code runtime.ts",
   ]);
 });

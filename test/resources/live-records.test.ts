@@ -4,8 +4,8 @@
  * canonical form per list (live-records.ts).
  */
 import * as normalize from "../../resources/shared/normalize";
-import { identityKey, liveByIdentity, liveByTypeName, liveCanonical, typeNameKey, hasRecordId, withoutRecord, withRecord } from "../../resources/host/live-records";
-import type { DnsRecord } from "../../provider/views";
+import { identityKey, liveByIdentity, liveByTypeName, liveCanonical, typeNameKey, hasRecordId, withoutRecord, withRecord } from "../../resources/kit/live-records";
+import type { DnsRecord } from "../../api/views";
 
 const ZONE = "example.com";
 const live = (): DnsRecord[] => [

@@ -9,11 +9,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { compiledProgram } from "../../engine/program-file";
-import { Engine } from "../../engine/engine";
-import { startProviderHost, type ProviderHost } from "../../engine/host";
+import { compiledProgram } from "../../dev/engine/program-file";
+import { Engine } from "../../dev/engine/engine";
+import { startProviderHost, type ProviderHost } from "../../dev/engine/host";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { ResellerClient } from "../../provider/client";
+import { ResellerClient } from "../../api/client";
 import { keptOpen } from "../support/kept-open";
 import { ROOT } from "./lifecycle/harness";
 

@@ -1,10 +1,10 @@
 /**
- * The shared lists behind coalesced reads (resources/host/read-cache.ts): concurrent readers join one
+ * The shared lists behind coalesced reads (resources/kit/read-cache.ts): concurrent readers join one
  * list in flight (one call per page against the sandbox, whatever the parallelism), a list is dated
  * from its arrival, each id is served once per list, and a write drops the list.
  */
-import { ResellerClient } from "../../provider/client";
-import { LIST_LIFE_MS, RECORD_CACHE_MS, SharedList } from "../../resources/host/read-cache";
+import { ResellerClient } from "../../api/client";
+import { LIST_LIFE_MS, RECORD_CACHE_MS, SharedList } from "../../resources/kit/read-cache";
 import { startSandbox } from "../../sandbox/index";
 
 test("64 concurrent reads of one zone make one call per page of its records", async () => {

@@ -8,17 +8,17 @@
  *   sandbox then answers so), reads fall back to one call per object and still see everything;
  * - concurrent reads of one zone share one list in flight: one call per page, whatever the parallelism.
  *
- * Each command is engine/'s own code in this process with a provider host of its own, as the CLI
+ * Each command is dev/engine/'s own code in this process with a provider host of its own, as the CLI
  * starts one per command: the up is a Deployment given the registrations the estate's program
- * (bench/programs/estate-program.ts, literal arguments only) sends (the lifecycle harness's
- * deployDeclared), the refresh engine/'s RefreshStep
+ * (dev/bench/programs/estate-program.ts, literal arguments only) sends (the lifecycle harness's
+ * deployDeclared), the refresh dev/engine/'s RefreshStep
  * for every resource, 16 at once (Engine.refresh with parallel 16). No program process: the count
  * is the provider host's.
  */
-import { startProviderHost } from "../../engine/host";
-import type { ResourceState } from "../../engine/state";
-import { Gate, refreshOne } from "../../engine/step-executor";
-import { ResellerClient } from "../../provider/client";
+import { startProviderHost } from "../../dev/engine/host";
+import type { ResourceState } from "../../dev/engine/state";
+import { Gate, refreshOne } from "../../dev/engine/step-executor";
+import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { buildEstate as buildEstateIn, ESTATE_CONTACT, estateDomain, ESTATE_RECORDS } from "../support/estate";
 import { deployDeclared, ROOT, type Declared } from "./lifecycle/harness";
@@ -29,7 +29,7 @@ const name = estateDomain;
 const buildEstate = (sb: SandboxHandle) => buildEstateIn(sb, DOMAINS);
 const PARALLEL = 16;
 
-/** What bench/programs/estate-program.ts declares. */
+/** What dev/bench/programs/estate-program.ts declares. */
 function estateProgram(withContacts: boolean): Declared[] {
   return Array.from({ length: DOMAINS }, (_x, i): Declared[] => {
     const d = estateDomain(i);

@@ -2,7 +2,7 @@
  * Record rules, offline: which records the service manages (one predicate, shared by validation,
  * the zone-delete guard, import and the sandbox), and when a record replace must delete first.
  */
-import { isServiceManagedRecord } from "../../provider/contract";
+import { isServiceManagedRecord } from "../../api/contract";
 import { diffRecord } from "../../resources/dns-record/diff";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
 import { type RecordInputs } from "../../resources/dns-record/state";

@@ -1,7 +1,7 @@
 /** The one policy for a paid order whose charge is unknown (no answer, an unreadable answer, a 5xx or 3xx): read back, never send again. */
-import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, ResponseShapeError } from "../../provider/errors";
-import { isMoneyError, parseAmount } from "../../provider/money";
-import { chargeOf, chargeUnknown, confirmByReplay, RUN_AGAIN, sendPaidOrder } from "../../resources/host/unanswered-order";
+import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, ResponseShapeError } from "../../api/errors";
+import { isMoneyError, parseAmount } from "../../api/money";
+import { chargeOf, chargeUnknown, confirmByReplay, RUN_AGAIN, sendPaidOrder } from "../../resources/kit/unanswered-order";
 import { testHost } from "../support/host-context";
 
 const req = { method: "POST", template: "/domains/register", path: "/api/v1/domains/register", secrets: [] };

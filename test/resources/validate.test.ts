@@ -1,4 +1,4 @@
-import { UNKNOWN } from "../../resources/host/check";
+import { UNKNOWN } from "../../resources/kit/check";
 import { checkChildHostInputs } from "../../resources/child-host/schema";
 import { checkDomainInputs } from "../../resources/domain/schema";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
@@ -28,7 +28,7 @@ describe("record failures name field, value and rule", () => {
     ["SRV owner", record({ type: "SRV", name: "sip", content: "10 5 5060 sip.example.com" }), 'name: "sip" is not an SRV owner name'],
     ["SRV port", record({ type: "SRV", name: "_sip._tcp", content: "sip.example.com", priority: 1, extra: { weight: 1, port: 70000 } }), "extra.port: 70000 is outside 0 to 65535 (SRV port, RFC 2782)"],
     ["CAA needs tag", record({ type: "CAA", name: "@", content: "letsencrypt.org", extra: { flag: 0 } }), "extra.tag: is required for CAA records"],
-    // Names in content are absolute (provider/records/README.md): one that can only be relative is refused, the rule shown.
+    // Names in content are absolute (dns/README.md): one that can only be relative is refused, the rule shown.
     ["NAPTR relative replacement", record({ type: "NAPTR", content: '100 10 "S" "SIP+D2U" "" _sip._udp' }), 'content: "100 10 \\"S\\" \\"SIP+D2U\\" \\"\\" _sip._udp" has the name _sip._udp, which ends in the label _udp, no top-level domain: names in content are absolute with or without the trailing dot; write the whole name (e.g. _sip._udp.example.com)'],
     ["RP relative mailbox", record({ type: "RP", content: "admin info.example.com" }), 'needs at least 2 labels: a target is a fully qualified name'],
     ["DS at the apex", record({ type: "DS", name: "@", content: "12345 13 2 " + "a".repeat(64) }), 'name: "@" cannot hold a DS record: DS is at the top of the zone'],

@@ -6,11 +6,11 @@
  * take the time the requests take. The lifecycle tests keep one run of each path through the SDK's
  * provider host, with short or no waits.
  */
-import { ManualClock } from "../../provider/clock";
-import type { ResellerClient } from "../../provider/client";
+import { ManualClock } from "../../api/clock";
+import type { ResellerClient } from "../../api/client";
 import type { SandboxHandle } from "../../sandbox/index";
 import { sandboxOnClock } from "../support/sandbox-on-clock";
-import type { HostContext } from "../../resources/host/context";
+import type { HostContext } from "../../resources/kit/context";
 import { domainHandler } from "../../resources/domain/handler";
 import { recordHandler } from "../../resources/dns-record/handler";
 import { zoneHandler, ZONE_DELETE_QUIET_MS } from "../../resources/dns-zone/handler";
@@ -19,7 +19,7 @@ import { type ZoneOutputs } from "../../resources/dns-zone/state";
 import { checkDomainInputs } from "../../resources/domain/schema";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
 import { checkZoneInputs } from "../../resources/dns-zone/schema";
-import { type CheckResult } from "../../resources/host/check";
+import { type CheckResult } from "../../resources/kit/check";
 import { testHost } from "../support/host-context";
 
 const contacts = {

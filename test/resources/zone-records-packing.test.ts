@@ -5,7 +5,7 @@
  */
 import * as validate from "../../resources/dns-record/schema";
 import { checkRecordInputs } from "../../resources/dns-record/schema";
-import { DEFAULT_LIMITS } from "../../resources/host/check";
+import { DEFAULT_LIMITS } from "../../resources/kit/check";
 import { checkZoneRecordsInputs } from "../../resources/zone-records/schema";
 import { packHeld, unpackHeld, unpackRecords } from "../../resources/zone-records/plan";
 import { recordKey } from "../../resources/shared/record-key";

@@ -1,19 +1,19 @@
 /**
- * Nothing lost, switched off or charged twice, through the engine (engine/, which runs programs as
+ * Nothing lost, switched off or charged twice, through the engine (dev/engine/, which runs programs as
  * `pulumi` does) and the sandbox over HTTP: renames and reparents without aliases, the same with
  * aliases, and a secret rotated under refresh and destroy that use the config saved at the last up.
- * Proven through the provider host and engine/'s step rules in test/resources/lifecycle/: a zone
+ * Proven through the provider host and dev/engine/'s step rules in test/resources/lifecycle/: a zone
  * and its records destroyed in parallel (dns.test.ts), a record's type changed on one name and an
  * EppCode's new-code warning (ownership.test.ts), Domain partial failures (partial-failures.test.ts). Domain partial failures followed by the next up are a
  * resource's behaviour: test/resources/lifecycle/partial-failures.test.ts proves them through the
- * provider host and engine/'s step rules, without a program process.
+ * provider host and dev/engine/'s step rules, without a program process.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Engine, type EngineOptions } from "../../engine/engine";
-import { packageRoot } from "../../engine/host";
-import { ResellerClient } from "../../provider/client";
+import { Engine, type EngineOptions } from "../../dev/engine/engine";
+import { packageRoot } from "../../dev/engine/host";
+import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type { Decl, StackSpec } from "./fixtures/spec";
 
@@ -180,7 +180,7 @@ test("secret rotated: refresh with the config saved at the last up fails; after 
   const up = await engine(rotated).up(program(spec));
   expect(up.summary).toMatchObject({ create: 0, update: 0, replace: 0, delete: 0 });
   // Refresh and destroy configure the provider alike, from the config the last up saved (engine.ts
-  // configForStateOps; test/pulumi-cli/conformance.test.ts proves, through engine/ and the CLI, that refresh takes the saved, not today's,
+  // configForStateOps; test/pulumi-cli/conformance.test.ts proves, through dev/engine/ and the CLI, that refresh takes the saved, not today's,
   // config): the refresh above failed on the old secret; this destroy, from the same state and the
   // config this up saved, authenticates with the new one and deletes the record.
   await engine(rotated).destroy();

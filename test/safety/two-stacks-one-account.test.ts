@@ -6,9 +6,9 @@
  * the second, or be refused, and leave its domain unrenewed).
  *
  * The keys are the provider's: each stack is a resource of the same URN with a state of its own,
- * run through engine/'s step rules, and a provider host of its own over gRPC (the lifecycle harness).
+ * run through dev/engine/'s step rules, and a provider host of its own over gRPC (the lifecycle harness).
  */
-import { startProviderHost } from "../../engine/host";
+import { startProviderHost } from "../../dev/engine/host";
 import { contact, Managed, ROOT, startEnv, type Env } from "../resources/lifecycle/harness";
 
 jest.setTimeout(600_000);

@@ -1,6 +1,6 @@
 /** Authentication and admission over real HTTP: key/secret, signature, timestamp, nonce, scopes, IP allowlist, rate limit. */
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import * as V from "../../provider/views";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { makeApi, type Api } from "./signed-fetch";
 

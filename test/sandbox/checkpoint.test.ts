@@ -5,7 +5,7 @@
  */
 import { checkpoint } from "../../sandbox/checkpoint";
 import { startSandbox } from "../../sandbox/index";
-import { ResellerClient } from "../../provider/client";
+import { ResellerClient } from "../../api/client";
 
 test("a checkpoint gives back the state as it was, whatever was changed after it", async () => {
   const sb = await startSandbox({ port: 0 });

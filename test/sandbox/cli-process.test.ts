@@ -9,15 +9,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { DEFAULT_CONTRACT } from "../../provider/contract";
+import { DEFAULT_CONTRACT } from "../../api/contract";
 import { signedGet } from "./signed-get";
 
 const root = path.resolve(__dirname, "..", "..");
 let out: string;
 
-/** Transpile provider/ and sandbox/ (the CLI's whole import graph) to CommonJS under `out`. */
+/** Transpile api/ and sandbox/ (the CLI's whole import graph) to CommonJS under `out`. */
 function transpile(): void {
-  for (const dir of ["provider", "provider/records", "sandbox"]) {
+  for (const dir of ["provider", "dns", "sandbox"]) {
     fs.mkdirSync(path.join(out, dir), { recursive: true });
     for (const f of fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith(".ts") && !n.endsWith(".d.ts"))) {
       const src = fs.readFileSync(path.join(root, dir, f), "utf8");

@@ -1,5 +1,5 @@
 /** DNS hosting: zone preconditions, delegation check, per-type record validation, shared TTL, paging, templates. */
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { makeApi, type Api } from "./signed-fetch";
 

@@ -7,7 +7,7 @@
  */
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { ROUTES } from "../../sandbox/routes";
-import { templateParams } from "../../provider/operations";
+import { templateParams } from "../../api/operations";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 

@@ -3,8 +3,8 @@
  * Afterwards the server still answers and the state is exactly as before.
  */
 import { connect } from "node:net";
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import * as V from "../../provider/views";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { makeApi, type Api } from "./signed-fetch";
 

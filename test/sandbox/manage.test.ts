@@ -1,5 +1,5 @@
 /** Domain management: nameservers, contacts, lock, EPP code, child hosts, privacy, protection. */
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 

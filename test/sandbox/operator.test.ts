@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { parseArgs } from "../../sandbox/cli";
 import { SandboxOperator, startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { REDEMPTION_AFTER_DAYS } from "../../sandbox/state";

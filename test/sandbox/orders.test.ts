@@ -1,7 +1,7 @@
 /** Register, transfer, renew: validation, charging, idempotency, approval, KYC, async stages. */
-import { DEFAULT_CONTRACT, ERROR_CODES } from "../../provider/contract";
+import { DEFAULT_CONTRACT, ERROR_CODES } from "../../api/contract";
 import { ERROR_STATUS } from "../../sandbox/rules";
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/index";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 

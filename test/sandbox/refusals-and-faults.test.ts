@@ -3,7 +3,7 @@
  * refused, DELETE of protection is 403 even for an unknown name, fault paths take /regex/,
  * a failure inside a handler leaves no charge and no change, and IP allowlists take IPv6 entries.
  */
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { checkAllowlist, normalizeAddress, parseAllowList } from "../../sandbox/auth";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/index";
 import { FOREIGN_AUTH_CODE } from "../../sandbox/state";

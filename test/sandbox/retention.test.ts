@@ -2,8 +2,8 @@
  * What the sandbox remembers, and for how long (contract: idempotency.retentionSeconds,
  * signing.nonceRetentionSeconds), driven by an injected clock that the test moves by hand.
  */
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import * as V from "../../provider/views";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 

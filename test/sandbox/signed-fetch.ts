@@ -1,10 +1,10 @@
 /**
- * Test helper: a signed request to the sandbox API, built with provider/signing.ts and the
+ * Test helper: a signed request to the sandbox API, built with api/signing.ts and the
  * contract's header names. Nonces come from a counter so runs are repeatable.
  */
 import { request } from "node:http";
-import { DEFAULT_CONTRACT, type Contract } from "../../provider/contract";
-import { formatTimestamp, signRequest } from "../../provider/signing";
+import { DEFAULT_CONTRACT, type Contract } from "../../api/contract";
+import { formatTimestamp, signRequest } from "../../api/signing";
 
 export interface Api {
   (method: string, path: string, body?: unknown, opts?: CallOptions): Promise<Answer>;

@@ -2,8 +2,8 @@
  * A signed GET over fetch, for tests that talk to a sandbox by URL only (a spawned CLI, an
  * [::1] server that node:http's host option cannot reach). Nonces come from a counter.
  */
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import { formatTimestamp, signRequest } from "../../provider/signing";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import { formatTimestamp, signRequest } from "../../api/signing";
 
 let nonces = 0;
 

@@ -1,6 +1,6 @@
-import { resolveContract } from "../../provider/contract";
+import { resolveContract } from "../../api/contract";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";
 
 describe("sandbox smoke", () => {

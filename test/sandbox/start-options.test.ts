@@ -2,7 +2,7 @@
  * startSandbox options at their defaults and at their edges: the default credential, rate
  * (60 per minute) and processing delay (2 s of virtual clock), an injected clock, and seed: false.
  */
-import * as V from "../../provider/views";
+import * as V from "../../api/views";
 import { startSandbox } from "../../sandbox/index";
 import { CONTACT, makeApi } from "./signed-fetch";
 

@@ -1,12 +1,12 @@
 /**
  * Every method+path pair of the contract (OPERATIONS), called once with a valid request: each success parses
- * with its view from provider/views.ts (the client's only idea of the response), every list with
+ * with its view from api/views.ts (the client's only idea of the response), every list with
  * the contract's paging shape, and the one stated refusal with ErrorBody.
  */
 import type { z } from "zod";
-import { DEFAULT_CONTRACT } from "../../provider/contract";
-import { OPERATIONS } from "../../provider/operations";
-import * as V from "../../provider/views";
+import { DEFAULT_CONTRACT } from "../../api/contract";
+import { OPERATIONS } from "../../api/operations";
+import * as V from "../../api/views";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { ROUTES } from "../../sandbox/routes";
 import { CONTACT, makeApi, type Api } from "./signed-fetch";

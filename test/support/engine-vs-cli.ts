@@ -1,10 +1,10 @@
-// What a run of engine/ and a run of the real CLI are compared by (test/pulumi-cli/conformance.test.ts):
+// What a run of dev/engine/ and a run of the real CLI are compared by (test/pulumi-cli/conformance.test.ts):
 // the step kinds, the provider calls, the final state. Each is reduced here to what both must agree
 // on; what legitimately differs is normalised away, each normalisation saying why (the differences
-// that are not normalised but stated are in engine/README.md, "Where engine/ differs from the CLI").
-import type { Step } from "../../engine/display";
-import type { ResourceState } from "../../engine/state";
-import type { CliRun, StackExport } from "../../pulumi-cli";
+// that are not normalised but stated are in dev/engine/README.md, "Where dev/engine/ differs from the CLI").
+import type { Step } from "../../dev/engine/display";
+import type { ResourceState } from "../../dev/engine/state";
+import type { CliRun, StackExport } from "../../dev/pulumi-cli";
 
 /** resource.MakeSecret's signature key, as in the CLI's exported state. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -16,7 +16,7 @@ const typeOf = (urn: string): string => {
 };
 
 /**
- * Step kinds are compared for custom resources other than providers: engine/ records none for the
+ * Step kinds are compared for custom resources other than providers: dev/engine/ records none for the
  * root stack and components (its `steps` count custom resources), and has no provider resources
  * (every custom resource is dynamic, one host, no `pulumi:providers:pulumi-nodejs` entry).
  */
@@ -35,7 +35,7 @@ function byUrn(steps: { urn: string; op: string }[]): StepKinds {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** engine/'s steps: a replace is one "replace" step and the delete of its old half (`replacing`) a "delete". */
+/** dev/engine/'s steps: a replace is one "replace" step and the delete of its old half (`replacing`) a "delete". */
 export function engineStepKinds(steps: Step[]): StepKinds {
   return byUrn(steps.map((s) => ({ urn: s.urn, op: s.op })));
 }
@@ -44,7 +44,7 @@ export function engineStepKinds(steps: Step[]): StepKinds {
  * The CLI's steps, from `preview --json` (its `steps`) or from the engine events `up|refresh|destroy
  * --json` prints (a `resourcePreEvent` per step started, failed ones included). The CLI shows a
  * replace as three steps (create-replacement, replace, delete-replaced, in either order): the first
- * is the replace, the second a marker, the third the delete of the old half, as engine/ records them.
+ * is the replace, the second a marker, the third the delete of the old half, as dev/engine/ records them.
  * A refresh step is "refresh" when it starts; its outcome (same, update, delete) is the op of the
  * step's outputs event, or, where that says "refresh", what the CLI's display makes of it (no new
  * state: delete; outputs changed: update; else same).
@@ -160,8 +160,8 @@ export interface ComparedResource {
 
 /**
  * The serialized dynamic provider (`__provider`) is the same SDK's serialization of the same code in
- * both; it is left out as a provider reference, like the CLI's `provider` field (engine/ has no
- * provider resources). Secrets compare as "[secret]": the CLI's are encrypted, engine/'s are
+ * both; it is left out as a provider reference, like the CLI's `provider` field (dev/engine/ has no
+ * provider resources). Secrets compare as "[secret]": the CLI's are encrypted, dev/engine/'s are
  * plain text in memory with their keys listed.
  */
 function props(p: Record<string, unknown> | undefined, secretKeys: string[] = []): Record<string, unknown> | undefined {
@@ -188,7 +188,7 @@ function compact(r: ComparedResource): ComparedResource {
   return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))) as ComparedResource;
 }
 
-/** The root stack is compared by its outputs alone (engine/ records no inputs or timestamps for it). */
+/** The root stack is compared by its outputs alone (dev/engine/ records no inputs or timestamps for it). */
 const isStack = (type: string): boolean => type === "pulumi:pulumi:Stack";
 
 /** `pulumi stack export`'s resources, without the provider resources and their references, the timestamps and source positions. */
@@ -224,7 +224,7 @@ export function cliState(exported: StackExport): ComparedResource[] {
     .sort((a, b) => a.urn.localeCompare(b.urn));
 }
 
-/** engine/'s state (`allResources()`), reduced the same way. */
+/** dev/engine/'s state (`allResources()`), reduced the same way. */
 export function engineState(resources: ResourceState[]): ComparedResource[] {
   return resources
     .map((r) =>

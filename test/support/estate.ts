@@ -1,11 +1,11 @@
 /**
  * The estate: 100-odd domains, each delegated to the DNS service with an active zone and records,
  * built through the API; its names and registrant, shared by the estate bench, its program and the
- * read-coalescing test. The program (bench/programs/estate-program.ts) loads only the constants.
+ * read-coalescing test. The program (dev/bench/programs/estate-program.ts) loads only the constants.
  */
-import { ResellerClient } from "../../provider/client";
-import { toServiceContact } from "../../provider/contact-names";
-import { deriveIdempotencyKey } from "../../provider/idempotency";
+import { ResellerClient } from "../../api/client";
+import { toServiceContact } from "../../api/contact-names";
+import { deriveIdempotencyKey } from "../../api/idempotency";
 import type { SandboxHandle } from "../../sandbox/index";
 import { DNS_SERVICE_NAMESERVERS } from "../../sandbox/state";
 

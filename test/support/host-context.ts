@@ -2,8 +2,8 @@
  * A provider host's context for tests that call handlers directly: the real Host (resources/host/host.ts)
  * with its log lines kept in memory and, when given, a clock of the test's own.
  */
-import type { Clock } from "../../provider/clock";
-import type { HostContext } from "../../resources/host/context";
+import type { Clock } from "../../api/clock";
+import type { HostContext } from "../../resources/kit/context";
 import { Host } from "../../resources/host/host";
 
 export interface TestHost {

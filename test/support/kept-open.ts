@@ -4,7 +4,7 @@
 // demo.test.ts; rules that do not depend on a fresh process hold the same with one host, which saves a
 // Node process per command. A host's first Configure stays (the SDK's dynamic provider is configured once per host),
 // so the runs that share one share its settings.
-import type { ProviderHost } from "../../engine/host";
+import type { ProviderHost } from "../../dev/engine/host";
 
 export function keptOpen(host: ProviderHost): ProviderHost {
   return {

@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../pulumi-cli";
+import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { mistakeConfig, type Mistake } from "../audit/preview-catalogue";

@@ -1,6 +1,6 @@
 /** A sandbox and a client on one virtual clock: shared by the tests and the bench. */
-import { ResellerClient } from "../../provider/client";
-import type { Clock } from "../../provider/clock";
+import { ResellerClient } from "../../api/client";
+import type { Clock } from "../../api/clock";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 /**

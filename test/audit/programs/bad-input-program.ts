@@ -1,6 +1,6 @@
 /** The bad-input audit's program (test/audit/bad-input.test.ts): the given resources, declared in order. */
 import type { CustomResource } from "@pulumi/pulumi";
-import { programArgs } from "../../../engine/program-args";
+import { programArgs } from "../../../dev/engine/program-args";
 import * as reseller from "../../../resources";
 import type { Kind } from "../../../resources/kinds";
 

@@ -3,7 +3,7 @@
  * the service's nameservers, its zone, five records, some naming the zone through zone.domain and
  * some as a literal (unless `literalRecords` is false), with no waitForDelegation.
  */
-import { programArgs } from "../../../engine/program-args";
+import { programArgs } from "../../../dev/engine/program-args";
 import * as reseller from "../../../resources";
 
 function firstProgram(): void {

@@ -3,7 +3,7 @@
  * with an auth code, an EPP code, WHOIS Privacy, a zone and a record, a read-only function, and
  * optionally a registration the service refuses. Its stack outputs mix plain and secret values.
  */
-import { programArgs } from "../../../engine/program-args";
+import { programArgs } from "../../../dev/engine/program-args";
 import * as reseller from "../../../resources";
 
 async function secretsProgram() {

@@ -8,7 +8,7 @@
  * inputs (`__provider` included) to the test; those go to the host as the engine would send them.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startProviderHost, type ProviderHost } from "../../../engine/host";
+import { startProviderHost, type ProviderHost } from "../../../dev/engine/host";
 import { shim } from "../../../resources/program/shim";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { signedGet } from "../../sandbox/signed-get";

@@ -2,7 +2,7 @@
  * ChildHost, PrivacyAddon, Protection and EppCode through the SDK's provider host over gRPC against
  * the sandbox.
  */
-import { accountId, purchaseKey } from "../../../provider/idempotency";
+import { accountId, purchaseKey } from "../../../api/idempotency";
 import { Managed, startEnv, urnOf, type Env } from "./harness";
 
 let env: Env;

@@ -9,11 +9,11 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startProviderHost, type ProviderHost } from "../../../engine/host";
-import { ResellerClient } from "../../../provider/client";
-import { ResellerApiError, ResellerNetworkError } from "../../../provider/errors";
-import { accountId, purchaseKey } from "../../../provider/idempotency";
-import type { ContractOverrides } from "../../../provider/contract";
+import { startProviderHost, type ProviderHost } from "../../../dev/engine/host";
+import { ResellerClient } from "../../../api/client";
+import { ResellerApiError, ResellerNetworkError } from "../../../api/errors";
+import { accountId, purchaseKey } from "../../../api/idempotency";
+import type { ContractOverrides } from "../../../api/contract";
 import { credentialFingerprint, startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { contact, Managed, ROOT, type Env } from "./harness";
 import { startRewritingProxy } from "../../support/rewriting-proxy";
@@ -156,7 +156,7 @@ describe("reseller:contract against a sandbox on another contract", () => {
     expect(log.filter((x) => x.error !== null)).toEqual([]);
     const purchase = log.find((x) => x.method === "POST" && x.path.endsWith("/domains/demo-shop.net/privacy"))!;
     expect(purchase.idempotency_key).toMatch(/^acme-[A-Za-z0-9_-]{24}$/);
-    // The key covers the account, the domain and the operation (provider/idempotency.ts purchaseKey).
+    // The key covers the account, the domain and the operation (api/idempotency.ts purchaseKey).
     const account = accountId(sandbox.url, sandbox.credentials.key);
     expect(purchase.idempotency_key).toBe(purchaseKey({ account, urn: privacy.urn, operation: "privacy", domain: "demo-shop.net" }, CONTRACT.idempotency));
 
@@ -175,7 +175,7 @@ describe("reseller:contract against a sandbox on another contract", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err!.message).toMatch(/401 invalid_signature: this endpoint needs a signed request; missing header\(s\): X-Sig, X-Once/);
     expect(err!.message).toContain("set the contract's headers and signing entries (reseller:contract");
-    // Check's account read (resources/host/preflight.ts) meets it first: nothing is sent that writes.
+    // Check's account read (resources/kit/preflight.ts) meets it first: nothing is sent that writes.
     expect(sandbox.operator.requests().filter((x) => x.error !== null).map((x) => [x.method, x.error])).toEqual([["GET", "invalid_signature"]]);
     expect(sandbox.operator.requests().filter((x) => x.method !== "GET")).toEqual([]);
     expect((await env.client.listRecords(ZONE)).some((x) => x.name === "config-check")).toBe(false);

@@ -4,8 +4,8 @@
  * preview, ChildHost, PrivacyAddon, Protection, EppCode and ZoneTemplate.
  * The seeded zone demo-reseller.com is active; demo-labs.io has the DNS add-on and no zone.
  */
-import { destroyAll } from "../../../engine/deployment";
-import { UNKNOWN } from "../../../engine/host";
+import { destroyAll } from "../../../dev/engine/deployment";
+import { UNKNOWN } from "../../../dev/engine/host";
 import type { Kind } from "../../../resources/kinds";
 import { Managed, startEnv, type Env } from "./harness";
 
@@ -369,7 +369,7 @@ test("template with conflictStrategy replace: state holds only records that exis
   await z.destroy();
 });
 
-// The engine destroys a stack's resources that depend on nothing all at once (engine/'s destroyAll,
+// The engine destroys a stack's resources that depend on nothing all at once (dev/engine/'s destroyAll,
 // as `pulumi destroy --parallel 16` does): a zone whose records name it as a literal (no dependsOn)
 // is deleted while its records are. On the file's sandbox and host: the tests before left demo-labs.io
 // with no zone.
@@ -477,7 +477,7 @@ describe("unknown inputs during preview", () => {
       const c = await new Managed(env, kind, "bad").check(args);
       expect({ kind, properties: c.failures.map((f) => f.property) }).toEqual({ kind, properties: [property] });
     }
-    // Check writes nothing (its reads predict up: resources/host/preflight.ts).
+    // Check writes nothing (its reads predict up: resources/kit/preflight.ts).
     expect(env.mutatingSince(mark)).toEqual([]);
   });
 
@@ -523,7 +523,7 @@ describe("unknown inputs during preview", () => {
     expect((await made.template.preview({ ...KNOWN.template.args, zone: UNKNOWN })).diff!.deleteBeforeReplace).toBe(true);
     expect((await made.childHost.preview({ ...KNOWN.childHost.args, hostname: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
     expect((await made.eppCode.preview({ ...KNOWN.eppCode.args, trigger: UNKNOWN })).diff!.deleteBeforeReplace).toBe(false);
-    // Preview writes nothing (its reads predict up: resources/host/preflight.ts).
+    // Preview writes nothing (its reads predict up: resources/kit/preflight.ts).
     expect(env.mutatingSince(mark)).toEqual([]);
 
     // The unknowns resolve to the values already applied: up changes nothing.

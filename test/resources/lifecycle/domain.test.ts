@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { isProviderHostError, type PropertyMap } from "../../../engine/host";
+import { isProviderHostError, type PropertyMap } from "../../../dev/engine/host";
 import { canonicalContact } from "../../../resources/shared/normalize";
 import { FOREIGN_AUTH_CODE } from "../../../sandbox/state";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
@@ -140,7 +140,7 @@ test("a crash between the charge and the response, then a retry: exactly one cha
   // The whole run crashes before state is written: the host dies, a new one starts, and `up`
   // creates again from scratch with the same inputs. Same URN, same key: a replay, no second charge.
   await env.host.kill();
-  const { startProviderHost } = (require("../../../engine/host") as typeof import("../../../engine/host"));
+  const { startProviderHost } = (require("../../../dev/engine/host") as typeof import("../../../dev/engine/host"));
   const host = await startProviderHost({ cwd: ROOT });
   try {
     await host.configure(env.config);
@@ -412,7 +412,7 @@ describe("a state written by 0.2.0, whose contacts have the service's field name
   });
 
   test("the fixture is what 0.2.0 wrote for these contacts: the same values under the service's names", () => {
-    // Spelled out here, not through provider/contact-names.ts: the test of the mapping must not use it.
+    // Spelled out here, not through api/contact-names.ts: the test of the mapping must not use it.
     const in020Names = ({ addressLine1, addressLine2, postalCode, ...rest }: ReturnType<typeof canonicalContact>) => ({ ...rest, address_line_1: addressLine1, address_line_2: addressLine2, postal_code: postalCode });
     for (const where of [written.inputs, written.outputs]) expect(where.contacts).toEqual({ registrant: in020Names(held.registrant), tech: in020Names(held.tech) });
   });

@@ -1,21 +1,21 @@
 /**
- * One resource of a stack at a time, through engine/'s own step rules: `up` and `preview` hand one
- * registration to a `Deployment` (engine/deployment.ts) as a program's ResourceMonitor would,
- * without starting a program process; `refresh` and `destroy` are engine/'s `refreshOne` and
+ * One resource of a stack at a time, through dev/engine/'s own step rules: `up` and `preview` hand one
+ * registration to a `Deployment` (dev/engine/deployment.ts) as a program's ResourceMonitor would,
+ * without starting a program process; `refresh` and `destroy` are dev/engine/'s `refreshOne` and
  * `destroyAll`. Every provider call goes to the SDK's own dynamic-provider host over gRPC
- * (engine/host.ts) against a local sandbox. Needs `npm run build` (the host requires
+ * (dev/engine/host.ts) against a local sandbox. Needs `npm run build` (the host requires
  * reseller-pulumi/dist/resources/runtime, as it would in a user's project).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { Deployment, destroyAll, refreshOne, type HostCalls } from "../../../engine/deployment";
-import type { Step as EngineStep } from "../../../engine/display";
-import { startProviderHost, type DiffResult, type PropertyMap, type ProviderHost } from "../../../engine/host";
-import type { Registration } from "../../../engine/monitor";
-import type { ResourceState } from "../../../engine/state";
-import { createUrn } from "../../../engine/urn";
-import { ResellerClient } from "../../../provider/client";
+import { Deployment, destroyAll, refreshOne, type HostCalls } from "../../../dev/engine/deployment";
+import type { Step as EngineStep } from "../../../dev/engine/display";
+import { startProviderHost, type DiffResult, type PropertyMap, type ProviderHost } from "../../../dev/engine/host";
+import type { Registration } from "../../../dev/engine/monitor";
+import type { ResourceState } from "../../../dev/engine/state";
+import { createUrn } from "../../../dev/engine/urn";
+import { ResellerClient } from "../../../api/client";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../../sandbox/index";
 import { typeToken, type Kind } from "../../../resources/kinds";
 import { SECRET_OUTPUTS } from "../../../resources/program/register";
@@ -178,7 +178,7 @@ export class Managed {
   /**
    * One run of the engine with a program that registers this resource alone (under its component,
    * when it has one): the registration, then the run's deletes (an old half of a replace, kept or
-   * left over), as engine/engine.ts runs a program. The state becomes what the engine recorded,
+   * left over), as dev/engine/engine.ts runs a program. The state becomes what the engine recorded,
    * failed runs included. A failure rejects with the provider's own error when a call threw one.
    */
   private async run(preview: boolean, args: PropertyMap): Promise<{ step: Step; seen: Seen }> {
@@ -196,7 +196,7 @@ export class Managed {
     return { step: step.op as Step, seen };
   }
 
-  /** `pulumi refresh` of this resource (engine/'s refreshOne); an empty id drops it from state. Returns whether it still exists. */
+  /** `pulumi refresh` of this resource (dev/engine/'s refreshOne); an empty id drops it from state. Returns whether it still exists. */
   async refresh(): Promise<boolean> {
     const s = this.state;
     if (!s) throw new Error(`${this.name} has no state`);
@@ -210,7 +210,7 @@ export class Managed {
     return true;
   }
 
-  /** `pulumi destroy` of this resource (engine/'s destroyAll): rejects with the provider's error when the delete failed. */
+  /** `pulumi destroy` of this resource (dev/engine/'s destroyAll): rejects with the provider's error when the delete failed. */
   async destroy(): Promise<void> {
     const seen: Seen = {};
     const failed: string[] = [];
@@ -291,7 +291,7 @@ export async function deployDeclared(
 }
 
 /**
- * One engine run of a program whose registrations `register` sends: engine/'s Deployment, every
+ * One engine run of a program whose registrations `register` sends: dev/engine/'s Deployment, every
  * provider call to `o.host`, then its deletes. A failed registration is never answered (the engine
  * stops the program): the failure ends the run. The steps the engine recorded, and the deployment
  * for its errors and state.

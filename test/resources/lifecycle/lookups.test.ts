@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { PRIVACY_STATUS } from "../../../provider/vocabulary";
+import { PRIVACY_STATUS } from "../../../api/vocabulary";
 import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { getDomain, getDomainOutput, getRecords, getRecordsOutput, getZone, getZoneOutput } from "../../../resources";
 

@@ -6,7 +6,7 @@
  * its records (the host's calls share what deletes are in flight), type changes on one name,
  * adopt on free and paid objects.
  */
-import { startProviderHost, UNKNOWN } from "../../../engine/host";
+import { startProviderHost, UNKNOWN } from "../../../dev/engine/host";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
 import type { Kind } from "../../../resources/kinds";
 

@@ -4,7 +4,7 @@
  * runs Update for it even when no input changed (pulumi/pulumi step.go). Each must reconcile
  * without a charge or an unplanned renewal.
  */
-import { isProviderHostError } from "../../../engine/host";
+import { isProviderHostError } from "../../../dev/engine/host";
 import { contact, Managed, startEnv, type Env } from "./harness";
 
 // One sandbox and one host for the file: each test uses its own domain and resource names, and

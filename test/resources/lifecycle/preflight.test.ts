@@ -1,5 +1,5 @@
 /**
- * What check learns from the service (resources/host/preflight.ts), through the SDK's provider host over
+ * What check learns from the service (resources/kit/preflight.ts), through the SDK's provider host over
  * gRPC against the sandbox: the account once per host process, delegation, money and adoption. The
  * host cannot tell a preview from an up, so each of these is what both meet.
  *
@@ -9,7 +9,7 @@
  * test/audit/preview-predicts-up.test.ts proves it on the catalogue's mistakes of the settings, each
  * up on a host of its own over gRPC, as here.
  */
-import { startProviderHost } from "../../../engine/host";
+import { startProviderHost } from "../../../dev/engine/host";
 import { Managed, ROOT, contact, startEnv, type Env } from "./harness";
 
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };

@@ -1,14 +1,14 @@
 /**
- * A real Pulumi program using the public classes (programs/whole-program.ts), run by engine/ in its
+ * A real Pulumi program using the public classes (programs/whole-program.ts), run by dev/engine/ in its
  * own process (the SDK's provider host over gRPC) against the sandbox: preview, up, a second up with no mutating call, refresh with no
  * change, secrets sealed in state, destroy. The same program reads the seeded domain, zone and record
  * with `Domain.get`, `DnsZone.get` and `DnsRecord.get` (the read step is the engine's: ReadResource,
  * kept as an external resource): up reads them through the provider host, the stack holds them as
  * external, and destroy deletes none of them. `isInstance` tells the kinds apart.
  */
-import { compiledProgram } from "../../../engine/program-file";
-import { Engine, type Program } from "../../../engine/engine";
-import { startProviderHost, type ProviderHost } from "../../../engine/host";
+import { compiledProgram } from "../../../dev/engine/program-file";
+import { Engine, type Program } from "../../../dev/engine/engine";
+import { startProviderHost, type ProviderHost } from "../../../dev/engine/host";
 import { startSandbox, type SandboxHandle } from "../../../sandbox/index";
 import { keptOpen } from "../../support/kept-open";
 import { contact } from "./harness";
@@ -16,7 +16,7 @@ import { contact } from "./harness";
 // Six engine runs, each starting the program's process. They share one provider host (kept open,
 // configured by each run with the same settings): what this file proves is the program's and the
 // engine's (read steps, external resources, secrets, no-op runs), none of it a fresh host's; a host
-// of its own per command is pinned by test/engine/engine.test.ts and demo.test.ts. The preflight's
+// of its own per command is pinned by test/dev/engine/engine.test.ts and demo.test.ts. The preflight's
 // per-process memory (purchases keyed by URN, reads dropped after each write) gives the same
 // answers on a host that saw the earlier runs.
 jest.setTimeout(240_000);

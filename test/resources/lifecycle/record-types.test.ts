@@ -1,11 +1,11 @@
 /**
- * Record types are checked (provider/records/types.ts) through the SDK's provider host over gRPC
+ * Record types are checked (dns/types.ts) through the SDK's provider host over gRPC
  * against the sandbox: a name that is neither IANA's, nor RFC 3597's TYPEnnn, nor one the contract's
  * recordTypes lists is refused at preview with the nearest known type, for DnsRecord and
  * DnsZoneRecords alike, before any request that changes something; the open list still takes an
  * unassigned TYPEnnn and a contract name, which the sandbox (an open-ended service) then holds.
  */
-import { startProviderHost } from "../../../engine/host";
+import { startProviderHost } from "../../../dev/engine/host";
 import { Managed, ROOT, startEnv, type Env } from "./harness";
 
 const ZONE = "demo-reseller.com";

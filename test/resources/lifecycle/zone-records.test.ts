@@ -1,10 +1,10 @@
 /**
- * DnsZoneRecords through engine/'s step rules, the SDK's provider host over gRPC and the sandbox over
+ * DnsZoneRecords through dev/engine/'s step rules, the SDK's provider host over gRPC and the sandbox over
  * HTTP: check's messages, one diff entry per record, applies that keep what they did when a 5xx, a
  * storm of 429s or a killed host stops them (and the next up finishing with no duplicate and no
  * loss), authoritative deletes beside DnsRecords, the safety threshold, and refresh's drift.
  */
-import { isProviderHostError, startProviderHost } from "../../../engine/host";
+import { isProviderHostError, startProviderHost } from "../../../dev/engine/host";
 import type { Fault } from "../../../sandbox/server";
 import { Managed, ROOT, startEnv, type Env } from "./harness";
 

@@ -2,7 +2,7 @@
  * test/resources/lifecycle/program.test.ts's program: a domain, its zone, two records and an EPP code;
  * and, with `get`, the seeded domain, zone and record read into the stack as external resources.
  */
-import { programArgs } from "../../../../engine/program-args";
+import { programArgs } from "../../../../dev/engine/program-args";
 import * as reseller from "../../../../resources";
 
 function wholeProgram() {

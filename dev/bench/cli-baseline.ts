@@ -1,0 +1,183 @@
+/**
+ * Bench section: the real Pulumi CLI (`npm run pulumi-cli`), `up`, a no-op `up`, `refresh` and
+ * `destroy` of N records in one sandbox zone, by this package's DnsRecord and by a bare dynamic
+ * provider that sends the same HTTP calls through the package's HTTP client and nothing else (one
+ * create per record, one zone list per refresh shared by its reads, one delete per record; no check,
+ * no diff, no adopt). Each command's wall time and CPU (user + system of the CLI and every process
+ * it waits for: language host, program, provider host, by /usr/bin/time), and ours over bare.
+ *
+ * N: BENCH_CLI_RECORDS (default 1000). The sandbox and the client allow far more than the
+ * service's 60 a minute, so the figures are the stack's own cost, not the pacing.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
+import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import type { Measurement, Metrics } from "./bench";
+import { checkpointEnv, checkpointsFigure, cliBenchSettings, lastCommandCpuMs, timedBuiltCli, timesLines } from "./cli-side";
+import { CPU_DIR_ENV } from "./cpu-preload";
+import { measureOp, preloadOptions } from "./linear";
+import { round } from "./measure";
+
+const ZONE = "demo-reseller.com";
+const RPM = 1_000_000;
+
+/** Our program: N DnsRecords, as a user writes them. */
+const OURS = `const reseller = require("reseller-pulumi");
+const pulumi = require("@pulumi/pulumi");
+const n = Number(new pulumi.Config().require("records"));
+for (let i = 0; i < n; i++) {
+  const name = "cli-" + String(i).padStart(5, "0");
+  new reseller.DnsRecord(name, { zone: "${ZONE}", type: "A", name, content: "198.51.100." + (i % 250), ttl: 300 });
+}
+`;
+
+/** The bare provider: the same HTTP calls through the package's client, required at call time by its file. */
+const bare = (clientFile: string) => `const pulumi = require("@pulumi/pulumi");
+const clientFile = ${JSON.stringify(clientFile)};
+const provider = {
+  async create(inputs) {
+    const r = await api().createRecord(inputs.zone, { type: "A", name: inputs.name, content: inputs.content, ttl: 300 });
+    return { id: r.id, outs: inputs };
+  },
+  async read(id, props) {
+    const live = await zoneList(props.zone);
+    const r = live.find((x) => x.id === id);
+    return r ? { id, props: { ...props, content: r.content } } : { id: "", props: {} };
+  },
+  async delete(id, props) {
+    await api().deleteRecord(props.zone, id);
+  },
+};
+function api() {
+  if (!global.__bareClient) {
+    const { ResellerClient } = require(clientFile);
+    global.__bareClient = new ResellerClient({ baseUrl: process.env.BARE_BASE_URL, apiKey: process.env.BARE_API_KEY, apiSecret: process.env.BARE_API_SECRET, requestsPerMinute: ${RPM} });
+  }
+  return global.__bareClient;
+}
+function zoneList(zone) {
+  global.__bareLists = global.__bareLists || new Map();
+  if (!global.__bareLists.has(zone)) global.__bareLists.set(zone, api().listRecords(zone, {}));
+  return global.__bareLists.get(zone);
+}
+class BareRecord extends pulumi.dynamic.Resource {
+  constructor(name, args) { super(provider, name, args, {}, "bench", "BareRecord"); }
+}
+const n = Number(new pulumi.Config().require("records"));
+for (let i = 0; i < n; i++) {
+  const name = "bare-" + String(i).padStart(5, "0");
+  new BareRecord(name, { zone: "${ZONE}", name, content: "198.51.100." + (i % 250) });
+}
+`;
+
+interface Cost {
+  wallS: number;
+  cpuS: number;
+  /** CPU of the program's process and of the provider host alone (dev/bench/cpu-preload.ts). */
+  programCpuS: number;
+  hostCpuS: number;
+  /** Requests the sandbox answered during the command. */
+  requests: number;
+}
+
+async function measure(stack: CliStack, timesFile: string, args: string[], sandbox: SandboxHandle, cpuDir: string): Promise<Cost> {
+  let cpuMs = 0;
+  const cost = await measureOp(sandbox, cpuDir, async () => {
+    const before = timesLines(timesFile);
+    await stack.must(args);
+    cpuMs = lastCommandCpuMs(timesFile, before);
+  });
+  const s = (ms: number | undefined): number => round((ms ?? 0) / 1000, 2);
+  return { wallS: round(cost.wallSeconds, 2), cpuS: s(cpuMs), programCpuS: s(cost.cpuMs.program), hostCpuS: s(cost.cpuMs.host), requests: cost.requests };
+}
+
+export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 1000)): Measurement {
+  return {
+    id: "cli-baseline",
+    name: `real CLI: ours vs a bare dynamic provider, ${records} records`,
+    async run(progress) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
+      const timed = timedBuiltCli(dir);
+      if (!timed) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        return { skipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
+      }
+      const { cli, timesFile } = timed;
+      const cpuDir = path.join(dir, "cpu");
+      fs.mkdirSync(cpuDir);
+      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 2 * records + 100 } });
+      const settings = cliBenchSettings();
+      const metrics: Metrics = { cliVersion: cli.version, records, cliCheckpoints: checkpointsFigure(settings) };
+      const stacks: CliStack[] = [];
+      const projects: string[] = [];
+      try {
+        const costs: Record<string, Record<string, Cost>> = {};
+        const sides: [string, CliStack][] = [];
+        for (const [side, program] of [
+          ["ours", OURS],
+          ["bare", bare(path.join(checkoutRoot, "dist", "api", "client.js"))],
+        ] as const) {
+          const projectDir = makeProject(`cli-${side}`, { "index.js": program });
+          projects.push(projectDir);
+          const env = {
+            BARE_BASE_URL: sandbox.url,
+            BARE_API_KEY: sandbox.credentials.key,
+            BARE_API_SECRET: sandbox.credentials.secret,
+            NODE_OPTIONS: preloadOptions(),
+            [CPU_DIR_ENV]: cpuDir,
+            ...checkpointEnv(settings),
+          };
+          const stack = await CliStack.init({ cli, projectDir, env });
+          stacks.push(stack);
+          await stack.configSet("records", String(records));
+          await stack.configSet("reseller:baseUrl", sandbox.url);
+          await stack.configSet("reseller:apiKey", sandbox.credentials.key);
+          await stack.configSet("reseller:apiSecret", sandbox.credentials.secret, { secret: true });
+          await stack.configSet("reseller:requestsPerMinute", String(RPM));
+          costs[side] = {};
+          sides.push([side, stack]);
+        }
+        // Each command by ours, then at once by bare: a change of the machine's load between them is a
+        // change of minutes, not of the whole run (before, ours ran its four, then bare its four).
+        for (const [op, args] of [
+          ["up", ["up", "--yes", "--non-interactive", "--skip-preview"]],
+          ["noopUp", ["up", "--yes", "--non-interactive", "--skip-preview", "--expect-no-changes"]],
+          ["refresh", ["refresh", "--yes", "--non-interactive", "--skip-preview"]],
+          ["destroy", ["destroy", "--yes", "--non-interactive", "--skip-preview"]],
+        ] as const) {
+          for (const [side, stack] of sides) {
+            progress(`${side}: ${op}`);
+            costs[side][op] = await measure(stack, timesFile, [...args], sandbox, cpuDir);
+          }
+        }
+        for (const op of Object.keys(costs.ours)) {
+          const o = costs.ours[op];
+          const b = costs.bare[op];
+          Object.assign(metrics, {
+            [`${op}WallS`]: o.wallS,
+            [`${op}CpuS`]: o.cpuS,
+            [`${op}BareWallS`]: b.wallS,
+            [`${op}BareCpuS`]: b.cpuS,
+            [`${op}WallOverBare`]: round(o.wallS / b.wallS, 2),
+            [`${op}CpuOverBare`]: round(o.cpuS / b.cpuS, 2),
+            [`${op}ProgramCpuS`]: o.programCpuS,
+            [`${op}HostCpuS`]: o.hostCpuS,
+            [`${op}BareProgramCpuS`]: b.programCpuS,
+            [`${op}BareHostCpuS`]: b.hostCpuS,
+            [`${op}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
+            [`${op}Requests`]: o.requests,
+            [`${op}BareRequests`]: b.requests,
+          });
+        }
+        return metrics;
+      } finally {
+        for (const s of stacks) await s.dispose();
+        for (const p of projects) fs.rmSync(p, { recursive: true, force: true });
+        fs.rmSync(dir, { recursive: true, force: true });
+        await sandbox.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// `npm run pulumi-cli`: builds the real Pulumi CLI from the Go module proxy, at the version pinned in
+// dev/pulumi-cli/go.mod (or, with `--oldest`, in dev/pulumi-cli/oldest/go.mod), into `.pulumi-cli/<version>/`:
+//   pulumi                          the CLI (module github.com/pulumi/pulumi/pkg/v3)
+//   pulumi-language-nodejs          the Node.js language host (dev/pulumi-cli/nodejs-host, ours: see there)
+//   pulumi-resource-pulumi-nodejs   the plugin that runs dynamic providers (as the SDK ships it)
+// A second run with nothing changed does nothing. The build is Pulumi's release build: no cgo,
+// -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
+// `pulumi version` prints nothing and the Automation API refuses the binary). Go keeps its module
+// and build caches (GOMODCACHE, GOCACHE) between runs, so only the first build costs minutes.
+"use strict";
+const { execFileSync, spawnSync } = require("node:child_process");
+const crypto = require("node:crypto");
+const fs = require("node:fs");
+const path = require("node:path");
+const { pinnedVersion } = require("./pinned");
+
+const here = __dirname;
+const root = path.resolve(here, "..", "..");
+const oldest = process.argv.includes("--oldest");
+const moduleDir = oldest ? path.join(here, "oldest") : here;
+
+function fail(line) {
+  console.error(`pulumi-cli: ${line}`);
+  process.exit(1);
+}
+
+function pinnedVersionOf(dir) {
+  const version = pinnedVersion(path.join(dir, "go.mod"));
+  if (!version) fail(`${path.relative(root, dir)}/go.mod does not pin github.com/pulumi/pulumi/pkg/v3`);
+  return version;
+}
+
+/** The folder the binaries of `version` go to: `.pulumi-cli/<version>` in the checkout (git-ignored). */
+function binDir(version) {
+  return path.join(root, ".pulumi-cli", version);
+}
+
+/** What decides the binaries: the Go version, both modules' files and this script. */
+function fingerprint(goVersion) {
+  const hash = crypto.createHash("sha256").update(goVersion);
+  const files = ["go.mod", "go.sum", "nodejs-host/main.go", "install.js"].map((f) => path.join(here, f));
+  if (oldest) files.push(path.join(moduleDir, "go.mod"), path.join(moduleDir, "go.sum"));
+  for (const f of files) hash.update(f.slice(here.length)).update(fs.readFileSync(f));
+  return hash.digest("hex");
+}
+
+function goBuild(dir, out, pkg, version) {
+  const args = [
+    "build", "-trimpath", "-tags", "osusergo,grpcnotrace",
+    // The version variable moved from pkg to sdk over the 3.x line (3.139.0 reads pkg's); -X names both.
+    "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version} -X github.com/pulumi/pulumi/pkg/v3/version.Version=${version}`,
+    "-o", out, pkg,
+  ];
+  const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly" } });
+  if (r.status !== 0) fail(`go build ${pkg} failed (exit ${r.status})`);
+}
+
+// The plugin the engine runs a dynamic provider through: @pulumi/pulumi ships the same script at its
+// root; this copy resolves the SDK from the program's folder, as that one does.
+const dynamicProviderPlugin = `#!/bin/sh
+PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))")
+if [ ! -z "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" ]; then
+    exec node "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" "$@"
+fi
+`;
+
+function main() {
+  let goVersion;
+  try {
+    goVersion = execFileSync("go", ["env", "GOVERSION"], { encoding: "utf8" }).trim();
+  } catch {
+    fail("Go is not installed (no `go` on PATH): the Pulumi CLI is built from source with Go 1.26 or newer (https://go.dev/dl/)");
+  }
+  const version = pinnedVersionOf(moduleDir);
+  const dir = binDir(version);
+  const stamp = path.join(dir, ".fingerprint");
+  const want = fingerprint(goVersion);
+  const binaries = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want && binaries.every((b) => fs.existsSync(path.join(dir, b)))) {
+    console.log(`pulumi-cli: ${version} is built (${path.relative(root, dir)}); nothing to do`);
+    return;
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  fs.rmSync(stamp, { force: true });
+  const started = Date.now();
+  console.log(`pulumi-cli: building pulumi ${version} with ${goVersion} (the first build downloads and compiles for minutes)`);
+  goBuild(moduleDir, path.join(dir, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", version);
+  // The language host is ours and built from the newest module whatever the CLI's version: a CLI
+  // asks a host only for what it needs, and treats what the host does not offer as not offered.
+  goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", pinnedVersionOf(here));
+  fs.writeFileSync(path.join(dir, "pulumi-resource-pulumi-nodejs"), dynamicProviderPlugin, { mode: 0o755 });
+  fs.writeFileSync(stamp, want);
+  const printed = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
+  console.log(`pulumi-cli: built pulumi ${printed} in ${((Date.now() - started) / 1000).toFixed(0)} s into ${path.relative(root, dir)}`);
+}
+
+main();

@@ -1,0 +1,57 @@
+/**
+ * The shape every resource kind's implementation has: Pulumi's dynamic ResourceProvider, typed.
+ * `check` parses the program's property bag into the kind's canonical inputs `I` (its kind's schema.ts);
+ * everything after it is typed: diff, create and update get `I`, and create, read and update return
+ * the kind's outputs `O`, which read, update and delete get back from state.
+ */
+import { isNotFound } from "../../api/vocabulary";
+import type { HostContext } from "./context";
+import { type DiffResult } from "./diff";
+import type { CheckResult } from "./check";
+import type { DiffPrediction, Prediction } from "./preflight";
+
+/** A property bag as the engine sends it, before check. */
+export type Props = Record<string, unknown>;
+
+/** What read returns for an object that no longer exists: the engine drops it from state. */
+export const GONE = { id: "", props: {} } as const;
+export type Gone = typeof GONE;
+
+export interface Handler<I, O> {
+  check(ctx: HostContext, olds: Props, news: Props): CheckResult<I> | Promise<CheckResult<I>>;
+  diff(ctx: HostContext, id: string, olds: O, news: I): DiffResult;
+  create(ctx: HostContext, inputs: I): Promise<{ id: string; outs: O }>;
+  read(ctx: HostContext, id: string, props: O): Promise<{ id: string; props: O } | Gone>;
+  update(ctx: HostContext, id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete(ctx: HostContext, id: string, props: O): Promise<void>;
+  /**
+   * A state (inputs or outputs) written by an earlier version, in this version's names. State is
+   * rewritten only when a resource is next written, so every olds of check, diff, read, update and
+   * delete passes through it, and diff's news (a refresh diffs against the inputs in state). Absent:
+   * the kind's state has not changed shape.
+   */
+  upgrade?(state: Props): Props;
+  /** Check's prediction of what up will meet, read from the service (its folder's preview.ts, run by kit/preflight.ts). */
+  preview?: Prediction;
+  /** Diff's, for what only the diff decides. */
+  previewDiff?: DiffPrediction;
+}
+
+/** Outputs every kind has: its inputs, and whether it was adopted rather than made. */
+export type Adoptable<I> = I & { adopted: boolean };
+
+/** Runs a read; a missing domain or object reads as undefined (gone). */
+export async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** A diff that keeps the object with this resource unless it is replaced (see kit/ownership.ts, Ownership). */
+export function claimUnlessReplaced(ctx: HostContext, d: DiffResult, key: string, olds: { resourceUrn?: string }, news: { resourceUrn?: string }): DiffResult {
+  if (!d.replaces.length) ctx.owners.claim(key, news.resourceUrn ?? olds.resourceUrn);
+  return d;
+}
