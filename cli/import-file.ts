@@ -95,7 +95,7 @@ const isLiteral = (v: unknown): boolean => v === null || typeof v !== "object" |
  */
 export async function importFile(decls: readonly Declaration[], target: ImportTarget, settings: Settings, api: ResellerApi, providerText: string, log: (line: string) => void = () => undefined): Promise<ImportFile> {
   const { Host } = require("../resources/host/host") as typeof import("../resources/host/host");
-  const { HANDLERS } = require("../resources/host/dispatch") as typeof import("../resources/host/dispatch");
+  const { HANDLERS } = require("../resources/handlers") as typeof import("../resources/handlers");
   const readOnly = readOnlyClient(api);
   const host = new Host({ sink: { info: log, warn: log }, client: () => readOnly, env: {} });
   host.useSettings(settings);

@@ -2,28 +2,21 @@
  * The implementation behind every serialized shim (../program/shim.ts). Loaded in the provider host
  * through ../runtime.ts, which old states `require` by package path: keep these exports stable, old
  * states ask for them. Each export takes the resource kind first and forwards to its handler with
- * the account's HostContext (./context.ts).
+ * the account's HostContext (../kit/context.ts).
  *
  * This module holds the process's one `Host`: the provider host serves every dynamic resource of
  * the stack from one process, and the SDK calls these exports without any context of ours.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_ACCOUNT } from "../shared/api";
-import { domainHandler } from "../domain/handler";
-import { childHostHandler } from "../child-host/handler";
-import { privacyHandler, protectionHandler } from "../domain-addon/handler";
-import { eppCodeHandler } from "../epp-code/handler";
-import { recordHandler } from "../dns-record/handler";
-import { templateHandler } from "../zone-template/handler";
-import { zoneHandler } from "../dns-zone/handler";
-import { zoneRecordsHandler } from "../zone-records/handler";
 import type { DiffResult } from "../kit/diff";
-import type { Gone, Handler, Props } from "../kit/handler";
+import type { Props } from "../kit/handler";
 import type { HostContext } from "../kit/context";
 import { Host } from "./host";
 import { onEngineCancel } from "./engine-cancel";
 import type { Kind } from "../kinds";
-import { dropPreviewReads, preflight, previewDiff, previewRecordWritten, type DiffPrediction, type Prediction } from "../kit/preflight";
+import { dropPreviewReads, preflight, previewDiff, previewRecordWritten } from "../kit/preflight";
+import { HANDLERS, isKind, type KindHandler } from "../handlers";
 import { judgeNames } from "./disguised-inputs";
 import { sdkTooOld } from "../shared/sdk-version";
 import type { CheckResult } from "../kit/check";
@@ -35,70 +28,8 @@ const host = new Host({
 // In the SDK's provider host: the engine's Cancel (the CLI's first Ctrl-C or SIGINT) stops new requests.
 onEngineCancel(() => host.cancel("the Pulumi CLI cancelled the command"));
 
-/**
- * The one place property bags from the engine become a kind's types. The engine hands `diff`,
- * `create` and `update` the inputs `check` returned, and `read`, `update` and `delete` the outputs a
- * create, read or update returned (state keeps them as they were); they are not parsed again. This is
- * the typing Pulumi's own `dynamic.ResourceProvider<Inputs, Outputs>` gives a provider.
- */
-function fromEngine<T>(bag: Props): T {
-  return bag as unknown as T;
-}
-
-/** A handler behind the engine's untyped calls. */
-interface KindHandler {
-  upgrade(state: Props): Props;
-  preview?: Prediction;
-  previewDiff?: DiffPrediction;
-  check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
-  diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
-  create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
-  read(ctx: HostContext, id: string, props: Props): Promise<{ id: string; props: unknown } | Gone>;
-  update(ctx: HostContext, id: string, olds: Props, news: Props): Promise<{ outs: unknown }>;
-  delete(ctx: HostContext, id: string, props: Props): Promise<void>;
-}
-
-function kind<I, O>(h: Handler<I, O>): KindHandler {
-  const upgrade = (state: Props): Props => (h.upgrade ? h.upgrade(state) : state);
-  return {
-    upgrade,
-    preview: h.preview,
-    previewDiff: h.previewDiff,
-    // check's olds are upgraded by the caller, which hands them to preflight as well.
-    check: async (ctx, olds, news) => h.check(ctx, olds, news),
-    // A refresh's diff gets the inputs in state as news (engine: RefreshStep), old names and all.
-    diff: (ctx, id, olds, news) => h.diff(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(upgrade(news))),
-    create: (ctx, inputs) => h.create(ctx, fromEngine<I>(inputs)),
-    read: (ctx, id, props) => h.read(ctx, id, fromEngine<O>(upgrade(props))),
-    update: (ctx, id, olds, news) => h.update(ctx, id, fromEngine<O>(upgrade(olds)), fromEngine<I>(news)),
-    delete: (ctx, id, props) => h.delete(ctx, id, fromEngine<O>(upgrade(props))),
-  };
-}
-
-/**
- * Each resource kind's implementation, keyed by the kind type (../kinds.ts): a kind without a handler,
- * or an entry that is no kind, does not compile.
- */
-const IMPLEMENTATIONS = {
-  Domain: domainHandler,
-  DnsZone: zoneHandler,
-  DnsRecord: recordHandler,
-  ZoneTemplate: templateHandler,
-  ChildHost: childHostHandler,
-  PrivacyAddon: privacyHandler,
-  Protection: protectionHandler,
-  EppCode: eppCodeHandler,
-  DnsZoneRecords: zoneRecordsHandler,
-} satisfies { readonly [K in Kind]: Handler<unknown, unknown> };
-
-/** What a kind's handler keeps in state (its `O`): the names a resource class lists as outputs are checked against it (../program/output-names.ts). */
-export type OutputsOf<K extends Kind> = (typeof IMPLEMENTATIONS)[K] extends Handler<unknown, infer O> ? O : never;
-
-/** The handlers behind the engine's untyped calls, by kind (every kind: IMPLEMENTATIONS is checked to hold each). */
-export const HANDLERS = Object.fromEntries(Object.entries(IMPLEMENTATIONS).map(([k, h]) => [k, kind<unknown, unknown>(h)])) as { readonly [K in Kind]: KindHandler };
-
-/** Whether `name` is a kind this version implements (own keys only: not `toString` and the like). */
-const isKind = (name: string): name is Kind => Object.prototype.hasOwnProperty.call(HANDLERS, name);
+/** The handler table and its types, exported here too: runtime.ts re-exports this module, and its export names stay. */
+export { HANDLERS, type OutputsOf } from "../handlers";
 
 function handler(name: string): KindHandler {
   const tooOld = sdkTooOld();

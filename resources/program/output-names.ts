@@ -5,7 +5,7 @@
  * Program side: it imports the host's types only, never its code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { OutputsOf } from "../host/dispatch";
+import type { OutputsOf } from "../handlers";
 import type { Kind } from "../kinds";
 
 /** An output name of kind `K`. */

@@ -11,7 +11,7 @@ import ts from "typescript";
 
 const root = path.resolve(__dirname, "..", "..");
 const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
-const ROOTS = ["resources/host/dispatch.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/zone-records/resource.ts"].map((f) => path.join(root, f));
+const ROOTS = ["resources/handlers.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/zone-records/resource.ts"].map((f) => path.join(root, f));
 
 /** An error the compiler reports in a checked file. */
 interface Fault {
@@ -45,8 +45,8 @@ function faultsWith(edits: Record<string, (text: string) => string>, checked: st
 }
 
 /**
- * Faulty versions of dispatch.ts's table of implementations (the `IMPLEMENTATIONS` declaration): each
- * is the declaration's own text with one edit, under another name, added to the end of dispatch.ts, so
+ * Faulty versions of handlers.ts's table of implementations (the `IMPLEMENTATIONS` declaration): each
+ * is the declaration's own text with one edit, under another name, added to the end of handlers.ts, so
  * the compiler judges it in the same scope and with the same `satisfies` as the real one; its errors
  * are those inside its own text.
  */
@@ -55,12 +55,12 @@ const TABLE_EDITS: Record<string, (declaration: string) => string> = {
   misnamedEppCode: (d) => d.replace("  EppCode: eppCodeHandler,", "  EppCodes: eppCodeHandler,"),
 };
 
-/** Where each copy of TABLE_EDITS lies in the edited dispatch.ts. */
+/** Where each copy of TABLE_EDITS lies in the edited handlers.ts. */
 const spans: Record<string, [number, number]> = {};
 function withTableCopies(text: string): string {
-  const sf = ts.createSourceFile("dispatch.ts", text, ts.ScriptTarget.ES2022, true);
+  const sf = ts.createSourceFile("handlers.ts", text, ts.ScriptTarget.ES2022, true);
   const declaration = sf.statements.find((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText(sf) === "IMPLEMENTATIONS"));
-  if (!declaration) throw new Error("dispatch.ts declares no IMPLEMENTATIONS");
+  if (!declaration) throw new Error("handlers.ts declares no IMPLEMENTATIONS");
   let out = text;
   for (const [copy, edit] of Object.entries(TABLE_EDITS)) {
     const edited = edit(declaration.getText(sf));
@@ -76,8 +76,8 @@ function withTableCopies(text: string): string {
 /**
  * One compilation for every case (a compilation type-checks the handlers behind the table again,
  * most of this file's cost): a new kind in kinds.ts, a faulty output list in three kinds'
- * resource.ts, and the faulty tables added to dispatch.ts. Each fault stays where it is made: the
- * host side, dispatch.ts, loads no resource.ts, the new kind changes no existing kind's outputs, and
+ * resource.ts, and the faulty tables added to handlers.ts. Each fault stays where it is made: the
+ * host side, handlers.ts, loads no resource.ts, the new kind changes no existing kind's outputs, and
  * a copy of the table is used nowhere; so each test reads the errors of its own file, or of its own
  * copy's text. A copy is judged against the kinds with the new one, so a copy without EppCode lacks
  * Dnssec too (its test asks that EppCode is named); an excess entry hides a missing one in the same
@@ -88,12 +88,12 @@ const faults = (): Fault[] =>
   (shared ??= faultsWith(
     {
       "resources/kinds.ts": (t) => t.replace('| "DnsZoneRecords";', '| "DnsZoneRecords" | "Dnssec";'),
-      "resources/host/dispatch.ts": withTableCopies,
+      "resources/handlers.ts": withTableCopies,
       "resources/dns-zone/resource.ts": (t) => t.replace('(["domain", "nameservers", "status"', '(["domain", "nameserver", "status"'),
       "resources/epp-code/resource.ts": (t) => t.replace('(["authCode", "requestedAt"])', '(["authCode", "requestedAt", "hostname"])'),
       "resources/zone-records/resource.ts": (t) => t.replace('"elsewhere", "authoritative"]', '"elsewhere"]'),
     },
-    ["resources/host/dispatch.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/zone-records/resource.ts"],
+    ["resources/handlers.ts", "resources/dns-zone/resource.ts", "resources/epp-code/resource.ts", "resources/zone-records/resource.ts"],
   ));
 const inCopy = (f: Fault): boolean => Object.values(spans).some(([from, to]) => f.start >= from && f.start < to);
 /** The errors of a file, outside the table's copies. */
@@ -102,20 +102,20 @@ const errorsOf = (file: string): string[] => faults().filter((e) => e.file === f
 const errorsOfTable = (name: string): string[] => {
   const all = faults();
   const [from, to] = spans[name];
-  return all.filter((f) => f.file === "resources/host/dispatch.ts" && f.start >= from && f.start < to).map((f) => f.text);
+  return all.filter((f) => f.file === "resources/handlers.ts" && f.start >= from && f.start < to).map((f) => f.text);
 };
 
 test("a kind without a handler does not compile", () => {
   // The copy lacks the new kind of the shared compilation as well: the compiler names both.
-  expect(errorsOfTable("withoutEppCode")).toEqual([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*is missing the following properties from type .*: EppCode, Dnssec$/)]);
+  expect(errorsOfTable("withoutEppCode")).toEqual([expect.stringMatching(/^resources\/handlers\.ts: .*is missing the following properties from type .*: EppCode, Dnssec$/)]);
 });
 
 test("a new kind without a handler does not compile", () => {
-  expect(errorsOf("resources/host/dispatch.ts")).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*Property 'Dnssec' is missing/)]));
+  expect(errorsOf("resources/handlers.ts")).toEqual(expect.arrayContaining([expect.stringMatching(/^resources\/handlers\.ts: .*Property 'Dnssec' is missing/)]));
 });
 
 test("a handler under a name that is no kind does not compile", () => {
-  expect(errorsOfTable("misnamedEppCode")).toEqual([expect.stringMatching(/^resources\/host\/dispatch\.ts: .*'EppCodes' does not exist/)]);
+  expect(errorsOfTable("misnamedEppCode")).toEqual([expect.stringMatching(/^resources\/handlers\.ts: .*'EppCodes' does not exist/)]);
 });
 
 test("a misspelt output name does not compile", () => {

@@ -5,7 +5,7 @@
  */
 import type { DnsZone, Domain, ZoneTemplate } from "../../resources";
 import { outputNames } from "../../resources/program/output-names";
-import type { HANDLERS, OutputsOf } from "../../resources/host/dispatch";
+import type { HANDLERS, OutputsOf } from "../../resources/handlers";
 import type { Kind } from "../../resources/kinds";
 
 type Table = typeof HANDLERS;
