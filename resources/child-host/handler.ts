@@ -8,6 +8,7 @@ import { GONE, type Handler, claimUnlessReplaced, orGone } from "../kit/handler"
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "../shared/normalize";
 import { checkChildHostInputs } from "./schema";
 import { type ChildHostInputs, ChildHostOutputs } from "./state";
+import { one } from "../kit/disguised-inputs";
 
 async function findHost(api: ResellerApi, domain: string, hostname: string): Promise<Host | undefined> {
   const hosts = await orGone(() => api.listHosts(domain));
@@ -29,6 +30,7 @@ const sameAddresses = (h: Host, ipv4: string[], ipv6: string[]): boolean =>
   sameJson(canonicalIps(h.ipv4, 4), canonicalIps(ipv4, 4)) && sameJson(canonicalIps(h.ipv6 ?? [], 6), canonicalIps(ipv6, 6));
 
 export const childHostHandler: Handler<ChildHostInputs, ChildHostOutputs> = {
+  nameInputs: (news) => [...one(news, "domain"), ...one(news, "hostname")],
   check: (_ctx, _olds, news) => checkChildHostInputs(news),
   diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffChildHost(olds, news), objectKey.host(olds.domain, id), olds, news),
 

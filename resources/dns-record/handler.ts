@@ -19,6 +19,7 @@ import { containsUnknown, failed } from "../kit/check";
 import { pendingCreateHint } from "../kit/pending-create";
 import { type RecordInputs, RecordOutputs } from "./state";
 import { previewRecord } from "./preview";
+import { one, recordNames } from "../kit/disguised-inputs";
 
 /**
  * A record's create. A zone that is not active gets one delegation check first (its domain may
@@ -114,7 +115,13 @@ async function requireDelegation(ctx: HostContext, zone: string, want: Canonical
 }
 
 export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
+  nameInputs: (news) => [...one(news, "zone"), ...recordNames(news, "")],
   preview: previewRecord,
+  recordWrites: {
+    zone: (props) => (typeof props.zone === "string" ? props.zone : undefined),
+    // A record made by this create (not adopted) is the service's answer, in canonical form.
+    created: (o) => (o.adopted !== false || o.recordId === undefined ? undefined : { id: o.recordId, type: o.type, name: o.name, content: o.content, ttl: o.ttl, priority: o.priority ?? null, extra: o.extra ?? null }),
+  },
 
   check(ctx, _olds, news) {
     const result = checkRecordInputs(news, ctx.limits());

@@ -16,6 +16,7 @@ import { defined } from "../shared/normalize";
 import { checkZoneInputs, delegationWaitSeconds } from "./schema";
 import { type ZoneInputs, ZoneOutputs } from "./state";
 import { previewZone } from "./preview";
+import { domainOnly } from "../kit/disguised-inputs";
 
 /**
  * A zone delete that finds records left waits while this command is still deleting records of that
@@ -69,6 +70,7 @@ async function waitForDelegation(ctx: HostContext, domain: string, seconds: numb
 }
 
 export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
+  nameInputs: domainOnly,
   preview: previewZone,
 
   check(ctx, _olds, news) {

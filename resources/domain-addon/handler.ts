@@ -16,6 +16,7 @@ import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type Accepte
 import { moneyDecimals } from "../../api/money";
 import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
 import { previewAddon } from "./preview";
+import { domainOnly } from "../kit/disguised-inputs";
 
 /** A purchase's outcome: the view and what it charged, or (its answer lost or unreadable) the view read back on and the order left unconfirmed. */
 type Bought<V> = { view: V; charge: Charge } | { view: V; unconfirmed: HeldAddonOrder };
@@ -140,6 +141,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
 
   return {
     preview: previewAddon(a),
+    nameInputs: domainOnly,
     check: (ctx, _olds, news) => checkDomainOnlyInputs(news, ctx.limits()),
     diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
 

@@ -28,6 +28,7 @@ import { containsUnknown } from "../kit/check";
 import { zonesInRun } from "../kit/zones-in-run";
 import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
 import { previewDomain, previewDomainDiff } from "./preview";
+import { each, one } from "../kit/disguised-inputs";
 
 /** What outputs() overlays on the inputs besides the live view. */
 type Overlay = Partial<Pick<DomainOutputs, "charged" | "currency" | "invoice" | "adopted" | "contactsStatus" | "contacts" | "unconfirmedOrder">>;
@@ -282,6 +283,7 @@ const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo |
 };
 
 export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
+  nameInputs: (news) => [...one(news, "domain"), ...each(news.nameservers, "nameservers")],
   preview: previewDomain,
   previewDiff: previewDomainDiff,
 

@@ -9,8 +9,10 @@ import { defined } from "../shared/normalize";
 import { checkEppCodeInputs } from "./schema";
 import { type EppCodeInputs, EppCodeOutputs } from "./state";
 import { previewEppCode } from "./preview";
+import { domainOnly } from "../kit/disguised-inputs";
 
 export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
+  nameInputs: domainOnly,
   preview: previewEppCode,
 
   check(ctx, olds, news) {

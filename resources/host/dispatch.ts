@@ -14,10 +14,9 @@ import type { Props } from "../kit/handler";
 import type { HostContext } from "../kit/context";
 import { Host } from "./host";
 import { onEngineCancel } from "./engine-cancel";
-import type { Kind } from "../kinds";
 import { dropPreviewReads, preflight, previewDiff, previewRecordWritten } from "../kit/preflight";
 import { HANDLERS, isKind, type KindHandler } from "../handlers";
-import { judgeNames } from "./disguised-inputs";
+import { judgeNames } from "../kit/disguised-inputs";
 import { sdkTooOld } from "../shared/sdk-version";
 import type { CheckResult } from "../kit/check";
 
@@ -92,7 +91,7 @@ export async function check(name: string, olds: Props, news: Props, account?: st
     const was = h.upgrade(olds);
     // Host names that are not what they look like: warned about, or refused (names.strict), before anything is read.
     // (`name` is a kind: handler() refused any other.)
-    const checked = judgeNames(ctx, name as Kind, news, await h.check(ctx, was, news));
+    const checked = judgeNames(ctx, name, h.nameInputs, news, await h.check(ctx, was, news));
     return preflight(ctx, h.preview, was, checked);
   });
   // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
@@ -141,25 +140,28 @@ function written<T>(ctx: HostContext, p: Promise<T>, record?: { zone: string; re
   );
 }
 
-/** A DnsRecord's zone, when every given props names the same one (an update that moves zones drops all views). */
-function recordZone(name: string, ...props: Props[]): string | undefined {
-  if (name !== "DnsRecord") return undefined;
-  const zones = new Set(props.map((p) => p.zone));
+/** The zone of a record kind's write (recordWrites), when every given props names the same one (an update that moves zones drops all views). */
+function recordZone(h: KindHandler, ...props: Props[]): string | undefined {
+  if (!h.recordWrites) return undefined;
+  const zones = new Set(props.map((p) => h.recordWrites!.zone(p)));
   const [zone] = zones;
-  return zones.size === 1 && typeof zone === "string" ? zone : undefined;
+  return zones.size === 1 ? zone : undefined;
 }
 
 export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {
   const ctx = contextOf(account);
-  const zone = recordZone(name, inputs);
-  // An adoption that wrote (its TTL set) changed the siblings' TTL too: read again.
-  const recorded = (v: { outs: unknown }): boolean => {
-    const outs = v.outs as Props;
-    if (zone === undefined || outs.adopted !== false || outs.recordId === undefined) return false;
-    previewRecordWritten(ctx, zone, { created: outs });
-    return true;
-  };
-  return guarded([inputs], () => written(ctx, handler(name).create(ctx, inputs), zone === undefined ? undefined : { zone, recorded }));
+  return guarded([inputs], () => {
+    const h = handler(name);
+    const zone = recordZone(h, inputs);
+    // An adoption that wrote (its TTL set) changed the siblings' TTL too: read again.
+    const recorded = (v: { outs: unknown }): boolean => {
+      const record = h.recordWrites?.created(v.outs as Props);
+      if (zone === undefined || !record) return false;
+      previewRecordWritten(ctx, zone, { created: record });
+      return true;
+    };
+    return written(ctx, h.create(ctx, inputs), zone === undefined ? undefined : { zone, recorded });
+  });
 }
 
 export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
@@ -168,19 +170,26 @@ export function read(name: string, id: string, props: Props, account?: string): 
 
 export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
   const ctx = contextOf(account);
-  const zone = recordZone(name, olds, news);
-  return guarded([news, olds], () => written(ctx, handler(name).update(ctx, id, olds, news), zone === undefined ? undefined : { zone }));
+  return guarded([news, olds], () => {
+    const h = handler(name);
+    const zone = recordZone(h, olds, news);
+    return written(ctx, h.update(ctx, id, olds, news), zone === undefined ? undefined : { zone });
+  });
 }
 
 // `delete` is a reserved word as a declaration name; exported under that name below.
 function remove(name: string, id: string, props: Props, account?: string): Promise<void> {
   const ctx = contextOf(account);
-  const zone = recordZone(name, props);
-  const recorded = (): boolean => {
-    previewRecordWritten(ctx, zone!, { deleted: id });
-    return true;
-  };
-  return guarded([props], () => written(ctx, handler(name).delete(ctx, id, props), zone === undefined ? undefined : { zone, recorded }));
+  return guarded([props], () => {
+    const h = handler(name);
+    const zone = recordZone(h, props);
+    if (zone === undefined) return written(ctx, h.delete(ctx, id, props));
+    const recorded = (): boolean => {
+      previewRecordWritten(ctx, zone, { deleted: id });
+      return true;
+    };
+    return written(ctx, h.delete(ctx, id, props), { zone, recorded });
+  });
 }
 export { remove as delete };
 

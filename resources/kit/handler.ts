@@ -5,6 +5,7 @@
  * the kind's outputs `O`, which read, update and delete get back from state.
  */
 import { isNotFound } from "../../api/vocabulary";
+import type { DnsRecord } from "../../api/views";
 import type { HostContext } from "./context";
 import { type DiffResult } from "./diff";
 import type { CheckResult } from "./check";
@@ -12,6 +13,24 @@ import type { DiffPrediction, Prediction } from "./preflight";
 
 /** A property bag as the engine sends it, before check. */
 export type Props = Record<string, unknown>;
+
+/** One input that is a host name (or holds host names, as a record's content): its property path and value as sent. */
+export type NameInput = [property: string, value: unknown];
+
+/** The inputs of a kind that are host names, from the program's property bag (./disguised-inputs.ts judges them). */
+export type NameInputs = (news: Props) => NameInput[];
+
+/**
+ * What a write of a kind that is one record (DnsRecord) does to check's reads of its zone's records
+ * (./preflight.ts): after an answered create or delete, the records as read follow the write
+ * instead of being read again.
+ */
+export interface RecordWrites<O> {
+  /** The record's zone in a property bag of the engine's (inputs or outputs); undefined when it names none. */
+  zone(props: Props): string | undefined;
+  /** The record a create made (not adopted), as the service answered it; undefined when none was made. */
+  created(outs: O): DnsRecord | undefined;
+}
 
 /** What read returns for an object that no longer exists: the engine drops it from state. */
 export const GONE = { id: "", props: {} } as const;
@@ -35,6 +54,10 @@ export interface Handler<I, O> {
   preview?: Prediction;
   /** Diff's, for what only the diff decides. */
   previewDiff?: DiffPrediction;
+  /** Which inputs are host names: judged after check passed (./disguised-inputs.ts). */
+  nameInputs: NameInputs;
+  /** A kind that is one record of a zone: how its writes change the zone's records as check read them. */
+  recordWrites?: RecordWrites<O>;
 }
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */

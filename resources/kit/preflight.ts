@@ -127,13 +127,12 @@ export function dropPreviewReads(ctx: HostContext, recordsOf?: string): void {
   states.get(ctx)?.dropViews(recordsOf);
 }
 
-/** A DnsRecord this host created (its outputs: the record as the service answered it, canonical) or deleted: check's records of its zone follow. */
-export function previewRecordWritten(ctx: HostContext, zone: string, write: { created: Props } | { deleted: string }): void {
+/** A record this host created (as the service answered it: a handler's recordWrites) or deleted: check's records of its zone follow. */
+export function previewRecordWritten(ctx: HostContext, zone: string, write: { created: DnsRecord } | { deleted: string }): void {
   const reads = states.get(ctx)?.reads;
   if (!reads) return;
   if ("deleted" in write) return reads.recordDeleted(zone, write.deleted);
-  const o = write.created;
-  reads.recordCreated(zone, { id: String(o.recordId), type: String(o.type), name: String(o.name), content: String(o.content), ttl: Number(o.ttl), priority: (o.priority as number | null | undefined) ?? null, extra: (o.extra as DnsRecord["extra"]) ?? null });
+  reads.recordCreated(zone, write.created);
 }
 
 /** The resource's name for a message, from its URN. */

@@ -16,7 +16,7 @@ import { resourceName } from "../kit/urn";
 import { canonicalHost, defined, sameJson } from "../shared/normalize";
 import { containsUnknown, failed, isUnknown } from "../kit/check";
 import type { DiffResult } from "../kit/diff";
-import { checkZoneRecordsInputs } from "./schema";
+import { checkZoneRecordsInputs, recordsOf } from "./schema";
 import type { ZoneRecordsInputs, ZoneRecordsOutputs } from "./state";
 import { declarations } from "../kit/declared-records";
 import { liveCanonical } from "../kit/live-records";
@@ -24,6 +24,7 @@ import { declaredTtls, packHeld, planAgainstLive, planAgainstState, stepLine, co
 import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { thresholdRefusal } from "./safety";
 import { previewZoneRecords } from "./preview";
+import { one, recordNames } from "../kit/disguised-inputs";
 
 /** Requests of one apply in flight at once: the client paces them (its rate limiter), this only hides each answer's latency. */
 export const APPLY_CONCURRENCY = 4;
@@ -205,6 +206,10 @@ function declarationChanged(olds: Record<string, unknown>, news: ZoneRecordsInpu
 }
 
 export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> = {
+  nameInputs: (news) => {
+    const list = recordsOf(news);
+    return [...one(news, "zone"), ...(Array.isArray(list) ? list.flatMap((r, i) => recordNames(r, `records[${i}].`)) : [])];
+  },
   preview: previewZoneRecords,
 
   async check(ctx, olds, news) {

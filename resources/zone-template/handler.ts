@@ -10,12 +10,14 @@ import { checkTemplateInputs } from "./schema";
 import { failed } from "../kit/check";
 import { type TemplateInputs, TemplateOutputs } from "./state";
 import { getZoneOrUndefined } from "../dns-zone/handler";
+import { one } from "../kit/disguised-inputs";
 
 function templateOutputs(inputs: TemplateInputs, made: Pick<TemplateOutputs, "recordIds" | "created" | "replaced" | "skipped" | "adopted">): TemplateOutputs {
   return defined({ ...inputs, ...made });
 }
 
 export const templateHandler: Handler<TemplateInputs, TemplateOutputs> = {
+  nameInputs: (news) => one(news, "zone"),
   async check(ctx, _olds, news) {
     const result = checkTemplateInputs(news);
     if (!result.ok) return result;

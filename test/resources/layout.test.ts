@@ -167,3 +167,34 @@ test("the check fails on each kind of fault (it is not vacuous)", () => {
     "program/req.ts: program side loads host code runtime.ts",
   ]);
 });
+
+/** The kinds' names, as kinds.ts declares them (`export type Kind = "Domain" | ...`). */
+function kindNames(): string[] {
+  const text = fs.readFileSync(path.join(RESOURCES, "kinds.ts"), "utf8");
+  const union = /export type Kind = ([^;]+);/.exec(text)?.[1] ?? "";
+  return [...union.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+}
+
+/** Where a framework module (one no kind owns: kit/, host/, shared/, program/, runtime.ts) spells a kind's name as a string. */
+function kindNamesIn(modules: Record<string, string>, kinds: string[]): string[] {
+  const out: string[] = [];
+  for (const [rel, text] of Object.entries(modules)) {
+    const top = rel.split("/")[0];
+    if (!["kit", "host", "shared", "program"].includes(top) && rel !== "runtime.ts") continue;
+    const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.ES2022, true);
+    const visit = (n: ts.Node): void => {
+      if ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && kinds.includes(n.text)) out.push(`${rel}: names the kind "${n.text}"`);
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+test("no framework module names a kind: a kind's own rules are its folder's, reached through its handler's hooks", () => {
+  const kinds = kindNames();
+  expect(kinds).toContain("DnsRecord");
+  expect(kindNamesIn(sources(), kinds)).toEqual([]);
+  // Not vacuous: a dispatch that asks for a kind by name is found.
+  expect(kindNamesIn({ "host/x.ts": 'if (name !== "DnsRecord") return;\n', "dns-record/y.ts": 'const k = "DnsRecord";\n' }, kinds)).toEqual(['host/x.ts: names the kind "DnsRecord"']);
+});

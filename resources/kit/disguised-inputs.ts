@@ -1,28 +1,26 @@
 /**
  * Host names in a program's inputs that are not what they look like (../shared/disguised-names.ts):
  * after a kind's check passed, each is warned about, naming the name as typed and its ASCII form,
- * or, with the contract's `names.strict`, refused. Which inputs are host names is one entry per kind
- * below; a record's content is judged where its type's data holds a name (the record table's
- * "name" fields: CNAME, MX, SRV, ...), so TXT text is never taken for one.
+ * or, with the contract's `names.strict`, refused. Which inputs are host names is each kind's
+ * handler's `nameInputs` (./handler.ts), made of the helpers here; a record's content is judged
+ * where its type's data holds a name (the record table's "name" fields: CNAME, MX, SRV, ...), so
+ * TXT text is never taken for one.
  */
 import { recordType } from "../../dns";
 import { words } from "../../dns/common";
-import type { Kind } from "../kinds";
 import { disguisedName } from "../shared/disguised-names";
-import { recordsOf } from "../zone-records/schema";
-import { failed, type CheckFailure, type CheckResult } from "../kit/check";
-import type { HostContext } from "../kit/context";
-import type { Props } from "../kit/handler";
-import { resourceName } from "../kit/urn";
+import { failed, type CheckFailure, type CheckResult } from "./check";
+import type { HostContext } from "./context";
+import type { NameInput, NameInputs, Props } from "./handler";
+import { resourceName } from "./urn";
 
-/** One input that is a host name (or holds host names, as a record's content): its property path and value as sent. */
-type NameInput = [property: string, value: unknown];
-
-const one = (news: Props, property: string): NameInput[] => [[property, news[property]]];
-const each = (list: unknown, property: string): NameInput[] => (Array.isArray(list) ? list.map((v, i): NameInput => [`${property}[${i}]`, v]) : []);
+/** The input `property`, as one name. */
+export const one = (news: Props, property: string): NameInput[] => [[property, news[property]]];
+/** Each entry of a list input (`nameservers[0]`, ...). */
+export const each = (list: unknown, property: string): NameInput[] => (Array.isArray(list) ? list.map((v, i): NameInput => [`${property}[${i}]`, v]) : []);
 
 /** A record's owner name, and its content where the type's data holds a name (each word judged: "10 mail.example.com"). */
-function recordNames(r: unknown, at: string): NameInput[] {
+export function recordNames(r: unknown, at: string): NameInput[] {
   if (!r || typeof r !== "object") return [];
   const { type, name, content } = r as Props;
   const out: NameInput[] = [[`${at}name`, name]];
@@ -31,28 +29,13 @@ function recordNames(r: unknown, at: string): NameInput[] {
   return out;
 }
 
-const domainOnly = (news: Props): NameInput[] => one(news, "domain");
-
-/** The inputs of each kind that are host names. */
-const NAME_INPUTS = {
-  Domain: (news) => [...one(news, "domain"), ...each(news.nameservers, "nameservers")],
-  DnsZone: domainOnly,
-  DnsRecord: (news) => [...one(news, "zone"), ...recordNames(news, "")],
-  ChildHost: (news) => [...one(news, "domain"), ...one(news, "hostname")],
-  PrivacyAddon: domainOnly,
-  Protection: domainOnly,
-  EppCode: domainOnly,
-  ZoneTemplate: (news) => one(news, "zone"),
-  DnsZoneRecords: (news) => {
-    const list = recordsOf(news);
-    return [...one(news, "zone"), ...(Array.isArray(list) ? list.flatMap((r, i) => recordNames(r, `records[${i}].`)) : [])];
-  },
-} satisfies { readonly [K in Kind]: (news: Props) => NameInput[] };
+/** The inputs of a kind whose only host name is `domain`. */
+export const domainOnly: NameInputs = (news) => one(news, "domain");
 
 /** The disguised host names among a kind's inputs, as failures (property, and the reason naming both forms). */
-export function disguisedInputs(kind: Kind, news: Props): CheckFailure[] {
+export function disguisedInputs(nameInputs: NameInputs, news: Props): CheckFailure[] {
   const out: CheckFailure[] = [];
-  for (const [property, value] of NAME_INPUTS[kind](news)) {
+  for (const [property, value] of nameInputs(news)) {
     const d = typeof value === "string" ? disguisedName(value) : undefined;
     if (d) out.push({ property, reason: `${property}: "${d.typed}" is not what it looks like: it ${d.reasons.join("; it ")}. Its ASCII form, which the service is sent, is ${d.ascii}` });
   }
@@ -64,9 +47,9 @@ export function disguisedInputs(kind: Kind, news: Props): CheckFailure[] {
  * unchanged), or with the contract's `names.strict` the check failed on them. A check that failed
  * already is left as it is.
  */
-export function judgeNames<T>(ctx: HostContext, kind: Kind, news: Props, result: CheckResult<T>): CheckResult<T> {
+export function judgeNames<T>(ctx: HostContext, kind: string, nameInputs: NameInputs, news: Props, result: CheckResult<T>): CheckResult<T> {
   if (!result.ok) return result;
-  const found = disguisedInputs(kind, news);
+  const found = disguisedInputs(nameInputs, news);
   if (found.length === 0) return result;
   if (ctx.contract().names.strict)
     return failed(
