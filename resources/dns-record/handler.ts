@@ -11,7 +11,7 @@ import { GONE, type Handler } from "../kit/handler";
 import { declarations } from "../kit/declared-records";
 import { recordKey } from "../shared/record-key";
 import { recordDeclaredTwice, ttlConflict } from "../kit/preview-messages";
-import { zonesInRun } from "../kit/zones-in-run";
+import { zonesInRun } from "../dns-zone/zones-in-run";
 import { identityKey, liveByIdentity, liveCanonical } from "../kit/live-records";
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "../shared/normalize";
 import { checkRecordInputs } from "./schema";

@@ -1,5 +1,5 @@
 /**
- * DnsRecord's prediction at preview (called by ../host/preflight.ts, in preview and up alike): a
+ * DnsRecord's prediction at preview (called by ../kit/preflight.ts, in preview and up alike): a
  * record declared twice is warned about; a create is refused when its zone cannot become active
  * (../dns-zone/preview.ts) or a live sibling of its name and type has another TTL; adopt says which
  * live record it takes, or why it creates one.
@@ -9,12 +9,15 @@ import type { HostContext } from "../kit/context";
 import type { Props } from "../kit/handler";
 import { containsUnknown } from "../kit/check";
 import { liveByTypeName, typeNameKey } from "../kit/live-records";
-import { creating, named, type Preflight } from "../kit/preflight";
+import { creating, named, PreflightState, type Preflight } from "../kit/preflight";
 import { recordDeclaredTwice, ttlConflict } from "../kit/preview-messages";
 import { resourceName } from "../kit/urn";
 import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
-import { previewRecordZone } from "../dns-zone/preview";
+import { previewRecordZone, zonePredictions } from "../dns-zone/preview";
 import type { RecordInputs } from "./state";
+
+/** The DnsRecord that declares each record of this command, by zone and identity. */
+const RECORD_OWNERS = new PreflightState(() => new Map<string, string>());
 
 export async function previewRecord(p: Preflight, ctx: HostContext, olds: Props, i: Props): Promise<void> {
   if (!containsUnknown([i.type, i.name, i.content, i.priority, i.extra, i.adopt])) await record(p, ctx, olds, i as unknown as RecordInputs);
@@ -25,13 +28,14 @@ async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInpu
   const what = `${want.type} ${fqdn(want.name, i.zone)}`;
   const identity = `${i.zone} ${recordIdentity(want)}`;
   const urn = i.resourceUrn ?? "";
-  const other = p.recordOwners.get(identity);
+  const owners = p.stateOf(RECORD_OWNERS);
+  const other = owners.get(identity);
   if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsRecord", urn)}: ${recordDeclaredTwice(what, resourceName(other))}`);
-  p.recordOwners.set(identity, urn);
+  owners.set(identity, urn);
   // A record already in state lives in a zone that was active: only a create needs the zone's delegation
   // and its live records (so a no-op up reads nothing but the account's one credential check).
   if (!creating(olds)) return;
-  const declared = p.zoneOwners.get(i.zone);
+  const declared = zonePredictions(p).owners.get(i.zone);
   await previewRecordZone(p, ctx, i.zone);
   const who = named("DnsRecord", i.resourceUrn);
   // A zone this run creates has no live records; any other is read once, for all its records.

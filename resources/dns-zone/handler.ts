@@ -11,7 +11,7 @@ import { GONE, type Handler } from "../kit/handler";
 import { zoneDeclaredTwice } from "../kit/preview-messages";
 import { containsUnknown } from "../kit/check";
 import { zoneInactiveMessage } from "./delegation";
-import { zonesInRun } from "../kit/zones-in-run";
+import { zonesInRun } from "./zones-in-run";
 import { defined } from "../shared/normalize";
 import { checkZoneInputs, delegationWaitSeconds } from "./schema";
 import { type ZoneInputs, ZoneOutputs } from "./state";

@@ -1,29 +1,80 @@
 /**
- * DnsZone's prediction at preview (called by ../host/preflight.ts, in preview and up alike): a zone
+ * DnsZone's prediction at preview (called by ../kit/preflight.ts, in preview and up alike): a zone
  * declared twice is warned about; one it creates is adopted, taken over, or created (refused without
  * the domain's DNS add-on). Its delegation, also read by the records of the zone and by the Domain: a
  * zone the program rules out fails once, on the first resource that shows it, before anything is
  * bought; a zone that waits for a delegation it can get is told so, without advice to set the wait.
  */
 import { VALUES } from "../../api/contract";
+import { isZoneActive } from "../../api/vocabulary";
 import type { DomainInfo } from "../../api/views";
 import type { HostContext } from "../kit/context";
 import type { Props } from "../kit/handler";
-import { creating, named, type Preflight } from "../kit/preflight";
+import { creating, named, PreflightState, type Preflight } from "../kit/preflight";
 import { zoneDeclaredTwice } from "../kit/preview-messages";
 import { resourceName } from "../kit/urn";
-import { zonesInRun } from "../kit/zones-in-run";
+import { zonesInRun } from "./zones-in-run";
 import { FUTILE_WAIT, zoneInactiveMessage, type Misdelegation } from "./delegation";
 import { delegationWaitSeconds } from "./schema";
 import type { ZoneInputs } from "./state";
 
+/** What the zone predictions of one command keep: who declares which zone, the zones that wait, each zone's delegation. */
+export class ZonePredictions {
+  /** The DnsZone that declares each zone, by zone. */
+  readonly owners = new Map<string, string>();
+  /** Zones declared with waitForDelegation that the program does not rule out: up waits for them, so their records are not refused. */
+  readonly zonesWaiting = new Set<string>();
+  private readonly delegation = new Map<string, Promise<Misdelegation | undefined>>();
+
+  constructor(
+    private readonly p: Preflight,
+    private readonly ctx: HostContext,
+  ) {}
+
+  dropViews(): void {
+    this.delegation.clear();
+  }
+
+  /**
+   * Whether `zone` can become active, from the state before this run and what the program declares:
+   * its live status, the nameservers its domain has (or that the program's Domain asks for), and the
+   * service's nameservers. Undefined when it is active, can become so, or cannot be told.
+   */
+  misdelegated(zone: string): Promise<Misdelegation | undefined> {
+    // Kept per zone and per the nameservers the program's Domain sets, as known when asked: the CLI
+    // checks resources in the order their registrations arrive, so a record or zone may ask before
+    // the Domain's check has said them, and that answer must not stand once it has.
+    const key = `${zone} ${zonesInRun(this.ctx).plannedNameservers(zone)?.join(",") ?? ""}`;
+    let p = this.delegation.get(key);
+    if (!p) {
+      p = (async () => {
+        const live = await this.p.reads.zone(zone);
+        if (live && isZoneActive(live)) return undefined;
+        const run = zonesInRun(this.ctx);
+        const delegatedTo = run.plannedNameservers(zone) ? undefined : (await this.p.reads.domain(zone))?.nameservers;
+        const service = live?.nameservers.length ? live.nameservers : await this.p.reads.serviceNameservers();
+        return run.misdelegation(zone, delegatedTo, service);
+      })();
+      this.delegation.set(key, p);
+    }
+    return p;
+  }
+}
+
+
+const ZONES = new PreflightState((p, ctx) => new ZonePredictions(p, ctx));
+
+/** The zone predictions of `p`'s command. */
+export const zonePredictions = (p: Preflight): ZonePredictions => p.stateOf(ZONES);
+
 export async function previewZone(p: Preflight, ctx: HostContext, olds: Props, inputs: Props): Promise<void> {
   const i = inputs as unknown as ZoneInputs;
   const urn = i.resourceUrn ?? "";
-  const other = p.zoneOwners.get(i.domain);
+  const { owners } = zonePredictions(p);
+  const other = owners.get(i.domain);
   // Warned, not refused: a host process that outlives one command (tests) would remember URNs of earlier ones.
   if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsZone", urn)}: ${zoneDeclaredTwice(i.domain, resourceName(other))}`);
-  p.zoneOwners.set(i.domain, urn);
+  owners.set(i.domain, urn);
   if (!creating(olds)) return;
   const who = named("DnsZone", i.resourceUrn);
   const live = await p.reads.zone(i.domain);
@@ -44,21 +95,14 @@ function requireDnsAddon(name: string, d: DomainInfo): void {
     throw new Error(`${name}: lacks the DNS Management add-on (${VALUES.dnsAddon}), which DNS hosting needs; add it in the reseller portal, then run again. Nothing was created.`);
 }
 
-/** What the preview of this command knows (kit/preflight.ts keeps it). */
-export interface DelegationView {
-  /** How the zone is misdelegated (program's Domain, else the live delegation), read once per command. */
-  misdelegated(zone: string): Promise<Misdelegation | undefined>;
-  /** Zones whose DnsZone is created in this run and waits for its delegation, which can come. */
-  readonly zonesWaiting: Set<string>;
-}
-
 /**
  * A DnsZone created in this run. Fails when it would wait for a delegation the program's own Domain
  * rules out (its records then refer to this error); a zone ruled out otherwise is warned about, as a
  * zone may be made before its domain points here: its first record fails with the fix, later ones
  * refer to that error. (A record checked before its zone has failed already.)
  */
-export async function previewZoneDelegation(view: DelegationView, ctx: HostContext, zone: string, who: string, wait: { enabled: boolean; seconds: number }): Promise<void> {
+export async function previewZoneDelegation(p: Preflight, ctx: HostContext, zone: string, who: string, wait: { enabled: boolean; seconds: number }): Promise<void> {
+  const view = zonePredictions(p);
   const run = zonesInRun(ctx);
   const m = await view.misdelegated(zone);
   if (!m || (!m.byProgram && wait.enabled)) {
@@ -71,7 +115,8 @@ export async function previewZoneDelegation(view: DelegationView, ctx: HostConte
 }
 
 /** A record (DnsRecord, or DnsZoneRecords' records) created in `zone`: refused when the zone is ruled out. */
-export async function previewRecordZone(view: DelegationView, ctx: HostContext, zone: string): Promise<void> {
+export async function previewRecordZone(p: Preflight, ctx: HostContext, zone: string): Promise<void> {
+  const view = zonePredictions(p);
   if (view.zonesWaiting.has(zone)) return;
   const m = await view.misdelegated(zone);
   if (m) throw new Error(zonesInRun(ctx).inactive(zone, m));

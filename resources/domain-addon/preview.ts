@@ -1,5 +1,5 @@
 /**
- * PrivacyAddon's and Protection's prediction at preview (called by ../host/preflight.ts, in preview
+ * PrivacyAddon's and Protection's prediction at preview (called by ../kit/preflight.ts, in preview
  * and up alike): an add-on on already is adopted or taken over; one to buy is priced from the
  * contract (the API quotes none), held against maxPrice and counted in the stack's total.
  */
@@ -10,6 +10,7 @@ import type { Props } from "../kit/handler";
 import { containsUnknown } from "../kit/check";
 import { creating, named, type Prediction, type Preflight } from "../kit/preflight";
 import { addonPrice, addonPriceGuard, addonYears, type AddonKey } from "../kit/price-guard";
+import { plannedYears } from "../domain/preview";
 import type { DomainAddonInputs } from "./state";
 
 /** An add-on as its handler names it (./handler.ts): its class, its name in messages, its price's key. */
@@ -43,7 +44,7 @@ async function addon(p: Preflight, ctx: HostContext, olds: Props, { kind, label,
  */
 async function chargeAddon(p: Preflight, ctx: HostContext, key: AddonKey, label: string, what: string, i: DomainAddonInputs, d: DomainInfo | undefined): Promise<void> {
   const money = ctx.contract().money;
-  const years = addonYears(d, p.plannedYears.get(i.domain), ctx.clock.now());
+  const years = addonYears(d, plannedYears(p, i.domain), ctx.clock.now());
   const reads = { getBalance: async () => ({ ...(await p.reads.balance()), active_domains: 0 }) };
   await addonPriceGuard(reads, { key, label, domain: i.domain, years, maxPrice: i.maxPrice, money });
   const price = addonPrice(money, key, years);

@@ -25,7 +25,7 @@ import { adoptDomainMissing } from "../kit/preview-messages";
 import { CONTACT_TYPES, canonicalContact, canonicalNameservers, defined, effectiveContacts, sameJson } from "../shared/normalize";
 import { checkDomainInputs, processingWaitSeconds } from "./schema";
 import { containsUnknown } from "../kit/check";
-import { zonesInRun } from "../kit/zones-in-run";
+import { zonesInRun } from "../dns-zone/zones-in-run";
 import type { DomainInputs, DomainOutputs, HeldContacts, UnconfirmedOrder } from "./state";
 import { previewDomain, previewDomainDiff } from "./preview";
 import { each, one } from "../kit/disguised-inputs";

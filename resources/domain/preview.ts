@@ -1,5 +1,5 @@
 /**
- * Domain's prediction at preview (called by ../host/preflight.ts, in preview and up alike): a
+ * Domain's prediction at preview (called by ../kit/preflight.ts, in preview and up alike): a
  * Domain it creates adopts, takes over, or buys (register or transfer, quoted and counted in the
  * stack's total, refused above maxPrice or the balance); a renewal its diff asks for is quoted the
  * same way; a zone of the program its nameservers rule out fails on it (../dns-zone/preview.ts).
@@ -10,14 +10,20 @@ import type { DiffResult } from "../kit/diff";
 import type { HostContext } from "../kit/context";
 import type { Props } from "../kit/handler";
 import { containsUnknown } from "../kit/check";
-import { creating, named, type Preflight } from "../kit/preflight";
+import { creating, named, PreflightState, type Preflight } from "../kit/preflight";
 import { adoptDomainMissing } from "../kit/preview-messages";
 import type { PricedAction } from "../kit/preview-reads";
 import { priceGuard } from "../kit/price-guard";
-import { zonesInRun } from "../kit/zones-in-run";
+import { zonesInRun } from "../dns-zone/zones-in-run";
 import { previewDomainRulesOutZone } from "../dns-zone/preview";
 import { processingWaitSeconds } from "./schema";
 import type { DomainInputs } from "./state";
+
+/** The years each Domain this command buys is bought for, by domain (an add-on of it is charged for them). */
+const PLANNED_YEARS = new PreflightState(() => new Map<string, number>());
+
+/** The years this command buys `domain` for, when a Domain of it registers or transfers it. */
+export const plannedYears = (p: Preflight, domain: string): number | undefined => p.stateOf(PLANNED_YEARS).get(domain);
 
 export async function previewDomain(p: Preflight, ctx: HostContext, olds: Props, i: Props): Promise<void> {
   if (typeof i.domain === "string") await previewDomainRulesOutZone(ctx, i.domain, () => p.reads.serviceNameservers());
@@ -36,7 +42,7 @@ async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInpu
   }
   if (i.adopt) throw new Error(adoptDomainMissing(i.domain));
   zonesInRun(ctx).expect(i.domain, processingWaitSeconds(i) * 1000);
-  p.plannedYears.set(i.domain, i.years);
+  p.stateOf(PLANNED_YEARS).set(i.domain, i.years);
   const action: PricedAction = i.authCode ? "transfer" : "register";
   const availability = await ctx.api().checkDomain(i.domain);
   if (action === "register" && !availability.available)

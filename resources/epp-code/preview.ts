@@ -1,4 +1,4 @@
-/** EppCode's prediction at preview (called by ../host/preflight.ts): the service gives no EPP code while Domain Protection is on. */
+/** EppCode's prediction at preview (called by ../kit/preflight.ts): the service gives no EPP code while Domain Protection is on. */
 import type { Prediction } from "../kit/preflight";
 import { creating } from "../kit/preflight";
 import { eppWhileProtected } from "../kit/preview-messages";

@@ -6,15 +6,12 @@
  * offline validation passed; every read is one per host process (preview-reads.ts).
  *
  * Here: the account (settings, then one signed read, the balance, once per process; a failure fails
- * the first check with the message any request would give, and the run with it) and what the
- * predictions share (`Preflight`: the reads, the stack's running total against the balance, who
- * declares which zone and record, the delegation). Each kind's own prediction is its folder's
- * preview.ts, given by its handler (`preview`, `previewDiff`): money (each register, transfer and
- * renew quoted, each paid add-on priced from the contract; above maxPrice, or a total above the
- * balance, fails), zones (declared twice, no DNS add-on, ruled out), adoption ("adopts" or
- * "creates", and what up will change).
+ * the first check with the message any request would give, and the run with it) and what every
+ * kind's predictions share (`Preflight`: the reads, the stack's running total against the balance).
+ * Each kind's own prediction is its folder's preview.ts, given by its handler (`preview`,
+ * `previewDiff`), and what it keeps for one command is its own (`PreflightState`, declared there: who
+ * declares which zone and record, the zones' delegation, the years a Domain is bought for).
  */
-import { isZoneActive } from "../../api/vocabulary";
 import type { DnsRecord } from "../../api/views";
 import { formatAmount, parseAmount, type Amount } from "../../api/money";
 import type { Props } from "./handler";
@@ -25,33 +22,41 @@ import { balanceTooLow } from "./preview-messages";
 import { PreviewReads } from "./preview-reads";
 import { containsUnknown, type CheckResult } from "./check";
 import { sameJson } from "../shared/normalize";
-import { zonesInRun } from "./zones-in-run";
-import type { Misdelegation } from "../dns-zone/delegation";
-import type { DelegationView } from "../dns-zone/preview";
 
-/** What the predictions of one command share: its reads, its purchases and running total, who declares which zone and record. */
-export class Preflight implements DelegationView {
+/**
+ * The key of a kind's own state for one command's predictions, declared in the kind's preview.ts:
+ * `p.stateOf(KEY)` makes it on first use, one per `Preflight`. A state with a `dropViews()` method
+ * forgets there what it read from the service when the command's reads are dropped (after a write).
+ */
+export class PreflightState<T> {
+  constructor(readonly make: (p: Preflight, ctx: HostContext) => T) {}
+}
+
+const dropsViews = (s: unknown): s is { dropViews(): void } => typeof (s as { dropViews?: unknown }).dropViews === "function";
+
+/** What the predictions of one command share: its reads, its purchases and running total, and each kind's own state. */
+export class Preflight {
   readonly reads: PreviewReads;
   private account: Promise<Error | undefined> | undefined;
   private accountTold = false;
   /** Purchases predicted in this command, by resource URN (a re-check replaces its own line). */
   private readonly spent = new Map<string, { price: Amount; currency: string }>();
-  /** The years each Domain this command buys is bought for, by domain (an add-on of it is charged for them). */
-  readonly plannedYears = new Map<string, number>();
-  readonly zoneOwners = new Map<string, string>();
-  readonly recordOwners = new Map<string, string>();
-  /** Zones declared with waitForDelegation that the program does not rule out: up waits for them, so their records are not refused. */
-  readonly zonesWaiting = new Set<string>();
-  private readonly delegation = new Map<string, Promise<Misdelegation | undefined>>();
+  private readonly kinds = new Map<PreflightState<unknown>, unknown>();
 
   constructor(private readonly ctx: HostContext) {
     this.reads = new PreviewReads(ctx);
   }
 
+  /** A kind's state for this command (PreflightState), made on first use. */
+  stateOf<T>(key: PreflightState<T>): T {
+    if (!this.kinds.has(key)) this.kinds.set(key, key.make(this, this.ctx));
+    return this.kinds.get(key) as T;
+  }
+
   dropViews(recordsOf?: string): void {
     if (recordsOf !== undefined) return this.reads.dropZoneRecords(recordsOf);
     this.reads.dropAccountViews();
-    this.delegation.clear();
+    for (const s of this.kinds.values()) if (dropsViews(s)) s.dropViews();
   }
 
   /**
@@ -83,31 +88,6 @@ export class Preflight implements DelegationView {
       throw new Error(balanceTooLow(sum, formatAmount(balance), currency));
     }
     return `${what}: ${formatAmount(price)} ${currency}; this stack's purchases so far ${sum} ${currency} of the balance ${formatAmount(balance)} ${b.currency}`;
-  }
-
-  /**
-   * Whether `zone` can become active, from the state before this run and what the program declares:
-   * its live status, the nameservers its domain has (or that the program's Domain asks for), and the
-   * service's nameservers. Undefined when it is active, can become so, or cannot be told.
-   */
-  misdelegated(zone: string): Promise<Misdelegation | undefined> {
-    // Kept per zone and per the nameservers the program's Domain sets, as known when asked: the CLI
-    // checks resources in the order their registrations arrive, so a record or zone may ask before
-    // the Domain's check has said them, and that answer must not stand once it has.
-    const key = `${zone} ${zonesInRun(this.ctx).plannedNameservers(zone)?.join(",") ?? ""}`;
-    let p = this.delegation.get(key);
-    if (!p) {
-      p = (async () => {
-        const live = await this.reads.zone(zone);
-        if (live && isZoneActive(live)) return undefined;
-        const run = zonesInRun(this.ctx);
-        const delegatedTo = run.plannedNameservers(zone) ? undefined : (await this.reads.domain(zone))?.nameservers;
-        const service = live?.nameservers.length ? live.nameservers : await this.reads.serviceNameservers();
-        return run.misdelegation(zone, delegatedTo, service);
-      })();
-      this.delegation.set(key, p);
-    }
-    return p;
   }
 }
 

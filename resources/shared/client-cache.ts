@@ -17,7 +17,7 @@ const MAKES_ANOTHER_CLIENT: { readonly [K in keyof Settings]-?: boolean } = {
   requestsPerMinute: true,
   timeoutMs: true,
   rateLimitLogDir: true,
-  preflight: false, // read by check (../host/preflight.ts), never by the client
+  preflight: false, // read by check (../kit/preflight.ts), never by the client
 };
 
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");

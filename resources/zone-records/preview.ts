@@ -1,4 +1,4 @@
-/** DnsZoneRecords' prediction at preview (called by ../host/preflight.ts): a new declaration of a zone's records needs a zone that can become active; its other rules are its own check's. */
+/** DnsZoneRecords' prediction at preview (called by ../kit/preflight.ts): a new declaration of a zone's records needs a zone that can become active; its other rules are its own check's. */
 import { creating, type Prediction } from "../kit/preflight";
 import { previewRecordZone } from "../dns-zone/preview";
 import type { ZoneRecordsInputs } from "./state";

@@ -11,9 +11,9 @@
  * One registry per account and host process (one `pulumi` command).
  */
 import { isZoneActive } from "../../api/vocabulary";
-import type { HostContext } from "./context";
-import { resourceName } from "./urn";
-import { misdelegation, zoneInactiveAgain, zoneInactiveMessage, type Misdelegation } from "../dns-zone/delegation";
+import type { HostContext } from "../kit/context";
+import { resourceName } from "../kit/urn";
+import { misdelegation, zoneInactiveAgain, zoneInactiveMessage, type Misdelegation } from "./delegation";
 
 /** How long a record waits for a zone created in the same run, beyond the zone's own delegation wait. */
 export const ZONE_IN_RUN_WAIT_MS = 2 * 60_000;
