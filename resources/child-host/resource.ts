@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { ChildHostArgs } from "./args";
+import type { ChildHostOutputs } from "./state";
 
 /**
  * A child nameserver (glue host) of a domain: full create, read, update, delete.
@@ -51,6 +52,6 @@ export class ChildHost extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
-    super("ChildHost", name, { ipv6: [], ...args }, outputNames<"ChildHost", ChildHost>()(["domain", "hostname", "ipv4", "ipv6", "adopted"]), opts);
+    super("ChildHost", name, { ipv6: [], ...args }, outputNames<ChildHostOutputs, ChildHost>()(["domain", "hostname", "ipv4", "ipv6", "adopted"]), opts);
   }
 }

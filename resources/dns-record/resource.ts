@@ -4,6 +4,7 @@ import type { RecordExtra } from "../../api/shapes";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsRecordArgs } from "./args";
+import type { RecordOutputs } from "./state";
 
 /**
  * One DNS record. Content, ttl, priority and extra change in place; zone, type and name replace it,
@@ -75,7 +76,7 @@ export class DnsRecord extends ResellerResource {
       "DnsRecord",
       name,
       { ...args, name: args.name ?? "@" },
-      outputNames<"DnsRecord", DnsRecord>()(["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"]),
+      outputNames<RecordOutputs, DnsRecord>()(["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"]),
       opts,
     );
   }

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsZoneArgs } from "./args";
+import type { ZoneOutputs } from "./state";
 
 /**
  * A DNS zone hosted by the service. Outputs the nameservers to delegate to. Deleting a zone deletes
@@ -56,6 +57,6 @@ export class DnsZone extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneArgs, opts?: ResellerResourceOptions) {
-    super("DnsZone", name, args, outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]), opts);
+    super("DnsZone", name, args, outputNames<ZoneOutputs, DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]), opts);
   }
 }

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DomainAddonArgs, UnconfirmedAddonOrder } from "./args";
+import type { PrivacyOutputs, ProtectionOutputs } from "./state";
 
 /** Outputs of a purchased add-on that say what it cost. */
 const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"] as const;
@@ -66,7 +67,7 @@ export class PrivacyAddon extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("PrivacyAddon", name, args, outputNames<"PrivacyAddon", PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
+    super("PrivacyAddon", name, args, outputNames<PrivacyOutputs, PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
   }
 }
 
@@ -125,6 +126,6 @@ export class Protection extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("Protection", name, args, outputNames<"Protection", Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
+    super("Protection", name, args, outputNames<ProtectionOutputs, Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
   }
 }

@@ -3,8 +3,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { AcceptedPriceOutput, DomainArgs, DomainContacts } from "./args";
+import type { DomainOutputs } from "./state";
 
-const OUTPUTS = outputNames<"Domain", Domain>()([
+const OUTPUTS = outputNames<DomainOutputs, Domain>()([
   "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
   "invoice", "registryStatuses", "adopted", "contactsStatus", "unconfirmedOrder", "years", "contacts", "authCode", "clientReference",
   "maxPrice", "renewal", "adopt", "waitTimeoutSeconds",

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { EppCodeArgs } from "./args";
+import type { EppCodeOutputs } from "./state";
 
 /**
  * A transfer (EPP) code, requested deliberately: requesting one sets a new code at the registry and
@@ -49,6 +50,6 @@ export class EppCode extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
-    super("EppCode", name, args, outputNames<"EppCode", EppCode>()(["authCode", "requestedAt"]), opts);
+    super("EppCode", name, args, outputNames<EppCodeOutputs, EppCode>()(["authCode", "requestedAt"]), opts);
   }
 }

@@ -9,7 +9,13 @@
  * contract says) is only a warning: the user accepted up to maxPrice.
  */
 import { compareAmounts, formatAmount, parseAmount, type Amount } from "../../api/money";
-import type { Charge } from "./unanswered-order";
+
+/** What a paid order charged, as state records it (null: not known from the service's answer). */
+export interface Charge {
+  charged: string | null;
+  currency: string | null;
+  invoice: string | null;
+}
 
 /** What a purchase was accepted at, before it was sent. */
 export interface AcceptedPrice {

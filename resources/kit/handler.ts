@@ -10,9 +10,9 @@ import type { HostContext } from "./context";
 import { type DiffResult } from "./diff";
 import type { CheckResult } from "./check";
 import type { DiffPrediction, Prediction } from "./preflight";
+import type { Props } from "./props";
 
-/** A property bag as the engine sends it, before check. */
-export type Props = Record<string, unknown>;
+export type { Props };
 
 /** One input that is a host name (or holds host names, as a record's content): its property path and value as sent. */
 export type NameInput = [property: string, value: unknown];

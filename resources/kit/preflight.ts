@@ -14,7 +14,7 @@
  */
 import type { DnsRecord } from "../../api/views";
 import { formatAmount, parseAmount, type Amount } from "../../api/money";
-import type { Props } from "./handler";
+import type { Props } from "./props";
 import type { HostContext } from "./context";
 import type { DiffResult } from "./diff";
 import { resourceName } from "./urn";

@@ -7,7 +7,7 @@
  * appear: log lines, failures of other fields, thrown errors (message, stack, reasons, causes).
  */
 import { encodedForms } from "../../api/redact";
-import type { Props } from "./handler";
+import type { Props } from "./props";
 import { SECRET_INPUTS } from "../kinds";
 import { UNKNOWN } from "./unknown";
 

@@ -11,7 +11,7 @@ import { isResellerApiError, isResponseShapeError } from "../../api/errors";
 import { formatAmount, isMoneyError, moneyDecimals, parseAmount, parseCurrency } from "../../api/money";
 import type { MoneyContract } from "../../api/contract";
 import { isUnanswered } from "../../api/vocabulary";
-import type { HeldAcceptedPrice } from "./charge-check";
+import type { Charge, HeldAcceptedPrice } from "./charge-check";
 import type { HostContext } from "./context";
 
 export const RUN_AGAIN = "Run the update again: it sends the same Idempotency-Key, so the service replays the order instead of charging twice.";
@@ -53,12 +53,7 @@ export async function sendPaidOrder<T, L>(what: string, send: () => Promise<T>, 
   return { unconfirmed: live, reason };
 }
 
-/** What a paid order charged, as state records it (null: not known from the service's answer). */
-export interface Charge {
-  charged: string | null;
-  currency: string | null;
-  invoice: string | null;
-}
+export type { Charge };
 
 /** The charge fields a paid order's answer carries: stated for a Domain order, assumed for an add-on's (contract: views.addonOrder). */
 export interface ChargeAnswer {

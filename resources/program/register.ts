@@ -4,7 +4,6 @@ import * as pulumi from "@pulumi/pulumi";
 import { namespaceOf, type Provider } from "./account";
 import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
 import { sdkTooOld } from "../shared/sdk-version";
-import type { OutputName } from "./output-names";
 import { shim } from "./shim";
 
 /**
@@ -31,13 +30,14 @@ export interface AccountOption {
 export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provider"> & AccountOption;
 
 /**
- * Outputs that are secret although no same-named input is, by kind: each name is checked by the
- * compiler against the kind's outputs (a type only: nothing of the host is loaded).
+ * Outputs that are secret although no same-named input is, by kind. Each name is checked by the
+ * compiler against the kind's outputs in test/resources/kind-tables.types.ts (compiled by
+ * `npm run build`): this side imports no kind.
  */
-const SECRET_OUTPUTS_BY_KIND: { readonly [K in Kind]?: readonly OutputName<K>[] } = {
+export const SECRET_OUTPUTS_BY_KIND = {
   Domain: ["contacts", "authCode"],
   EppCode: ["authCode"],
-};
+} as const satisfies { readonly [K in Kind]?: readonly string[] };
 
 /**
  * Outputs that are secret although no same-named input is, by type token. The constructors pass

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsZoneRecordsArgs } from "./args";
+import type { ZoneRecordsOutputs } from "./state";
 
 /**
  * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one
@@ -62,7 +63,7 @@ export class DnsZoneRecords extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
-    super("DnsZoneRecords", name, packed(args), outputNames<"DnsZoneRecords", DnsZoneRecords>()(["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"]), opts);
+    super("DnsZoneRecords", name, packed(args), outputNames<ZoneRecordsOutputs, DnsZoneRecords>()(["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"]), opts);
   }
 }
 

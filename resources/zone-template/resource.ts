@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { ZoneTemplateArgs } from "./args";
+import type { TemplateOutputs } from "./state";
 
 /**
  * A Quick Setup template applied to a zone. Another template or other variables apply it again
@@ -59,6 +60,6 @@ export class ZoneTemplate extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: ZoneTemplateArgs, opts?: ResellerResourceOptions) {
-    super("ZoneTemplate", name, args, outputNames<"ZoneTemplate", ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]), opts);
+    super("ZoneTemplate", name, args, outputNames<TemplateOutputs, ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]), opts);
   }
 }

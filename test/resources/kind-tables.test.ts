@@ -120,12 +120,12 @@ test("a handler under a name that is no kind does not compile", () => {
 
 test("a misspelt output name does not compile", () => {
   const errors = errorsOf("resources/dns-zone/resource.ts");
-  expect(errors).toEqual([expect.stringMatching(/^resources\/dns-zone\/resource\.ts: .*"nameserver"' is not assignable to type 'OutputName<"DnsZone">'/)]);
+  expect(errors).toEqual([expect.stringMatching(/^resources\/dns-zone\/resource\.ts: .*"nameserver"' is not assignable to type 'OutputName<ZoneOutputs>'/)]);
 });
 
 test("an output of another kind does not compile", () => {
   const errors = errorsOf("resources/epp-code/resource.ts");
-  expect(errors).toEqual([expect.stringMatching(/^resources\/epp-code\/resource\.ts: .*"hostname"' is not assignable to type 'OutputName<"EppCode">'/)]);
+  expect(errors).toEqual([expect.stringMatching(/^resources\/epp-code\/resource\.ts: .*"hostname"' is not assignable to type 'OutputName<EppCodeOutputs>'/)]);
 });
 
 test("a declared output left out of the list does not compile", () => {

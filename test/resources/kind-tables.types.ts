@@ -4,7 +4,11 @@
  * unused one is itself an error), and the lines without one must compile. Not run; only compiled.
  */
 import type { DnsZone, Domain, ZoneTemplate } from "../../resources";
-import { outputNames } from "../../resources/program/output-names";
+import { outputNames, type OutputName } from "../../resources/program/output-names";
+import type { SECRET_OUTPUTS_BY_KIND } from "../../resources/program/register";
+import type { ZoneOutputs } from "../../resources/dns-zone/state";
+import type { DomainOutputs } from "../../resources/domain/state";
+import type { TemplateOutputs } from "../../resources/zone-template/state";
 import type { HANDLERS, OutputsOf } from "../../resources/handlers";
 import type { Kind } from "../../resources/kinds";
 
@@ -23,14 +27,24 @@ export const zoneOutputsHaveNameservers: OutputsOf<"DnsZone">["nameservers"] = [
 export const zoneOutputsHaveNoRecordId: OutputsOf<"DnsZone">["recordId"] = "r1";
 
 // Output lists: names of the kind's outputs, covering what the class declares.
-export const zoneList = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]);
+export const zoneList = outputNames<ZoneOutputs, DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]);
 // @ts-expect-error -- a misspelt output name
-export const misspelt = outputNames<"DnsZone", DnsZone>()(["domain", "nameserver", "status", "delegated", "adopted"]);
+export const misspelt = outputNames<ZoneOutputs, DnsZone>()(["domain", "nameserver", "status", "delegated", "adopted"]);
 // @ts-expect-error -- a name of another kind's outputs
-export const stale = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted", "recordId"]);
+export const stale = outputNames<ZoneOutputs, DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted", "recordId"]);
 // @ts-expect-error -- a declared output (`status`) left out of the list
-export const unlisted = outputNames<"DnsZone", DnsZone>()(["domain", "nameservers", "delegated", "adopted"]);
+export const unlisted = outputNames<ZoneOutputs, DnsZone>()(["domain", "nameservers", "delegated", "adopted"]);
 // Outputs of the handler that the class does not declare may be listed (Domain keeps its inputs).
-export const templateList = outputNames<"ZoneTemplate", ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]);
+export const templateList = outputNames<TemplateOutputs, ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]);
 // @ts-expect-error -- Domain declares `contacts` and more; a list of one leaves them out
-export const domainShort = outputNames<"Domain", Domain>()(["domain"]);
+export const domainShort = outputNames<DomainOutputs, Domain>()(["domain"]);
+
+// A resource class's output list names its kind's outputs: the type a class passes is its handler's.
+export const zoneStateIsHandlers: ZoneOutputs = {} as OutputsOf<"DnsZone">;
+export const zoneHandlersIsState: OutputsOf<"DnsZone"> = {} as ZoneOutputs;
+
+// The secret outputs by kind (program/register.ts) are outputs of their kind.
+type SecretOutputs = { readonly [K in Kind]?: readonly OutputName<OutputsOf<K>>[] };
+export const secretOutputsAreOutputs: SecretOutputs = {} as typeof SECRET_OUTPUTS_BY_KIND;
+// @ts-expect-error -- a secret output the kind does not have
+export const secretOutputMisspelt: SecretOutputs = { Domain: ["contact"] };
