@@ -10,17 +10,8 @@
  */
 import { RecordSyntaxError, canonicalName, fail, type Problem, type RecordExtra, type RecordFields } from "./common";
 import type { RecordTypeEntry } from "./entry";
-import * as tA from "./t_a";
-import * as tAAAA from "./t_aaaa";
-import * as tCAA from "./t_caa";
-import * as tHex from "./t_hex";
-import * as tLayout from "./t_layout";
-import * as tMX from "./t_mx";
-import * as tName from "./t_name";
 import { passThrough } from "./t_other";
-import * as tSRV from "./t_srv";
-import * as tSVCB from "./t_svcb";
-import * as tTXT from "./t_txt";
+import { RECORD_TYPES } from "./table";
 import { ttlOrDefault } from "./rules";
 import { genericTypeRule, isGenericTypeName } from "./types";
 
@@ -30,12 +21,7 @@ export { absolute, absoluteNames, dotted, fieldAt } from "./entry";
 export { HOST_LABEL, canonicalName, parseCharacterStrings, quoteString } from "./common";
 export { IANA_DATA_TYPES, IANA_META_TYPES, TYPE_SOURCES, genericTypeRule, isGenericTypeName, nearestType, recordTypeRule } from "./types";
 
-const isEntry = (v: unknown): v is RecordTypeEntry => typeof v === "object" && v !== null && typeof (v as RecordTypeEntry).type === "string" && typeof (v as RecordTypeEntry).parse === "function";
-
-/** Every entry the t_<type>.ts files export, by type: a new entry in one of them is in the table, with nothing else to edit. */
-export const RECORD_TYPES: Readonly<Record<string, RecordTypeEntry>> = Object.fromEntries(
-  [tA, tAAAA, tName, tMX, tTXT, tSRV, tCAA, tHex, tSVCB, tLayout].flatMap((m) => Object.values(m).filter(isEntry)).map((e) => [e.type, e]),
-);
+export { RECORD_TYPES } from "./table";
 
 /** Types by a property of their entry, for messages that name them (generated, never listed by hand). */
 const typesWhere = (f: (e: RecordTypeEntry) => boolean): string[] => Object.values(RECORD_TYPES).filter(f).map((e) => e.type);

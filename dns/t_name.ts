@@ -1,5 +1,5 @@
 /** Types whose data is one domain name: CNAME (RFC 1035 §3.3.1), NS (§3.3.11), PTR (§3.3.12), DNAME (RFC 6672). */
-import { isServiceManagedRecord } from "../api/vocabulary";
+import { isServiceManagedRecord } from "./service-managed";
 import { canonicalTarget, fail, words } from "./common";
 import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./entry";
 

@@ -6,7 +6,7 @@
  * live record. The service's own list is open-ended (spec, DNS record: "supported types include
  * these"), so `canonicalize` (which the sandbox and read use) judges only the generic form here.
  */
-import { RECORD_TYPES } from "./index";
+import { RECORD_TYPES } from "./table";
 
 /**
  * IANA's data types by number (registry of 2025: every assigned data TYPE, obsolete ones included,

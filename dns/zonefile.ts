@@ -6,7 +6,7 @@
  * dropping one silently.
  */
 import { NOT_HELD, canonicalize, isGenericTypeName, parseCharacterStrings, problemText, recordIdentity, recordType, recordTypeRule, relativeName, zoneName, type CanonicalRecord } from "./index";
-import { isServiceManagedRecord } from "../api/vocabulary";
+import { isServiceManagedRecord } from "./service-managed";
 import { absolute } from "./entry";
 import { DS_PLACEMENT } from "./t_hex";
 
