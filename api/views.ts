@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { CONFLICT_STRATEGIES, ContactSet, PRICING_ACTIONS, RecordExtra as ExtraFields } from "./shapes";
+import type { HeldRecord } from "../dns";
 import { SERVICE_CONTACT_NAMES as N, type ServiceContact, type StoredServiceContact } from "./contact-names";
 
 /**
@@ -275,13 +276,7 @@ export interface RenewRequest {
   years: number;
   current_expiry: string;
 }
-export interface RecordInput {
-  type: string;
-  name: string;
-  content: string;
-  ttl?: number;
-  priority?: number | null;
-  extra?: ExtraFields | null;
-}
+/** A record's create body: its canonical fields (dns/ HeldRecord), the TTL left to the service's default when absent. */
+export type RecordInput = Omit<HeldRecord, "ttl"> & { ttl?: number };
 export type ConflictStrategy = (typeof CONFLICT_STRATEGIES)[number];
 export type PricingAction = (typeof PRICING_ACTIONS)[number];

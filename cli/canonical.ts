@@ -10,13 +10,11 @@ import {
   canonicalNameservers,
   canonicalRecord,
 } from "../resources/shared/normalize";
+import { canonicalFields } from "../dns";
 import type { Estate, EstateDomain, EstateRecord, EstateZone } from "./estate";
 
 export function canonicalEstateRecord(zone: string, r: EstateRecord): EstateRecord {
-  const c = canonicalRecord(
-    { type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority ?? null, extra: r.extra ?? null },
-    zone,
-  );
+  const c = canonicalRecord(canonicalFields(r), zone);
   return { ...c, extra: c.extra && Object.keys(c.extra).length ? { ...c.extra } : null };
 }
 

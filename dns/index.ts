@@ -66,6 +66,11 @@ export interface RecordInput {
   extra?: { readonly [field: string]: unknown } | null;
 }
 
+/**
+ * A record's canonical fields: the one shape of a record after check (DnsRecord's inputs and
+ * outputs, DnsZoneRecords' records, the preview's predictions, the lookups, the import) and in
+ * the request body (api/views.ts RecordInput is made of it).
+ */
 export interface CanonicalRecord {
   type: string;
   name: string;
@@ -74,6 +79,12 @@ export interface CanonicalRecord {
   priority: number | null;
   extra: RecordExtra | null;
 }
+
+/** A record's canonical fields as a holder keeps them: priority and extra may be left out where they are null. */
+export type HeldRecord = Omit<CanonicalRecord, "priority" | "extra"> & Partial<Pick<CanonicalRecord, "priority" | "extra">>;
+
+/** The canonical fields of a record already in canonical form (inputs after check, outputs, a declared record), and nothing else of it. */
+export const canonicalFields = (r: HeldRecord): CanonicalRecord => ({ type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority ?? null, extra: r.extra ?? null });
 
 export { DEFAULT_TTL, ttlOrDefault, recordIdentity, recordIdentityParts, sameRecord, type RecordIdentityFields } from "./rules";
 

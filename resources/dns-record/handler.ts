@@ -1,5 +1,5 @@
 /** DnsZone, DnsRecord and ZoneTemplate. */
-import { sameRecord as tableSameRecord, standsAlone } from "../../dns";
+import { canonicalFields, sameRecord as tableSameRecord, standsAlone } from "../../dns";
 import { DS_PLACEMENT } from "../../dns/t_hex";
 import type { DnsRecord, RecordInput } from "../../api/views";
 import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid, isTtlConflict, isZoneActive, isZoneNotActive } from "../../api/vocabulary";
@@ -28,10 +28,10 @@ import { one, recordNames } from "../kit/disguised-inputs";
 async function createInZone(ctx: HostContext, zone: string, want: CanonicalRecord): Promise<DnsRecord> {
   const api = ctx.api();
   try {
-    return await api.createRecord(zone, toRequest(want));
+    return await api.createRecord(zone, want);
   } catch (e) {
     if (!isZoneNotActive(e) || !isZoneActive(await api.checkZone(zone))) throw e;
-    return api.createRecord(zone, toRequest(want));
+    return api.createRecord(zone, want);
   }
 }
 
@@ -40,13 +40,6 @@ function recordOutputs(inputs: RecordInputs, zone: string, live: DnsRecord, adop
   const c = canonicalRecord(live, zone);
   return defined({ ...inputs, zone, ...c, recordId: live.id, fqdn: fqdn(c.name, zone), adopted });
 }
-
-function toRequest(c: CanonicalRecord): RecordInput {
-  return defined({ type: c.type, name: c.name, content: c.content, ttl: c.ttl, priority: c.priority, extra: c.extra });
-}
-
-/** Inputs come canonical from check() and outputs from read(): taken as they are, not canonicalized again. */
-const canonicalOf = (p: RecordInputs): CanonicalRecord => ({ type: p.type, name: p.name, content: p.content, ttl: p.ttl, priority: p.priority ?? null, extra: p.extra ?? null });
 
 /** A clear message for the shared-TTL refusal, naming the TTL the siblings have (the one check predicts: preview-messages.ts). */
 async function ttlConflictMessage(ctx: HostContext, zone: string, c: CanonicalRecord): Promise<string> {
@@ -120,7 +113,7 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
   recordWrites: {
     zone: (props) => (typeof props.zone === "string" ? props.zone : undefined),
     // A record made by this create (not adopted) is the service's answer, in canonical form.
-    created: (o) => (o.adopted !== false || o.recordId === undefined ? undefined : { id: o.recordId, type: o.type, name: o.name, content: o.content, ttl: o.ttl, priority: o.priority ?? null, extra: o.extra ?? null }),
+    created: (o) => (o.adopted !== false || o.recordId === undefined ? undefined : { id: o.recordId, ...canonicalFields(o) }),
   },
 
   check(ctx, _olds, news) {
@@ -160,7 +153,7 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
 
   async create(ctx, inputs) {
     const { zone, resourceUrn: urn } = inputs;
-    const want = canonicalOf(inputs);
+    const want = canonicalFields(inputs);
     const what = `${want.type} ${fqdn(want.name, zone)}`;
     if (inputs.adopt) {
       // One list of the zone serves every adoption of this command, not one list per record. A record
@@ -229,8 +222,8 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
 
   async update(ctx, id, olds, news) {
     const zone = news.zone;
-    const want = canonicalOf(news);
-    const had = canonicalOf(olds);
+    const want = canonicalFields(news);
+    const had = canonicalFields(olds);
     const patch: Partial<RecordInput> = {};
     if (want.content !== had.content) patch.content = want.content;
     if (want.ttl !== had.ttl) patch.ttl = want.ttl;

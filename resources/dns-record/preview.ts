@@ -4,7 +4,7 @@
  * (../dns-zone/preview.ts) or a live sibling of its name and type has another TTL; adopt says which
  * live record it takes, or why it creates one.
  */
-import { recordIdentity } from "../../dns";
+import { canonicalFields, recordIdentity } from "../../dns";
 import type { HostContext } from "../kit/context";
 import type { Props } from "../kit/handler";
 import { containsUnknown } from "../kit/check";
@@ -24,7 +24,7 @@ export async function previewRecord(p: Preflight, ctx: HostContext, olds: Props,
 }
 
 async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInputs): Promise<void> {
-  const want = canonicalRecord({ type: i.type, name: i.name, content: i.content, ttl: i.ttl, priority: i.priority ?? null, extra: i.extra ?? null }, i.zone);
+  const want = canonicalRecord(canonicalFields(i), i.zone);
   const what = `${want.type} ${fqdn(want.name, i.zone)}`;
   const identity = `${i.zone} ${recordIdentity(want)}`;
   const urn = i.resourceUrn ?? "";

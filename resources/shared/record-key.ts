@@ -5,10 +5,10 @@
  * DnsRecord and DnsZoneRecords both key their records by it, so one record has one owner
  * (kit/declared-records.ts).
  */
-import { recordType, type CanonicalRecord } from "../../dns";
+import { recordType, type HeldRecord } from "../../dns";
 
-/** A declared record: DnsRecord's canonical shape (priority and extra only where the type has them). */
-export type ZoneRecord = Omit<CanonicalRecord, "priority" | "extra"> & { priority?: number | null; extra?: CanonicalRecord["extra"] };
+/** A declared record: its canonical fields, priority and extra only where the type has them (dns/ HeldRecord). */
+export type ZoneRecord = HeldRecord;
 
 /** The identity of a record as one line: `<name> <type> <rdata>`. */
 export function recordKey(r: ZoneRecord): string {

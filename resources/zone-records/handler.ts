@@ -64,10 +64,6 @@ function planLines(resource: string, zone: string, steps: readonly Step[], uncha
   return [`${resource} (${zone}): ${c.create} to create, ${c.change} to change, ${c.delete} to delete, ${unchanged} unchanged`, ...steps.map((s) => `${resource}: ${stepLine(s)}`)];
 }
 
-function toRequest(r: ZoneRecord): RecordInput {
-  return defined({ type: r.type, name: r.name, content: r.content, ttl: r.ttl, priority: r.priority ?? undefined, extra: r.extra ?? undefined });
-}
-
 /** What an update sends for a change: the fields that differ. */
 function patchOf(from: ZoneRecord | undefined, to: ZoneRecord): Partial<RecordInput> {
   const p: Partial<RecordInput> = {};
@@ -158,7 +154,7 @@ async function apply(ctx: HostContext, inputs: ZoneRecordsInputs, held: Record<s
         return;
       }
       case "create": {
-        const created = await api.createRecord(zone, toRequest(s.record));
+        const created = await api.createRecord(zone, s.record);
         now[s.key] = { id: created.id, ttl: s.record.ttl };
         ctx.owners.claim(objectKey.record(zone, created.id), urn);
         return;
