@@ -198,3 +198,42 @@ test("no framework module names a kind: a kind's own rules are its folder's, rea
   // Not vacuous: a dispatch that asks for a kind by name is found.
   expect(kindNamesIn({ "host/x.ts": 'if (name !== "DnsRecord") return;\n', "dns-record/y.ts": 'const k = "DnsRecord";\n' }, kinds)).toEqual(['host/x.ts: names the kind "DnsRecord"']);
 });
+
+/**
+ * The floors of resources/, from the top: runtime.ts, host/ (and a native provider/), handlers.ts,
+ * the kind folders, then kit/ and program/, then shared/ and kinds.ts. An import goes down; the
+ * one way up allowed is a program-side type (a kind's args.ts or state.ts, erased when compiled).
+ */
+function upwardImports(modules: Record<string, string>): string[] {
+  const floor = (rel: string): number => {
+    const top = rel.split("/")[0];
+    if (rel === "runtime.ts") return 6;
+    if (top === "host" || top === "provider") return 5;
+    if (rel === "handlers.ts" || rel === "index.ts") return 4;
+    if (KIND_FOLDERS.includes(top)) return 3;
+    if (top === "kit" || top === "program") return 2;
+    return 1;
+  };
+  const out: string[] = [];
+  for (const [rel, text] of Object.entries(modules)) {
+    for (const i of importsOf(rel, text)) {
+      if (i.target.startsWith("..") || !i.target.endsWith(".ts")) continue;
+      const up = floor(i.target) > floor(rel) || (floor(i.target) === floor(rel) && floor(rel) === 2 && i.target.split("/")[0] !== rel.split("/")[0]);
+      const declaration = /\/(args|state)\.ts$/.test(i.target);
+      if (up && !(i.typeOnly && declaration)) out.push(`${rel} imports ${i.target}${i.typeOnly ? " (types)" : ""}, a floor above it`);
+    }
+  }
+  return out;
+}
+
+test("imports in resources/ run one way: down the floors, or a type of a kind's declarations", () => {
+  expect(upwardImports(sources())).toEqual([]);
+  // Not vacuous: the kit reaching into a kind, or a kind into the handler table, is named.
+  expect(
+    upwardImports({
+      "kit/x.ts": 'import { zonesInRun } from "../dns-zone/zones-in-run";\n',
+      "dns-record/y.ts": 'import type { OutputsOf } from "../handlers";\n',
+      "program/z.ts": 'import type { DomainContacts } from "../domain/args";\n',
+    }),
+  ).toEqual(["kit/x.ts imports dns-zone/zones-in-run.ts, a floor above it", "dns-record/y.ts imports handlers.ts (types), a floor above it"]);
+});
