@@ -45,7 +45,7 @@ test("the maintainer's tables of assumptions are in docs/reference.md, which shi
 });
 
 test("the CLI guide, the sandbox notes and the examples ship", () => {
-  for (const file of ["cli/README.md", "sandbox/README.md", "resources/README.md", "examples/main/README.md", "examples/main/index.ts", "examples/imported-zone/index.ts", "examples/ci/README.md", "examples/ci/pulumi.yml"])
+  for (const file of ["cli/README.md", "sandbox/README.md", "sandbox/choices.md", "resources/README.md", "examples/main/README.md", "examples/main/index.ts", "examples/imported-zone/index.ts", "examples/ci/README.md", "examples/ci/pulumi.yml"])
     expect(shipped).toContain(file);
 });
 
