@@ -74,10 +74,11 @@ test.each([PINNED_CLI, OLDEST_CLI])(`the README's program that buys a domain, on
   const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[]; changeSummary: Record<string, number> };
   const created = plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop());
   expect(created).toEqual(expect.arrayContaining(["shop", "shop-zone", "www"]));
-  // The preview asked the service (its price and availability reads are in the log) and changed nothing.
+  // The preview charged nothing and, though it asked the service (its price and availability reads
+  // are in the log), sent nothing that writes.
+  expect(sandbox.operator.ledger()).toHaveLength(seeded);
   expect(sandbox.operator.requests().length).toBeGreaterThan(beforePreview);
   expect(writes(beforePreview)).toEqual([]);
-  expect(sandbox.operator.ledger()).toHaveLength(seeded);
 
   const up = await stack.run(["up", ...YES]);
   expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
@@ -121,10 +122,10 @@ test(`the README's DNS-only starter with @pulumi/pulumi ${SDK}: the zone adopted
   expect(preview.code).toBe(0);
   const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] };
   expect(plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop()).sort()).toEqual(["app", "docs", "readme-dev", "zone"]);
-  // The preview read the zone it adopts (the log has its reads) and changed nothing.
+  // The preview charged nothing and, though it read the zone it adopts (the log has its reads), sent nothing that writes.
+  expect(sandbox.operator.ledger()).toHaveLength(ledger);
   expect(sandbox.operator.requests().length).toBeGreaterThan(beforePreview);
   expect(writes(beforePreview)).toEqual([]);
-  expect(sandbox.operator.ledger()).toHaveLength(ledger);
 
   const before = sandbox.operator.requests().length;
   const up = await stack.run(["up", ...YES]);
