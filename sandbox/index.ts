@@ -187,6 +187,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 export { LocalOperator } from "./operator";
 export type { ClockAdvance, SandboxSettings, SettingsPatch } from "./operator";
 export { SandboxOperator } from "./operator-client";
-export type { DelayFault, DropAfterCommitFault, ErrorFault, Fault, FaultMatch, RateLimitFault, RequestLogEntry } from "./server";
+export type { DelayFault, DropAfterCommitFault, ErrorFault, Fault, FaultMatch, HeldRequest, HoldFault, RateLimitFault, RequestLogEntry } from "./server";
 export { credentialFingerprint } from "./server";
 export type { LedgerEntry, SandboxState } from "./state";

@@ -3,7 +3,7 @@
  * to a sandbox in another process. Every method resolves to the `data` of the answer.
  */
 import type { ClockAdvance, SettingsPatch } from "./operator";
-import type { Fault, RequestLogEntry } from "./server";
+import type { Fault, HeldRequest, RequestLogEntry } from "./server";
 import type { LedgerEntry, SandboxState } from "./state";
 
 /** An operator call the sandbox refused. */
@@ -65,6 +65,14 @@ export class SandboxOperator {
   /** Removes every fault. */
   async clearFaults(): Promise<void> {
     await this.call("DELETE", "faults");
+  }
+  /** The requests a hold fault keeps waiting now, oldest first. */
+  async held(): Promise<HeldRequest[]> {
+    return (await this.call<{ held: HeldRequest[] }>("GET", "held")).held;
+  }
+  /** Lets every held request go on (each is then processed and answered); returns how many. */
+  release(): Promise<{ released: number }> {
+    return this.call("POST", "release");
   }
   /** Moves the business clock forward (stages, expiry); signatures keep using the wall clock. */
   advanceClock(seconds: number): Promise<ClockAdvance> {

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { PRIVACY_STATUS, STAGE, isPrivacyAwaitingVerification } from "../api/vocabulary";
 import { normalizeAddress } from "./auth";
 import { ApiError, describe, invalid, notFound } from "./errors";
-import { faultPathRegex, type Fault, type RequestLogEntry, type Sandbox } from "./server";
+import { faultPathRegex, type Fault, type HeldRequest, type RequestLogEntry, type Sandbox } from "./server";
 import { addYears, cents, parseCents, type DomainEntry, type LedgerEntry, type SandboxState, type Settings } from "./state";
 import { canonicalHost } from "./validate";
 
@@ -123,6 +123,16 @@ export class LocalOperator {
   /** Removes every fault. */
   clearFaults(): void {
     this.sb.faults = [];
+  }
+
+  /** The requests a hold fault keeps waiting now, oldest first. */
+  held(): HeldRequest[] {
+    return this.sb.held();
+  }
+
+  /** Lets every held request go on (each is then processed and answered); returns how many. */
+  release(): { released: number } {
+    return { released: this.sb.release() };
   }
 
   /** Move the business clock forward (stages, expiry); signatures keep using the wall clock. */
@@ -303,7 +313,7 @@ function applySettings(current: Settings, p: SettingsPatch): Settings {
 }
 
 function validateFault(f: Fault): Fault {
-  const rule = "kind error, drop-after-commit, delay or rate-limit with a positive integer count";
+  const rule = "kind error, drop-after-commit, delay, hold or rate-limit with a positive integer count";
   if (!f || typeof f !== "object") throw invalid("fault", f, rule);
   const count = f.count ?? 1;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1) throw invalid("count", f.count, "a positive integer");
@@ -328,6 +338,8 @@ function validateFault(f: Fault): Fault {
     case "delay":
       if (typeof f.ms !== "number" || f.ms < 0 || f.ms > 60_000) throw invalid("ms", f.ms, "milliseconds from 0 to 60000");
       return { kind: "delay", ms: f.ms, count, ...(m ? { match: m } : {}) };
+    case "hold":
+      return { kind: "hold", count, ...(m ? { match: m } : {}) };
     case "rate-limit": {
       const r = f.retryAfterSeconds ?? 1;
       if (typeof r !== "number" || !Number.isInteger(r) || r < 0) throw invalid("retryAfterSeconds", f.retryAfterSeconds, "a non-negative integer");
@@ -438,6 +450,10 @@ export async function handleOperator(op: LocalOperator, req: IncomingMessage, re
         case "DELETE faults":
           op.clearFaults();
           return { cleared: true };
+        case "GET held":
+          return { held: op.held() };
+        case "POST release":
+          return op.release();
         case "POST clock/advance":
           return op.advanceClock(body.seconds as number);
         case "POST orders/:d/approve":

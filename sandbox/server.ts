@@ -29,10 +29,10 @@ export type FaultMatch = {
 };
 /**
  * A fault for the next `count` matching API requests: an error answer (`status`, default 500),
- * the request applied but its answer dropped, an answer delayed by `ms`, or a 429 with
- * `retryAfterSeconds`.
+ * the request applied but its answer dropped, an answer delayed by `ms`, a request held until the
+ * operator releases it, or a 429 with `retryAfterSeconds`.
  */
-export type Fault = ErrorFault | DropAfterCommitFault | DelayFault | RateLimitFault;
+export type Fault = ErrorFault | DropAfterCommitFault | DelayFault | HoldFault | RateLimitFault;
 
 /** An error answer instead of the request's. */
 export interface ErrorFault {
@@ -64,6 +64,26 @@ export interface DelayFault {
   count: number;
   /** Which requests; omitted: any. */
   match?: FaultMatch;
+}
+/**
+ * The request waits, not yet processed, until the operator releases it (`release()`) or resets the
+ * sandbox; then it proceeds. A test acts while a request is in flight, and lets it go
+ * once it has seen what it waits for, with no margin of time.
+ */
+export interface HoldFault {
+  /** Held until released. */
+  kind: "hold";
+  /** How many matching requests it applies to. */
+  count: number;
+  /** Which requests; omitted: any. */
+  match?: FaultMatch;
+}
+/** A request a hold fault keeps waiting. */
+export interface HeldRequest {
+  /** HTTP method. */
+  method: string;
+  /** Path and query as sent (as the request log has it). */
+  path: string;
 }
 /** A 429 rate-limited answer. */
 export interface RateLimitFault {
@@ -182,6 +202,8 @@ export class Sandbox {
   /** Requests logged since the log was last emptied, and the earliest arrival among them: the log keeps only the latest MAX_LOG. */
   received: { count: number; firstAt?: string } = { count: 0 };
   faults: Fault[] = [];
+  /** Requests a hold fault keeps waiting, oldest first, each with what lets it go on. */
+  private holding: { request: HeldRequest; release: () => void }[] = [];
   private seq = 0;
 
   constructor(readonly opts: SandboxRuntimeOptions) {
@@ -221,6 +243,19 @@ export class Sandbox {
     this.received.count++;
     if (this.received.firstAt === undefined || e.at < this.received.firstAt) this.received.firstAt = e.at;
     if (this.requests.length > MAX_LOG) this.requests.splice(0, this.requests.length - MAX_LOG);
+  }
+
+  /** The requests held now, oldest first. */
+  held(): HeldRequest[] {
+    return this.holding.map((h) => ({ ...h.request }));
+  }
+
+  /** Lets every held request go on; returns how many there were. */
+  release(): number {
+    const all = this.holding;
+    this.holding = [];
+    for (const h of all) h.release();
+    return all.length;
   }
 
   /** Next matching fault, its count used up by one. */
@@ -279,11 +314,14 @@ export class Sandbox {
       // processed when the client has gone (as a service does with a request it received).
       const bodyRead = this.readBody(req);
       bodyRead.catch(() => undefined);
-      // Faults injected by the operator come first; a delay then lets the request proceed.
-      const delay = this.takeFault(method, rawUrl, ["delay"]);
-      if (delay && delay.kind === "delay") {
+      // Faults injected by the operator come first; a delay or a hold then lets the request proceed.
+      const wait = this.takeFault(method, rawUrl, ["delay", "hold"]);
+      if (wait?.kind === "delay") {
         entry.fault = "delay";
-        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(delay.ms, 60_000))));
+        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait.ms, 60_000))));
+      } else if (wait?.kind === "hold") {
+        entry.fault = "hold";
+        await new Promise<void>((release) => this.holding.push({ request: { method, path: entry.path }, release }));
       }
       const early = this.takeFault(method, rawUrl, ["error", "rate-limit"]);
       if (early) {
@@ -478,6 +516,7 @@ export class Sandbox {
     this.requests = [];
     this.received = { count: 0 };
     this.faults = [];
+    this.release();
     this.nonces.clear();
     this.limiter.clear();
     this.persist();

@@ -35,10 +35,12 @@ test("a purchase in flight when the cancel comes gets its answer, charged once",
   const c = clientOf(cancel.signal);
   const tld = (await c.listTlds())[0].tld;
   const domain = `inflight-${Date.now()}.${tld}`;
-  sandbox.operator.injectFault({ kind: "delay", ms: 1500, count: 1, match: { method: "POST", path: "/domains/register" } });
+  sandbox.operator.injectFault({ kind: "hold", count: 1, match: { method: "POST", path: "/domains/register" } });
   const order = c.register({ domain, years: 1, contacts: { registrant: F.contact } }, { idempotencyKey: deriveIdempotencyKey("urn:test::Domain::inflight", "register") });
-  await arrived();
+  // The sandbox holds the order, unanswered, until the cancel has come.
+  while (sandbox.operator.held().length === 0) await new Promise((r) => setTimeout(r, 20));
   cancel.abort(new Error("the command was cancelled (test)"));
+  sandbox.operator.release();
   await expect(order).resolves.toMatchObject({ domain, charged: expect.any(String) });
   expect(sandbox.operator.ledger().filter((e) => e.domain === domain).map((e) => e.action)).toEqual(["register"]);
   // After the cancel, nothing more is sent.

@@ -11,6 +11,7 @@ import { contact, Managed } from "../resources/lifecycle/harness";
 import { dataWith } from "../support/rewriting-proxy";
 import { redirectTo } from "./answer-writers";
 import { failureOf, lyingService } from "./lying-service";
+import { until } from "../support/until";
 
 jest.setTimeout(300_000);
 
@@ -26,7 +27,7 @@ const ordersSent = () => service.proxy.requests.filter((r) => r.method === "POST
 /** The host's log lines since `from` once one contains `text` (the host's log reaches the test asynchronously). */
 async function said(from: number, text: string): Promise<string> {
   const lines = () => service.env.host.logs().slice(from).join("\n");
-  for (let n = 0; n < 100 && !lines().includes(text); n++) await new Promise((r) => setTimeout(r, 20));
+  await until(`the host to log ${JSON.stringify(text)}`, () => lines().includes(text));
   return lines();
 }
 

@@ -8,6 +8,7 @@
  */
 import { startProviderHost } from "../../dev/engine/host";
 import { Managed, ROOT, contact, startEnv, type Env } from "../resources/lifecycle/harness";
+import { until } from "../support/until";
 
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
 const LOOKALIKE = "\u0435xample.com"; // Cyrillic "е", then Latin
@@ -37,7 +38,7 @@ async function hostWith(config: Record<string, string>): Promise<Env> {
 /** The host's log once it holds `marker`: a line the host prints may reach its stdout after the answer to the call that logged it. */
 async function logsUpTo(host: Env, marker: string): Promise<string> {
   const text = () => host.host.logs().join("\n");
-  for (let i = 0; i < 250 && !text().includes(marker); i++) await new Promise((r) => setTimeout(r, 20));
+  await until(`the host to log ${marker}`, () => text().includes(marker));
   return text();
 }
 

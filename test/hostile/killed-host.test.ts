@@ -16,6 +16,7 @@ import { toServiceContact } from "../../api/contact-names";
 import { contact, Managed, providerFor, ROOT, startEnv, urnOf, type Env } from "../resources/lifecycle/harness";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs, maxInWindow } from "../support/request-log";
+import { until } from "../support/until";
 
 jest.setTimeout(300_000);
 
@@ -30,18 +31,10 @@ const ledger = (domain: string) => env.sandbox.operator.ledger().filter((e) => e
 /** The register requests the sandbox logged since `mark` (each test orders one domain). */
 const registers = (mark: number) => env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/domains/register"));
 
-async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** The host's log lines since `from`, once `text` is among them (stdout and gRPC may arrive in either order). */
 async function logged(from: number, text: string): Promise<string> {
   const since = () => env.host.logs().slice(from).join("\n");
-  for (let i = 0; i < 100 && !since().includes(text); i++) await new Promise((r) => setTimeout(r, 20));
+  await until(`the host to log ${JSON.stringify(text)}`, () => since().includes(text));
   return since();
 }
 
@@ -53,22 +46,23 @@ async function newHost(): Promise<void> {
 }
 
 /**
- * Runs one `up` of the given resources with the answer to the first POST matching each one's `path`
- * held back by the sandbox, kills the host once every such request has arrived (its delay fault
- * taken), and waits until the sandbox has charged each.
+ * Runs one `up` of the given resources with the first POST matching each one's `path` held by the
+ * sandbox (a hold fault), kills the host once every such request has arrived, then lets them go and
+ * waits until the sandbox has charged each: the host is dead before any answer, whatever the load.
  */
 async function killedWhileAnswering(runs: { r: Managed; args: Record<string, unknown>; path: string; charged: () => boolean }[]): Promise<void> {
-  for (const { path } of runs) env.sandbox.operator.injectFault({ kind: "delay", ms: 3000, count: 1, match: { method: "POST", path } });
+  for (const { path } of runs) env.sandbox.operator.injectFault({ kind: "hold", count: 1, match: { method: "POST", path } });
   const ups = runs.map(({ r, args }) =>
     r.up(args).then(
       () => "finished",
       () => "failed",
     ),
   );
-  await until("the held requests to arrive", () => env.sandbox.operator.faults().length === 0);
+  await until("the held requests to arrive", () => env.sandbox.operator.held().length === runs.length);
   await env.host.kill();
   expect(await Promise.all(ups)).toEqual(runs.map(() => "failed"));
-  // The sandbox takes each order once its delay is over, the client gone.
+  // The sandbox takes each order once it is let go, the client gone.
+  env.sandbox.operator.release();
   for (const { path, charged } of runs) await until(`the request to ${path} to be charged`, charged);
 }
 
@@ -123,7 +117,7 @@ test("killed mid-register, mid-renew and mid-purchase of each add-on: each order
   // The same key twice: the killed run's order, then its replay.
   const sent = registers(mark);
   expect(sent.map((r) => [r.fault, r.replayed])).toEqual([
-    ["delay", false],
+    ["hold", false],
     [null, true],
   ]);
   expect(new Set(sent.map((r) => r.idempotency_key)).size).toBe(1);
@@ -140,7 +134,7 @@ test("killed mid-register, mid-renew and mid-purchase of each add-on: each order
   expect(rd.outputs.unconfirmedOrder).toBeUndefined();
   const renews = env.sandbox.operator.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/renew"));
   expect(renews.map((r) => [r.fault, r.replayed])).toEqual([
-    ["delay", false],
+    ["hold", false],
     [null, true],
   ]);
   expect(new Set(renews.map((r) => r.idempotency_key)).size).toBe(1);

@@ -12,6 +12,7 @@ import { FOREIGN_AUTH_CODE } from "../../sandbox/state";
 import { contact, Managed } from "../resources/lifecycle/harness";
 import { dataWith, type Lie } from "../support/rewriting-proxy";
 import { failureOf, lyingService } from "./lying-service";
+import { until } from "../support/until";
 
 jest.setTimeout(300_000);
 
@@ -141,7 +142,7 @@ describe.each(ADDONS)("%s answered as the service sent it", (kind, action, _path
     expect(await a.refresh()).toBe(true);
     expect(a.state!.outputs).toMatchObject({ charged: order.amount, currency: order.currency, invoice: order.invoice });
     expect(await a.up({ domain })).toBe("same");
-    for (let n = 0; n < 100 && !service.env.host.logs().slice(logsBefore).join("\n").includes(`${label} bought`); n++) await new Promise((r) => setTimeout(r, 20));
+    await until(`the host to log that ${label} was bought`, () => service.env.host.logs().slice(logsBefore).join("\n").includes(`${label} bought`));
     expect(service.env.host.logs().slice(logsBefore).join("\n")).toContain(`${domain}: ${label} bought; it charged ${order.amount} ${order.currency} (invoice ${order.invoice})`);
   });
 
@@ -162,7 +163,7 @@ describe.each(ADDONS)("%s answered as the service sent it", (kind, action, _path
     expect(a.state!.outputs.charged).toBeNull();
     expect(ledger(domain, action)).toEqual([order]);
     const said = () => service.env.host.logs().slice(logsBefore).join("\n");
-    for (let n = 0; n < 100 && !said().includes("cannot be confirmed any more"); n++) await new Promise((r) => setTimeout(r, 20));
+    await until("the host to log that the purchase cannot be confirmed any more", () => said().includes("cannot be confirmed any more"));
     expect(said()).toContain(`${domain}: the ${label} purchase of an earlier run cannot be confirmed any more: it was sent at ${placedAt}`);
     expect(said()).toMatch(/so asking again would be a new order; none was sent/);
   });
@@ -181,7 +182,7 @@ test("a Domain's unconfirmed register whose program now adopts it without contac
   expect(d.state!.outputs.unconfirmedOrder).toBeUndefined();
   expect(ledger(domain, "register")).toHaveLength(1);
   const said = () => service.env.host.logs().slice(logsBefore).join("\n");
-  for (let n = 0; n < 100 && !said().includes("cannot be confirmed"); n++) await new Promise((r) => setTimeout(r, 20));
+  await until("the host to log that the register cannot be confirmed", () => said().includes("cannot be confirmed"));
   expect(said()).toContain(`${domain}: the register of an earlier run cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent.`);
   expect(said()).not.toMatch(/nothing (was )?charged/i);
 });

@@ -1,18 +1,22 @@
 /**
  * An interrupted `pulumi up`, through the real Pulumi CLI against the sandbox: SIGINT once (a CI
  * job's cancel), SIGINT twice (cancel, then force), and SIGKILL of the CLI and everything it started
- * (a runner that dies), each at a paid or creating request held in flight by the sandbox (a delay
- * fault: the test signals once the request has arrived, never after a blind sleep). Then the steps
- * docs/interrupted-runs.md prescribes, asserted on what the CLI prints and exits with, on
+ * (a runner that dies), each at a paid or creating request held in flight by the sandbox (a hold
+ * fault: the test signals once the request has arrived, and lets it go once the CLI has said what the
+ * test waits for, never after a blind sleep or a fixed delay). Then the steps
+ * docs/interrupted-runs.md prescribes (after a kill mid-registration, the README's, run as written), asserted on what the CLI prints and exits with, on
  * `pulumi stack export` (pending_operations, the charge in state) and on the sandbox's ledger and
  * zone: a paid order is in state with its charge and bought once, a record is taken over and not
  * made twice, a renewal is paid once. Then a cancel in the deletes: a destroy's, which the CLI ends
  * with exit code 0 though it stopped them, and an up's, which fails; either is finished by running
  * the command again.
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import { CliStack, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { CliStack, checkoutRoot, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { readmeShellLines } from "../support/readme-program";
+import { until } from "../support/until";
 
 jest.setTimeout(900_000);
 
@@ -66,45 +70,67 @@ async function stackFor(domain: string): Promise<CliStack> {
   return stack;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > 300_000) throw new Error(`waited 300 s for ${what}`);
-    await sleep(100);
-  }
-}
+/** A hang guard for what the CLI says or does, not a margin: 300 s. */
+const CLI_GUARD = 300_000;
 
 type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
 
+/** What the provider host says when it hears the engine's Cancel with a call under way (resources/host/host.ts). */
+const HEARD_CANCEL = "the Pulumi CLI cancelled the command: requests under way finish and their answers are recorded; no new request is sent";
+
 /**
  * `pulumi up` (or `command`), interrupted while the sandbox holds the first request matching `path`
- * (method POST, or `method`): SIGINT once; SIGINT, then again once the CLI said it is cancelling; or
- * SIGKILL of the CLI and every process below it. Returns what the CLI printed, once the held request
- * has been answered.
+ * (method POST, or `method`) in flight, unprocessed (a hold fault). The test lets the request go
+ * only once the CLI has said what it waits for, so no margin of time is involved: after SIGINT once,
+ * the provider host's word that it heard the engine's Cancel; after SIGINT, then SIGINT again once the
+ * CLI said it is cancelling, the CLI's `terminating`; after SIGKILL of the CLI and every process below
+ * it, their end. Returns what the CLI printed, once the held request has been answered.
  */
 async function interruptedUp(stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> {
-  const held = (): boolean => sandbox.operator.faults().length === 0;
-  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method, path } });
+  sandbox.operator.injectFault({ kind: "hold", count: 1, match: { method, path } });
   const answered = sandbox.operator.requests().length;
   const { child, done } = stack.start(command);
   let out = "";
   child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
-  await until(`${method} ${path} to arrive`, held);
-  if (how === "SIGKILL") {
-    killTree(child);
-  } else {
-    child.kill("SIGINT");
-    if (how === "SIGINT twice") {
-      await until("the CLI to say it is cancelling", () => out.includes("^C received; cancelling"));
+  try {
+    await until(`${method} ${path} to arrive`, () => sandbox.operator.held().length > 0, CLI_GUARD);
+    if (how === "SIGKILL") {
+      killTree(child);
+      await done;
+    } else {
       child.kill("SIGINT");
+      if (how === "SIGINT twice") {
+        await until("the CLI to say it is cancelling", () => out.includes("^C received; cancelling"), CLI_GUARD);
+        child.kill("SIGINT");
+        await until("the CLI to say it is terminating", () => out.includes("^C received; terminating"), CLI_GUARD);
+      } else {
+        await until("the provider host to say it heard the engine's Cancel", () => out.includes(HEARD_CANCEL), CLI_GUARD);
+      }
     }
+  } finally {
+    sandbox.operator.release();
   }
   const run = await done;
   // The service applies a request it received, whoever is left to read the answer.
-  await until(`the answer to ${method} ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === method && r.path.includes(path)));
+  await until(`the answer to ${method} ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === method && r.path.includes(path)), CLI_GUARD);
   return run;
 }
+
+/** A line of the README run by the shell as written, in the project folder with the stack's environment (not blocking: the sandbox answers from this process). */
+function shell(line: string, stack: CliStack): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", line], { cwd: projectDir, env: stack.env(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The update locks in the stack's backend (a file each, under .pulumi/locks/). */
+const locks = (stack: CliStack): string[] => fs.readdirSync(stack.backend, { recursive: true, encoding: "utf8" }).filter((f) => /(^|\/)locks\/.+\.json$/.test(f));
 
 const charges = (domain: string): string[] =>
   sandbox.operator
@@ -121,7 +147,7 @@ test("SIGINT once at the registration: the order's answer is recorded with its c
   expect(run.code).not.toBe(0);
   expect(run.stdout).toContain("^C received; cancelling");
   // The provider host heard the engine's Cancel (resources/host/engine-cancel.ts).
-  expect(run.stdout).toContain("the Pulumi CLI cancelled the command: requests under way finish and their answers are recorded; no new request is sent");
+  expect(run.stdout).toContain(HEARD_CANCEL);
   expect(run.stdout).toMatch(/shop created/);
   expect(run.stdout).toContain("update canceled");
   const state = await stack.exportState();
@@ -176,6 +202,39 @@ test("SIGINT twice at the registration: the create is left pending; up takes the
   expect(pending(await stack.exportState())).toEqual([]);
   expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
   expect(charges(domain)).toEqual(["register", "privacy"]);
+});
+
+test("SIGKILL at the registration: the order is charged with the CLI dead, the stack locked and the create pending; the README's recovery, run as written, records the charge, buys nothing twice and leaves nothing pending", async () => {
+  const domain = "killed-register.com";
+  const stack = await stackFor(domain);
+  const run = await interruptedUp(stack, "/domains/register", "SIGKILL");
+  expect(run.signal).toBe("SIGKILL");
+  // The order went through after the kill; nobody recorded it.
+  expect(charges(domain)).toEqual(["register"]);
+  const killed = await stack.exportState();
+  expect(pending(killed)).toEqual(["creating shop"]);
+  expect(resource(killed, "shop")).toBeUndefined();
+  // The dead CLI's lock is still in the backend.
+  expect(locks(stack)).toHaveLength(1);
+
+  // The README's recovery ("When an up is interrupted"), each line run by the shell as written.
+  const lines = readmeShellLines(checkoutRoot, "When an up is interrupted");
+  expect(lines.map((l) => l.replace(/\s+#.*$/, ""))).toEqual(["pulumi cancel --yes --non-interactive", "pulumi up --yes --non-interactive", "pulumi refresh --clear-pending-creates --yes --non-interactive"]);
+  const said: string[] = [];
+  for (const line of lines) {
+    const r = await shell(line, stack);
+    expect({ line, code: r.code, stderr: r.stderr, out: r.code === 0 ? "" : r.stdout.slice(-4000) }).toEqual({ line, code: 0, stderr: "", out: "" });
+    said.push(r.stdout);
+  }
+  // The up took the paid domain over by replay and recorded what the order charged.
+  expect(said[1]).toMatch(/the service replayed that order's answer to the same Idempotency-Key: it charged 12\.00 USD \(invoice [^)]+\)\. Taking it; nothing was bought again\./);
+  const after = await stack.exportState();
+  expect(pending(after)).toEqual([]);
+  expect(locks(stack)).toEqual([]);
+  expect(resource(after, "shop")).toMatchObject({ id: domain, outputs: expect.objectContaining({ charged: "12.00", currency: "USD" }) });
+  // One charge for the registration; the up bought the rest of the program (the add-on) once.
+  expect(charges(domain)).toEqual(["register", "privacy"]);
+  expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
 });
 
 test("SIGKILL at the add-on purchase: the stack stays locked until `pulumi cancel`; up takes the add-on over with its charge; bought once", async () => {

@@ -67,13 +67,18 @@ test.each([PINNED_CLI, OLDEST_CLI])(`the README's program that buys a domain, on
   expect(stackFile).not.toContain(sandbox.credentials.secret);
   expect(stackFile).not.toContain("Pat Packer");
 
+  const seeded = sandbox.operator.ledger().length; // the sandbox's seed has charges of its own
+  const beforePreview = sandbox.operator.requests().length;
   const preview = await stack.run(["preview", "--json", "--non-interactive"]);
   expect(preview.code).toBe(0);
   const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[]; changeSummary: Record<string, number> };
   const created = plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop());
   expect(created).toEqual(expect.arrayContaining(["shop", "shop-zone", "www"]));
-  const seeded = sandbox.operator.ledger().length; // the sandbox's seed has charges of its own
+  // The preview charged nothing and, though it asked the service (its price and availability reads
+  // are in the log), sent nothing that writes.
   expect(sandbox.operator.ledger()).toHaveLength(seeded);
+  expect(sandbox.operator.requests().length).toBeGreaterThan(beforePreview);
+  expect(writes(beforePreview)).toEqual([]);
 
   const up = await stack.run(["up", ...YES]);
   expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
@@ -111,18 +116,22 @@ test(`the README's DNS-only starter with @pulumi/pulumi ${SDK}: the zone adopted
   expect(fs.readFileSync(`${checkoutRoot}/README.md`, "utf8")).toContain("pulumi config set domain demo-reseller.com");
   const { stack } = await readmeStack(STARTER, "demo-reseller.com");
   const ledger = sandbox.operator.ledger().length;
+  const beforePreview = sandbox.operator.requests().length;
 
   const preview = await stack.run(["preview", "--json", "--non-interactive"]);
   expect(preview.code).toBe(0);
   const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] };
   expect(plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop()).sort()).toEqual(["app", "docs", "readme-dev", "zone"]);
+  // The preview charged nothing and, though it read the zone it adopts (the log has its reads), sent nothing that writes.
+  expect(sandbox.operator.ledger()).toHaveLength(ledger);
+  expect(sandbox.operator.requests().length).toBeGreaterThan(beforePreview);
+  expect(writes(beforePreview)).toEqual([]);
 
   const before = sandbox.operator.requests().length;
   const up = await stack.run(["up", ...YES]);
   expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
   // The zone is taken over (the account hosts it), the two records are the only writes, nothing is bought.
-  const writes = sandbox.operator.requests().slice(before).filter((r) => r.mutating).map((r) => `${r.method} ${r.path}`);
-  expect(writes).toEqual([expect.stringMatching(/^POST .*\/dns\/zones\/demo-reseller\.com\/records$/), expect.stringMatching(/^POST .*\/dns\/zones\/demo-reseller\.com\/records$/)]);
+  expect(writes(before)).toEqual([expect.stringMatching(/^POST .*\/dns\/zones\/demo-reseller\.com\/records$/), expect.stringMatching(/^POST .*\/dns\/zones\/demo-reseller\.com\/records$/)]);
   expect(sandbox.operator.ledger().length).toBe(ledger);
   const zone = (await stack.exportState()).deployment.resources!.find((r) => r.urn.endsWith("::zone"));
   expect(zone?.outputs).toMatchObject({ domain: "demo-reseller.com", adopted: true });

@@ -3,6 +3,7 @@
  * program run under setMocks (the SDK serializes providers exactly as under `pulumi up`).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { until } from "../support/until";
 
 const SECRET = "s3cr3t-api-secret-value";
 const CONTACT_EMAIL = "private-person@example.net";
@@ -29,7 +30,7 @@ beforeAll(async () => {
 test("every resource's __provider is at most 1.2 KB, one text for every kind, and contains no secret, path or credential", async () => {
   const r = (require("../../resources") as typeof import("../../resources"));
   const contact = { name: "P", email: CONTACT_EMAIL, phone: "+441234567890", addressLine1: "1", city: "c", country: "GB" };
-  const d = new r.Domain("d", { domain: "example.com", contacts: { registrant: contact }, authCode: AUTH });
+  new r.Domain("d", { domain: "example.com", contacts: { registrant: contact }, authCode: AUTH });
   new r.DnsZone("z", { domain: "example.com" });
   new r.DnsRecord("rec", { zone: "example.com", type: "A", name: "@", content: "192.0.2.1" });
   new r.ChildHost("h", { domain: "example.com", hostname: "ns1", ipv4: ["192.0.2.53"] });
@@ -37,10 +38,10 @@ test("every resource's __provider is at most 1.2 KB, one text for every kind, an
   new r.Protection("pr", { domain: "example.com" });
   new r.EppCode("e", { domain: "example.com", trigger: 1 });
   new r.ZoneTemplate("t", { zone: "example.com", templateId: "mail", variables: { mx_host: "mx.example.com" } });
-  await new Promise<void>((resolve) => d.urn.apply(() => resolve()));
-  await new Promise((res) => setTimeout(res, 200));
-
   const kinds = ["Domain", "DnsZone", "DnsRecord", "ChildHost", "PrivacyAddon", "Protection", "EppCode", "ZoneTemplate"];
+  // The SDK registers them one after another: wait for each registration, not for a time.
+  await until("the SDK to register every resource", () => captured.length >= kinds.length);
+
   expect(captured.map((c) => c.type).sort()).toEqual(kinds.map((k) => `pulumi-nodejs:dynamic/reseller:${k}`).sort());
   const coverage = "__coverage__" in globalThis;
   for (const c of captured) {

@@ -57,6 +57,31 @@ describe("faults", () => {
     expect((await op.requests())[0].fault).toBe("delay");
   });
 
+  it("hold: the request waits unprocessed, is listed as held, and is processed and answered once released", async () => {
+    await op.injectFault({ kind: "hold", count: 1, match: { method: "POST", path: "/domains/register" } });
+    const ledger = (await op.ledger()).length;
+    let answered = false;
+    const reply = api("POST", "/domains/register", order("held-order.com"), { idempotencyKey: "hold-1" }).then((r) => ((answered = true), r));
+    while ((await op.held()).length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(await op.held()).toEqual([{ method: "POST", path: "/api/v1/domains/register" }]);
+    // Held: not processed (no charge, not logged), not answered, the fault used up.
+    expect([(await op.ledger()).length, (await op.requests()).length, answered, (await op.faults()).length]).toEqual([ledger, 0, false, 0]);
+    expect(await op.release()).toEqual({ released: 1 });
+    expect((await reply).status).toBe(201);
+    expect((await op.ledger()).length).toBe(ledger + 1);
+    expect((await op.requests()).map((e) => [e.fault, e.mutating])).toEqual([["hold", true]]);
+    expect([await op.held(), await op.release()]).toEqual([[], { released: 0 }]);
+  });
+
+  it("reset lets a held request go on", async () => {
+    await op.injectFault({ kind: "hold", count: 1, match: { path: "/ping" } });
+    const reply = api("GET", "/ping");
+    while (sb.operator.held().length === 0) await new Promise((r) => setTimeout(r, 10));
+    sb.operator.reset();
+    expect((await reply).status).toBe(200);
+    expect(sb.operator.held()).toEqual([]);
+  });
+
   it("drop-after-commit: the order is committed and charged once; the retry with the same key replays it", async () => {
     await op.injectFault({ kind: "drop-after-commit", count: 1, match: { path: "/domains/register" } });
     const ledger = (await op.ledger()).length;

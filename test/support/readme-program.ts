@@ -1,6 +1,7 @@
 /**
- * The README's programs and their `pulumi config set` lines, as written, for the tests that run them
- * through the real CLI (test/pulumi-cli/readme-flow.test.ts).
+ * The README's programs and their `pulumi config set` lines, and its other shell blocks, as written,
+ * for the tests that run them through the real CLI (test/pulumi-cli/readme-flow.test.ts,
+ * test/pulumi-cli/interrupted.test.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,13 +13,25 @@ export interface ReadmeProgram {
   configLines: string[];
 }
 
-/** The section of the README under `heading` (a `## ` heading's text): its first ```ts block and its config lines. */
-export function readmeProgram(root: string, heading: string): ReadmeProgram {
+/** The text of the README's section under `heading` (a `## ` heading's text). */
+function readmeSection(root: string, heading: string): string {
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   const start = readme.indexOf(`\n## ${heading}\n`);
   if (start < 0) throw new Error(`README.md: no section "## ${heading}"`);
   const end = readme.indexOf("\n## ", start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/** The lines of the first ```sh block of the README's section under `heading`, as written (their comments too), blank lines left out. */
+export function readmeShellLines(root: string, heading: string): string[] {
+  const block = /```sh\n([\s\S]*?)```/.exec(readmeSection(root, heading))?.[1];
+  if (!block) throw new Error(`README.md: no \`\`\`sh block under "## ${heading}"`);
+  return block.split("\n").filter((line) => line.trim() !== "");
+}
+
+/** The section of the README under `heading` (a `## ` heading's text): its first ```ts block and its config lines. */
+export function readmeProgram(root: string, heading: string): ReadmeProgram {
+  const section = readmeSection(root, heading);
   const program = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   if (!program) throw new Error(`README.md: no \`\`\`ts block under "## ${heading}"`);
   const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes("pulumi config set reseller:apiKey")) ?? "";

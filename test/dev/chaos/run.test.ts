@@ -20,6 +20,7 @@ import { FOREIGN_AUTH_CODE, type LedgerEntry, type SandboxState } from "../../..
 import { BENCH_REGISTRANT } from "../../support/registrant";
 import { startProviderHost } from "../../../dev/engine/host";
 import { providerFor, ROOT, urnOf } from "../../resources/lifecycle/harness";
+import { until } from "../../support/until";
 
 describe("a campaign of 20 operations under faults and host kills", () => {
   let report: ChaosReport;
@@ -206,7 +207,7 @@ describe("what the campaign relies on", () => {
         name: "OutcomeUnknownError",
       });
       const applied = async (): Promise<boolean> => (await client.listRecords("demo-reseller.com")).some((r) => r.name === "late");
-      for (let i = 0; i < 50 && !(await applied()); i++) await new Promise((r) => setTimeout(r, 100));
+      await until("the late record to be applied", applied);
       expect(await applied()).toBe(true);
       expect(sandbox.operator.requests().filter((e) => e.fault === "delay")).toEqual([expect.objectContaining({ method: "POST", status: 201, mutating: true })]);
     } finally {
@@ -235,7 +236,7 @@ describe("what the campaign relies on", () => {
       const checked = (await host.check(urn, {}, inputs)).inputs;
       sandbox.operator.injectFault({ kind: "delay", ms: 1500, count: 1, match: { method: "POST", path: "/records" } });
       await expect(host.create(urn, checked)).rejects.toThrow(/no answer to the create/);
-      for (let i = 0; i < 50 && late().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await until("the late record to be applied", () => late().length > 0);
       expect(late()).toHaveLength(1);
 
       const again = await host.create(urn, checked);

@@ -11,6 +11,7 @@ import { isProviderHostError, type PropertyMap } from "../../../dev/engine/host"
 import { canonicalContact } from "../../../resources/shared/normalize";
 import { FOREIGN_AUTH_CODE } from "../../../sandbox/state";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
+import { until } from "../../support/until";
 
 let env: Env;
 beforeAll(async () => {
@@ -23,11 +24,11 @@ const contacts = { registrant: contact };
 
 /**
  * Expects the host's log lines since `from` to include `text`. The host writes a line to its stdout
- * before it answers over gRPC, but the two pipes may reach this process in either order: allow 2 s.
+ * before it answers over gRPC, but the two pipes may reach this process in either order: it waits for the line.
  */
 async function expectLogged(from: number, text: string): Promise<void> {
   const since = () => env.host.logs().slice(from).join("\n");
-  for (let i = 0; i < 100 && !since().includes(text); i++) await new Promise((r) => setTimeout(r, 20));
+  await until(`the host to log ${JSON.stringify(text)}`, () => since().includes(text));
   expect(since()).toContain(text);
 }
 

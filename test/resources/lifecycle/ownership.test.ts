@@ -9,6 +9,7 @@
 import { startProviderHost, UNKNOWN } from "../../../dev/engine/host";
 import { contact, Managed, ROOT, startEnv, type Env } from "./harness";
 import type { Kind } from "../../../resources/kinds";
+import { until } from "../../support/until";
 
 // Each test drives a resource through several steps (up, rename, preview, refresh, up), each one
 // or more calls through the SDK's provider host against the sandbox: 62 s for the whole suite at load 3.5 on 2 cores, up to 47 s for one
@@ -52,10 +53,10 @@ async function renameWithoutAlias(old: Managed, args: Record<string, unknown>, n
   return next;
 }
 
-/** This command's host log, once it shows `wanted` (stdout and gRPC answers may arrive in either order: allow 2 s). */
+/** This command's host log, once it shows `wanted` (stdout and gRPC answers may arrive in either order). */
 async function hostLog(wanted: RegExp): Promise<string> {
   const all = () => env.host.logs().join("\n");
-  for (let i = 0; i < 100 && !wanted.test(all()); i++) await new Promise((r) => setTimeout(r, 20));
+  await until(`the host to log ${wanted}`, () => wanted.test(all()));
   return all();
 }
 
@@ -193,7 +194,7 @@ describe("rename or reparent without aliases: the old URN's delete leaves the ob
     const p = await e.preview({ domain: "demo-shop.net" });
     expect(p.step).toBe("create");
     const logs = () => env.host.logs().slice(from).join("\n");
-    for (let i = 0; i < 100 && !/will request a new transfer code/.test(logs()); i++) await new Promise((r) => setTimeout(r, 20));
+    await until("the host to warn of a new transfer code", () => /will request a new transfer code/.test(logs()));
     expect(logs()).toMatch(/EppCode "shop-code" will request a new transfer code, which replaces the current one and e-mails the registrant\. If this resource was renamed or moved under a component, add its old name with the aliases resource option instead/);
     expect(env.sandbox.operator.requests().slice(-1)[0]?.path ?? "").not.toMatch(/auth-code|epp/);
   });

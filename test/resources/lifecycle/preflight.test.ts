@@ -11,6 +11,7 @@
  */
 import { startProviderHost } from "../../../dev/engine/host";
 import { Managed, ROOT, contact, startEnv, type Env } from "./harness";
+import { until } from "../../support/until";
 
 const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
 const SERVICE_NS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
@@ -33,13 +34,13 @@ const recordArgs = { zone: "demo-reseller.com", type: "TXT", name: "preflight", 
 const requestsSince = (mark: number) => env.sandbox.operator.requests().slice(mark);
 
 /**
- * The host's log once it holds every one of `expected`, or after 5 s: a line the host prints may reach
- * its stdout after the answer to the call that logged it.
+ * The host's log once it holds every one of `expected`: a line the host prints may reach its stdout
+ * after the answer to the call that logged it.
  */
 async function logsWith(host: Env, ...expected: (string | RegExp)[]): Promise<string> {
   const text = () => host.host.logs().join("\n");
   const has = (e: string | RegExp) => (typeof e === "string" ? text().includes(e) : e.test(text()));
-  for (let i = 0; i < 250 && !expected.every(has); i++) await new Promise((r) => setTimeout(r, 20));
+  await until(`the host to log ${expected.map(String).join(", ")}`, () => expected.every(has));
   return text();
 }
 
