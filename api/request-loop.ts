@@ -56,6 +56,8 @@ export interface RequestLoopSettings {
   /** Path of the base URL before the API prefix ("" for a bare host). */
   basePath: string;
   apiKey: string;
+  /** How errors name the key and secret (client option `credentialSettings`). */
+  credentialSettings?: string;
   contract: Contract;
   timeoutMs: number;
   maxRetries: number;
@@ -177,7 +179,13 @@ export class RequestLoop {
     const signedPath = `${s.basePath}${s.contract.apiPrefix}${relPath}${qs.size ? `?${qs}` : ""}`;
     const body = call.body === undefined ? "" : JSON.stringify(call.body);
     const safety = requestSafety(call.endpoint, call.idempotencyKey !== undefined);
-    const ctx: RequestContext = { method, template: call.endpoint.template, path: signedPath, secrets: [this.#secret, ...sensitiveStrings(call.body)] };
+    const ctx: RequestContext = {
+      method,
+      template: call.endpoint.template,
+      path: signedPath,
+      secrets: [this.#secret, ...sensitiveStrings(call.body)],
+      credentialSettings: s.credentialSettings,
+    };
     const jitter = unitRandom(s.random);
     const rl = s.contract.rateLimit;
     // One wait budget per call: every wait before a retry (429, a 5xx's Retry-After, backoff) draws from it.

@@ -95,6 +95,8 @@ export interface ClientOptions {
   apiSecret: string;
   /** Client-side rate limit; the client's default is the service's stated 60 a minute. */
   requestsPerMinute?: number;
+  /** How errors name the key and secret: as this command reads them. */
+  credentialSettings: string;
 }
 
 export interface CliIo {
@@ -202,7 +204,7 @@ function clientOptions(values: { "base-url"?: string; key?: string; "requests-pe
   } catch (e) {
     throw isSettingError(e) ? new UsageError(e.message) : e;
   }
-  return { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
+  return { baseUrl, apiKey, apiSecret, credentialSettings: "RESELLER_API_KEY or --key, and RESELLER_API_SECRET", ...(requestsPerMinute ? { requestsPerMinute } : {}) };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<number> {
