@@ -118,7 +118,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
 }
 
 /** What a client's owner hooks into it: the clock it signs, paces and waits on, its log, what it answered, its cancel. */
-export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep" | "signal">;
+export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "waitNoticeMs" | "onResponse" | "now" | "sleep" | "signal">;
 
 /**
  * Builds the real client (api/client.ts). Loaded here, on first use, rather than imported: a
