@@ -25,6 +25,8 @@ export interface ResellerClientOptions {
   /** Kept in a private field of the request loop only; never on the client or in an error. */
   apiSecret: string;
   contract?: ContractOverrides;
+  /** How errors name where the key and secret came from, e.g. `--key or RESELLER_API_KEY / RESELLER_API_SECRET` (default: the stack config's reseller:apiKey / reseller:apiSecret). */
+  credentialSettings?: string;
   /** Deadline of one attempt: connect, headers and the whole body together (default 30 s). */
   timeoutMs?: number;
   /** Retries of network failures, timeouts and 5xx (default 3). */
@@ -162,6 +164,7 @@ export class ResellerClient {
         origin: url.origin,
         basePath,
         apiKey: options.apiKey,
+        credentialSettings: options.credentialSettings,
         contract,
         timeoutMs,
         maxRetries: options.maxRetries ?? 3,

@@ -23,6 +23,8 @@ export interface RequestContext {
   retryAfterMs?: number;
   /** What the client did before giving up (e.g. how many 429s it waited out), said before the next step. */
   note?: string;
+  /** How the caller names the API key and secret it read, for the advice of a refused credential (client option `credentialSettings`). */
+  credentialSettings?: string;
 }
 
 /** The parts of an error body the client understands (contract: ErrorShape, read leniently). */
@@ -73,7 +75,7 @@ export class ResellerApiError extends Error {
   readonly body: unknown;
 
   constructor(status: number, parsed: ParsedErrorBody, ctx: RequestContext, body: unknown) {
-    const nextStep = (new.target as typeof ResellerApiError).nextStep(status, parsed);
+    const nextStep = (new.target as typeof ResellerApiError).nextStep(status, parsed, ctx);
     const secrets = ctx.secrets ?? [];
     const serverMessage = redact(parsed.message, { secrets });
     const where = `${ctx.method} ${ctx.path}`;
@@ -95,7 +97,7 @@ export class ResellerApiError extends Error {
   static readonly hint: string | undefined = undefined;
 
   /** What the caller should do next; subclasses set `hint` or override this. */
-  static nextStep(status: number, _p: ParsedErrorBody): string {
+  static nextStep(status: number, _p: ParsedErrorBody, _ctx: RequestContext): string {
     if (this.hint) return this.hint;
     return status >= 500
       ? "The service failed; retry later, and read the resource back before repeating a change."
@@ -146,13 +148,16 @@ export class RateLimitedError extends ResellerApiError {
 
 export class AuthenticationError extends ResellerApiError {
   override readonly name = "AuthenticationError";
-  static override nextStep(_s: number, p: ParsedErrorBody): string {
-    return AUTH_NEXT_STEP.get(p.code) ?? AUTH_NEXT_STEP.get(ERROR_CODES.unauthorized)!;
+  static override nextStep(_s: number, p: ParsedErrorBody, ctx: RequestContext): string {
+    // Named as this client's owner reads them: the stack config, or a command's flags and environment.
+    return AUTH_NEXT_STEP.get(p.code) ?? `Check the API key and secret (${ctx.credentialSettings ?? DEFAULT_CREDENTIAL_SETTINGS}); create new credentials in the reseller portal if they were rotated or revoked.`;
   }
 }
 
+/** How a client names the credentials when its owner does not say (the Pulumi stack config of the default account). */
+export const DEFAULT_CREDENTIAL_SETTINGS = "reseller:apiKey / reseller:apiSecret";
+
 const AUTH_NEXT_STEP: ReadonlyMap<string, string> = new Map([
-  [ERROR_CODES.unauthorized, "Check the API key and secret (reseller:apiKey / reseller:apiSecret); create new credentials in the reseller portal if they were rotated or revoked."],
   [ERROR_CODES.invalidSignature, "The signature did not match (or was missing); check the API secret, and, if the service names its headers or builds the signed string differently, set the contract's headers and signing entries (reseller:contract, or the client's contract option)."],
   [ERROR_CODES.timestampSkew, "The machine clock is too far from the service clock; synchronise it (NTP)."],
   [ERROR_CODES.nonceReused, "A nonce was replayed; this is a client bug or an intercepted request, retry the call."],

@@ -36,8 +36,14 @@ export interface SendWindowOptions {
   lockWaitMs?: number;
 }
 
+/** The queue a wait belongs to: how many requests wait, and in how many ms the last of them may go (Infinity: once answers in flight free places). */
+export interface QueueView {
+  waiting: number;
+  drainMs: number;
+}
+
 /** What a waiter is told before it waits, for progress lines. */
-export type WaitNotice = (ms: number, paused: boolean) => void;
+export type WaitNotice = (ms: number, paused: boolean, queue: QueueView) => void;
 
 interface Waiter {
   resolve: (release: () => void) => void;
@@ -114,9 +120,14 @@ export class SendWindow {
     const look = () => {
       this.log?.look(nowMs);
       this.prune(nowMs);
-      return this.flying + this.done.length + (this.log ? this.log.othersInFlight + this.log.othersDone.length : 0);
+      return this.taken();
     };
     return this.log ? this.log.locked(look) : look();
+  }
+
+  /** Places taken as last looked: in flight plus answers inside the window, ours and (with a log) the others'. */
+  private taken(): number {
+    return this.flying + this.done.length + (this.log ? this.log.othersInFlight + this.log.othersDone.length : 0);
   }
 
   /**
@@ -146,15 +157,36 @@ export class SendWindow {
     this.prune(now);
     if (this.flying >= this.maxInFlight) return Infinity;
     const othersFlying = this.log?.othersInFlight ?? 0;
-    const othersDone = this.log?.othersDone ?? [];
-    const over = this.flying + othersFlying + this.done.length + othersDone.length - this.limit + 1;
+    const over = this.taken() - this.limit + 1;
     if (over <= 0) return 0;
-    const finished = othersDone.length ? mergeSorted(this.done, othersDone) : this.done;
+    const finished = this.finished();
     if (over <= finished.length) return finished[over - 1] + this.windowMs - now;
     // Only requests in flight hold the places: ours free one when answered; others', we look again.
     return othersFlying > 0 && this.flying === 0 ? POLL_MS : Infinity;
   }
 
+  /** Answer times inside the window, this process's and (with a log) the others', ascending. */
+  private finished(): number[] {
+    const othersDone = this.log?.othersDone ?? [];
+    return othersDone.length ? mergeSorted(this.done, othersDone) : this.done;
+  }
+
+  /**
+   * An estimate, for the progress line, of the ms until the last of `waiting` queued requests may
+   * go: each takes the place the window frees next, a place held by a request in flight or queued
+   * ahead freeing one window after now or after its own turn (its answer taken as immediate).
+   */
+  private drainMs(now: number, waiting: number): number {
+    const finished = this.finished();
+    const over = this.taken() - this.limit + 1;
+    const turns: number[] = [];
+    for (let j = 0; j < waiting; j++) {
+      const k = over - 1 + j;
+      const free = k < 0 ? now : k < finished.length ? finished[k] + this.windowMs : (turns[j - this.limit] ?? now) + this.windowMs;
+      turns.push(Math.max(now, this.paused, free));
+    }
+    return turns[waiting - 1] - now;
+  }
   /** One decision: with a log, under its lock (dated when the lock is held), after reading what other processes appended. */
   private async decide(): Promise<{ now: number; wait: number }> {
     const step = () => {
@@ -182,7 +214,8 @@ export class SendWindow {
           break;
         }
         if (wait <= 0) continue;
-        this.queue[0].onWait?.(wait, now < this.paused);
+        const waiting = this.queue.length;
+        this.queue[0].onWait?.(wait, now < this.paused, { waiting, drainMs: waiting > 1 ? Math.max(Number.isFinite(wait) ? wait : 0, this.drainMs(now, waiting)) : wait });
         // A timer only when nothing of ours is in flight: an answer frees a place or re-dates one
         // sooner than most timers, and a timer left behind by a race would outlive the work.
         if (wait === Infinity || this.flying > 0) await new Promise<void>((r) => (this.released = r));

@@ -23,9 +23,12 @@ export interface Logger {
 /** Reported before a wait longer than the notice threshold, so a CI log shows progress. */
 export interface WaitEvent {
   reason: "rate-limit" | "rate-limited-429" | "retry-backoff";
+  /** This request's wait (Infinity: until an answer in flight frees a place). */
   ms: number;
   /** Endpoint label, e.g. "GET /domains/{domain}". */
   path: string;
+  /** A rate-limit wait: how many requests of this process wait for a place, the last of them about `drainMs` from now, and the pace, in requests a minute. */
+  queue?: { waiting: number; drainMs: number; perMinute: number };
 }
 
 /** One answer of the service (every attempt, success or not), for metrics. */
@@ -56,6 +59,8 @@ export interface RequestLoopSettings {
   /** Path of the base URL before the API prefix ("" for a bare host). */
   basePath: string;
   apiKey: string;
+  /** How errors name the key and secret (client option `credentialSettings`). */
+  credentialSettings?: string;
   contract: Contract;
   timeoutMs: number;
   maxRetries: number;
@@ -141,9 +146,11 @@ export class RequestLoop {
   }
 
   private notifyWait(event: WaitEvent): void {
-    if (event.ms < this.#s.waitNoticeMs) return;
+    // The longest known wait: this request's, or the queue's behind it (many short waits make a long one).
+    const longest = Math.max(...[event.ms, event.queue?.drainMs ?? 0].filter(Number.isFinite));
+    if (longest < this.#s.waitNoticeMs) return;
     this.#s.onWait?.(event);
-    this.#s.logger.info?.(`waiting ${Math.round(event.ms / 1000)} s (${event.reason}) before ${event.path}`);
+    this.#s.logger.info?.(`waiting ${Math.round(longest / 1000)} s (${event.reason}) before ${event.path}`);
   }
 
   private headersFor(op: Operation, signedPath: string, body: string, idempotencyKey?: string): Record<string, string> {
@@ -177,7 +184,13 @@ export class RequestLoop {
     const signedPath = `${s.basePath}${s.contract.apiPrefix}${relPath}${qs.size ? `?${qs}` : ""}`;
     const body = call.body === undefined ? "" : JSON.stringify(call.body);
     const safety = requestSafety(call.endpoint, call.idempotencyKey !== undefined);
-    const ctx: RequestContext = { method, template: call.endpoint.template, path: signedPath, secrets: [this.#secret, ...sensitiveStrings(call.body)] };
+    const ctx: RequestContext = {
+      method,
+      template: call.endpoint.template,
+      path: signedPath,
+      secrets: [this.#secret, ...sensitiveStrings(call.body)],
+      credentialSettings: s.credentialSettings,
+    };
     const jitter = unitRandom(s.random);
     const rl = s.contract.rateLimit;
     // One wait budget per call: every wait before a retry (429, a 5xx's Retry-After, backoff) draws from it.
@@ -202,7 +215,9 @@ export class RequestLoop {
       if (s.signal?.aborted) throw notSent();
       // A place in the window granted after the cancel is given back at once, unused.
       const release = await untilAborted(
-        s.window.acquire((ms, paused) => this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label })),
+        s.window.acquire((ms, paused, queue) =>
+          this.notifyWait({ reason: paused ? "rate-limited-429" : "rate-limit", ms, path: label, queue: { ...queue, perMinute: Math.round((s.window.limit * 60_000) / s.window.windowMs) } }),
+        ),
         s.signal,
         (r) => r(),
       );

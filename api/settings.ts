@@ -61,9 +61,9 @@ export function baseUrlProblem(value: string): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    return `${shownSetting(value)} is not an http(s) URL (e.g. https://api.example.com)`;
+    return `${shownSetting(value)} is not an http(s) URL: give the service's scheme and host (e.g. https://api.example.com)`;
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return `${shownSetting(value)} is not an http(s) URL (e.g. https://api.example.com)`;
+  if (url.protocol !== "https:" && url.protocol !== "http:") return `${shownSetting(value)} is not an http(s) URL: give the service's scheme and host (e.g. https://api.example.com)`;
   if (url.username || url.password) return `${shownSetting(value)} carries a user name or password; give the scheme and host only (the credentials are reseller:apiKey and reseller:apiSecret)`;
   if (url.search || url.hash) return `${shownSetting(value)} has a query or fragment; give the scheme, host and (optionally) a path only`;
   // Every request carries the API secret in a header: in clear text anyone on the path reads it.

@@ -54,17 +54,30 @@ export interface ProjectOptions {
   wholeZone?: boolean;
   /** Set when an import file (`--import-file`) is written beside the program. */
   imports?: ImportFileSteps;
+  /**
+   * The `protect` option of every adopted resource (default true, `--protect false` turns it off):
+   * `pulumi destroy`, a removed declaration or a replacement then fails for it instead of deleting
+   * what the user only meant to bring under management. Not for a zone file's resources (created).
+   */
+  protect?: boolean;
 }
 
-/** What the next steps say of an import file: its stack, how many resources, and (`--only`) which. */
+/** What the next steps say of an import file: its stack, how many resources, (`--only`) which, and whether the program protects them. */
 export interface ImportFileSteps {
   stack: string;
   count: number;
   only?: string[];
+  protect: boolean;
 }
 
-/** The command that takes an import file in: no protect (the program does not set it), no code (the program is written). */
-export const PULUMI_IMPORT_COMMAND = "pulumi import --file import.json --protect=false --generate-code=false --yes";
+/** The command that takes an import file in: protected as the program declares them, no code (the program is written). */
+export const pulumiImportCommand = (protect: boolean): string => `pulumi import --file import.json --protect=${protect} --generate-code=false --yes`;
+
+/** The options argument of a declaration: `protect` for an adopted resource (undefined: a created one), then its dependencies. */
+function resourceOptions(protect: boolean | undefined, dependsOn?: string): string | undefined {
+  const parts = [...(protect === undefined ? [] : [`protect: ${protect}`]), ...(dependsOn ? [`dependsOn: ${dependsOn}`] : [])];
+  return parts.length ? `{ ${parts.join(", ")} }` : undefined;
+}
 
 /** A zone file's records not carried over, and records taken with a change, each with its line and reason. */
 export interface Migration {
@@ -193,9 +206,9 @@ function domainDeclarations(d: EstateDomain, base: string, contacts: "omit" | "c
   return out;
 }
 
-function domainBlock(d: EstateDomain, base: string, contacts: "omit" | "config"): string {
+function domainBlock(d: EstateDomain, base: string, contacts: "omit" | "config", protect: boolean): string {
   let out = `\n// ${commentText(d.domain)} (stage ${commentText(d.stage)} when imported)\n`;
-  for (const x of domainDeclarations(d, base, contacts)) out += declare(x.kind, x.name, x.args);
+  for (const x of domainDeclarations(d, base, contacts)) out += declare(x.kind, x.name, x.args, resourceOptions(protect));
   return out;
 }
 
@@ -250,15 +263,17 @@ interface TableRef {
 }
 
 /** A zone and its records; a zone of RECORD_TABLE_FROM records or more gets a table, declared by `declareRecords`. */
-function zoneBlock(z: EstateZone, base: string, create = false, whole = false): { code: string; table?: TableRef } {
+function zoneBlock(z: EstateZone, base: string, create = false, whole = false, protect = true): { code: string; table?: TableRef } {
   const ident = base.replace(/-/g, "_");
   const zoneVar = `zone_${ident}`;
   const records = zoneRecords(z);
-  if (whole) return { code: wholeZoneBlock(z, base, zoneVar, records.map((r) => r.args), create) };
+  // Adopted objects are protected (or not) as asked; a zone file's are created, and left as Pulumi's default.
+  const kept = create ? undefined : protect;
+  if (whole) return { code: wholeZoneBlock(z, base, zoneVar, records.map((r) => r.args), create, kept) };
   const tabled = records.length >= RECORD_TABLE_FROM;
   let out = `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s)${tabled ? ", declared from the table below by declareRecords" : ""}\n`;
   // A created zone takes records only once active (delegated to the service): the zone waits for it.
-  out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs(z, create))}`;
+  out += `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs(z, create), resourceOptions(kept))}`;
   if (tabled) {
     const tableVar = `records_${ident}`;
     out += `const ${tableVar}: RecordTable = {\n${records.map((r) => `  ${JSON.stringify(r.name)}: ${inlineLiteral(r.args)},\n`).join("")}};\n`;
@@ -269,7 +284,7 @@ function zoneBlock(z: EstateZone, base: string, create = false, whole = false): 
   const dsAt = new Set(records.filter((r) => r.args.type === "DS").map((r) => r.args.name));
   const delegations = new Map<unknown, string[]>();
   const decl = (r: (typeof records)[number], after: string[] = []) =>
-    declare("DnsRecord", r.name, recordArgs(z, r.args, create), `{ dependsOn: [${[zoneVar, ...after].join(", ")}] }`);
+    declare("DnsRecord", r.name, recordArgs(z, r.args, create), resourceOptions(kept, `[${[zoneVar, ...after].join(", ")}]`));
   for (const r of records.filter((x) => x.args.type !== "DS")) {
     if (r.args.type !== "NS" || !dsAt.has(r.args.name)) {
       out += decl(r);
@@ -287,18 +302,18 @@ function zoneBlock(z: EstateZone, base: string, create = false, whole = false): 
  * A zone and one DnsZoneRecords holding its records, one line each. Its first up takes every live
  * record it declares (nothing is created twice) and leaves the others, listed as unmanaged.
  */
-function wholeZoneBlock(z: EstateZone, base: string, zoneVar: string, records: Record<string, unknown>[], create: boolean): string {
+function wholeZoneBlock(z: EstateZone, base: string, zoneVar: string, records: Record<string, unknown>[], create: boolean, protect: boolean | undefined): string {
   return (
     `\n// DNS zone ${commentText(z.domain)}: ${z.records.length} record(s), declared whole by one DnsZoneRecords\n` +
-    `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs(z, create))}` +
+    `const ${zoneVar} = ${declare("DnsZone", `${base}-zone`, zoneArgs(z, create), resourceOptions(protect))}` +
     `new reseller.DnsZoneRecords(${JSON.stringify(`${base}-records`)}, {\n  zone: ${JSON.stringify(z.domain)},\n  records: [\n` +
     records.map((r) => `    ${inlineLiteral(r)},\n`).join("") +
-    `  ],\n}, { dependsOn: [${zoneVar}] });\n`
+    `  ],\n}, ${resourceOptions(protect, `[${zoneVar}]`)});\n`
   );
 }
 
 /** The end of a program with record tables: their type, the loop that declares them, and the program's entry point. */
-function tablesEnd(tables: TableRef[], create: boolean): string {
+function tablesEnd(tables: TableRef[], create: boolean, protect: boolean): string {
   return (
     "\n// Zones of " +
     RECORD_TABLE_FROM +
@@ -313,7 +328,7 @@ function tablesEnd(tables: TableRef[], create: boolean): string {
     '  for (const [name, record] of [...rows.filter(([, r]) => r.type !== "DS"), ...rows.filter(([, r]) => r.type === "DS")]) {\n' +
     '    const owner = String(record.name ?? "@");\n' +
     '    const after = record.type === "DS" ? (delegations.get(owner) ?? []) : [];\n' +
-    `    const made = new reseller.DnsRecord(name, { zone: domain, ...record${create ? "" : ", adopt: true"} }, { dependsOn: [zone, ...after] });\n` +
+    `    const made = new reseller.DnsRecord(name, { zone: domain, ...record${create ? "" : ", adopt: true"} }, ${resourceOptions(create ? undefined : protect, "[zone, ...after]")});\n` +
     '    if (record.type === "NS") delegations.set(owner, [...(delegations.get(owner) ?? []), made]);\n' +
     `    if (++declared % ${TABLE_YIELD_EVERY} === 0) await new Promise((resolve) => setImmediate(resolve));\n` +
     "  }\n" +
@@ -351,8 +366,9 @@ export function declarations(estate: Estate, opts: Pick<ProjectOptions, "contact
 }
 
 /** The program's index.ts. */
-export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "contacts" | "migration" | "wholeZone"> = {}): string {
+export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "contacts" | "migration" | "wholeZone" | "protect"> = {}): string {
   const contacts = opts.contacts ?? "omit";
+  const protect = opts.protect ?? true;
   const domains = heldDomains(estate);
   const zones = [...estate.zones].sort(byKey((z: EstateZone) => z.domain));
   const bases = domainBaseNames([...domains.map((d) => d.domain), ...zones.map((z) => z.domain)]);
@@ -367,7 +383,13 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
       "// Edit freely afterwards; a change then shows as a normal diff. `adopt: true` may stay:\n" +
       "// a record, zone or child host changed into a new one is created when there is nothing\n" +
       "// identical to take; a Domain, PrivacyAddon or Protection is never bought while it is set.\n" +
-      "// To rename a resource or move it under a component, add its old name with `aliases`.\n";
+      "// To rename a resource or move it under a component, add its old name with `aliases`.\n" +
+      (protect
+        ? "// `protect: true`: `pulumi destroy`, a removed declaration or a replacement fails for these\n" +
+          "// resources rather than delete what was only brought under management. Set it to false on a\n" +
+          "// resource (then `pulumi up`) to let this stack delete it; README.md says more.\n"
+        : "// `protect: false` (imported with --protect false): `pulumi destroy` deletes these zones, records,\n" +
+          "// child hosts and add-ons. Set it to true (then `pulumi up`) to refuse that; README.md says more.\n");
   if (contacts === "config" && domains.length) {
     out +=
       "// Contacts are personal data: they come from the secret stack config `contacts`\n" +
@@ -381,14 +403,14 @@ export function generateProgram(estate: Estate, opts: Pick<ProjectOptions, "cont
       "// Contacts are not written here (personal data): they stay as they are unless you declare them.\n" +
       'import * as reseller from "reseller-pulumi";\n';
   }
-  for (const d of domains) out += domainBlock(d, bases.get(d.domain)!, contacts);
+  for (const d of domains) out += domainBlock(d, bases.get(d.domain)!, contacts, protect);
   const tables: TableRef[] = [];
   for (const z of zones) {
-    const { code, table } = zoneBlock(z, bases.get(z.domain)!, m !== undefined, opts.wholeZone);
+    const { code, table } = zoneBlock(z, bases.get(z.domain)!, m !== undefined, opts.wholeZone, protect);
     out += code;
     if (table) tables.push(table);
   }
-  return tables.length ? out + tablesEnd(tables, m !== undefined) : out;
+  return tables.length ? out + tablesEnd(tables, m !== undefined, protect) : out;
 }
 
 /** The zone file's lines not carried over, and those taken with a change, as `//` comment lines. */
@@ -427,7 +449,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
   const name = slug(opts.name);
   const contacts = heldDomains(estate).length ? (opts.contacts ?? "omit") : "omit";
   return [
-    { path: "index.ts", content: generateProgram(estate, { contacts, migration: opts.migration, wholeZone: opts.wholeZone }) },
+    { path: "index.ts", content: generateProgram(estate, { contacts, migration: opts.migration, wholeZone: opts.wholeZone, protect: opts.protect }) },
     {
       path: "Pulumi.yaml",
       content:
@@ -454,7 +476,7 @@ export function generateProject(estate: Estate, opts: ProjectOptions): Generated
       path: "tsconfig.json",
       content: JSON.stringify(PULUMI_TEMPLATE_TSCONFIG, null, 4) + "\n",
     },
-    { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration, opts.wholeZone) : projectReadme(name, estate, contacts, opts.imports) },
+    { path: "README.md", content: opts.migration ? migrationReadme(name, estate, opts.migration, opts.wholeZone) : projectReadme(name, estate, contacts, opts.protect ?? true, opts.imports) },
   ];
 }
 
@@ -467,7 +489,7 @@ export function nextSteps(dir: string | undefined, contacts: "omit" | "config" =
   if (imports?.only)
     return [
       `# in the project of stack ${imports.stack}, with import.json${dir === undefined ? "" : ` from ${dir}`}:`,
-      `${PULUMI_IMPORT_COMMAND}   # ${imports.count} to import: no create, no purchase, no change`,
+      `${pulumiImportCommand(imports.protect)}   # ${imports.count} to import: no create, no purchase, no change`,
       `# then copy the declaration${imports.only.length === 1 ? "" : "s"} of ${imports.only.join(", ")} from ${dir === undefined ? "" : `${dir}/`}index.ts into your program`,
       "pulumi preview                  # no changes",
     ].join("\n");
@@ -481,7 +503,7 @@ export function nextSteps(dir: string | undefined, contacts: "omit" | "config" =
     "pulumi config set reseller:baseUrl <BASE_URL>",
     ...(contacts === "config" ? ["pulumi config set --secret --path contacts.registrant.name '<NAME>'   # and the other fields: see README.md"] : []),
     ...(imports
-      ? [`${PULUMI_IMPORT_COMMAND}   # ${imports.count} to import: no create, no purchase, no change`, "pulumi preview                  # no changes"]
+      ? [`${pulumiImportCommand(imports.protect)}   # ${imports.count} to import: no create, no purchase, no change`, "pulumi preview                  # no changes"]
       : creates === undefined
       ? ["pulumi preview                  # expect only creates (adoptions), no updates", "pulumi up                       # adopts: no purchase, no change"]
       : [
@@ -519,7 +541,31 @@ resource changed on the service since is corrected by the \`up\` after it, as an
 `;
 }
 
-function projectReadme(name: string, estate: Estate, contacts: "omit" | "config", imports?: ImportFileSteps): string {
+/** The generated README's section on destroy: which protection applies, and how to change it. */
+function protectionSection(protect: boolean): string {
+  return protect
+    ? `
+## Protected from destroy
+
+Every resource is declared with \`protect: true\` (the default of \`reseller-pulumi import\`, as of
+\`pulumi import\`): \`pulumi destroy\`, removing a declaration, or an edit that replaces a resource
+fails for it, naming it, and deletes nothing of what you brought under management. To let this
+stack delete one, set \`protect: false\` in its options and \`pulumi up\` (or \`pulumi state
+unprotect <urn>\`); to stop managing everything and keep it all, \`pulumi stack rm --force\`
+removes the stack's state and nothing else. \`reseller-pulumi import --protect false\` writes the
+program without protection.
+`
+    : `
+## Not protected from destroy
+
+Written with \`--protect false\`: every resource is declared with \`protect: false\`, so \`pulumi
+destroy\` deletes these zones, records and child hosts and disables privacy (a Domain is never
+deleted, and Protection cannot be removed through the API). To refuse that, set \`protect: true\` in
+their options and \`pulumi up\` (or \`pulumi state protect <urn>\`).
+`;
+}
+
+function projectReadme(name: string, estate: Estate, contacts: "omit" | "config", protect: boolean, imports?: ImportFileSteps): string {
   const domains = heldDomains(estate);
   const records = estate.zones.reduce((n, z) => n + z.records.length, 0);
   const counts = [
@@ -565,7 +611,7 @@ ${imports ? importParagraph(imports) : ""}
 \`\`\`sh
 ${nextSteps(undefined, contacts, undefined, imports)}
 \`\`\`
-${contactSection}
+${protectionSection(protect)}${contactSection}
 ## Names
 
 Resource names are derived from the domain, the record's type, name and content, plus a short

@@ -157,7 +157,10 @@ export async function expiringDomains(reader: ExpiryReader, days: number, declar
 export function formatExpiring(found: ExpiringDomain[], days: number, nowMs: number, stacks: number): string[] {
   const given = stacks === 0 ? "no stack state given (--state)" : `${stacks} stack state(s) given`;
   const head = `${found.length} domain(s) of the account expire within ${days} days of ${dayOf(nowMs)}; ${found.filter((f) => !f.renewed).length} with nothing to renew them (${given}).`;
-  const width = Math.max(6, ...found.map((f) => f.domain.length));
-  const rows = found.map((f) => `${f.renewed ? "  ok  " : "  LAPSE"} ${f.domain.padEnd(width)}  ${f.expiryDate}  ${String(f.daysLeft).padStart(5)} day(s)  ${f.stage.padEnd(8)}  renewed by ${f.by}`);
+  // Every column as wide as its widest cell, so each starts at one place on every row.
+  const width = (cells: string[]) => Math.max(0, ...cells.map((c) => c.length));
+  const left = found.map((f) => String(f.daysLeft));
+  const [w1, w2, w3] = [width(found.map((f) => f.domain)), width(left), width(found.map((f) => f.stage))];
+  const rows = found.map((f, i) => `  ${(f.renewed ? "ok" : "LAPSE").padEnd(5)}  ${f.domain.padEnd(w1)}  ${f.expiryDate}  ${left[i].padStart(w2)} day(s)  ${f.stage.padEnd(w3)}  renewed by ${f.by}`);
   return [head, ...rows];
 }

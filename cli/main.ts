@@ -62,6 +62,9 @@ manages itself (SOA, the apex NS) or cannot hold are listed with the reason, nev
   --only NAMES      with --import-file: only these resources (comma-separated names as in index.ts),
                     to adopt one object made by hand into an existing stack (--name and --stack
                     naming that stack's project and stack)
+  --protect BOOL    true (default): every adopted resource is declared with protect: true, so
+                    \`pulumi destroy\` or a removed declaration fails for it instead of deleting
+                    it; false: declared with protect: false (the generated README says which)
   --whole-zone      each zone's records as one DnsZoneRecords (a zone declared whole), not one
                     DnsRecord per record
   --record-types T,U
@@ -95,6 +98,8 @@ export interface ClientOptions {
   apiSecret: string;
   /** Client-side rate limit; the client's default is the service's stated 60 a minute. */
   requestsPerMinute?: number;
+  /** How errors name the key and secret: as this command reads them. */
+  credentialSettings: string;
 }
 
 export interface CliIo {
@@ -202,7 +207,7 @@ function clientOptions(values: { "base-url"?: string; key?: string; "requests-pe
   } catch (e) {
     throw isSettingError(e) ? new UsageError(e.message) : e;
   }
-  return { baseUrl, apiKey, apiSecret, ...(requestsPerMinute ? { requestsPerMinute } : {}) };
+  return { baseUrl, apiKey, apiSecret, credentialSettings: "RESELLER_API_KEY or --key, and RESELLER_API_SECRET", ...(requestsPerMinute ? { requestsPerMinute } : {}) };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<number> {
@@ -223,6 +228,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
       "import-file": { type: "boolean" },
       stack: { type: "string" },
       only: { type: "string" },
+      protect: { type: "string" },
       ...CONNECTION_FLAGS,
     },
     strict: true,
@@ -232,6 +238,9 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const recordTypes = recordTypesFrom(values["record-types"]);
+  if (values.protect !== undefined && values.protect !== "true" && values.protect !== "false") throw new UsageError(`--protect must be true or false, not "${values.protect}"`);
+  const protect = values.protect !== "false";
+  if (values["zone-file"] !== undefined && values.protect !== undefined) throw new UsageError("--protect is for what the account already runs; a zone file's records are created by the stack, so they are not protected");
   if (values["zone-file"] !== undefined) return migrateZoneFile(values["zone-file"], { ...values, recordTypes }, io);
   const scope = scopeFrom(values);
   const options = clientOptions(values, io);
@@ -266,7 +275,7 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
   if (scope.kind === "domain" && gone.length)
     throw new Error(`${scope.domain} is in stage ${gone[0].stage}: it no longer belongs to this account, so there is nothing to adopt`);
   const name = values.name ?? (scope.kind === "all" ? "reseller-account" : `${scope.domain}-${scope.kind}`);
-  let imports: { count: number; only?: string[] } | undefined;
+  let imports: { count: number; protect: boolean; only?: string[] } | undefined;
   let importText: string | undefined;
   if (withImport) {
     let decls = declarations(estate, { contacts, wholeZone: values["whole-zone"] });
@@ -281,10 +290,10 @@ async function runImport(argv: string[], io: CliIo): Promise<number> {
     const { serializedShim } = require("../resources/program/shim") as typeof import("../resources/program/shim");
     const file = await importFile(decls, { project: slug(name), stack }, options, client as unknown as ResellerApi, await serializedShim());
     importText = JSON.stringify(file, null, 2) + "\n";
-    imports = { count: file.resources.length, ...(only ? { only } : {}) };
+    imports = { count: file.resources.length, protect, ...(only ? { only } : {}) };
   }
   mkdirSync(outDir, { recursive: true });
-  for (const file of generateProject(estate, { name, dependency, contacts, wholeZone: values["whole-zone"], ...(imports ? { imports: { stack, ...imports } } : {}) })) writeAtomic(join(outDir, file.path), file.content);
+  for (const file of generateProject(estate, { name, dependency, contacts, wholeZone: values["whole-zone"], protect, ...(imports ? { imports: { stack, ...imports } } : {}) })) writeAtomic(join(outDir, file.path), file.content);
   if (importText !== undefined) writeAtomic(join(outDir, IMPORT_FILE), importText);
 
   const held = estate.domains.filter((d) => !isGoneStage(d.stage)).length;

@@ -52,8 +52,11 @@ export interface RecordTypeEntry {
    * when the structured fields are absent. Throws RecordSyntaxError naming field, value and rule.
    */
   parse(input: RecordInputFields, zone: string): RecordFields;
-  /** A rule on the owner name (relative, canonical; "@" is the apex), or undefined. */
-  owner?(name: string): string | undefined;
+  /**
+   * A rule on the owner name (relative, canonical; "@" is the apex), or undefined. `recordTypes`:
+   * the type names the service holds beyond IANA's (the contract's), so a refusal can name one as the fix.
+   */
+  owner?(name: string, recordTypes: readonly string[]): string | undefined;
   /**
    * The type stands alone at its name: no other record may share it (CNAME, RFC 1034 §3.6.2). The
    * rule as a refusal states it, with its RFC; rules.ts `exclusivityClash` applies it.

@@ -117,7 +117,7 @@ export function relativeName(raw: string, zone: string): string {
   const n = canonicalName(t, "name", { underscore: true, plus: true, wildcard: true });
   if (n === z) return "@";
   if (n.endsWith("." + z)) return n.slice(0, -(z.length + 1));
-  if (t.endsWith(".")) fail("name", raw, `is an absolute name outside the zone ${z}`);
+  if (t.endsWith(".")) fail("name", raw, `is an absolute name outside the zone ${z}: give it relative to the zone (e.g. "www" for www.${z}), or declare the record in the zone it belongs to`);
   if (n.length + z.length + 1 > 253) fail("name", raw, "makes a name longer than 253 characters (RFC 1035 §2.3.4)");
   return n;
 }
@@ -128,8 +128,9 @@ export type CanonicalResult = { record: CanonicalRecord; problems: [] } | { reco
  * The canonical record, or the problems that stop it. Field checks are independent, so a name and a
  * content problem are both reported. TTL range and the type's name are the caller's (the contract's
  * range and recordTypes; `recordTypeRule`): the service's list is open, so this takes any name.
+ * `recordTypes` (the contract's) lets a refusal name a type the service holds as the fix.
  */
-export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
+export function canonicalize(r: RecordInput, zone: string, recordTypes: readonly string[] = []): CanonicalResult {
   const problems: Problem[] = [];
   const type = typeof r.type === "string" ? r.type.trim().toUpperCase() : "";
   if (!TYPE.test(type)) return { record: undefined, problems: [{ field: "type", value: r.type, rule: "is not a record type (e.g. A, AAAA, CNAME, MX, TXT)" }] };
@@ -152,7 +153,7 @@ export function canonicalize(r: RecordInput, zone: string): CanonicalResult {
   };
   const name = guard(() => relativeName(r.name ?? "@", z));
   if (name !== undefined) {
-    const rule = entry.owner?.(name);
+    const rule = entry.owner?.(name, recordTypes);
     if (rule) problems.push({ field: "name", value: r.name ?? "@", rule });
   }
   if (!entry.priority && r.priority !== undefined && r.priority !== null)

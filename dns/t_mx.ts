@@ -20,7 +20,7 @@ export const MX: RecordTypeEntry = {
       priority = decimal(w[0], "content", 0, 65535, "the MX preference", "RFC 1035 §3.3.9");
       target = w[1];
     } else if (w.length === 1) {
-      if (i.priority === undefined || i.priority === null) fail("priority", i.priority, "is required for MX records: the preference, 0 to 65535 (RFC 1035 §3.3.9)");
+      if (i.priority === undefined || i.priority === null) fail("priority", i.priority, "is required for MX records: the preference, 0 to 65535 (RFC 1035 §3.3.9); set priority (e.g. 10), or write it before the host in content (\"10 mail.example.com\")");
       priority = integerField(i.priority, "priority", 0, 65535, "MX preference, RFC 1035 §3.3.9");
       target = w[0];
     } else return fail("content", i.content, "is not one mail exchanger host name (RFC 1035 §3.3.9)");

@@ -5,7 +5,7 @@ import { absoluteNames, dotted, type FieldKind, type RecordTypeEntry } from "./e
 
 const FIELDS: readonly FieldKind[] = ["name"];
 
-function nameType(type: string, rfc: string, owner?: (name: string) => string | undefined, alone?: string): RecordTypeEntry {
+function nameType(type: string, rfc: string, owner?: (name: string, recordTypes: readonly string[]) => string | undefined, alone?: string): RecordTypeEntry {
   return {
     type,
     rfc,
@@ -26,11 +26,18 @@ function nameType(type: string, rfc: string, owner?: (name: string) => string | 
   };
 }
 
+/** What to put at the apex instead of a CNAME: the target's addresses, or the service's own alias type when the contract lists one. */
+function apexAliasFix(recordTypes: readonly string[]): string {
+  const alias = recordTypes.find((t) => /^(ALIAS|ANAME|FLATTEN|CNAMEFLAT)/i.test(t));
+  const instead = alias ? `a ${alias.toUpperCase()} record (reseller:contract's recordTypes lists it) with this content, or A and AAAA records` : "A and AAAA records";
+  return `Declare ${instead} with the target's addresses at @ instead; a CNAME fits below the apex (e.g. name "www")`;
+}
+
 const CNAME_ALONE = "a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1)";
 export const CNAME = nameType(
   "CNAME",
   "RFC 1035 §3.3.1",
-  (name) => (name === "@" ? "cannot hold a CNAME: the zone apex has SOA and NS records, and a CNAME allows no other data at its name (RFC 1034 §3.6.2, RFC 2181 §10.1)" : undefined),
+  (name, recordTypes) => (name === "@" ? `cannot hold a CNAME: the zone apex has SOA and NS records, and a CNAME allows no other data at its name (RFC 1034 §3.6.2, RFC 2181 §10.1). ${apexAliasFix(recordTypes)}` : undefined),
   CNAME_ALONE,
 );
 // Which NS records the service manages is the contract's one predicate (the apex set; a delegation below it is the user's).

@@ -32,7 +32,7 @@ export function authenticate(creds: Credential[], h: Headers, contract: Contract
   }
   const cred = creds.find((c) => c.key === key);
   if (!cred || !sameSecret(cred.secret, secret)) {
-    throw new ApiError("unauthorized", "the API key or secret is not valid; check both, or create new credentials in the reseller portal");
+    throw new ApiError("unauthorized", "the API key or secret is not valid");
   }
   return cred;
 }

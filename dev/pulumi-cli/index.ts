@@ -242,6 +242,7 @@ export interface StackResource {
   custom?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  protect?: boolean;
 }
 
 export interface StackExport {

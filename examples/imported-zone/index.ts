@@ -4,6 +4,9 @@
 // a record, zone or child host changed into a new one is created when there is nothing
 // identical to take; a Domain, PrivacyAddon or Protection is never bought while it is set.
 // To rename a resource or move it under a component, add its old name with `aliases`.
+// `protect: true`: `pulumi destroy`, a removed declaration or a replacement fails for these
+// resources rather than delete what was only brought under management. Set it to false on a
+// resource (then `pulumi up`) to let this stack delete it; README.md says more.
 // Contacts are not written here (personal data): they stay as they are unless you declare them.
 import * as reseller from "reseller-pulumi";
 
@@ -11,7 +14,7 @@ import * as reseller from "reseller-pulumi";
 const zone_demo_reseller_com = new reseller.DnsZone("demo-reseller-com-zone", {
   domain: "demo-reseller.com",
   adopt: true,
-});
+}, { protect: true });
 new reseller.DnsRecord("demo-reseller-com-a-apex-192-0-2-10-4eb05e", {
   zone: "demo-reseller.com",
   type: "A",
@@ -19,7 +22,7 @@ new reseller.DnsRecord("demo-reseller-com-a-apex-192-0-2-10-4eb05e", {
   content: "192.0.2.10",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-aaaa-apex-2001-db8-10-ef0217", {
   zone: "demo-reseller.com",
   type: "AAAA",
@@ -27,7 +30,7 @@ new reseller.DnsRecord("demo-reseller-com-aaaa-apex-2001-db8-10-ef0217", {
   content: "2001:db8::10",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-caa-apex-letsencrypt-org-a2a6ec", {
   zone: "demo-reseller.com",
   type: "CAA",
@@ -39,7 +42,7 @@ new reseller.DnsRecord("demo-reseller-com-caa-apex-letsencrypt-org-a2a6ec", {
     tag: "issue",
   },
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-https-apex-1-alpn-h2-h3-a98cb1", {
   zone: "demo-reseller.com",
   type: "HTTPS",
@@ -47,7 +50,7 @@ new reseller.DnsRecord("demo-reseller-com-https-apex-1-alpn-h2-h3-a98cb1", {
   content: "1 . alpn=h2,h3",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-mx-apex-10-mx1-8ef118", {
   zone: "demo-reseller.com",
   type: "MX",
@@ -56,7 +59,7 @@ new reseller.DnsRecord("demo-reseller-com-mx-apex-10-mx1-8ef118", {
   ttl: 3600,
   priority: 10,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-mx-apex-20-mx2-4a0dc9", {
   zone: "demo-reseller.com",
   type: "MX",
@@ -65,7 +68,7 @@ new reseller.DnsRecord("demo-reseller-com-mx-apex-20-mx2-4a0dc9", {
   ttl: 3600,
   priority: 20,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-txt-apex-v-spf1-mx-all-82e9ee", {
   zone: "demo-reseller.com",
   type: "TXT",
@@ -73,7 +76,7 @@ new reseller.DnsRecord("demo-reseller-com-txt-apex-v-spf1-mx-all-82e9ee", {
   content: "v=spf1 mx -all",
   ttl: 300,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-tlsa-443-tcp-www-3-1-1-0d6fce3302093b3cbc-11d029", {
   zone: "demo-reseller.com",
   type: "TLSA",
@@ -81,7 +84,7 @@ new reseller.DnsRecord("demo-reseller-com-tlsa-443-tcp-www-3-1-1-0d6fce3302093b3
   content: "3 1 1 0d6fce3302093b3cbcca6e62bbf67d01dca6a0a7e7ff93ac54fbdaaa2e3a1b5d",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-srv-sip-tcp-10-sip-c6930a", {
   zone: "demo-reseller.com",
   type: "SRV",
@@ -94,7 +97,7 @@ new reseller.DnsRecord("demo-reseller-com-srv-sip-tcp-10-sip-c6930a", {
     weight: 5,
   },
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-sshfp-host-4-2-123456789abcdef67890-a16d4f", {
   zone: "demo-reseller.com",
   type: "SSHFP",
@@ -102,7 +105,7 @@ new reseller.DnsRecord("demo-reseller-com-sshfp-host-4-2-123456789abcdef67890-a1
   content: "4 2 123456789abcdef67890123456789abcdef67890123456789abcdef123456789",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-a-mail-192-0-2-25-7cbd43", {
   zone: "demo-reseller.com",
   type: "A",
@@ -110,7 +113,7 @@ new reseller.DnsRecord("demo-reseller-com-a-mail-192-0-2-25-7cbd43", {
   content: "192.0.2.25",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });
 new reseller.DnsRecord("demo-reseller-com-cname-www-apex-9f6299", {
   zone: "demo-reseller.com",
   type: "CNAME",
@@ -118,4 +121,4 @@ new reseller.DnsRecord("demo-reseller-com-cname-www-apex-9f6299", {
   content: "demo-reseller.com",
   ttl: 3600,
   adopt: true,
-}, { dependsOn: [zone_demo_reseller_com] });
+}, { protect: true, dependsOn: [zone_demo_reseller_com] });

@@ -1,6 +1,6 @@
 /** DnsRecord's check (host side): the fields' JSON types here, the record itself by the record table (dns). */
 import { z } from "zod";
-import { TYPE_SOURCES, canonicalize, problemText, recordTypeRule } from "../../dns";
+import { TYPE_SOURCES, canonicalize, problemText, recordTypeRule, type Problem } from "../../dns";
 import { DEFAULT_TTL } from "../shared/normalize";
 import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, common, containsUnknown, domainName, field, isObject, isUnknown, optional, parseInputs, readInt, readString, refuse, ruled, withLimits } from "../kit/check";
 import { RecordInputs } from "./state";
@@ -29,19 +29,35 @@ export const recordSchema = withLimits<RecordInputs>((limits) =>
       priority: z.unknown().optional(),
       extra: optional((v, ctx) => (isObject(v) ? v : refuse(ctx, v, "is not an object ({weight, port} for SRV, {flag, tag} for CAA)"))),
     })
+    // A field the record itself does not need (the TTL) refused: the record is still judged, so one
+    // check reports every mistake of the resource (the CLI stops at the first resource that fails).
+    .superRefine(
+      (r, ctx) => {
+        const failed = new Set(ctx.issues.map((i) => String(i.path?.[0])));
+        if (failed.size === 0 || ["zone", "type", "name", "content", "priority", "extra"].some((f) => failed.has(f))) return;
+        const name = r.name ?? "@";
+        if (containsUnknown([r.zone, r.type, name, r.content, r.priority, r.extra])) return;
+        addRecordProblems(ctx, canonicalize({ type: r.type, name, content: r.content, priority: r.priority, extra: r.extra }, r.zone, limits.recordTypes).problems);
+      },
+      { when: () => true },
+    )
     .transform((r, ctx): RecordInputs => {
       const name = r.name ?? "@";
       // In preview, with a field unknown, the record cannot be judged whole yet: kept as sent (type upper-cased), judged once known.
       if (containsUnknown([r.zone, r.type, name, r.content, r.priority, r.extra]))
         return { ...r, type: isUnknown(r.type) ? r.type : r.type.trim().toUpperCase(), name, priority: asSent(r.priority), extra: asSent(r.extra) };
-      const c = canonicalize({ type: r.type, name, content: r.content, ttl: r.ttl, priority: r.priority, extra: r.extra }, r.zone);
+      const c = canonicalize({ type: r.type, name, content: r.content, ttl: r.ttl, priority: r.priority, extra: r.extra }, r.zone, limits.recordTypes);
       if (!c.record) {
-        for (const p of c.problems)
-          ctx.addIssue({ code: "custom", message: problemText(p).slice(p.field.length + 2), path: [p.field], params: ruled(p.rule, p.value !== undefined && p.value !== null) });
+        addRecordProblems(ctx, c.problems);
         return z.NEVER as never;
       }
       return { ...r, type: c.record.type, name: c.record.name, content: c.record.content, priority: c.record.priority, extra: c.record.extra };
     }),
 );
+
+/** The record table's problems as check failures, each under its field. */
+function addRecordProblems(ctx: z.RefinementCtx, problems: Problem[]): void {
+  for (const p of problems) ctx.addIssue({ code: "custom", message: problemText(p).slice(p.field.length + 2), path: [p.field], params: ruled(p.rule, p.value !== undefined && p.value !== null) });
+}
 
 export const checkRecordInputs = (news: Record<string, unknown>, limits: Limits = DEFAULT_LIMITS): CheckResult<RecordInputs> => parseInputs(recordSchema(limits), news);

@@ -19,6 +19,8 @@ import { HANDLERS, isKind, type KindHandler } from "../handlers";
 import { judgeNames } from "../kit/disguised-inputs";
 import { sdkTooOld } from "../shared/sdk-version";
 import type { CheckResult } from "../kit/check";
+import { dropExpectedEchoes, expectEcho } from "./sdk-echo";
+import { isSettingError } from "../../api/settings";
 
 const host = new Host({
   sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },
@@ -26,6 +28,8 @@ const host = new Host({
 });
 // In the SDK's provider host: the engine's Cancel (the CLI's first Ctrl-C or SIGINT) stops new requests.
 onEngineCancel(() => host.cancel("the Pulumi CLI cancelled the command"));
+// The SDK's host prints what check, diff, read and delete throw, besides sending it to the engine: printed once (sdk-echo.ts).
+dropExpectedEchoes();
 
 /** The handler table and its types, exported here too: runtime.ts re-exports this module, and its export names stay. */
 export { HANDLERS, type OutputsOf } from "../handlers";
@@ -41,16 +45,20 @@ const contextOf = (account: string | undefined): HostContext => host.context(acc
 
 /**
  * Runs a handler call with the values its property bags mark secret (`secretInputs`, from the
- * program) added to the host's, and masks them in whatever it throws: the SDK's host prints an
- * error's text and stack and sends its message and reasons to the engine.
+ * program) added to the host's, and masks them in whatever it throws: the SDK's host sends its
+ * message and reasons to the engine, and `sdk: "prints"` (check, diff, read, delete) its text and
+ * stack to stderr too.
  */
-async function guarded<T>(bags: Props[], run: () => T | Promise<T>): Promise<T> {
+async function guarded<T>(bags: Props[], run: () => T | Promise<T>, sdk: "prints" | "sends only" = "sends only"): Promise<T> {
   host.secrets.addFrom(...bags);
   host.callsUnderWay++;
   try {
     return await run();
   } catch (e) {
-    throw withoutTrace(host.secrets.scrub(e));
+    const error = withoutTrace(host.secrets.scrub(e));
+    // A user's error once (on its resource), a bug's trace as the SDK prints it.
+    if (sdk === "prints" && error instanceof Error && error.stack === "") expectEcho(error);
+    throw error;
   } finally {
     host.callsUnderWay--;
   }
@@ -64,7 +72,9 @@ async function guarded<T>(bags: Props[], run: () => T | Promise<T>): Promise<T> 
  * its trace.
  */
 function withoutTrace(e: unknown): unknown {
-  if (!(e instanceof Error) || e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError) return e;
+  if (!(e instanceof Error)) return e;
+  // A setting the user got wrong is a TypeError, as the client's other refusals of options, but no bug.
+  if (!isSettingError(e) && (e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError)) return e;
   const message = e.message;
   Object.defineProperty(e, "stack", { value: "", configurable: true, writable: true, enumerable: false });
   Object.defineProperty(e, "toString", { value: () => message, configurable: true, writable: true, enumerable: false });
@@ -93,7 +103,7 @@ export async function check(name: string, olds: Props, news: Props, account?: st
     // (`name` is a kind: handler() refused any other.)
     const checked = judgeNames(ctx, name, h.nameInputs, news, await h.check(ctx, was, news));
     return preflight(ctx, h.preview, was, checked);
-  });
+  }, "prints");
   // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
   return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
 }
@@ -106,7 +116,7 @@ export async function diff(name: string, id: string, olds: Props, news: Props, a
     // What only the diff decides (a Domain's renewal, priced as a purchase): preflight.ts.
     await previewDiff(ctx, h.previewDiff, olds, news, d);
     return d;
-  });
+  }, "prints");
 }
 
 /**
@@ -165,7 +175,7 @@ export function create(name: string, inputs: Props, account?: string): Promise<{
 }
 
 export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
-  return guarded([props], () => handler(name).read(contextOf(account), id, props));
+  return guarded([props], () => handler(name).read(contextOf(account), id, props), "prints");
 }
 
 export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
@@ -189,7 +199,7 @@ function remove(name: string, id: string, props: Props, account?: string): Promi
       return true;
     };
     return written(ctx, h.delete(ctx, id, props), { zone, recorded });
-  });
+  }, "prints");
 }
 export { remove as delete };
 

@@ -15,7 +15,8 @@ import { SecretValues } from "../kit/secret-inputs";
 import { MIN_CLI_VERSION } from "../shared/sdk-version";
 import type { Limits } from "../kit/check";
 import type { HostContext } from "../kit/context";
-import { LOG_WAITS_LONGER_THAN_MS, redactingLog, type Log, type LogSink } from "../kit/log";
+import { redactingLog, type Log, type LogSink } from "../kit/log";
+import { waitNotices } from "./wait-notice";
 import { Ownership } from "../kit/ownership";
 import { RecordDeletes } from "../kit/record-deletes";
 import { TtlRegistry } from "../kit/ttl-registry";
@@ -79,9 +80,9 @@ export class Host {
       // The client signs, paces and waits between retries on the host's clock.
       now: () => this.clock.now(),
       sleep: (ms) => this.clock.sleep(ms),
-      onWait: (w) => {
-        if (w.ms > LOG_WAITS_LONGER_THAN_MS) this.log.info(`waiting ${Math.round(w.ms / 1000)} s before ${w.path} (${w.reason})`);
-      },
+      // Every wait, however short: a stretch of short ones is said too (./wait-notice.ts).
+      waitNoticeMs: 0,
+      onWait: waitNotices(this.log, () => this.clock.now()),
       logger: { warn: (line) => this.log.warn(line) },
       onResponse: (r) => {
         if (!r.path.startsWith("GET ")) this.writes++;

@@ -70,12 +70,12 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   let baseUrl = get("baseUrl");
   const apiKey = get("apiKey");
   const apiSecret = get("apiSecret");
-  const missing = [
-    !baseUrl && name("baseUrl"),
-    !apiKey && name("apiKey"),
-    !apiSecret && `${name("apiSecret")}; set it with \`pulumi config set --secret\``,
-  ].filter(Boolean);
-  if (missing.length) throw new Error(`reseller: missing configuration: ${missing.join(", ")}`);
+  const missing = [!baseUrl && name("baseUrl"), !apiKey && name("apiKey"), !apiSecret && name("apiSecret")].filter(Boolean);
+  // The fix: each setting by its config command (the secret encrypted), or its environment variable.
+  const how = [!baseUrl && `${account}:baseUrl <scheme and host>`, !apiKey && `${account}:apiKey <API key>`, !apiSecret && `--secret ${account}:apiSecret <API secret>`].filter(Boolean);
+  const one = missing.length === 1;
+  if (missing.length)
+    throw new Error(`reseller: missing configuration: ${missing.join(", ")}. Set ${one ? "it" : "them"} with ${how.map((h) => `\`pulumi config set ${h}\``).join(", ")}, or the environment variable${one ? "" : "s"} in parentheses`);
   const contractText = get("contract");
   let contract: ContractOverrides | undefined;
   if (contractText) {
@@ -118,7 +118,7 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
 }
 
 /** What a client's owner hooks into it: the clock it signs, paces and waits on, its log, what it answered, its cancel. */
-export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "onResponse" | "now" | "sleep" | "signal">;
+export type ClientHooks = Pick<ResellerClientOptions, "logger" | "onWait" | "waitNoticeMs" | "onResponse" | "now" | "sleep" | "signal">;
 
 /**
  * Builds the real client (api/client.ts). Loaded here, on first use, rather than imported: a

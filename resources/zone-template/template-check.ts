@@ -29,6 +29,6 @@ export async function templateFailures(inputs: TemplateInputs, templates: () => 
   const missing = template.variables.filter((v) => !Object.hasOwn(vars, v));
   return missing.map((v) => ({
     property: `variables.${v}`,
-    reason: `variables.${v}: missing; template ${id} needs ${template.variables.map((n) => JSON.stringify(n)).join(", ")}`,
+    reason: `variables.${v}: missing; template ${id} needs ${template.variables.map((n) => JSON.stringify(n)).join(", ")}: add ${JSON.stringify(v)} to variables`,
   }));
 }

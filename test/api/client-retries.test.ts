@@ -197,8 +197,8 @@ describe("429 from the service", () => {
     expect(clock.sleeps).toEqual([30_000, 5000]);
     expect(statuses).toEqual([429, 429, 200]);
     expect(waits).toEqual([
-      { reason: "rate-limited-429", ms: 30_000, path: "GET /domains/{domain}" },
-      { reason: "rate-limited-429", ms: 5000, path: "GET /domains/{domain}" },
+      { reason: "rate-limited-429", ms: 30_000, path: "GET /domains/{domain}", queue: { waiting: 1, drainMs: 30_000, perMinute: 60_000 } },
+      { reason: "rate-limited-429", ms: 5000, path: "GET /domains/{domain}", queue: { waiting: 1, drainMs: 5000, perMinute: 60_000 } },
     ]);
     await c.close();
   });

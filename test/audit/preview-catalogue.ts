@@ -60,7 +60,7 @@ export const MISTAKES: Mistake[] = [
     alone: true,
     config: { "reseller:apiKey": null },
     resources: [zone("z", "demo-labs.io")],
-    message: /reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)$/,
+    message: /reseller: missing configuration: reseller:apiKey \(or RESELLER_API_KEY\)\. Set it with `pulumi config set reseller:apiKey <API key>`, or the environment variable in parentheses$/,
     preview: "fails",
     requests: 0,
   },
@@ -136,19 +136,19 @@ export const MISTAKES: Mistake[] = [
   {
     title: "a CNAME at the apex",
     resources: [record("apex", { type: "CNAME", name: "@", content: "elsewhere.example" })],
-    message: /CNAME/,
+    message: /name: "@" cannot hold a CNAME: the zone apex has SOA and NS records.*Declare A and AAAA records with the target's addresses at @ instead; a CNAME fits below the apex/,
     preview: "fails",
   },
   {
     title: "an MX without priority",
     resources: [record("mx", { type: "MX", name: "@", content: "mx9.demo-reseller.com" })],
-    message: /priority/,
+    message: /priority: is required for MX records: the preference, 0 to 65535 \(RFC 1035 §3\.3\.9\); set priority \(e\.g\. 10\)/,
     preview: "fails",
   },
   {
     title: "a record name outside its zone",
     resources: [record("outside", { type: "A", name: "www.other-zone.example.", content: "192.0.2.8" })],
-    message: /name: "www\.other-zone\.example\."/,
+    message: /name: "www\.other-zone\.example\." is an absolute name outside the zone demo-reseller\.com: give it relative to the zone/,
     preview: "fails",
   },
   {
@@ -216,7 +216,7 @@ export const MISTAKES: Mistake[] = [
   {
     title: "a template's variable missing",
     resources: [{ kind: "ZoneTemplate", title: "web", args: { zone: "demo-reseller.com", templateId: "web", variables: {} } }],
-    message: /ipv4/,
+    message: /variables\.ipv4: missing; template web needs "ipv4".*: add "ipv4" to variables/,
     preview: "fails",
   },
 ];

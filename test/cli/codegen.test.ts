@@ -127,13 +127,15 @@ describe("import code generation", () => {
       cls: "Domain",
       name: "example-com",
       args: { domain: "example.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], locked: true, adopt: true },
+      opts: { protect: true },
     });
     expect(made[1]).toEqual({
       cls: "ChildHost",
       name: "example-com-host-ns1-example-com",
       args: { domain: "example.com", hostname: "ns1.example.com", ipv4: ["192.0.2.53"], ipv6: [], adopt: true },
+      opts: { protect: true },
     });
-    expect(made[3]).toEqual({ cls: "DnsZone", name: "example-com-zone", args: { domain: "example.com", adopt: true } });
+    expect(made[3]).toEqual({ cls: "DnsZone", name: "example-com-zone", args: { domain: "example.com", adopt: true }, opts: { protect: true } });
     const names = made.map((m) => m.name);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -216,7 +218,7 @@ describe("import code generation", () => {
       const byName = new Map(tabled.map((m) => [m.name, m]));
       for (const m of straightMade.filter((x) => x.cls === "DnsRecord")) {
         expect(byName.get(m.name)?.args).toEqual(m.args);
-        expect(m.opts).toEqual({ dependsOn: [{ resource: "example-com-zone" }] });
+        expect(m.opts).toEqual({ protect: true, dependsOn: [{ resource: "example-com-zone" }] });
         expect(byName.get(m.name)?.opts).toEqual(m.opts);
       }
       const txt = tabled.find((m) => m.args.type === "TXT");
@@ -239,8 +241,8 @@ describe("import code generation", () => {
         const ds = made.filter((m) => m.args.type === "DS");
         expect(ns).toHaveLength(2);
         expect(ds).toHaveLength(1);
-        expect(ds[0].opts).toEqual({ dependsOn: [{ resource: "example-com-zone" }, ...ns] });
-        expect(made.find((m) => m.args.name === "other")?.opts).toEqual({ dependsOn: [{ resource: "example-com-zone" }] });
+        expect(ds[0].opts).toEqual({ protect: true, dependsOn: [{ resource: "example-com-zone" }, ...ns] });
+        expect(made.find((m) => m.args.name === "other")?.opts).toEqual({ protect: true, dependsOn: [{ resource: "example-com-zone" }] });
       }
     });
 
@@ -251,6 +253,8 @@ describe("import code generation", () => {
       const tabled = made.filter((x) => x.cls === "DnsRecord");
       expect(tabled).toHaveLength(RECORD_TABLE_FROM);
       for (const r of tabled) expect(r.args).not.toHaveProperty("adopt");
+      // Created by the stack, so not protected: what it made, it may delete.
+      for (const r of made) expect(r.opts ?? {}).not.toHaveProperty("protect");
       expect(made[0]).toMatchObject({ cls: "DnsZone", args: { domain: "example.com", waitForDelegation: true } });
     });
   });
@@ -279,6 +283,28 @@ describe("import code generation", () => {
     expect(contactsReadme).toContain("name, email, phone, addressLine1, city, country, organization, addressLine2, state, postalCode");
     expect(contactsReadme).not.toMatch(/address_line|postal_code/);
   });
+});
+
+test("every adopted resource is declared with protect: true, or protect: false with --protect false, in every form; the README and the import command say which", async () => {
+  const many = (n: number): EstateRecord[] => Array.from({ length: n }, (_, i) => ({ ...records[i % records.length], name: `h${i}` }));
+  const zoneOf = (n: number): Estate => ({ domains: estate.domains, zones: [{ domain: "example.com", records: many(n) }] });
+  for (const protect of [undefined, true, false]) {
+    const expected = protect ?? true;
+    const straight = runGenerated(generateProgram(zoneOf(3), { protect }));
+    const whole = runGenerated(generateProgram(zoneOf(3), { protect, wholeZone: true }));
+    const loaded = loadGenerated(generateProgram(zoneOf(RECORD_TABLE_FROM), { protect }));
+    await (loaded.entry as () => Promise<void>)();
+    for (const made of [straight, whole, loaded.made]) {
+      expect(made.length).toBeGreaterThan(3);
+      expect(made.filter((m) => m.opts?.protect !== expected).map((m) => m.name)).toEqual([]);
+    }
+    const files = generateProject(zoneOf(3), { name: "x", dependency: "^0.1.0", protect, imports: { stack: "dev", count: 9, protect: expected } });
+    const readme = files.find((f) => f.path === "README.md")!.content;
+    expect(readme).toContain(expected ? "## Protected from destroy" : "## Not protected from destroy");
+    expect(readme).toContain(`pulumi import --file import.json --protect=${expected} --generate-code=false --yes`);
+    expect(readme).toContain(expected ? "set `protect: false` in its options" : "set `protect: true` in\ntheir options");
+    expect(files.find((f) => f.path === "index.ts")!.content).toContain(`// \`protect: ${expected}\``);
+  }
 });
 
 test("import writes a program whose adopt: true stays correct after edits, and says how to rename", () => {

@@ -11,6 +11,7 @@ import { main, type CliIo } from "../../cli/main";
 import { firstDueDay } from "../../cli/expiring";
 import { typeToken } from "../../resources/kinds";
 import { startSandbox } from "../../sandbox/index";
+import { PACKAGE_BIN, runPackageBin } from "../support/package-bin";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const DAY_MS = 86_400_000;
@@ -91,7 +92,7 @@ describe("expiring against the sandbox", () => {
     expect(err).toEqual([]);
     expect(out[0]).toMatch(/^2 domain\(s\) of the account expire within 60 days of \d{4}-\d{2}-\d{2}; 2 with nothing to renew them \(no stack state given/);
     expect(out.slice(1).map((l) => l.trim().split(/\s+/)[1])).toEqual(["lapsed-name.net", "demo-shop.net"]);
-    expect(lineOf("demo-shop.net")).toMatch(/LAPSE demo-shop\.net\s+\d{4}-\d{2}-\d{2}\s+45 day\(s\)\s+active\s+renewed by nothing: no stack given declares it/);
+    expect(lineOf("demo-shop.net")).toMatch(/LAPSE\s+demo-shop\.net\s+\d{4}-\d{2}-\d{2}\s+45 day\(s\)\s+active\s+renewed by nothing: no stack given declares it/);
     expect(lineOf("lapsed-name.net")).toMatch(/-10 day\(s\)\s+expired/);
     // Read only: GETs, nothing that changes the account.
     const made = sandbox.operator.requests().slice(before);
@@ -112,7 +113,7 @@ describe("expiring against the sandbox", () => {
     expect(out[0]).toMatch(/2 domain\(s\) .* 0 with nothing to renew them \(2 stack state\(s\) given\)/);
     // Due once fewer than 30 days remain: 45 - 29 = 16 days from today.
     const due = new Date(today + 16 * DAY_MS).toISOString().slice(0, 10);
-    expect(lineOf("demo-shop.net")).toContain(`ok   demo-shop.net`);
+    expect(lineOf("demo-shop.net")).toMatch(/^  ok\s+demo-shop\.net /);
     expect(lineOf("demo-shop.net")).toContain(`renewed by stack shop/prod, Domain "shop": at the first pulumi up from ${due}`);
     expect(lineOf("lapsed-name.net")).toContain(`renewed by stack shop/legacy, Domain "old": due now, at the next pulumi up`);
   });
@@ -120,7 +121,7 @@ describe("expiring against the sandbox", () => {
   test("a Domain without renewal, or whose policy comes due only after the expiry, renews nothing: exit 1 with the reason", async () => {
     const none = state("none.json", { name: "shop", domain: "demo-shop.net" }, { name: "old", domain: "lapsed-name.net", renewal: { minDaysRemaining: 30 } });
     expect(await main(["expiring", "--days", "60", "--state", none, ...fast], io())).toBe(1);
-    expect(lineOf("demo-shop.net")).toContain(`LAPSE demo-shop.net`);
+    expect(lineOf("demo-shop.net")).toMatch(/^  LAPSE\s+demo-shop\.net /);
     expect(lineOf("demo-shop.net")).toContain(`renewed by nothing: stack shop/none, Domain "shop" has no renewal policy`);
     expect(lineOf("lapsed-name.net")).toContain("ok ");
 
@@ -157,6 +158,40 @@ describe("expiring against the sandbox", () => {
     const argv = line.split(/\s+/).map((w) => w.replace(/^"(.*)"$/, "$1").replace(/\$(\w+)/g, (_m, v: string) => env[v] ?? `$${v}`));
     expect(await main([...argv, ...fast], io())).toBe(1);
     expect(out.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["LAPSE lapsed-name.net", "ok demo-shop.net"]);
+  });
+
+  test("as a user runs it (the package's bin, a process of its own): columns line up on every row; a wrong secret names the settings this command reads", async () => {
+    expect(fs.existsSync(PACKAGE_BIN) ? "built" : "dist/cli/main.js missing: run npm run build").toBe("built");
+    const run = (secret: string, args: string[]) =>
+      runPackageBin(["expiring", ...args, ...fast], dir, { RESELLER_BASE_URL: sandbox.url, RESELLER_API_KEY: sandbox.credentials.key, RESELLER_API_SECRET: secret });
+    // One domain renewed (ok), one not (LAPSE): the two verdicts differ in width, and so do the days.
+    const prod = state("mixed.json", { name: "shop", domain: "demo-shop.net", renewal: { minDaysRemaining: 30 } });
+    const shown = await run(sandbox.credentials.secret, ["--days", "60", "--state", prod]);
+    expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 1, stderr: "" });
+    const rows = shown.stdout.trimEnd().split("\n").slice(1);
+    expect(rows.map((l) => l.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["LAPSE lapsed-name.net", "ok demo-shop.net"]);
+    // Where each column starts on a row: the verdict, the domain, the date, the days' end, the stage, "renewed by".
+    const starts = (l: string): number[] => {
+      const m = /^( +)(\S+)( +)(\S+)( +)(\d{4}-\d{2}-\d{2})( +)(-?\d+)( day\(s\) +)(\S+)( +)renewed by /.exec(l);
+      if (!m) return [];
+      const at: number[] = [];
+      let i = 0;
+      m.slice(1).forEach((part, k) => {
+        if ([1, 3, 5, 9, 11].includes(k + 1)) at.push(i + part.length); // after each gap: a column's start
+        if (k + 1 === 8) at.push(i + part.length); // the days' last digit: right-aligned
+        i += part.length;
+      });
+      return at;
+    };
+    expect(rows.map(starts)).toEqual([starts(rows[0]), starts(rows[0])]);
+    expect(starts(rows[0])).toHaveLength(6);
+
+    const refused = await run("not-the-secret", ["--days", "60"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^reseller-pulumi: GET \S+ failed with 401 unauthorized: the API key or secret is not valid \(request id [^)]+\)\. Check the API key and secret \(RESELLER_API_KEY or --key, and RESELLER_API_SECRET\); create new credentials in the reseller portal if they were rotated or revoked\.\n$/);
+    expect(refused.stderr).not.toContain("reseller:api");
+    expect(refused.stderr).not.toContain("not-the-secret");
+    expect(refused.stdout).toBe("");
   });
 
   test("a check that cannot run exits 2, naming what is wrong: the window, a state file, the credentials", async () => {

@@ -4,7 +4,6 @@
  * provider host over gRPC) adopts everything without one mutating API call or charge; a second `up` changes
  * only what was edited.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,6 +17,7 @@ import { startSandbox } from "../../sandbox/index";
 import { generatedProgram } from "../../dev/engine/program-file";
 import { RECORD_TABLE_FROM } from "../../cli/codegen";
 import { keptOpen } from "../support/kept-open";
+import { PACKAGE_BIN, runPackageBin } from "../support/package-bin";
 
 const root = packageRoot();
 /** The sandbox below allows it; the default client-side limit (60 a minute) would only slow the test down. */
@@ -288,22 +288,12 @@ describe("import against the sandbox, then up through the engine", () => {
   }, 360_000);
 
   test("the package's bin (dist/cli/main.js) runs as a process: 0 with next steps; a wrong secret exits 1 without echoing it", async () => {
-    const bin = path.join(root, "dist", "cli", "main.js");
+    const bin = PACKAGE_BIN;
     // The provider host needs dist/ as well (the shim requires reseller-pulumi/dist/...): `npm test` builds first.
     expect(fs.existsSync(bin) ? fs.readFileSync(bin, "utf8").split("\n")[0] : "dist/cli/main.js missing: run npm run build").toBe("#!/usr/bin/env node");
     const { zone } = await seeded();
     const run = (secret: string) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [bin, "import", "--zone", zone, "--out", "bin-out"], {
-          cwd: dir,
-          env: { PATH: process.env.PATH, RESELLER_BASE_URL: sandbox.url, RESELLER_API_KEY: sandbox.credentials.key, RESELLER_API_SECRET: secret },
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-        child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-        child.on("close", (code) => resolve({ code, stdout, stderr }));
-      });
+      runPackageBin(["import", "--zone", zone, "--out", "bin-out"], dir, { RESELLER_BASE_URL: sandbox.url, RESELLER_API_KEY: sandbox.credentials.key, RESELLER_API_SECRET: secret });
     const ok = await run(sandbox.credentials.secret);
     expect(ok.stderr).toBe("");
     expect(ok.code).toBe(0);

@@ -2,7 +2,8 @@
  * `reseller-pulumi import --import-file` through the real Pulumi CLI against the sandbox: the
  * account's resources go into a new stack as imports (`pulumi import --file`), then the generated
  * program's preview, up and refresh change nothing; then a record made by hand is adopted into that
- * existing stack with `--only`. Asserted on what the CLI prints and returns (exit codes, the plan's
+ * existing stack with `--only`; then `pulumi destroy` of that stack deletes nothing it adopted (every
+ * resource is protected). Asserted on what the CLI prints and returns (exit codes, the plan's
  * rows and summary, `stack export`) and on the sandbox's request log and ledger: no request but
  * reads, no charge.
  */
@@ -20,8 +21,8 @@ import { isReadRequest } from "../../sandbox/rules";
 jest.setTimeout(900_000);
 
 const YES = ["--yes", "--non-interactive"];
-/** The command the generated README gives (codegen PULUMI_IMPORT_COMMAND), non-interactive. */
-const IMPORT = (file: string) => ["import", "--file", file, "--protect=false", "--generate-code=false", ...YES];
+/** The command the generated README gives (codegen pulumiImportCommand, protected as the program declares), non-interactive. */
+const IMPORT = (file: string) => ["import", "--file", file, "--protect=true", "--generate-code=false", ...YES];
 const STACK_TYPE = "pulumi:pulumi:Stack";
 const KINDS = ["ChildHost", "DnsRecord", "DnsZone", "Domain", "PrivacyAddon", "Protection"];
 
@@ -149,4 +150,30 @@ test("a record made by hand is adopted into the existing stack: --only writes it
   expect(ok(preview)).toEqual({ code: 0, stderr: "" });
   expect(writes(mark)).toEqual([]);
   expect(sandbox.operator.ledger()).toHaveLength(charges);
+});
+
+test("destroy of the imported stack deletes nothing it adopted: every resource is protected, and the live zones and records stay as they were", async () => {
+  expect(stack).toBeDefined();
+  const state = await stack.exportState();
+  const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/reseller:"));
+  expect(ours.length).toBeGreaterThan(0);
+  expect(ours.filter((r) => r.protect !== true).map((r) => r.urn)).toEqual([]);
+  const live = async () => {
+    const zones = await client.listZones();
+    return Promise.all(zones.map(async (z) => ({ zone: z.domain, records: (await client.listRecords(z.domain)).map((r) => r.id).sort() })));
+  };
+  const before = await live();
+  expect(before.some((z) => z.records.length > 0)).toBe(true);
+  const mark = sandbox.operator.requests().length;
+  const charges = sandbox.operator.ledger().length;
+
+  const destroy = await stack.run(["destroy", ...YES]);
+  const printed = `${destroy.stdout}\n${destroy.stderr}`;
+  expect({ code: destroy.code === 0 ? 0 : "non-zero", protectedNamed: /protected/.test(printed) }).toEqual({ code: "non-zero", protectedNamed: true });
+  expect(writes(mark)).toEqual([]);
+  expect(sandbox.operator.ledger()).toHaveLength(charges);
+  expect(await live()).toEqual(before);
+  // Still the stack's: nothing was dropped from state either.
+  const after = await stack.exportState();
+  expect((after.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/reseller:")).map((r) => r.urn).sort()).toEqual(ours.map((r) => r.urn).sort());
 });

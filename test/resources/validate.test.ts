@@ -73,6 +73,20 @@ describe("record failures name field, value and rule", () => {
     expect(reasons(r).join("\n")).toContain(want);
   });
 
+  test("every mistake of one record in one check: a refused TTL does not hide the name's and the content's (the CLI stops at the first resource that fails)", () => {
+    const r = checkRecordInputs(record({ ttl: 30, name: "bad..name", content: "192.0.2.300" }));
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["content", "name", "ttl"]);
+    expect(reasons(r)).toEqual(
+      expect.arrayContaining([
+        "ttl: 30 is below the minimum of 60 seconds",
+        expect.stringMatching(/^name: "bad\.\.name" has an empty label/),
+        expect.stringMatching(/^content: "192\.0\.2\.300" is not an IPv4 address/),
+      ]),
+    );
+    // The record is judged once: with every field good but the record, its failures come once each.
+    expect(checkRecordInputs(record({ name: "bad..name" })).failures).toHaveLength(1);
+  });
+
   const good: [string, Record<string, unknown>, Record<string, unknown>][] = [
     ["A", record({}), { content: "192.0.2.1", ttl: 300 }],
     ["default ttl and apex", { zone: "Example.com.", type: "a", content: "192.0.2.1" }, { zone: "example.com", type: "A", name: "@", ttl: 3600 }],

@@ -6,6 +6,8 @@
  *   catalogue says "fails" (and preview exits non-zero) or as a warning where it says "warns"
  *   (preview exits 0);
  * - up exits non-zero with the same message;
+ * - a refusal is printed twice at preview, on its resource's row and in its Diagnostics entry, and
+ *   not again under the Stack;
  * - preview writes nothing, and no secret is printed.
  * The catalogue is run in two halves, one test file each (test/pulumi-cli/mistakes-first-half.test.ts and -second-half), so
  * the suite's two workers share it: through the CLI each case costs seconds of three processes.
@@ -87,15 +89,20 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number): vo
       return undefined;
     };
     const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
+    // Each error once: on its resource's row and in its Diagnostics entry, never again under the Stack
+    // (where the SDK's host once echoed what check threw: resources/host/sdk-echo.ts). A warning that
+    // says the same of another resource (a zone's, before its record's refusal) is not this error.
+    const printedTimes = `${preview.stdout}\n${preview.stderr}`.split("\n").filter((l) => m.message.test(l) && !/\bwarning: /.test(l)).length;
     const atUp = matching(diagnostics(up, "error"));
     expect({
       previewCode: preview.code === 0 ? 0 : "non-zero",
       previewMessage: atPreview !== undefined,
+      ...(m.preview === "fails" ? { printedTimes } : {}),
       upCode: up.code === 0 ? 0 : "non-zero",
       upMessage: atUp !== undefined,
       wrote: wrote.map((r) => `${r.method} ${r.path}`),
       ...(atPreview && atUp ? {} : { previewSaid: diagnostics(preview, "error").concat(diagnostics(preview, "warning")), upSaid: diagnostics(up, "error") }),
-    }).toEqual({ previewCode: m.preview === "fails" ? "non-zero" : 0, previewMessage: true, upCode: "non-zero", upMessage: true, wrote: [] });
+    }).toEqual({ previewCode: m.preview === "fails" ? "non-zero" : 0, previewMessage: true, ...(m.preview === "fails" ? { printedTimes: 2 } : {}), upCode: "non-zero", upMessage: true, wrote: [] });
     if (m.preview === "fails") expect(atPreview).toBe(atUp);
     const printed = [preview.stdout, preview.stderr, up.stdout, up.stderr].join("\n");
     expect(printed).not.toContain(sandbox.credentials.secret);
