@@ -17,7 +17,7 @@ import { PartialFailure } from "../kit/partial-failure";
 import { resourceName } from "../kit/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../kit/unanswered-order";
 import { ceilingOnly, priceGuard } from "../kit/price-guard";
-import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../kit/charge-check";
+import { acceptedFromState, acknowledgeHint, CHARGE_KEPT, checkCharge, diffOvercharges, holdAccepted, openOvercharges, overchargeOf, unacknowledgedMessage, type AcceptedPrice, type HeldOvercharge } from "../kit/charge-check";
 import { pendingCreateHint } from "../kit/pending-create";
 import type { MoneyContract } from "../../api/contract";
 import { moneyDecimals } from "../../api/money";
@@ -131,14 +131,21 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
  * logged; a problem (another currency, above maxPrice) is added to `problems`, which fail the step
  * once the resource's outputs are known, so the order stays in state and is never bought again.
  */
-function holdCharge(ctx: HostContext, what: string, fields: Charge, accepted: AcceptedPrice | undefined, problems: string[]): void {
+function holdCharge(ctx: HostContext, what: string, fields: Charge, accepted: AcceptedPrice | undefined, problems: HeldOvercharge[]): void {
   const v = checkCharge(what, fields, accepted, moneyDecimals(ctx.contract().money));
-  if (!v.ok) problems.push(v.problem);
+  if (!v.ok) problems.push(overchargeOf(v.problem, fields));
   else if (v.warning) ctx.log.warn(v.warning);
 }
 
-/** The partial failure of orders whose charges do not hold against what was accepted: kept in state with what they charged. */
-const chargeFailure = (domain: string, problems: string[], outs: DomainOutputs): PartialFailure => new PartialFailure(`${problems.join(" ")} ${CHARGE_KEPT}`, domain, outs, [...problems, CHARGE_KEPT]);
+/**
+ * The partial failure of orders whose charges do not hold against what was accepted: kept in state
+ * with what they charged, and as overcharges that fail every later up until acknowledged.
+ */
+function chargeFailure(domain: string, problems: HeldOvercharge[], outs: DomainOutputs): PartialFailure {
+  const texts = problems.map((p) => p.problem);
+  const hint = acknowledgeHint(problems);
+  return new PartialFailure(`${texts.join(" ")} ${CHARGE_KEPT} ${hint}`, domain, { ...outs, overcharges: [...(outs.overcharges ?? []), ...problems] }, [...texts, CHARGE_KEPT, hint]);
+}
 
 /**
  * Asks again for an order an earlier run left unconfirmed, under its own key: the service replays its
@@ -146,7 +153,7 @@ const chargeFailure = (domain: string, problems: string[], outs: DomainOutputs):
  * unconfirmed; refused (the inputs changed since, or the service no longer keeps the answer), it was
  * applied all the same (the domain is in the account) and the invoices say what it cost.
  */
-async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs, problems: string[]): Promise<Overlay> {
+async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs, problems: HeldOvercharge[]): Promise<Overlay> {
   const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
   if (o.operation !== "renew" && !inputs.contacts) {
     ctx.log.warn(`${what} cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent. It was applied, once; the account's invoices say what it cost.`);
@@ -177,7 +184,7 @@ function changedContacts(live: HeldContacts, wanted: ContactSet): Partial<Record
   return out;
 }
 
-async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
+async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: HeldOvercharge[]): Promise<Overlay> {
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
@@ -234,7 +241,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
     ctx.log.info(
       `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(replayed)}. Taking it; nothing was bought again. ${pendingCreateHint(domain, "the domain name")}`,
     );
-    const problems: string[] = [];
+    const problems: HeldOvercharge[] = [];
     holdCharge(ctx, `${domain}: the ${action} of an earlier run`, replayed, accepted, problems);
     const outs = outputs(inputs, owned, { ...extra, ...replayed });
     if (problems.length) throw chargeFailure(domain, problems, outs);
@@ -253,7 +260,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
  * recorded) or, the renewal not being this resource's (renewed in the portal, by a colleague),
  * answers 409 expiry_mismatch, which charges nothing (spec, Register, transfer, renew: rule 3).
  */
-async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
+async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }, maxPrice: string | undefined, problems: HeldOvercharge[]): Promise<Overlay> {
   // Its quote is not known (it was not recorded): a replayed charge is held against maxPrice alone.
   const accepted = await ceilingOnly(api, maxPrice, ctx.contract().money);
   const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from, accepted: accepted && holdAccepted(accepted) };
@@ -303,6 +310,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
 
   diff(ctx, id, olds, news) {
     const d = diffDomain(olds, news, ctx.clock.now());
+    diffOvercharges((line) => ctx.log.warn(line), id, olds, news.acknowledgedCharges, d);
     if (!d.replaces.length) ctx.owners.claim(objectKey.domain(id), news.resourceUrn ?? olds.resourceUrn);
     return d;
   },
@@ -356,7 +364,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const { order, fields } = outcome.answered;
     const extra: Overlay = { ...fields, adopted: false };
     // The order was taken: a charge that does not hold fails the step now, the domain kept in state with it.
-    const problems: string[] = [];
+    const problems: HeldOvercharge[] = [];
     holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
     if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
     // The command was cancelled while the order was under way: its answer is recorded now, without
@@ -405,12 +413,16 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const api = ctx.api();
     const domain = id;
     const urn = news.resourceUrn ?? olds.resourceUrn ?? "";
+    // An overcharge of an earlier run not acknowledged: nothing changes or is bought until it is.
+    const open = openOvercharges(olds, news.acknowledgedCharges);
+    if (open.length) throw new PartialFailure(unacknowledgedMessage(domain, open), domain, olds);
+    if (olds.overcharges?.length) ctx.log.info(`${domain}: acknowledged: ${olds.overcharges.map((o) => o.acknowledge).join(", ")}; cleared from state`);
     let live = await api.getDomain(domain);
     // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
     if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
     const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
     // Charges that do not hold against what their orders were accepted at: the step fails once the outputs are known.
-    const problems: string[] = [];
+    const problems: HeldOvercharge[] = [];
     if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
     const managed: string[] = [];
     const wantNs = news.nameservers;
