@@ -8,7 +8,7 @@ export interface DomainAddonInputs extends Common {
   domain: string;
   /** As the program states it ("5.00" or "5.00 USD"): the ceiling of the purchase's charge. */
   maxPrice?: string;
-  /** Overcharges the program accepts, by invoice (../host/charge-check.ts). */
+  /** Overcharges the program accepts, by invoice (../kit/charge-check.ts). */
   acknowledgedCharges?: string[];
 }
 

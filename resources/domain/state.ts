@@ -16,7 +16,7 @@ export interface DomainInputs extends Common {
   maxPrice?: string;
   renewal?: RenewalPolicy;
   waitTimeoutSeconds?: number;
-  /** Overcharges the program accepts, by invoice (../host/charge-check.ts). */
+  /** Overcharges the program accepts, by invoice (../kit/charge-check.ts). */
   acknowledgedCharges?: string[];
 }
 

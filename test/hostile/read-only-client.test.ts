@@ -1,7 +1,7 @@
 /**
  * What the import's read-only client lets through (cli/import-file.ts readOnlyClient, over the real
  * client and the sandbox): the zone's delegation re-check (POST /dns/zones/{domain}/check) activates
- * a pending zone whose domain is delegated, so it is no read (provider/operations.ts). The read-only
+ * a pending zone whose domain is delegated, so it is no read (api/operations.ts). The read-only
  * client refuses it before anything is sent, and the zone stays pending; the same call of the plain
  * client activates it. It stays one the client may resend after a lost answer (idempotent).
  */
