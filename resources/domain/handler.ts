@@ -7,7 +7,7 @@ import { waitForRegistry } from "../../api/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../../api/views";
 import { fromServiceContact, toServiceContact, withOurContactNames } from "../../api/contact-names";
 import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../api/shapes";
-import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../api/vocabulary";
+import { isActiveStage, isCancelledBeforeSending, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../api/vocabulary";
 import type { ResellerApi } from "../shared/api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler, type Props } from "../kit/handler";
@@ -127,7 +127,32 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
   new PartialFailure(`${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} may have been charged: ${o.reason}. ${found}. ${KEPT_UNCONFIRMED}`, domain, outs);
 
 /**
- * Holds an order's charge against what it was accepted at (../host/charge-check.ts): a warning is
+ * An update the engine cancelled (its requests refused before they were sent) after one of its orders
+ * was answered: a renewal, or the replay of an earlier run's order. The requests after the cancel
+ * are refused, but what the order charged must not be lost with them, nor be said to be nothing:
+ * the step ends as a partial failure keeping `outs` (the charge, the renewal's expiry) in state, the
+ * charge held against maxPrice as any other, and the message says what was charged. Any other
+ * error, or a cancel before any order of this update was answered, is `e` itself.
+ */
+function cancelledAfterCharge(e: unknown, domain: string, olds: DomainOutputs, outs: DomainOutputs, problems: HeldOvercharge[]): unknown {
+  if (!isCancelledBeforeSending(e)) return e;
+  const o = outs.unconfirmedOrder;
+  const charged = outs.charged !== (olds.charged ?? null) || outs.currency !== (olds.currency ?? null) || outs.invoice !== (olds.invoice ?? null);
+  const unconfirmed = o !== undefined && !sameJson(o, olds.unconfirmedOrder);
+  if (!charged && !unconfirmed) return e;
+  const why = e instanceof Error && "reason" in e ? String(e.reason) : "the command was cancelled";
+  const cancelled = `Then ${why}, before the update finished: the requests after it were not sent, and the next \`pulumi up\` does the rest.`;
+  if (problems.length) {
+    const f = chargeFailure(domain, problems, outs);
+    return new PartialFailure(`${f.message} ${cancelled}`, domain, f.properties, [...f.reasons, cancelled]);
+  }
+  if (unconfirmed) return new PartialFailure(`${unconfirmedFailure(domain, o, "The expiry has moved on, so it was applied", outs).message} ${cancelled}`, domain, outs);
+  const what = outs.expiryDate !== olds.expiryDate ? `the renewal from ${olds.expiryDate} to ${outs.expiryDate}` : "the order of an earlier run, confirmed by its replay,";
+  return new PartialFailure(`${domain}: ${what} charged ${showCharge(outs)}; the charge is recorded in state. ${cancelled}`, domain, outs);
+}
+
+/**
+ * Holds an order's charge against what it was accepted at (../kit/charge-check.ts): a warning is
  * logged; a problem (another currency, above maxPrice) is added to `problems`, which fail the step
  * once the resource's outputs are known, so the order stays in state and is never bought again.
  */
@@ -184,7 +209,13 @@ function changedContacts(live: HeldContacts, wanted: ContactSet): Partial<Record
   return out;
 }
 
-async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: HeldOvercharge[]): Promise<Overlay> {
+/** A renewal's outcome: what state overlays, and the order's answer when one came (its expiry is the domain's now). */
+interface Renewal {
+  overlay: Overlay;
+  order?: DomainOrder;
+}
+
+async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: HeldOvercharge[]): Promise<Renewal> {
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
@@ -197,15 +228,15 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
       () => charged(sendOrder(api, domain, placed), ctx.contract().money),
       async () => ((await api.getDomain(domain)).expiry_date !== expiry ? {} : undefined),
     );
-    if ("unconfirmed" in outcome) return { unconfirmedOrder: { ...placed, reason: outcome.reason } };
+    if ("unconfirmed" in outcome) return { overlay: { unconfirmedOrder: { ...placed, reason: outcome.reason } } };
     const { order, fields } = outcome.answered;
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${fields.charged} ${fields.currency}, stage ${order.stage}`);
     holdCharge(ctx, `${domain}: the renewal from ${expiry}`, fields, accepted, problems);
-    return fields;
+    return { overlay: fields, order };
   } catch (e) {
     if (!isExpiryMismatch(e)) throw e;
     ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
-    return {};
+    return { overlay: {} };
   }
 }
 
@@ -367,18 +398,20 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const problems: HeldOvercharge[] = [];
     holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
     if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
-    // The command was cancelled while the order was under way: its answer is recorded now, without
-    // the wait for the registry (a refresh or the next up follows its stage) or the lock.
-    if (ctx.cancelled()) {
+    // The command was cancelled while the order was under way, or during the wait for the registry
+    // (its reads refused): the order's answer is recorded now, without the wait or the lock.
+    const answeredAfterCancel = () => {
       ctx.log.info(`${domain}: ${action} answered (stage ${order.stage}, charged ${showCharge(fields)}) after the command was cancelled; recorded without waiting for the registry: \`pulumi refresh\` or the next \`pulumi up\` follows its stage`);
       return { id: domain, outs: outputs(inputs, { domain: order.domain, status: order.status, stage: order.stage, expires_at: order.expires_at, expiry_date: order.expiry_date }, extra) };
-    }
+    };
+    if (ctx.cancelled()) return answeredAfterCancel();
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, processingWaitSeconds(inputs));
     } catch (e) {
+      if (isCancelledBeforeSending(e)) return answeredAfterCancel();
       // Bought but not readable: keep it in state so a refresh can follow it.
-      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
+      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}, charged ${showCharge(fields)}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
     }
     if (live.stage === STAGE.failed) throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
     // Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review).
@@ -388,7 +421,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
         await api.setLock(domain, inputs.locked);
         live = await api.getDomain(domain);
       } catch (e) {
-        throw new PartialFailure(`${domain}: registered, but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
+        throw new PartialFailure(`${domain}: ${action === "register" ? "registered" : "transferred"} (charged ${showCharge(fields)}; recorded in state), but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
       }
     }
     return { id: domain, outs: outputs(inputs, live, extra) };
@@ -423,57 +456,65 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
     // Charges that do not hold against what their orders were accepted at: the step fails once the outputs are known.
     const problems: HeldOvercharge[] = [];
-    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
-    const managed: string[] = [];
-    const wantNs = news.nameservers;
-    if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
-    let contactChanges: Partial<Record<ContactType, Contact>> = {};
-    if (news.contacts) {
-      contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts);
-      if (Object.keys(contactChanges).length) managed.push("contacts");
-    }
-    if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
-
-    if (managed.length && !isActiveStage(live.stage)) {
-      ctx.log.warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
-    } else {
-      let contactsStatus: string | undefined;
-      if (wantNs && managed.includes("nameservers")) await api.setNameservers(domain, wantNs);
-      if (managed.includes("contacts")) {
-        contactsStatus = (await api.updateContacts(domain, eachContact(contactChanges, toServiceContact))).status;
-        if (contactsStatus === "pending") ctx.log.info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
+    try {
+      if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
+      const managed: string[] = [];
+      const wantNs = news.nameservers;
+      if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
+      let contactChanges: Partial<Record<ContactType, Contact>> = {};
+      if (news.contacts) {
+        contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts);
+        if (Object.keys(contactChanges).length) managed.push("contacts");
       }
-      if (typeof news.locked === "boolean" && managed.includes("locked")) {
-        try {
-          await api.setLock(domain, news.locked);
-        } catch (e) {
-          throw protectionHint(e, domain, "removing the registrar lock");
+      if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
+
+      if (managed.length && !isActiveStage(live.stage)) {
+        ctx.log.warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
+      } else {
+        let contactsStatus: string | undefined;
+        if (wantNs && managed.includes("nameservers")) await api.setNameservers(domain, wantNs);
+        if (managed.includes("contacts")) {
+          contactsStatus = (await api.updateContacts(domain, eachContact(contactChanges, toServiceContact))).status;
+          if (contactsStatus === "pending") ctx.log.info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
+        }
+        if (typeof news.locked === "boolean" && managed.includes("locked")) {
+          try {
+            await api.setLock(domain, news.locked);
+          } catch (e) {
+            throw protectionHint(e, domain, "removing the registrar lock");
+          }
+        }
+        if (contactsStatus) extra.contactsStatus = contactsStatus;
+      }
+      if (managed.length) live = await api.getDomain(domain);
+
+      const policy = news.renewal;
+      // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
+      const from = olds.expiryDate;
+      if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
+        Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }, news.maxPrice, problems));
+      // Never a renewal while an order's charge is unknown: it may be that very renewal.
+      if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
+        if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
+        else {
+          const r = await renew(ctx, api, urn, domain, live, policy, news.maxPrice, problems);
+          Object.assign(extra, r.overlay);
+          // Until it is read again (a cancel may refuse the read), the domain is what the order's answer says.
+          if (r.order) live = { ...live, stage: r.order.stage, status: r.order.status, expiry_date: r.order.expiry_date ?? live.expiry_date, expires_at: r.order.expires_at ?? live.expires_at };
+          live = await api.getDomain(domain);
         }
       }
-      if (contactsStatus) extra.contactsStatus = contactsStatus;
+      const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
+      // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
+      const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
+      if (problems.length) throw chargeFailure(domain, problems, outs);
+      const o = extra.unconfirmedOrder;
+      if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
+      return { outs };
+    } catch (e) {
+      // Cancelled after an order of this update was answered: what it charged is kept, not lost with the refused requests after it.
+      throw cancelledAfterCharge(e, domain, olds, outputs(news, live, extra), problems);
     }
-    if (managed.length) live = await api.getDomain(domain);
-
-    const policy = news.renewal;
-    // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
-    const from = olds.expiryDate;
-    if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
-      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }, news.maxPrice, problems));
-    // Never a renewal while an order's charge is unknown: it may be that very renewal.
-    if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
-      if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
-      else {
-        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice, problems));
-        live = await api.getDomain(domain);
-      }
-    }
-    const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
-    // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
-    const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
-    if (problems.length) throw chargeFailure(domain, problems, outs);
-    const o = extra.unconfirmedOrder;
-    if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
-    return { outs };
   },
 
   async delete(ctx, id, props) {
