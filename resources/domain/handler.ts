@@ -324,6 +324,9 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
   nameInputs: (news) => [...one(news, "domain"), ...each(news.nameservers, "nameservers")],
   preview: previewDomain,
   previewDiff: previewDomainDiff,
+  // Contacts secret in part (one field, one contact) are kept secret whole: check renames and
+  // canonicalizes their fields, and the registry's answer replaces them on read.
+  secretDerived: { contacts: ["contacts"] },
 
   check(ctx, _olds, news) {
     const { bag, renamed } = withCurrentContactNames(news);
