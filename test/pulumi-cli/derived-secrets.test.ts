@@ -2,7 +2,7 @@
  * A value secret on input is secret wherever it lands in state, through the real Pulumi CLI against
  * the sandbox: a DnsZoneRecords with one secret TXT content (its checked `fields`, the keys of its
  * `records` and `ids`), a DnsRecord with secret content (it shows in the DnsZoneRecords' `elsewhere`
- * after a refresh), a record made outside the stack (in `unmanaged`, secret whatever it holds: the
+ * or `unmanaged` after a refresh, as the CLI's order of reads has it), a record made outside the stack (in `unmanaged`, secret whatever it holds: the
  * resource cannot tell), a DnsRecord with a secret name (its `fqdn`), and a Domain whose contact has
  * one secret field. After up and after refresh, `pulumi stack export` holds none of those values in
  * plain text; `--show-secrets` holds each (the control), where the resource was expected to put it.
@@ -95,7 +95,10 @@ test("after up and after refresh, no secret value is in plain text in `pulumi st
   expect({ code: refresh.code, out: refresh.code === 0 ? "" : printed(refresh).slice(-4000) }).toEqual({ code: 0, out: "" });
   const afterRefresh = await audit();
   expect(afterRefresh.plain).toEqual([]);
-  expect(afterRefresh.shown[OTHER_TXT]).toEqual(expect.arrayContaining(["other.inputs.content", "zr.outputs.elsewhere"]));
+  expect(afterRefresh.shown[OTHER_TXT]).toEqual(expect.arrayContaining(["other.inputs.content"]));
+  // elsewhere when the refresh read the DnsRecord before the zone's records, unmanaged otherwise (the CLI reads in no fixed order): secret either way.
+  expect(afterRefresh.shown[OTHER_TXT].filter((w) => w.startsWith("zr."))).toEqual([expect.stringMatching(/^zr\.outputs\.(elsewhere|unmanaged)$/)]);
   expect(afterRefresh.shown[OUTSIDE_TXT]).toEqual(["zr.outputs.unmanaged"]);
-  expect(resource(await stack.exportState(), "zr").outputs?.elsewhere).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" });
+  const zr = resource(await stack.exportState(), "zr").outputs ?? {};
+  for (const list of [zr.elsewhere, zr.unmanaged]) expect(list).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" });
 });
