@@ -16,8 +16,11 @@
  * - signed (Authentication 3: "Registration and management endpoints require signed requests"):
  *   every operation but the catalogue and account reads (ping, TLDs, availability, check, pricing,
  *   balance, tier). The client signs every request by default anyway.
- * - readOnly POSTs: availability, check, pricing and the zone's delegation re-check change nothing
- *   the caller owns, so the client may resend them after a lost answer.
+ * - readOnly POSTs: availability, check and pricing change nothing the caller owns. The zone's
+ *   delegation re-check is not one: it activates a pending zone whose domain is delegated (spec, State
+ *   machines: "POST zone check ... zone becomes active"). It is idempotent (a second re-check does
+ *   what the first did), so the client may resend it after a lost answer as it resends every
+ *   idempotent request; the read-only functions and the import's read-only client refuse it.
  * keyed is stated (Authentication 7: "register, transfer, renew, privacy enable and protection
  * enable"); paid follows from the spec's endpoints that buy (register, transfer, renew, and the
  * two add-ons "bought ... from credit").
@@ -51,8 +54,10 @@ export interface Operation extends Endpoint {
   keyed: boolean;
   /** Charges account credit. */
   paid: boolean;
-  /** Changes nothing, so it may be resent freely (every GET, and the read-only POSTs). */
+  /** Changes nothing (every GET, and the read-only POSTs): the read-only functions and the import may call it. */
   readOnly: boolean;
+  /** Sent twice, does what it does sent once, so it may be resent after a lost answer (every GET, PUT and DELETE, the read-only POSTs, the zone re-check). */
+  idempotent: boolean;
   /** Schema of the JSON body sent; null when none is sent. */
   request: z.ZodType | null;
   /** Schema of the answer's `data` (of each item, for a list); null when the answer is not read. */
@@ -61,9 +66,9 @@ export interface Operation extends Endpoint {
   list?: string;
 }
 
-type Facts = Partial<Pick<Operation, "signed" | "keyed" | "paid" | "readOnly" | "list">>;
-/** An entry's facts unless it says otherwise: signed, not keyed, not paid, read-only when the method is GET. */
-type Defaults<M extends HttpMethod> = { signed: true; keyed: false; paid: false; readOnly: M extends "GET" ? true : false };
+type Facts = Partial<Pick<Operation, "signed" | "keyed" | "paid" | "readOnly" | "idempotent" | "list">>;
+/** An entry's facts unless it says otherwise: signed, not keyed, not paid, read-only when the method is GET, idempotent unless it is a POST. */
+type Defaults<M extends HttpMethod> = { signed: true; keyed: false; paid: false; readOnly: M extends "GET" ? true : false; idempotent: M extends "POST" ? false : true };
 
 /**
  * One entry. Literal types are kept, so the client's methods read their schemas' types, and its keys, from the table.
@@ -78,12 +83,12 @@ function op<const M extends HttpMethod, const Q extends z.ZodType | null, const 
   response: S,
   facts: F = {} as F,
 ): { method: M; template: string; scope: Scope; request: Q; response: S } & Omit<Defaults<M>, keyof NoInfer<F>> & NoInfer<F> {
-  const defaults = { signed: true, keyed: false, paid: false, readOnly: method === "GET" };
+  const defaults = { signed: true, keyed: false, paid: false, readOnly: method === "GET", idempotent: method !== "POST" };
   return { method, template, scope, request, response, ...defaults, ...facts } as never;
 }
 
 const unsigned = { signed: false } as const;
-const readPost = { readOnly: true } as const;
+const readPost = { readOnly: true, idempotent: true } as const;
 const purchase = { keyed: true, paid: true } as const;
 
 export const OPERATIONS = {
@@ -122,7 +127,8 @@ export const OPERATIONS = {
   listZones: op("GET", "/dns/zones", "read", null, V.DnsZone, { list: "zones" }),
   createZone: op("POST", "/dns/zones", "dns", R.ZoneBody, V.DnsZone),
   getZone: op("GET", "/dns/zones/{domain}", "read", null, V.DnsZoneWithRecords),
-  checkZone: op("POST", "/dns/zones/{domain}/check", "dns", null, V.DnsZone, readPost),
+  /** Not read-only: it activates a pending zone whose domain is delegated. */
+  checkZone: op("POST", "/dns/zones/{domain}/check", "dns", null, V.DnsZone, { idempotent: true }),
   deleteZone: op("DELETE", "/dns/zones/{domain}", "dns", null, null),
   listRecords: op("GET", "/dns/zones/{domain}/records", "read", null, V.DnsRecord, { list: "records" }),
   createRecord: op("POST", "/dns/zones/{domain}/records", "dns", R.RecordBody, V.DnsRecord),
@@ -140,9 +146,9 @@ export type ReadOnlyOperationName = { [K in OperationName]: Operations[K]["readO
 /** Every operation by name, as an array of [name, operation]. */
 export const OPERATION_LIST = Object.entries(OPERATIONS) as [OperationName, Operation][];
 
-/** How a call to `operation` may be repeated (see RequestSafety): an unkeyed POST that is not read-only may create twice. */
+/** How a call to `operation` may be repeated (see RequestSafety): an unkeyed POST that is not idempotent may create twice. */
 export function requestSafety(operation: Operation, hasIdempotencyKey: boolean): RequestSafety {
-  if (operation.method !== "POST" || hasIdempotencyKey || operation.readOnly) return "safe";
+  if (operation.idempotent || hasIdempotencyKey) return "safe";
   return "creating";
 }
 

@@ -40,6 +40,16 @@ export const LOCK_WAIT_MS = 10_000;
  */
 export const MAX_OPEN_SEND_MS = 10 * 60_000;
 
+/**
+ * How old a lock may be before it is taken as abandoned, whoever its pid names. A holder keeps it for
+ * the microseconds of one read and one append, so a lock this old was left: by a process killed while
+ * holding it whose pid another process has since taken (a pid is no proof of life), or restored from
+ * a cache with the rest of the folder. Below LOCK_WAIT_MS, so a decision waiting for it takes it over
+ * rather than failing. Taking over a lock a live holder still held (descheduled for seconds) costs at
+ * most one request over the limit, which the service answers 429 and the client retries.
+ */
+export const LOCK_STALE_MS = 5_000;
+
 /** The lock file's content: the holder's tag, so a lock left by a process that died is recognised. */
 const LOCK_CONTENT = /^([0-9a-z]{1,14}-[0-9a-f]{8})\n$/;
 
@@ -198,8 +208,9 @@ export class RequestLogFile {
 
   /**
    * One try at the lock: created whole (a temporary file holding our tag, linked to the lock's name,
-   * which fails when it exists). A lock whose holder is dead, or that holds no tag of this module (a
-   * planted or broken file), is stale and removed; one held by a live process is waited for. Returns
+   * which fails when it exists). A lock whose holder is dead, older than LOCK_STALE_MS or dated in the
+   * future (whatever its pid), or that holds no tag of this module (a planted or broken file), is stale
+   * and removed; one held by a live process within that age is waited for. Returns
    * undefined when taken, else why not (`final` when waiting cannot help: the folder is not writable).
    */
   private tryLock(): { why: string; final: boolean } | undefined {
@@ -230,9 +241,11 @@ export class RequestLogFile {
       }
     }
     let content: string;
+    let ageMs: number;
     try {
       const st = fs.lstatSync(lock);
       content = st.isFile() && st.size < 64 ? fs.readFileSync(lock, "utf8") : "";
+      ageMs = Date.now() - st.mtimeMs;
     } catch {
       return { why: "was just released", final: false };
     }
@@ -240,9 +253,12 @@ export class RequestLogFile {
     const pid = holder === undefined ? NaN : pidOfTag(holder);
     // Within this process no other object is inside its lock while this code runs (one thread).
     const alive = holder !== undefined && pid !== process.pid && isAlive(pid);
-    if (alive) return { why: `process ${pid} holds it and is running`, final: false };
+    // A live pid is believed only for a lock of the age a holder keeps it; dated in the future, never.
+    const abandoned = ageMs > LOCK_STALE_MS || ageMs < -FUTURE_SKEW_MS;
+    if (alive && !abandoned) return { why: `process ${pid} holds it and is running`, final: false };
     this.removeStale(lock, content);
-    return { why: holder === undefined ? "it held no lock of this module" : `its holder (process ${pid}) had stopped`, final: false };
+    if (alive) this.warn(`the shared rate-limit log's lock ${lock} named process ${pid}, which is running, but was ${ageMs < 0 ? "dated in the future" : `${Math.round(ageMs / 1000)} s old`}, and a holder keeps it for microseconds: it was left by a process that stopped (its pid since reused) and is taken over`);
+    return { why: holder === undefined ? "it held no lock of this module" : alive ? `its holder (process ${pid}) left it ${Math.round(ageMs / 1000)} s ago` : `its holder (process ${pid}) had stopped`, final: false };
   }
 
   /**

@@ -499,7 +499,8 @@ export function nextSteps(dir: string | undefined, contacts: "omit" | "config" =
     "pulumi login --local            # or your usual backend",
     `pulumi stack init ${imports?.stack ?? "dev"}`,
     "pulumi config set reseller:apiKey <API_KEY>",
-    "pulumi config set --secret reseller:apiSecret <API_SECRET>",
+    // With no value on the command line: the secret stays out of shell history and process lists.
+    `pulumi config set --secret reseller:apiSecret     # asks for it, not echoed; or pipe it in: printf '%s' "$RESELLER_API_SECRET" | pulumi config set --secret reseller:apiSecret`,
     "pulumi config set reseller:baseUrl <BASE_URL>",
     ...(contacts === "config" ? ["pulumi config set --secret --path contacts.registrant.name '<NAME>'   # and the other fields: see README.md"] : []),
     ...(imports

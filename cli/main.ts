@@ -23,6 +23,7 @@ import { declarations, generateProject, lineOf, nextSteps, slug, type Migration 
 import { dependencySpec } from "./dependency";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 import { IMPORT_FILE, importFile, readOnlyClient } from "./import-file";
+import { terminalText } from "./terminal-text";
 import type { ResellerApi } from "../resources/shared/api";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
@@ -417,7 +418,9 @@ async function runExpiring(argv: string[], io: CliIo): Promise<number> {
   return found.some((f) => !f.renewed) ? 1 : 0;
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], given: CliIo): Promise<number> {
+  // What the service (or a state file) said reaches the terminal escaped: every line goes out here.
+  const io: CliIo = { ...given, out: (l) => given.out(terminalText(l)), err: (l) => given.err(terminalText(l)) };
   const [command, ...rest] = argv;
   try {
     if (command === "import") return await runImport(rest, io);

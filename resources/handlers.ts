@@ -15,7 +15,7 @@ import { zoneRecordsHandler } from "./zone-records/handler";
 import type { CheckResult } from "./kit/check";
 import type { HostContext } from "./kit/context";
 import type { DiffResult } from "./kit/diff";
-import type { Gone, Handler, NameInputs, Props, RecordWrites } from "./kit/handler";
+import type { Gone, Handler, NameInputs, Props, RecordWrites, SecretDerived } from "./kit/handler";
 import type { DiffPrediction, Prediction } from "./kit/preflight";
 import type { Kind } from "./kinds";
 
@@ -36,6 +36,7 @@ export interface KindHandler {
   previewDiff?: DiffPrediction;
   nameInputs: NameInputs;
   recordWrites?: RecordWrites<Props>;
+  secretDerived?: SecretDerived;
   check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
   diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
   create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
@@ -53,6 +54,7 @@ function kind<I, O>(h: Handler<I, O>): KindHandler {
     previewDiff: h.previewDiff,
     nameInputs: h.nameInputs,
     recordWrites: writes && { zone: writes.zone, created: (outs) => writes.created(fromEngine<O>(outs)) },
+    secretDerived: h.secretDerived,
     // check's olds are upgraded by the caller, which hands them to preflight as well.
     check: async (ctx, olds, news) => h.check(ctx, olds, news),
     // A refresh's diff gets the inputs in state as news (engine: RefreshStep), old names and all.

@@ -1,6 +1,6 @@
 /** The public surface of reseller-pulumi: resources, read-only functions and their types. */
 export { Domain } from "./domain/resource";
-export { type DomainArgs, type ContactArgs, type Contact, type DomainContactsArgs, type DomainContacts, type RenewalPolicyArgs, type AcceptedPriceOutput } from "./domain/args";
+export { type DomainArgs, type ContactArgs, type Contact, type DomainContactsArgs, type DomainContacts, type RenewalPolicyArgs, type AcceptedPriceOutput, type OverchargeOutput } from "./domain/args";
 export { DnsZone } from "./dns-zone/resource";
 export { DnsRecord } from "./dns-record/resource";
 export { ZoneTemplate } from "./zone-template/resource";

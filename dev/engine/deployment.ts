@@ -6,7 +6,7 @@
 // function it mirrors. Provider calls go to the SDK's dynamic provider host.
 import type { Step } from "./display";
 import type { PropertyMap } from "./host";
-import { UNKNOWN } from "./host";
+import { secretKeysOf, UNKNOWN } from "./host";
 import type { MonitorHandler, ReadRegistration, Registration } from "./monitor";
 import { markSecrets, unwrapInputs } from "./secrets";
 import type { ResourceState } from "./state";
@@ -256,7 +256,8 @@ export class Deployment implements MonitorHandler {
     const step: Step = { op: "create", urn, type: reg.type, name: reg.name, diffs: [], replaces: [] };
     const { plain, secretKeys: inputSecrets } = unwrapInputs(reg.object);
     const secretKeys = [...new Set([...inputSecrets, ...reg.additionalSecretOutputs])];
-    const reply = (id: string, outputs: PropertyMap): Reply => ({ urn, id, object: markSecrets(outputs, secretKeys) });
+    // With what the provider sent as secrets (a property derived from a secret input).
+    const reply = (id: string, outputs: PropertyMap): Reply => ({ urn, id, object: markSecrets(outputs, [...secretKeys, ...secretKeysOf(outputs)]) });
     const failStep = (e: unknown): never => {
       step.error = errorMessage(e);
       this.opts.record(step, started);
@@ -289,7 +290,7 @@ export class Deployment implements MonitorHandler {
 
     const plan = await this.generator.generateSteps(urn, reg, plain, old, step, failStep);
     const entry = (id: string, outputs: PropertyMap, initErrors?: string[]): ResourceState => ({
-      ...this.entry(urn, reg, id, plan.checked, outputs, secretKeys),
+      ...this.entry(urn, reg, id, plan.checked, outputs, [...new Set([...secretKeys, ...secretKeysOf(plan.checked), ...secretKeysOf(outputs)])]),
       ...(initErrors && initErrors.length ? { initErrors } : {}),
     });
     switch (plan.kind) {

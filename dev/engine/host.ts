@@ -11,6 +11,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { guardedNodeArgs } from "./guarded-node";
+import { unwrapInputs } from "./secrets";
 
 /** The value Pulumi sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -121,6 +122,24 @@ function fromStruct(s: Struct | undefined): PropertyMap {
   return s ? (s.toJavaScript() as PropertyMap) : {};
 }
 
+/** The top-level properties a provider's answer sent as secrets, by the plain map made of it. */
+const SENT_SECRET = new WeakMap<PropertyMap, readonly string[]>();
+
+/**
+ * A provider's answer (check's inputs, create's, read's, update's and a partial failure's properties)
+ * as the engine keeps it: values sent with the secret signature are kept secret (the real engine
+ * unmarshals provider answers keeping secrets), and handed to the provider again as plain values (it
+ * answered acceptSecrets=false). The plain map; secretKeysOf says which of its properties were secret.
+ */
+function fromProvider(s: Struct | undefined): PropertyMap {
+  const { plain, secretKeys } = unwrapInputs(fromStruct(s));
+  if (secretKeys.length) SENT_SECRET.set(plain, secretKeys);
+  return plain;
+}
+
+/** The top-level properties of a provider's answer (made by this module) that it sent as secrets. */
+export const secretKeysOf = (props: PropertyMap | undefined): readonly string[] => (props && SENT_SECRET.get(props)) ?? [];
+
 /** Reads the ErrorResourceInitFailed detail the host packs into `grpc-status-details-bin` for partial failures. */
 function initFailure(err: grpc.ServiceError): { id: string; properties: PropertyMap; reasons: string[] } | undefined {
   const raw = err.metadata?.get("grpc-status-details-bin")?.[0];
@@ -133,7 +152,7 @@ function initFailure(err: grpc.ServiceError): { id: string; properties: Property
       "pulumirpc.ErrorResourceInitFailed",
     );
     if (!failed) continue;
-    return { id: failed.getId(), properties: fromStruct(failed.getProperties()), reasons: failed.getReasonsList() };
+    return { id: failed.getId(), properties: fromProvider(failed.getProperties()), reasons: failed.getReasonsList() };
   }
   return undefined;
 }
@@ -196,7 +215,7 @@ class SpawnedHost implements ProviderHost {
     req.setNews(toStruct(news));
     const res = await this.call<provproto.CheckResponse>("Check", (cb) => this.client.check(req, cb));
     return {
-      inputs: fromStruct(res.getInputs()),
+      inputs: fromProvider(res.getInputs()),
       failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
     };
   }
@@ -238,7 +257,7 @@ class SpawnedHost implements ProviderHost {
     req.setProperties(toStruct(inputs));
     req.setPreview(opts.preview ?? false);
     const res = await this.call<provproto.CreateResponse>("Create", (cb) => this.client.create(req, cb));
-    return { id: res.getId(), outputs: fromStruct(res.getProperties()) };
+    return { id: res.getId(), outputs: fromProvider(res.getProperties()) };
   }
 
   async read(
@@ -255,7 +274,7 @@ class SpawnedHost implements ProviderHost {
     const res = await this.call<provproto.ReadResponse>("Read", (cb) => this.client.read(req, cb));
     const resInputs = res.getInputs();
     // No properties at all is how a provider says the resource does not exist (ReadStep.Apply).
-    return { id: res.getId(), props: res.hasProperties() ? fromStruct(res.getProperties()) : undefined, inputs: resInputs ? fromStruct(resInputs) : undefined };
+    return { id: res.getId(), props: res.hasProperties() ? fromProvider(res.getProperties()) : undefined, inputs: resInputs ? fromProvider(resInputs) : undefined };
   }
 
   async update(id: string, urn: string, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): Promise<{ outputs: PropertyMap }> {
@@ -266,7 +285,7 @@ class SpawnedHost implements ProviderHost {
     req.setNews(toStruct(news));
     req.setIgnorechangesList([...ignoreChanges]);
     const res = await this.call<provproto.UpdateResponse>("Update", (cb) => this.client.update(req, cb));
-    return { outputs: fromStruct(res.getProperties()) };
+    return { outputs: fromProvider(res.getProperties()) };
   }
 
   async delete(id: string, urn: string, props: PropertyMap): Promise<void> {

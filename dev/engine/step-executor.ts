@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Step } from "./display";
 import type { PropertyMap, ProviderHost, ReadResult } from "./host";
-import { isProviderHostError } from "./host";
+import { isProviderHostError, secretKeysOf } from "./host";
 import type { ResourceState } from "./state";
 import { blockedUrns, classify, dependedOnBy, inputDiffs, type DeleteChain } from "./step-generator";
 
@@ -199,6 +199,7 @@ export async function refreshOne(host: HostCalls, r: ResourceState): Promise<{ s
     r.id = res.id;
     r.inputs = inputs;
     r.outputs = props;
+    r.secretKeys = [...new Set([...r.secretKeys, ...secretKeysOf(props), ...secretKeysOf(inputs)])];
     // The new state takes the Read's init errors only (step.go RefreshStep.Apply): a clean Read clears old ones.
     delete r.initErrors;
     if (initErrors.length > 0) r.initErrors = initErrors;

@@ -115,6 +115,8 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
     // A record made by this create (not adopted) is the service's answer, in canonical form.
     created: (o) => (o.adopted !== false || o.recordId === undefined ? undefined : { id: o.recordId, ...canonicalFields(o) }),
   },
+  // Its canonical fields keep their inputs' names (the engine keeps those secret); the full name is made of two.
+  secretDerived: { name: ["fqdn"], zone: ["fqdn"] },
 
   check(ctx, _olds, news) {
     const result = checkRecordInputs(news, ctx.limits());

@@ -29,4 +29,10 @@ export interface DomainAddonArgs {
    * buying, a charge above it (or in another currency) fails the step, the add-on kept in state.
    */
   maxPrice?: pulumi.Input<number | string>;
+  /**
+   * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+   * currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+   * none). Until an overcharge is listed here, every `pulumi up` fails on it.
+   */
+  acknowledgedCharges?: pulumi.Input<pulumi.Input<string>[]>;
 }

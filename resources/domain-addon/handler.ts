@@ -12,7 +12,7 @@ import { GONE, type Handler, claimUnlessReplaced, orGone } from "../kit/handler"
 import { defined } from "../shared/normalize";
 import { checkDomainOnlyInputs } from "./schema";
 import { addonPriceGuard, addonYears, ceilingOnly } from "../kit/price-guard";
-import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../kit/charge-check";
+import { acceptedFromState, acknowledgeHint, CHARGE_KEPT, checkCharge, diffOvercharges, holdAccepted, openOvercharges, overchargeOf, unacknowledgedMessage, type AcceptedPrice, type HeldOvercharge } from "../kit/charge-check";
 import { moneyDecimals } from "../../api/money";
 import type { DomainAddonInputs, AddonHeld, HeldAddonOrder, PrivacyOutputs, ProtectionOutputs } from "./state";
 import { previewAddon } from "./preview";
@@ -88,14 +88,17 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   /** What state holds of a purchase (none before charges were recorded). */
   const heldOf = (o: Partial<AddonHeld>): AddonHeld => defined({ charged: o.charged ?? null, currency: o.currency ?? null, invoice: o.invoice ?? null, adopted: o.adopted ?? false, unconfirmedOrder: o.unconfirmedOrder });
   /** A purchase's charge held against what it was accepted at: a warning is logged, a problem returned. */
-  const holdCharge = (ctx: HostContext, what: string, charge: Charge, accepted: AcceptedPrice | undefined): string | undefined => {
+  const holdCharge = (ctx: HostContext, what: string, charge: Charge, accepted: AcceptedPrice | undefined): HeldOvercharge | undefined => {
     const v = checkCharge(what, charge, accepted, moneyDecimals(ctx.contract().money));
-    if (!v.ok) return v.problem;
+    if (!v.ok) return overchargeOf(v.problem, charge);
     if (v.warning) ctx.log.warn(v.warning);
     return undefined;
   };
-  /** The partial failure of a purchase whose charge does not hold: kept in state with what it charged, never bought again. */
-  const chargeFailure = (domain: string, problem: string, outs: O): PartialFailure => new PartialFailure(`${problem} ${CHARGE_KEPT}`, domain, outs, [problem, CHARGE_KEPT]);
+  /** The partial failure of a purchase whose charge does not hold: kept in state with what it charged, never bought again, and as an overcharge until acknowledged. */
+  const chargeFailure = (domain: string, problem: HeldOvercharge, outs: O): PartialFailure => {
+    const hint = acknowledgeHint([problem]);
+    return new PartialFailure(`${problem.problem} ${CHARGE_KEPT} ${hint}`, domain, { ...outs, overcharges: [problem] }, [problem.problem, CHARGE_KEPT, hint]);
+  };
   /**
    * What the purchase is accepted at before it is sent (../host/price-guard.ts addonPriceGuard):
    * maxPrice in the account's currency, not below the contract's price for the years charged.
@@ -115,7 +118,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
    * (a charge above zero, recorded), or, the add-on being present, answers that it bought nothing (200
    * with the current state, or 409: contract errors.alreadyEnabled), and nothing is bought.
    */
-  async function takeOver(ctx: HostContext, domain: string, urn: string, maxPrice: string | undefined): Promise<{ charge: Charge; problem?: string }> {
+  async function takeOver(ctx: HostContext, domain: string, urn: string, maxPrice: string | undefined): Promise<{ charge: Charge; problem?: HeldOvercharge }> {
     const what = `${domain}: ${a.label} is on already`;
     // Its price is not known (it was not recorded): a replayed charge is held against maxPrice alone.
     const accepted = await ceilingOnly(ctx.api(), maxPrice, ctx.contract().money);
@@ -143,7 +146,11 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
     preview: previewAddon(a),
     nameInputs: domainOnly,
     check: (ctx, _olds, news) => checkDomainOnlyInputs(news, ctx.limits()),
-    diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffDomainAddon(olds, news), a.key(id), olds, news),
+    diff(ctx, id, olds, news) {
+      const d = diffDomainAddon(olds, news);
+      diffOvercharges((line) => ctx.log.warn(line), `${id}: ${a.label}`, olds, news.acknowledgedCharges, d);
+      return claimUnlessReplaced(ctx, d, a.key(id), olds, news);
+    },
 
     async create(ctx, inputs) {
       const api = ctx.api();
@@ -190,6 +197,10 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
 
     /** Nothing to change in place (only the domain, a replace, is an input); confirms a purchase an earlier run left unconfirmed. */
     async update(ctx, id, olds, news) {
+      // An overcharge of an earlier run not acknowledged: nothing changes until it is.
+      const open = openOvercharges(olds, news.acknowledgedCharges);
+      if (open.length) throw new PartialFailure(unacknowledgedMessage(`${id}: ${a.label}`, open), id, olds);
+      if (olds.overcharges?.length) ctx.log.info(`${id}: ${a.label}: acknowledged: ${olds.overcharges.map((o) => o.acknowledge).join(", ")}; cleared from state`);
       const api = ctx.api();
       const view = await a.get(api, id);
       const held = heldOf(olds);

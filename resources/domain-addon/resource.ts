@@ -4,9 +4,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DomainAddonArgs, UnconfirmedAddonOrder } from "./args";
 import type { PrivacyOutputs, ProtectionOutputs } from "./state";
+import type { OverchargeOutput } from "../domain/args";
 
 /** Outputs of a purchased add-on that say what it cost. */
-const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"] as const;
+const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder", "overcharges", "acknowledgedCharges"] as const;
 
 /**
  * WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
@@ -43,6 +44,8 @@ export class PrivacyAddon extends ResellerResource {
   declare readonly invoice: pulumi.Output<string | null>;
   /** Set while the purchase may have been charged but its answer was lost or unreadable; the next `up` reads it back and sets `charged`. */
   declare readonly unconfirmedOrder: pulumi.Output<UnconfirmedAddonOrder | undefined>;
+  /** Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here. */
+  declare readonly overcharges: pulumi.Output<OverchargeOutput[] | undefined>;
 
   /**
    * Reads an existing PrivacyAddon into the program, as Pulumi's `get` does: the engine reads it through
@@ -102,6 +105,8 @@ export class Protection extends ResellerResource {
   declare readonly invoice: pulumi.Output<string | null>;
   /** Set while the purchase may have been charged but its answer was lost or unreadable; the next `up` reads it back and sets `charged`. */
   declare readonly unconfirmedOrder: pulumi.Output<UnconfirmedAddonOrder | undefined>;
+  /** Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here. */
+  declare readonly overcharges: pulumi.Output<OverchargeOutput[] | undefined>;
 
   /**
    * Reads an existing Protection into the program, as Pulumi's `get` does: the engine reads it through

@@ -44,6 +44,20 @@ export interface DomainArgs {
   adopt?: pulumi.Input<boolean>;
   /** How long create waits for the registry (stage `pending`), seconds; default 120. */
   waitTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+   * currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+   * service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+   */
+  acknowledgedCharges?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** A charge that failed its check and is not acknowledged yet (state's `overcharges`). */
+export interface OverchargeOutput {
+  /** What was wrong: the charge, what it was held against, the invoice. */
+  problem: string;
+  /** What to add to `acknowledgedCharges` once checked: the invoice, or "<amount> <currency>". */
+  acknowledge: string;
 }
 
 /** What a paid order was accepted at before it was sent, as state keeps it (decimal strings). */

@@ -7,7 +7,7 @@ import { waitForRegistry } from "../../api/waits";
 import type { Contacts, DomainInfo, DomainOrder, RegisterRequest } from "../../api/views";
 import { fromServiceContact, toServiceContact, withOurContactNames } from "../../api/contact-names";
 import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../api/shapes";
-import { isActiveStage, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../api/vocabulary";
+import { isActiveStage, isCancelledBeforeSending, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../api/vocabulary";
 import type { ResellerApi } from "../shared/api";
 import { diffDomain, renewalDue } from "./diff";
 import { GONE, type Handler, type Props } from "../kit/handler";
@@ -17,7 +17,7 @@ import { PartialFailure } from "../kit/partial-failure";
 import { resourceName } from "../kit/urn";
 import { chargeOf, chargeUnknown, confirmByReplay, KEPT_UNCONFIRMED, sendPaidOrder, showCharge, type Charge } from "../kit/unanswered-order";
 import { ceilingOnly, priceGuard } from "../kit/price-guard";
-import { acceptedFromState, CHARGE_KEPT, checkCharge, holdAccepted, type AcceptedPrice } from "../kit/charge-check";
+import { acceptedFromState, acknowledgeHint, CHARGE_KEPT, checkCharge, diffOvercharges, holdAccepted, openOvercharges, overchargeOf, unacknowledgedMessage, type AcceptedPrice, type HeldOvercharge } from "../kit/charge-check";
 import { pendingCreateHint } from "../kit/pending-create";
 import type { MoneyContract } from "../../api/contract";
 import { moneyDecimals } from "../../api/money";
@@ -127,18 +127,50 @@ const unconfirmedFailure = (domain: string, o: UnconfirmedOrder, found: string, 
   new PartialFailure(`${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} may have been charged: ${o.reason}. ${found}. ${KEPT_UNCONFIRMED}`, domain, outs);
 
 /**
- * Holds an order's charge against what it was accepted at (../host/charge-check.ts): a warning is
+ * An update the engine cancelled (its requests refused before they were sent) after one of its orders
+ * was answered: a renewal, or the replay of an earlier run's order. The requests after the cancel
+ * are refused, but what the order charged must not be lost with them, nor be said to be nothing:
+ * the step ends as a partial failure keeping `outs` (the charge, the renewal's expiry) in state, the
+ * charge held against maxPrice as any other, and the message says what was charged. Any other
+ * error, or a cancel before any order of this update was answered, is `e` itself.
+ */
+function cancelledAfterCharge(e: unknown, domain: string, olds: DomainOutputs, outs: DomainOutputs, problems: HeldOvercharge[]): unknown {
+  if (!isCancelledBeforeSending(e)) return e;
+  const o = outs.unconfirmedOrder;
+  const charged = outs.charged !== (olds.charged ?? null) || outs.currency !== (olds.currency ?? null) || outs.invoice !== (olds.invoice ?? null);
+  const unconfirmed = o !== undefined && !sameJson(o, olds.unconfirmedOrder);
+  if (!charged && !unconfirmed) return e;
+  const why = e instanceof Error && "reason" in e ? String(e.reason) : "the command was cancelled";
+  const cancelled = `Then ${why}, before the update finished: the requests after it were not sent, and the next \`pulumi up\` does the rest.`;
+  if (problems.length) {
+    const f = chargeFailure(domain, problems, outs);
+    return new PartialFailure(`${f.message} ${cancelled}`, domain, f.properties, [...f.reasons, cancelled]);
+  }
+  if (unconfirmed) return new PartialFailure(`${unconfirmedFailure(domain, o, "The expiry has moved on, so it was applied", outs).message} ${cancelled}`, domain, outs);
+  const what = outs.expiryDate !== olds.expiryDate ? `the renewal from ${olds.expiryDate} to ${outs.expiryDate}` : "the order of an earlier run, confirmed by its replay,";
+  return new PartialFailure(`${domain}: ${what} charged ${showCharge(outs)}; the charge is recorded in state. ${cancelled}`, domain, outs);
+}
+
+/**
+ * Holds an order's charge against what it was accepted at (../kit/charge-check.ts): a warning is
  * logged; a problem (another currency, above maxPrice) is added to `problems`, which fail the step
  * once the resource's outputs are known, so the order stays in state and is never bought again.
  */
-function holdCharge(ctx: HostContext, what: string, fields: Charge, accepted: AcceptedPrice | undefined, problems: string[]): void {
+function holdCharge(ctx: HostContext, what: string, fields: Charge, accepted: AcceptedPrice | undefined, problems: HeldOvercharge[]): void {
   const v = checkCharge(what, fields, accepted, moneyDecimals(ctx.contract().money));
-  if (!v.ok) problems.push(v.problem);
+  if (!v.ok) problems.push(overchargeOf(v.problem, fields));
   else if (v.warning) ctx.log.warn(v.warning);
 }
 
-/** The partial failure of orders whose charges do not hold against what was accepted: kept in state with what they charged. */
-const chargeFailure = (domain: string, problems: string[], outs: DomainOutputs): PartialFailure => new PartialFailure(`${problems.join(" ")} ${CHARGE_KEPT}`, domain, outs, [...problems, CHARGE_KEPT]);
+/**
+ * The partial failure of orders whose charges do not hold against what was accepted: kept in state
+ * with what they charged, and as overcharges that fail every later up until acknowledged.
+ */
+function chargeFailure(domain: string, problems: HeldOvercharge[], outs: DomainOutputs): PartialFailure {
+  const texts = problems.map((p) => p.problem);
+  const hint = acknowledgeHint(problems);
+  return new PartialFailure(`${texts.join(" ")} ${CHARGE_KEPT} ${hint}`, domain, { ...outs, overcharges: [...(outs.overcharges ?? []), ...problems] }, [...texts, CHARGE_KEPT, hint]);
+}
 
 /**
  * Asks again for an order an earlier run left unconfirmed, under its own key: the service replays its
@@ -146,7 +178,7 @@ const chargeFailure = (domain: string, problems: string[], outs: DomainOutputs):
  * unconfirmed; refused (the inputs changed since, or the service no longer keeps the answer), it was
  * applied all the same (the domain is in the account) and the invoices say what it cost.
  */
-async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs, problems: string[]): Promise<Overlay> {
+async function confirmOrder(ctx: HostContext, api: ResellerApi, domain: string, o: UnconfirmedOrder, inputs: DomainInputs, problems: HeldOvercharge[]): Promise<Overlay> {
   const what = `${domain}: the ${o.operation === "renew" ? `renewal from ${o.from}` : o.operation} of an earlier run`;
   if (o.operation !== "renew" && !inputs.contacts) {
     ctx.log.warn(`${what} cannot be confirmed: asking for it again needs the contacts it was sent with, and the program gives none now (adopt); none was sent. It was applied, once; the account's invoices say what it cost.`);
@@ -177,7 +209,13 @@ function changedContacts(live: HeldContacts, wanted: ContactSet): Partial<Record
   return out;
 }
 
-async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
+/** A renewal's outcome: what state overlays, and the order's answer when one came (its expiry is the domain's now). */
+interface Renewal {
+  overlay: Overlay;
+  order?: DomainOrder;
+}
+
+async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: string, live: DomainInfo, policy: RenewalPolicy, maxPrice: string | undefined, problems: HeldOvercharge[]): Promise<Renewal> {
   const years = policy.years ?? 1;
   const expiry = live.expiry_date;
   if (!expiry) throw new Error(`${domain}: the service reports no expiry date, so a renewal cannot say which term it renews; nothing was charged`);
@@ -190,15 +228,15 @@ async function renew(ctx: HostContext, api: ResellerApi, urn: string, domain: st
       () => charged(sendOrder(api, domain, placed), ctx.contract().money),
       async () => ((await api.getDomain(domain)).expiry_date !== expiry ? {} : undefined),
     );
-    if ("unconfirmed" in outcome) return { unconfirmedOrder: { ...placed, reason: outcome.reason } };
+    if ("unconfirmed" in outcome) return { overlay: { unconfirmedOrder: { ...placed, reason: outcome.reason } } };
     const { order, fields } = outcome.answered;
     ctx.log.info(`${domain}: renewed for ${years} year(s) from ${expiry}; charged ${fields.charged} ${fields.currency}, stage ${order.stage}`);
     holdCharge(ctx, `${domain}: the renewal from ${expiry}`, fields, accepted, problems);
-    return fields;
+    return { overlay: fields, order };
   } catch (e) {
     if (!isExpiryMismatch(e)) throw e;
     ctx.log.info(`${domain}: the service will not renew from ${expiry} (expiry_mismatch: another renewal was made, or is waiting for approval); nothing charged`);
-    return {};
+    return { overlay: {} };
   }
 }
 
@@ -234,7 +272,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
     ctx.log.info(
       `${domain}: is in this account already (stage ${owned.stage}), ordered by an earlier run of this resource that was interrupted before it recorded the order; the service replayed that order's answer to the same Idempotency-Key: it charged ${showCharge(replayed)}. Taking it; nothing was bought again. ${pendingCreateHint(domain, "the domain name")}`,
     );
-    const problems: string[] = [];
+    const problems: HeldOvercharge[] = [];
     holdCharge(ctx, `${domain}: the ${action} of an earlier run`, replayed, accepted, problems);
     const outs = outputs(inputs, owned, { ...extra, ...replayed });
     if (problems.length) throw chargeFailure(domain, problems, outs);
@@ -253,7 +291,7 @@ async function takeOver(ctx: HostContext, api: ResellerApi, inputs: DomainInputs
  * recorded) or, the renewal not being this resource's (renewed in the portal, by a colleague),
  * answers 409 expiry_mismatch, which charges nothing (spec, Register, transfer, renew: rule 3).
  */
-async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }, maxPrice: string | undefined, problems: string[]): Promise<Overlay> {
+async function earlierRenewal(ctx: HostContext, api: ResellerApi, urn: string, domain: string, r: { from: string; to: string; years: number }, maxPrice: string | undefined, problems: HeldOvercharge[]): Promise<Overlay> {
   // Its quote is not known (it was not recorded): a replayed charge is held against maxPrice alone.
   const accepted = await ceilingOnly(api, maxPrice, ctx.contract().money);
   const order = { operation: "renew" as const, idempotencyKey: ctx.purchaseKey({ urn, operation: "renew", domain, years: r.years, from: r.from }), years: r.years, from: r.from, accepted: accepted && holdAccepted(accepted) };
@@ -286,6 +324,9 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
   nameInputs: (news) => [...one(news, "domain"), ...each(news.nameservers, "nameservers")],
   preview: previewDomain,
   previewDiff: previewDomainDiff,
+  // Contacts secret in part (one field, one contact) are kept secret whole: check renames and
+  // canonicalizes their fields, and the registry's answer replaces them on read.
+  secretDerived: { contacts: ["contacts"] },
 
   check(ctx, _olds, news) {
     const { bag, renamed } = withCurrentContactNames(news);
@@ -303,6 +344,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
 
   diff(ctx, id, olds, news) {
     const d = diffDomain(olds, news, ctx.clock.now());
+    diffOvercharges((line) => ctx.log.warn(line), id, olds, news.acknowledgedCharges, d);
     if (!d.replaces.length) ctx.owners.claim(objectKey.domain(id), news.resourceUrn ?? olds.resourceUrn);
     return d;
   },
@@ -356,21 +398,23 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const { order, fields } = outcome.answered;
     const extra: Overlay = { ...fields, adopted: false };
     // The order was taken: a charge that does not hold fails the step now, the domain kept in state with it.
-    const problems: string[] = [];
+    const problems: HeldOvercharge[] = [];
     holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
     if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
-    // The command was cancelled while the order was under way: its answer is recorded now, without
-    // the wait for the registry (a refresh or the next up follows its stage) or the lock.
-    if (ctx.cancelled()) {
+    // The command was cancelled while the order was under way, or during the wait for the registry
+    // (its reads refused): the order's answer is recorded now, without the wait or the lock.
+    const answeredAfterCancel = () => {
       ctx.log.info(`${domain}: ${action} answered (stage ${order.stage}, charged ${showCharge(fields)}) after the command was cancelled; recorded without waiting for the registry: \`pulumi refresh\` or the next \`pulumi up\` follows its stage`);
       return { id: domain, outs: outputs(inputs, { domain: order.domain, status: order.status, stage: order.stage, expires_at: order.expires_at, expiry_date: order.expiry_date }, extra) };
-    }
+    };
+    if (ctx.cancelled()) return answeredAfterCancel();
     let live: DomainInfo;
     try {
       live = await waitWhileProcessing(ctx, api, domain, processingWaitSeconds(inputs));
     } catch (e) {
+      if (isCancelledBeforeSending(e)) return answeredAfterCancel();
       // Bought but not readable: keep it in state so a refresh can follow it.
-      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
+      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}, charged ${showCharge(fields)}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
     }
     if (live.stage === STAGE.failed) throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
     // Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review).
@@ -380,7 +424,7 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
         await api.setLock(domain, inputs.locked);
         live = await api.getDomain(domain);
       } catch (e) {
-        throw new PartialFailure(`${domain}: registered, but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
+        throw new PartialFailure(`${domain}: ${action === "register" ? "registered" : "transferred"} (charged ${showCharge(fields)}; recorded in state), but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
       }
     }
     return { id: domain, outs: outputs(inputs, live, extra) };
@@ -405,63 +449,75 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     const api = ctx.api();
     const domain = id;
     const urn = news.resourceUrn ?? olds.resourceUrn ?? "";
+    // An overcharge of an earlier run not acknowledged: nothing changes or is bought until it is.
+    const open = openOvercharges(olds, news.acknowledgedCharges);
+    if (open.length) throw new PartialFailure(unacknowledgedMessage(domain, open), domain, olds);
+    if (olds.overcharges?.length) ctx.log.info(`${domain}: acknowledged: ${olds.overcharges.map((o) => o.acknowledge).join(", ")}; cleared from state`);
     let live = await api.getDomain(domain);
     // An order that failed or ended since (or a transfer out): nothing here can change or charge it.
     if (isGoneStage(live.stage)) throw new Error(`${domain}: is in stage ${live.stage}, no longer this account's; nothing was changed or charged. ${ORDER_AGAIN}`);
     const extra: Overlay = { charged: olds.charged ?? null, currency: olds.currency ?? null, invoice: olds.invoice ?? null, adopted: olds.adopted ?? false };
     // Charges that do not hold against what their orders were accepted at: the step fails once the outputs are known.
-    const problems: string[] = [];
-    if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
-    const managed: string[] = [];
-    const wantNs = news.nameservers;
-    if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
-    let contactChanges: Partial<Record<ContactType, Contact>> = {};
-    if (news.contacts) {
-      contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts);
-      if (Object.keys(contactChanges).length) managed.push("contacts");
-    }
-    if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
-
-    if (managed.length && !isActiveStage(live.stage)) {
-      ctx.log.warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
-    } else {
-      let contactsStatus: string | undefined;
-      if (wantNs && managed.includes("nameservers")) await api.setNameservers(domain, wantNs);
-      if (managed.includes("contacts")) {
-        contactsStatus = (await api.updateContacts(domain, eachContact(contactChanges, toServiceContact))).status;
-        if (contactsStatus === "pending") ctx.log.info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
+    const problems: HeldOvercharge[] = [];
+    try {
+      if (olds.unconfirmedOrder) Object.assign(extra, await confirmOrder(ctx, api, domain, olds.unconfirmedOrder, news, problems));
+      const managed: string[] = [];
+      const wantNs = news.nameservers;
+      if (wantNs && !sameJson(canonicalNameservers(live.nameservers ?? []), canonicalNameservers(wantNs))) managed.push("nameservers");
+      let contactChanges: Partial<Record<ContactType, Contact>> = {};
+      if (news.contacts) {
+        contactChanges = changedContacts(liveContacts(await api.getContacts(domain)), news.contacts);
+        if (Object.keys(contactChanges).length) managed.push("contacts");
       }
-      if (typeof news.locked === "boolean" && managed.includes("locked")) {
-        try {
-          await api.setLock(domain, news.locked);
-        } catch (e) {
-          throw protectionHint(e, domain, "removing the registrar lock");
+      if (typeof news.locked === "boolean" && live.locked !== news.locked) managed.push("locked");
+
+      if (managed.length && !isActiveStage(live.stage)) {
+        ctx.log.warn(`${domain}: is in stage ${live.stage}; ${managed.join(", ")} will be changed once it is active (run again then)`);
+      } else {
+        let contactsStatus: string | undefined;
+        if (wantNs && managed.includes("nameservers")) await api.setNameservers(domain, wantNs);
+        if (managed.includes("contacts")) {
+          contactsStatus = (await api.updateContacts(domain, eachContact(contactChanges, toServiceContact))).status;
+          if (contactsStatus === "pending") ctx.log.info(`${domain}: contact change is pending until the registrant confirms it by e-mail`);
+        }
+        if (typeof news.locked === "boolean" && managed.includes("locked")) {
+          try {
+            await api.setLock(domain, news.locked);
+          } catch (e) {
+            throw protectionHint(e, domain, "removing the registrar lock");
+          }
+        }
+        if (contactsStatus) extra.contactsStatus = contactsStatus;
+      }
+      if (managed.length) live = await api.getDomain(domain);
+
+      const policy = news.renewal;
+      // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
+      const from = olds.expiryDate;
+      if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
+        Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }, news.maxPrice, problems));
+      // Never a renewal while an order's charge is unknown: it may be that very renewal.
+      if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
+        if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
+        else {
+          const r = await renew(ctx, api, urn, domain, live, policy, news.maxPrice, problems);
+          Object.assign(extra, r.overlay);
+          // Until it is read again (a cancel may refuse the read), the domain is what the order's answer says.
+          if (r.order) live = { ...live, stage: r.order.stage, status: r.order.status, expiry_date: r.order.expiry_date ?? live.expiry_date, expires_at: r.order.expires_at ?? live.expires_at };
+          live = await api.getDomain(domain);
         }
       }
-      if (contactsStatus) extra.contactsStatus = contactsStatus;
+      const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
+      // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
+      const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
+      if (problems.length) throw chargeFailure(domain, problems, outs);
+      const o = extra.unconfirmedOrder;
+      if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
+      return { outs };
+    } catch (e) {
+      // Cancelled after an order of this update was answered: what it charged is kept, not lost with the refused requests after it.
+      throw cancelledAfterCharge(e, domain, olds, outputs(news, live, extra), problems);
     }
-    if (managed.length) live = await api.getDomain(domain);
-
-    const policy = news.renewal;
-    // The expiry moved on from the one in state, which asked for a renewal: perhaps this resource's own, by a run interrupted before it recorded it.
-    const from = olds.expiryDate;
-    if (policy && !extra.unconfirmedOrder && from && live.expiry_date && live.expiry_date !== from && renewalDue(policy, from, ctx.clock.now()))
-      Object.assign(extra, await earlierRenewal(ctx, api, urn, domain, { from, to: live.expiry_date, years: policy.years ?? 1 }, news.maxPrice, problems));
-    // Never a renewal while an order's charge is unknown: it may be that very renewal.
-    if (policy && !extra.unconfirmedOrder && renewalDue(policy, live.expiry_date, ctx.clock.now())) {
-      if (!isRenewableStage(live.stage)) ctx.log.warn(`${domain}: renewal is due but the domain is in stage ${live.stage}; not renewing now${live.stage === STAGE.redemption ? " (restore it in the reseller portal; getPricing with action restore quotes it)" : ""}`);
-      else {
-        Object.assign(extra, await renew(ctx, api, urn, domain, live, policy, news.maxPrice, problems));
-        live = await api.getDomain(domain);
-      }
-    }
-    const contacts = news.contacts ? contactsOutput(news.contacts, liveContacts(await api.getContacts(domain))) : undefined;
-    // Contacts pending confirmation still read as the old ones; keep the wanted ones so no diff repeats the request.
-    const outs = outputs(news, live, { ...extra, contacts: extra.contactsStatus === "pending" ? news.contacts : contacts });
-    if (problems.length) throw chargeFailure(domain, problems, outs);
-    const o = extra.unconfirmedOrder;
-    if (o) throw unconfirmedFailure(domain, o, o.operation === "renew" ? "The expiry has moved on, so it was applied" : `The domain is in the account (stage ${live.stage})`, outs);
-    return { outs };
   },
 
   async delete(ctx, id, props) {

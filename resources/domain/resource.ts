@@ -2,13 +2,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
-import type { AcceptedPriceOutput, DomainArgs, DomainContacts } from "./args";
+import type { AcceptedPriceOutput, DomainArgs, DomainContacts, OverchargeOutput } from "./args";
 import type { DomainOutputs } from "./state";
 
 const OUTPUTS = outputNames<DomainOutputs, Domain>()([
   "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
   "invoice", "registryStatuses", "adopted", "contactsStatus", "unconfirmedOrder", "years", "contacts", "authCode", "clientReference",
-  "maxPrice", "renewal", "adopt", "waitTimeoutSeconds",
+  "maxPrice", "renewal", "adopt", "waitTimeoutSeconds", "overcharges", "acknowledgedCharges",
 ]);
 
 /**
@@ -99,6 +99,8 @@ export class Domain extends ResellerResource {
       }
     | undefined
   >;
+  /** Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here. */
+  declare readonly overcharges: pulumi.Output<OverchargeOutput[] | undefined>;
   /** Contacts (secret). */
   declare readonly contacts: pulumi.Output<DomainContacts | undefined>;
 

@@ -6,7 +6,7 @@ import { RENAMED_CONTACT_FIELDS } from "../../api/contact-names";
 import { CONTACT_FIELDS, CONTACT_TYPES, type Contact, type ContactSet, type RenewalPolicy } from "../../api/shapes";
 import { canonicalContact, canonicalHost } from "../shared/normalize";
 import { hostNameProblem } from "../shared/rules";
-import { CheckResult, DEFAULT_LIMITS, Limits, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readMaxPrice, readString, refuse, refuseBare, withLimits } from "../kit/check";
+import { CheckResult, DEFAULT_LIMITS, Limits, acknowledgedCharges, anyValue, asSent, bool, common, containsUnknown, domainName, field, isObject, isUnknown, nested, optional, parseInputs, readInt, readMaxPrice, readString, refuse, refuseBare, withLimits } from "../kit/check";
 import { DomainInputs } from "./state";
 
 /** How long an up waits for a registration or transfer the service is still processing (waitTimeoutSeconds). */
@@ -148,6 +148,7 @@ export const domainSchema = withLimits<DomainInputs>((limits) =>
       maxPrice: optional(readMaxPrice(moneyDecimals(limits.money))),
       renewal: optional(readRenewal),
       waitTimeoutSeconds: optional(readInt(0, 3600, "seconds")),
+      acknowledgedCharges,
     })
     .superRefine(
       (d, ctx) => {

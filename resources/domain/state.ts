@@ -1,6 +1,7 @@
 /** Domain's host-side types: the inputs check makes of the program's arguments, and the outputs state keeps. Types only. */
 import type { Contact, ContactSet, RenewalPolicy, ContactType } from "../../api/shapes";
 import type { UnconfirmedBase } from "../kit/unanswered-order";
+import type { HeldOvercharge } from "../kit/charge-check";
 import type { Common } from "../kinds";
 
 export interface DomainInputs extends Common {
@@ -15,6 +16,8 @@ export interface DomainInputs extends Common {
   maxPrice?: string;
   renewal?: RenewalPolicy;
   waitTimeoutSeconds?: number;
+  /** Overcharges the program accepts, by invoice (../kit/charge-check.ts). */
+  acknowledgedCharges?: string[];
 }
 
 /** What a Domain holds in state: its inputs, overlaid with what the service reports and what its orders cost. */
@@ -35,6 +38,8 @@ export type DomainOutputs = Omit<DomainInputs, "nameservers" | "locked" | "conta
   /** A paid order whose charge is unknown (its answer was lost or unreadable); the next up confirms it. */
   unconfirmedOrder?: UnconfirmedOrder;
   contacts?: HeldContacts;
+  /** Charges that failed their check and are not acknowledged yet: every up fails until they are. */
+  overcharges?: HeldOvercharge[];
 };
 
 /**

@@ -14,6 +14,7 @@ import type { Props } from "../kit/handler";
 import type { HostContext } from "../kit/context";
 import { Host } from "./host";
 import { onEngineCancel } from "./engine-cancel";
+import { SECRET_INPUTS } from "../kinds";
 import { dropPreviewReads, preflight, previewDiff, previewRecordWritten } from "../kit/preflight";
 import { HANDLERS, isKind, type KindHandler } from "../handlers";
 import { judgeNames } from "../kit/disguised-inputs";
@@ -21,6 +22,8 @@ import { sdkTooOld } from "../shared/sdk-version";
 import type { CheckResult } from "../kit/check";
 import { dropExpectedEchoes, expectEcho } from "./sdk-echo";
 import { isSettingError } from "../../api/settings";
+import { markDerivedSecrets } from "../kit/secret-inputs";
+import { PartialFailure } from "../kit/partial-failure";
 
 const host = new Host({
   sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },
@@ -105,7 +108,17 @@ export async function check(name: string, olds: Props, news: Props, account?: st
     return preflight(ctx, h.preview, was, checked);
   }, "prints");
   // Failures of the inputs marked secret never show them (./check.ts); no other failure may quote them either.
-  return r.ok ? r : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
+  return r.ok ? { ...r, inputs: markDerivedSecrets(withSecretMarker(r.inputs, news), news, handler(name).secretDerived) } : { ...r, failures: r.failures.map((f) => ({ property: host.secrets.mask(f.property), reason: host.secrets.mask(f.reason) })) };
+}
+
+/**
+ * Checked inputs that still carry the program's `secretInputs` marker: create, update and the outputs
+ * they make are told which inputs were secret by it (a kind's check may build its inputs afresh).
+ */
+function withSecretMarker(inputs: unknown, news: Props): unknown {
+  const marker = news[SECRET_INPUTS];
+  if (marker === undefined || typeof inputs !== "object" || inputs === null || SECRET_INPUTS in inputs) return inputs;
+  return { ...inputs, [SECRET_INPUTS]: marker };
 }
 
 export async function diff(name: string, id: string, olds: Props, news: Props, account?: string): Promise<DiffResult> {
@@ -158,6 +171,21 @@ function recordZone(h: KindHandler, ...props: Props[]): string | undefined {
   return zones.size === 1 ? zone : undefined;
 }
 
+/**
+ * A write's or read's result (or its partial failure's properties) with what the kind derives from an
+ * input the program marked secret (in `from`) kept secret in state (markDerivedSecrets).
+ */
+async function keptSecret<T extends { outs: unknown } | { props: unknown }>(name: string, from: Props, run: Promise<T>): Promise<T> {
+  const derived = handler(name).secretDerived;
+  try {
+    const r = await run;
+    return "outs" in r ? { ...r, outs: markDerivedSecrets(r.outs, from, derived) } : { ...r, props: markDerivedSecrets(r.props, from, derived) };
+  } catch (e) {
+    if (e instanceof PartialFailure) Object.defineProperty(e, "properties", { value: markDerivedSecrets(e.properties, from, derived), configurable: true, enumerable: true });
+    throw e;
+  }
+}
+
 export function create(name: string, inputs: Props, account?: string): Promise<{ id: string; outs: unknown }> {
   const ctx = contextOf(account);
   return guarded([inputs], () => {
@@ -170,12 +198,12 @@ export function create(name: string, inputs: Props, account?: string): Promise<{
       previewRecordWritten(ctx, zone, { created: record });
       return true;
     };
-    return written(ctx, h.create(ctx, inputs), zone === undefined ? undefined : { zone, recorded });
+    return keptSecret(name, inputs, written(ctx, h.create(ctx, inputs), zone === undefined ? undefined : { zone, recorded }));
   });
 }
 
 export function read(name: string, id: string, props: Props, account?: string): Promise<{ id: string; props: unknown }> {
-  return guarded([props], () => handler(name).read(contextOf(account), id, props), "prints");
+  return guarded([props], () => keptSecret(name, props, handler(name).read(contextOf(account), id, props)), "prints");
 }
 
 export function update(name: string, id: string, olds: Props, news: Props, account?: string): Promise<{ outs: unknown }> {
@@ -183,7 +211,7 @@ export function update(name: string, id: string, olds: Props, news: Props, accou
   return guarded([news, olds], () => {
     const h = handler(name);
     const zone = recordZone(h, olds, news);
-    return written(ctx, h.update(ctx, id, olds, news), zone === undefined ? undefined : { zone });
+    return keptSecret(name, news, written(ctx, h.update(ctx, id, olds, news), zone === undefined ? undefined : { zone }));
   });
 }
 

@@ -81,3 +81,48 @@ export function checkCharge(what: string, charge: Charge, accepted: AcceptedPric
 /** Said after a problem: the purchase stands, once, and what happens next. */
 export const CHARGE_KEPT =
   "The purchase was made: it stays in state with what its answer says it charged, so no later `pulumi up` buys it again. Compare the invoice with the reseller portal, and take a wrong charge up with the service.";
+
+/**
+ * A charge that failed its check, kept in state (`overcharges`) until the program acknowledges it:
+ * until then every `up` that reaches the resource fails on it, and the resource changes and buys
+ * nothing, so re-running CI never turns an overcharge green. `acknowledge` is what the program adds
+ * to the resource's `acknowledgedCharges`: the invoice, or "<amount> <currency>" when the answer
+ * named none.
+ */
+export interface HeldOvercharge {
+  problem: string;
+  acknowledge: string;
+}
+
+/** The overcharge of a problem `checkCharge` found in `charge`. */
+export const overchargeOf = (problem: string, charge: Charge): HeldOvercharge => ({ problem, acknowledge: charge.invoice ?? `${charge.charged} ${charge.currency}` });
+
+/** What state holds of a resource's overcharges, and what its program acknowledges. */
+export interface OverchargeHolder {
+  overcharges?: HeldOvercharge[];
+}
+
+/** The overcharges `held` in state that `acknowledged` does not name. */
+export const openOvercharges = (held: OverchargeHolder, acknowledged: readonly string[] | undefined): HeldOvercharge[] =>
+  (held.overcharges ?? []).filter((o) => !(acknowledged ?? []).includes(o.acknowledge));
+
+/** How to go on after an overcharge: check, then acknowledge (each with its own value). */
+export const acknowledgeHint = (open: readonly HeldOvercharge[]): string =>
+  `Until ${open.length === 1 ? "it is" : "they are"} acknowledged, every \`pulumi up\` fails here and this resource changes and buys nothing. Once you have checked ${open.length === 1 ? "the charge" : "the charges"}, acknowledge ${open.length === 1 ? "it" : "them"}: add ${open.map((o) => JSON.stringify(o.acknowledge)).join(", ")} to this resource's acknowledgedCharges.`;
+
+/** The message of an update refused for overcharges of earlier runs not acknowledged. */
+export const unacknowledgedMessage = (what: string, open: readonly HeldOvercharge[]): string =>
+  `${what}: ${open.length === 1 ? "a charge" : `${open.length} charges`} of an earlier run failed ${open.length === 1 ? "its" : "their"} check and ${open.length === 1 ? "is" : "are"} not acknowledged: ${open.map((o) => o.problem).join(" ")} ${acknowledgeHint(open)}`;
+
+/**
+ * A diff's part of it: while state holds an overcharge, the resource has a change ("overcharges"),
+ * so `up` calls its update, which fails while one is open and clears the acknowledged ones. Warns
+ * about the open ones, so preview says it too.
+ */
+export function diffOvercharges(warn: (line: string) => void, what: string, olds: OverchargeHolder, acknowledged: readonly string[] | undefined, d: { changes: boolean; diffs: string[] }): void {
+  if (!olds.overcharges?.length) return;
+  d.diffs.push("overcharges");
+  d.changes = true;
+  const open = openOvercharges(olds, acknowledged);
+  if (open.length) warn(unacknowledgedMessage(what, open));
+}

@@ -135,6 +135,12 @@ export function readString(opts: { secret?: boolean; nonEmpty?: boolean } = {}):
   };
 }
 
+/** `acknowledgedCharges`: the invoices (or "<amount> <currency>" of a charge that named none) the program accepts after a charge failed its check (./charge-check.ts). */
+export const acknowledgedCharges = optional((v, ctx): string[] => {
+  if (!Array.isArray(v)) return refuse(ctx, v, 'is not a list of invoices (e.g. ["INV-1042"])');
+  return v.map((s: unknown, i) => (isUnknown(s) ? asSent<string>(s) : typeof s === "string" && s.trim() !== "" ? s.trim() : refuse(ctx, s, "is not an invoice (a non-empty string)", { path: [i] })));
+});
+
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Parses `v` with a nested schema, its failures reported under the field being read. */

@@ -10,7 +10,8 @@ import type { HostContext } from "./context";
 import { type DiffResult } from "./diff";
 import type { CheckResult } from "./check";
 import type { DiffPrediction, Prediction } from "./preflight";
-import type { Props } from "./props";
+import type { Props, SecretDerived } from "./props";
+export type { SecretDerived } from "./props";
 
 export type { Props };
 
@@ -58,6 +59,12 @@ export interface Handler<I, O> {
   nameInputs: NameInputs;
   /** A kind that is one record of a zone: how its writes change the zone's records as check read them. */
   recordWrites?: RecordWrites<O>;
+  /**
+   * What the kind derives from an input under another name (check's inputs and the outputs), by
+   * that input: kept secret in state when the program marked the input secret. The engine marks an
+   * output secret only under the name of a secret input (./secret-inputs.ts, markDerivedSecrets).
+   */
+  secretDerived?: SecretDerived;
 }
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */

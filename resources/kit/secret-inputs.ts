@@ -7,7 +7,7 @@
  * appear: log lines, failures of other fields, thrown errors (message, stack, reasons, causes).
  */
 import { encodedForms } from "../../api/redact";
-import type { Props } from "./props";
+import type { Props, SecretDerived } from "./props";
 import { SECRET_INPUTS } from "../kinds";
 import { UNKNOWN } from "./unknown";
 
@@ -52,6 +52,34 @@ export function secretStrings(props: Props): string[] {
   };
   for (const [k, v] of Object.entries(props)) if (isSecretName(names, k)) walk(v, 0);
   return [...out];
+}
+
+/** Pulumi's special-object key and the signature of a secret on the wire (sdk/nodejs/runtime/rpc.ts, sdk/go/common/resource/sig). */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+const isMarkedSecret = (v: unknown): boolean => typeof v === "object" && v !== null && (v as Props)[SIG_KEY] === SECRET_SIG;
+
+/**
+ * `bag` (check's inputs, or outputs) with every property `derived` names from an input marked secret
+ * in `from` (its `secretInputs`; every input when unknown) sent as a secret: the engine keeps a
+ * property the provider sends with the secret signature secret in state (it reads a provider's
+ * answers keeping secrets), though the provider host gets plain values. Other properties as they are.
+ */
+export function markDerivedSecrets<T>(bag: T, from: Props, derived: SecretDerived | undefined): T {
+  if (!derived || typeof bag !== "object" || bag === null) return bag;
+  const names = secretNames(from);
+  let out: Props | undefined;
+  for (const [input, props] of Object.entries(derived)) {
+    if (!isSecretName(names, input)) continue;
+    for (const p of props) {
+      const v = (bag as Props)[p];
+      if (v === undefined || v === null || isMarkedSecret(v)) continue;
+      out ??= { ...(bag as Props) };
+      out[p] = { [SIG_KEY]: SECRET_SIG, value: v };
+    }
+  }
+  return (out ?? bag) as T;
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -10,7 +10,7 @@
 import { isResellerApiError, isResponseShapeError } from "../../api/errors";
 import { formatAmount, isMoneyError, moneyDecimals, parseAmount, parseCurrency } from "../../api/money";
 import type { MoneyContract } from "../../api/contract";
-import { isUnanswered } from "../../api/vocabulary";
+import { isCancelledBeforeSending, isUnanswered } from "../../api/vocabulary";
 import type { Charge, HeldAcceptedPrice } from "./charge-check";
 import type { HostContext } from "./context";
 
@@ -48,8 +48,10 @@ export async function sendPaidOrder<T, L>(what: string, send: () => Promise<T>, 
     reason = chargeUnknown(e);
     if (reason === undefined) throw e;
   }
-  const live = await readBack().catch(() => undefined);
-  if (live === undefined) throw new Error(`${what} may have been charged: ${reason}, and the service does not show it applied yet. ${RUN_AGAIN}`);
+  let cancelled = false;
+  const live = await readBack().catch((e: unknown) => void (cancelled = isCancelledBeforeSending(e)));
+  if (live === undefined)
+    throw new Error(`${what} may have been charged: ${reason}, and ${cancelled ? "the command was cancelled before the service could be asked whether it applied it" : "the service does not show it applied yet"}. ${RUN_AGAIN}`);
   return { unconfirmed: live, reason };
 }
 

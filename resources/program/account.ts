@@ -29,7 +29,7 @@ const BRAND = Symbol.for("reseller-pulumi.Provider");
  * ```typescript
  * import * as reseller from "reseller-pulumi";
  *
- * // Its settings: `pulumi config set reseller-eu:apiKey ...`, `pulumi config set --secret reseller-eu:apiSecret ...`
+ * // Its settings: `pulumi config set reseller-eu:apiKey ...`, `pulumi config set --secret reseller-eu:apiSecret` (it asks for the value, or reads it from a pipe)
  * const eu = new reseller.Provider("eu", { configNamespace: "reseller-eu" });
  * new reseller.DnsZone("shop-eu", { domain: "shop.eu" }, { provider: eu });
  *

@@ -37,6 +37,8 @@ export type ResellerResourceOptions = Omit<pulumi.CustomResourceOptions, "provid
 export const SECRET_OUTPUTS_BY_KIND = {
   Domain: ["contacts", "authCode"],
   EppCode: ["authCode"],
+  // Keys of the zone's other records, a DnsRecord's secret content among them: this resource cannot tell which are secret.
+  DnsZoneRecords: ["unmanaged", "elsewhere"],
 } as const satisfies { readonly [K in Kind]?: readonly string[] };
 
 /**

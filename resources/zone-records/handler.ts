@@ -207,6 +207,10 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     return [...one(news, "zone"), ...(Array.isArray(list) ? list.flatMap((r, i) => recordNames(r, `records[${i}].`)) : [])];
   },
   preview: previewZoneRecords,
+  // The records' contents are in the keys of both: secret when the declared records are. (`unmanaged`
+  // and `elsewhere` hold records of others, a DnsRecord's secret content among them: always secret,
+  // program/register.ts SECRET_OUTPUTS_BY_KIND.)
+  secretDerived: { records: ["fields", "ids"] },
 
   async check(ctx, olds, news) {
     // A new resource is planned against the live zone whatever it declares: its list is asked for

@@ -86,7 +86,7 @@ describe("reseller-pulumi import (command line)", () => {
     expect(program.match(/new reseller\.DnsRecord\(/g)).toHaveLength(4);
     expect(out[0]).toBe("Imported 0 domain(s), 1 zone(s), 4 record(s) into zone-dir/index.ts");
     expect(out.join("\n")).toContain("cd zone-dir\nnpm install");
-    expect(out.join("\n")).toContain("pulumi config set --secret reseller:apiSecret <API_SECRET>");
+    expect(out.join("\n")).toContain("pulumi config set --secret reseller:apiSecret     # asks for it, not echoed");
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, "zone-dir", "package.json"), "utf8"));
     expect(pkg.dependencies["reseller-pulumi"]).toMatch(/^\^\d+\.\d+\.\d+$/);
     expect(everything()).not.toContain(SECRET);

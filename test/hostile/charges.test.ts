@@ -3,8 +3,9 @@
  * what its price list says (a .com register 12.00 USD, WHOIS Privacy 5.00 and Domain Protection 15.00
  * a year); a proxy in front of it rewrites the answer: a charge above maxPrice, another currency, a
  * redirect. Through the SDK's provider host, each fails the step with the charge, the ceiling, the
- * quote and the invoice; the resource stays in state with what the answer says it charged, and the
- * next up buys nothing (the sandbox's ledger). An add-on's maxPrice also refuses, before buying, a
+ * quote and the invoice; the resource stays in state with what the answer says it charged, and
+ * every later up fails on it, buying nothing (the sandbox's ledger), until the program lists the
+ * invoice in acknowledgedCharges. An add-on's maxPrice also refuses, before buying, a
  * contract price above it. A 3xx to a keyed order is "may have been charged", never "nothing charged".
  */
 import { contact, Managed } from "../resources/lifecycle/harness";
@@ -31,15 +32,30 @@ async function said(from: number, text: string): Promise<string> {
   return lines();
 }
 
-/** The second up after a charge that did not hold: an update that buys nothing, sends no order, and keeps the charge. */
-async function nothingBoughtAgain(r: Managed, args: Record<string, unknown>, domain: string, action: string, kept: Record<string, unknown>) {
+/**
+ * The ups after a charge that did not hold: each fails on it (naming what to acknowledge), buys
+ * nothing, sends no order and keeps the charge, until the program acknowledges it; then one update
+ * clears it, and the next up changes nothing.
+ */
+async function nothingBoughtAgain(r: Managed, args: Record<string, unknown>, domain: string, action: string, kept: Record<string, unknown>, acknowledge: string) {
   const orders = ordersSent();
-  expect(await r.up(args)).toBe("update");
+  for (let run = 0; run < 2; run++) {
+    const f = await failureOf(r.up(args));
+    expect(f.message).toMatch(/of an earlier run failed its check and is not acknowledged: .* Until it is acknowledged, every `pulumi up` fails here and this resource changes and buys nothing/);
+    expect(f.message).toContain(`add ${JSON.stringify(acknowledge)} to this resource's acknowledgedCharges.`);
+    expect(ledger(domain, action)).toHaveLength(1);
+    expect(ordersSent()).toBe(orders);
+    expect(r.state!.outputs).toMatchObject({ ...kept, overcharges: [{ acknowledge, problem: expect.stringContaining(domain) }] });
+  }
+  // Another value acknowledges nothing.
+  await failureOf(r.up({ ...args, acknowledgedCharges: ["INV-not-this-one"] }));
+  expect(await r.up({ ...args, acknowledgedCharges: [acknowledge] })).toBe("update");
   expect(ledger(domain, action)).toHaveLength(1);
   expect(ordersSent()).toBe(orders);
   expect(r.state!.outputs).toMatchObject(kept);
+  expect(r.state!.outputs.overcharges).toBeUndefined();
   expect(r.state!.initErrors).toBeUndefined();
-  expect(await r.up(args)).toBe("same");
+  expect(await r.up({ ...args, acknowledgedCharges: [acknowledge] })).toBe("same");
   expect(ledger(domain, action)).toHaveLength(1);
 }
 
@@ -62,7 +78,7 @@ describe("a register whose answer does not hold against the quote (12.00 USD) an
     expect(f.id).toBe(domain);
     expect(d.state!.outputs).toMatchObject({ domain, ...kept, invoice: order.invoice, adopted: false });
     expect(d.state!.initErrors?.length).toBeGreaterThan(0);
-    await nothingBoughtAgain(d, args, domain, "register", { ...kept, invoice: order.invoice, stage: "active" });
+    await nothingBoughtAgain(d, args, domain, "register", { ...kept, invoice: order.invoice, stage: "active" }, order.invoice!);
   });
 
   test("charged 20.00 (above the quote, within maxPrice): up succeeds, with a warning naming the invoice", async () => {
@@ -92,7 +108,7 @@ test("a renewal charged above maxPrice: the update fails loudly, the new expiry 
   expect(f.message).toMatch(new RegExp(`${domain}: the renewal from \\d{4}-\\d{2}-\\d{2} charged 999\\.00 USD, above maxPrice 25\\.00 USD / the quote 14\\.00 USD: check invoice ${order.invoice}\\.`));
   const expiry = (await service.env.client.getDomain(domain)).expiry_date;
   expect(d.state!.outputs).toMatchObject({ charged: "999.00", currency: "USD", invoice: order.invoice, expiryDate: expiry });
-  await nothingBoughtAgain(d, args, domain, "renew", { charged: "999.00", expiryDate: expiry });
+  await nothingBoughtAgain(d, args, domain, "renew", { charged: "999.00", expiryDate: expiry }, order.invoice!);
 });
 
 test("an order of a run interrupted before it recorded it, replayed charged 999.00: held against maxPrice, fails loudly, kept; nothing bought again", async () => {
@@ -109,7 +125,7 @@ test("an order of a run interrupted before it recorded it, replayed charged 999.
   expect(f.id).toBe(domain);
   expect(ledger(domain, "register")).toEqual([order]);
   expect(d.state!.outputs).toMatchObject({ charged: "999.00", invoice: order.invoice, adopted: false });
-  await nothingBoughtAgain(d, args, domain, "register", { charged: "999.00", invoice: order.invoice });
+  await nothingBoughtAgain(d, args, domain, "register", { charged: "999.00", invoice: order.invoice }, order.invoice!);
 });
 
 const ADDONS = [
@@ -138,7 +154,7 @@ describe.each(ADDONS)("%s with maxPrice", (kind, action, path, label, price) => 
     expect(f.message).not.toMatch(/nothing (was )?charged/i);
     expect(f.id).toBe(domain);
     expect(a.state!.outputs).toMatchObject({ domain, enabled: true, charged: "99.00", currency: "USD", invoice: order.invoice, maxPrice: "20.00" });
-    await nothingBoughtAgain(a, args, domain, action, { enabled: true, charged: "99.00", invoice: order.invoice });
+    await nothingBoughtAgain(a, args, domain, action, { enabled: true, charged: "99.00", invoice: order.invoice }, order.invoice!);
   });
 
   test("a purchase of a run interrupted before it recorded it, replayed charged 99.00: held against maxPrice 20.00, fails loudly, kept; nothing bought again", async () => {
@@ -153,7 +169,7 @@ describe.each(ADDONS)("%s with maxPrice", (kind, action, path, label, price) => 
     expect(f.message).toContain(`${domain}: the ${label} purchase of an earlier run charged 99.00 USD, above maxPrice 20.00 USD: check invoice ${order.invoice}.`);
     expect(ledger(domain, action)).toEqual([order]);
     expect(a.state!.outputs).toMatchObject({ enabled: true, charged: "99.00", invoice: order.invoice });
-    await nothingBoughtAgain(a, args, domain, action, { charged: "99.00", invoice: order.invoice });
+    await nothingBoughtAgain(a, args, domain, action, { charged: "99.00", invoice: order.invoice }, order.invoice!);
   });
 
   test("maxPrice below the contract's price: refused before buying, in preview and in up alike; nothing charged, nothing in state", async () => {
@@ -213,7 +229,7 @@ describe("a redirect (307) answering a keyed order: its charge is unknown, never
     expect(f.message).toContain(`${domain}: the register of an earlier run charged 999.00 USD, above maxPrice 25.00 USD / the quote 12.00 USD: check invoice ${order.invoice}.`);
     expect(d.state!.outputs).toMatchObject({ charged: "999.00", invoice: order.invoice });
     expect(d.state!.outputs.unconfirmedOrder).toBeUndefined();
-    await nothingBoughtAgain(d, args, domain, "register", { charged: "999.00", invoice: order.invoice });
+    await nothingBoughtAgain(d, args, domain, "register", { charged: "999.00", invoice: order.invoice }, order.invoice!);
   });
 
   test.each(ADDONS)("%s: may have been charged, kept unconfirmed; the next up records its charge, bought once", async (kind, action, path, label) => {

@@ -1,18 +1,19 @@
 /**
  * The shared rate-limit log, attacked: lines planted in the future or inside the skew, sends of a
- * live process that never end, a lock planted or held by a live process, a log that is a link, a corrupt or oversized log, and a log folder
+ * live process that never end, a lock planted, held by a live process or left under a pid since reused, a log that is a link, a corrupt or oversized log, and a log folder
  * that is a link, open to others or someone else's. Each through the real client against the
  * sandbox on a virtual clock, with a paid call (register) as the request: it goes within one
  * window (or MAX_OPEN_SEND_MS and a window), is charged once, and every refusal says so in a
  * warning; a lock it cannot take fails it, sending nothing.
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ManualClock } from "../../api/clock";
 import { ResellerClient } from "../../api/client";
 import { defaultLogFile, resetWindows } from "../../api/rate-limiter";
-import { FUTURE_SKEW_MS, LOCK_WAIT_MS, MAX_LOG_BYTES, MAX_OPEN_SEND_MS } from "../../api/rate-log";
+import { FUTURE_SKEW_MS, LOCK_STALE_MS, LOCK_WAIT_MS, MAX_LOG_BYTES, MAX_OPEN_SEND_MS } from "../../api/rate-log";
 import { defaultLogDir, LOG_MAX_AGE_MS, ownedPrivately, prepareLogFolder } from "../../api/rate-log-folder";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { atMs } from "../support/request-log";
@@ -93,20 +94,46 @@ test("lines inside the skew are dated now; never-ending sends of a live process 
   expect(warnings).toEqual([]);
 });
 
-test("a lock held by a live process fails the call after LOCK_WAIT_MS, naming the folder: nothing is sent, nothing charged", async () => {
+test("a lock a live process keeps taking afresh fails the call after LOCK_WAIT_MS, naming the folder: nothing is sent, nothing charged", async () => {
   const { dir, file } = logFolder();
   const lock = `${file}.lock`;
-  // The parent of this test's process lives as long as the test does.
-  fs.writeFileSync(lock, `${tagOf(process.ppid)}\n`, { mode: 0o600 });
-  const c = client(dir);
-  await expect(c.register({ domain: "planted-live-lock.com", years: 1, contacts: { registrant: CONTACT } }, { idempotencyKey: "hostile-live-lock" })).rejects.toThrow(
-    `the shared rate-limit log's lock ${path.basename(lock)} in the folder ${dir} could not be taken within ${LOCK_WAIT_MS} ms: process ${process.ppid} holds it and is running; the request was not sent`,
-  );
-  // Believed stale after a second (its date), it was removed and the call went on beside its holder.
-  expect(sb.operator.requests()).toEqual([]);
-  expect(sb.operator.ledger().filter((e) => e.domain === "planted-live-lock.com")).toEqual([]);
-  expect(fs.readFileSync(lock, "utf8")).toBe(`${tagOf(process.ppid)}\n`);
+  // A live process that holds the lock again and again (each lock new, so never of an abandoned age; each whole, by a rename).
+  const holder = spawn(process.execPath, ["-e", `const fs=require("fs");const t=process.pid.toString(36)+"-0badc0de\\n";const take=()=>{fs.writeFileSync(${JSON.stringify(lock + ".held")},t,{mode:0o600});fs.renameSync(${JSON.stringify(lock + ".held")},${JSON.stringify(lock)});};take();setInterval(take,100);`], { stdio: "ignore" });
+  try {
+    while (!fs.existsSync(lock)) await new Promise((r) => setTimeout(r, 20));
+    const c = client(dir);
+    await expect(c.register({ domain: "planted-live-lock.com", years: 1, contacts: { registrant: CONTACT } }, { idempotencyKey: "hostile-live-lock" })).rejects.toThrow(
+      `the shared rate-limit log's lock ${path.basename(lock)} in the folder ${dir} could not be taken within ${LOCK_WAIT_MS} ms: process ${holder.pid} holds it and is running; the request was not sent`,
+    );
+    expect(sb.operator.requests()).toEqual([]);
+    expect(sb.operator.ledger().filter((e) => e.domain === "planted-live-lock.com")).toEqual([]);
+  } finally {
+    holder.kill("SIGKILL");
+  }
 }, 30_000);
+
+test("a lock left by a stopped process whose pid a live process took since (dated LOCK_STALE_MS ago and more) is taken over: the call goes at once, with a warning", async () => {
+  const { dir, file } = logFolder();
+  const lock = `${file}.lock`;
+  // The parent of this test's process lives as long as the test does: the pid is alive, the lock is not.
+  fs.writeFileSync(lock, `${tagOf(process.ppid)}\n`, { mode: 0o600 });
+  const before = new Date(Date.now() - LOCK_STALE_MS - 1000);
+  fs.utimesSync(lock, before, before);
+  // Judged by its pid alone, it blocked every request of the credential (after LOCK_WAIT_MS each) until removed by hand.
+  expect(await register(client(dir), "reused-pid-lock.com")).toEqual({ sentAfterMs: 0, charges: 1 });
+  expect(fs.existsSync(lock)).toBe(false);
+  expect(warnings).toEqual([expect.stringMatching(new RegExp(`lock .*\\.lock named process ${process.ppid}, which is running, but was \\d+ s old, and a holder keeps it for microseconds: it was left by a process that stopped \\(its pid since reused\\) and is taken over$`))]);
+});
+
+test("a lock of a live process dated in the future is never believed: taken over at once", async () => {
+  const { dir, file } = logFolder();
+  const lock = `${file}.lock`;
+  fs.writeFileSync(lock, `${tagOf(process.ppid)}\n`, { mode: 0o600 });
+  const inAnHour = new Date(Date.now() + 3_600_000);
+  fs.utimesSync(lock, inAnHour, inAnHour);
+  expect(await register(client(dir), "future-live-lock.com")).toEqual({ sentAfterMs: 0, charges: 1 });
+  expect(warnings).toEqual([expect.stringMatching(/was dated in the future, and a holder keeps it for microseconds/)]);
+});
 
 test("a lock file planted with no holder in it (empty, dated in the future) is taken as stale: the call goes at once", async () => {
   const { dir, file } = logFolder();

@@ -1,6 +1,6 @@
 /** A purchase's charge held against what it was accepted at (resources/kit/charge-check.ts): the rules, one by one. */
 import { parseAmount } from "../../api/money";
-import { acceptedFromState, checkCharge, holdAccepted, type AcceptedPrice } from "../../resources/kit/charge-check";
+import { acceptedFromState, checkCharge, holdAccepted, openOvercharges, overchargeOf, type AcceptedPrice } from "../../resources/kit/charge-check";
 
 const a = (v: string) => parseAmount("x", v, 2);
 const quoted: AcceptedPrice = { maxPrice: a("25.00"), currency: "USD", expected: { amount: a("12.00"), source: "the quote" } };
@@ -45,4 +45,15 @@ test("as state holds it and back: the same verdicts; what this version cannot re
   expect(acceptedFromState({ maxPrice: "25.00", currency: "USD" }, 2)).toEqual({ maxPrice: a("25.00"), currency: "USD" });
   expect(acceptedFromState({ maxPrice: "-1", currency: "USD" }, 2)).toBeUndefined();
   expect(acceptedFromState(undefined, 2)).toBeUndefined();
+});
+
+test("an overcharge is acknowledged by its invoice, or by amount and currency when the answer named none; only those values clear it", () => {
+  const named = overchargeOf("x.com: the register charged 25.01 USD ...", charge("25.01"));
+  const unnamed = overchargeOf("x.com: the register charged 999.00 USD ...", charge("999.00", "USD", null));
+  expect([named.acknowledge, unnamed.acknowledge]).toEqual(["INV-1", "999.00 USD"]);
+  const held = { overcharges: [named, unnamed] };
+  expect(openOvercharges(held, undefined)).toEqual([named, unnamed]);
+  expect(openOvercharges(held, ["INV-1"])).toEqual([unnamed]);
+  expect(openOvercharges(held, ["INV-1", "999.00 USD"])).toEqual([]);
+  expect(openOvercharges({}, ["INV-1"])).toEqual([]);
 });

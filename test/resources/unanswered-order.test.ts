@@ -1,5 +1,5 @@
 /** The one policy for a paid order whose charge is unknown (no answer, an unreadable answer, a 5xx or 3xx): read back, never send again. */
-import { OutcomeUnknownError, ResellerApiError, ResellerNetworkError, ResponseShapeError } from "../../api/errors";
+import { OutcomeUnknownError, RequestCancelledError, ResellerApiError, ResellerNetworkError, ResponseShapeError } from "../../api/errors";
 import { isMoneyError, parseAmount } from "../../api/money";
 import { chargeOf, chargeUnknown, confirmByReplay, RUN_AGAIN, sendPaidOrder } from "../../resources/kit/unanswered-order";
 import { testHost } from "../support/host-context";
@@ -143,4 +143,14 @@ describe("confirmByReplay: an earlier run's unconfirmed order, asked for again u
     expect(await confirmByReplay(ctx, "x.com: p", recent, send)).toEqual({ charge });
     expect(send).toHaveBeenCalledTimes(1);
   });
+});
+
+test("no answer, and the read back refused by a cancel: says the service could not be asked, not that it shows nothing applied", async () => {
+  const o = order([new OutcomeUnknownError(req, "no answer in time")]);
+  const refused = async () => {
+    throw new RequestCancelledError({ ...req, method: "GET", template: "/domains/{domain}", path: "/api/v1/domains/x.com" }, "the command was cancelled (test)");
+  };
+  await expect(sendPaidOrder("x.com: the register request", o.send, refused)).rejects.toThrow(
+    `x.com: the register request may have been charged: no answer came back (no answer in time), and the command was cancelled before the service could be asked whether it applied it. ${RUN_AGAIN}`,
+  );
 });

@@ -169,7 +169,7 @@ test("a failure after the purchase keeps the domain in state (partial failure ca
   expect(isProviderHostError(failure)).toBe(true);
   if (!isProviderHostError(failure)) throw failure;
   expect(failure.id).toBe("partial-fail.com");
-  expect(failure.message).toMatch(/partial-fail\.com: registered, but setting the lock failed/);
+  expect(failure.message).toMatch(/partial-fail\.com: registered \(charged 12\.00 USD \(invoice INV-\d+\); recorded in state\), but setting the lock failed/);
   expect(failure.properties).toMatchObject({ domain: "partial-fail.com", stage: "active", charged: "12.00" });
   expect(charges("partial-fail.com")).toHaveLength(1);
   // The engine keeps it with its init errors; the next up updates the lock in place and charges nothing.

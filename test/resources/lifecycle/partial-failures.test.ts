@@ -62,7 +62,7 @@ test("lock refused after the order: the next up sets the lock, charges nothing, 
   env.sandbox.operator.injectFault({ kind: "error", status: 422, count: 1, match: { path: "/domains/lock-after.com/lock" } });
   const d = new Managed(env, "Domain", "lock-after");
   const failure = await failedCreate(d, args);
-  expect(failure.message).toMatch(/registered, but setting the lock failed/);
+  expect(failure.message).toMatch(/registered \(charged 12\.00 USD \(invoice INV-\d+\); recorded in state\), but setting the lock failed/);
   expect(money("lock-after.com")).toEqual(["register"]);
   const outs = await upAfterInitError(d, failure, args);
   expect(outs).toMatchObject({ stage: "active", locked: false });
