@@ -10,7 +10,7 @@ import { diffRecord } from "./diff";
 import { GONE, type Handler } from "../kit/handler";
 import { declarations } from "../kit/declared-records";
 import { recordKey } from "../shared/record-key";
-import { recordDeclaredTwice, ttlConflict } from "../kit/preview-messages";
+import { recordDeclaredTwice, recordOwnedTwice, ttlConflict } from "../kit/preview-messages";
 import { zonesInRun } from "../dns-zone/zones-in-run";
 import { identityKey, liveByIdentity, liveCanonical } from "../kit/live-records";
 import { canonicalRecord, defined, fqdn, sameJson, type CanonicalRecord } from "../shared/normalize";
@@ -129,22 +129,34 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
       .declare(i.resourceUrn, i.zone, [recordKey(i)])
       .find((o) => o.urn.includes(":DnsZoneRecords::"));
     if (owner)
-      return failed(news, [{ property: "content", reason: `content: ${owner.key} is also declared by "${resourceName(owner.urn)}" (a DnsZoneRecords) in ${i.zone}: one record, one owner; remove it from one of them` }]);
+      return failed(news, [{ property: "content", reason: `content: ${recordOwnedTwice(owner.key, i.zone, resourceName(i.resourceUrn), resourceName(owner.urn))}` }]);
     const clash = ctx.ttls.register(i.resourceUrn, i.zone, i.name, i.type, i.ttl);
-    if (!clash) return result;
-    // Which of the two is checked second depends on the order the program's registrations arrive in,
-    // which the real CLI does not fix (preview may flag one and up the other): after the flagged
-    // value, the message names the pair in one order, so preview and up say the same thing.
-    const pair = [
-      { name: resourceName(i.resourceUrn), ttl: i.ttl },
-      { name: resourceName(clash.urn), ttl: clash.ttl },
-    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return failed(news, [
-      {
-        property: "ttl",
-        reason: `ttl: ${i.ttl} differs from the ttl of another ${i.type} record named ${i.name} in ${i.zone}: ${pair.map((r) => `"${r.name}" has ttl ${r.ttl}`).join(", ")}; records of one name and type share one TTL, so give them the same ttl`,
-      },
-    ]);
+    // Which of two records is checked second depends on the order the program's registrations arrive
+    // in, which the real CLI does not fix: the message names the pair in one order and no value of one
+    // of them alone, so it is the same words whichever is flagged, at preview and at up.
+    const sorted = <T extends { urn: string }>(xs: T[]) => xs.map((x) => ({ ...x, name: resourceName(x.urn) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (clash) {
+      const pair = sorted([{ urn: i.resourceUrn, ttl: i.ttl }, clash]);
+      return failed(news, [
+        {
+          property: "ttl",
+          reason: `ttl: ${[i.ttl, clash.ttl].sort((a, b) => a - b).join(" and ")} differ between the ${i.type} records named ${i.name} in ${i.zone}: ${pair.map((r) => `"${r.name}" has ttl ${r.ttl}`).join(", ")}; records of one name and type share one TTL, so give them the same ttl`,
+        },
+      ]);
+    }
+    // A CNAME stands alone at its name (RFC 1034 §3.6.2): another record of the program at that name is refused, whichever came first.
+    const others = ctx.ttls.atName(i.resourceUrn, i.zone, i.name).filter((o) => o.type !== i.type && (standsAlone(i.type) || standsAlone(o.type)));
+    if (others.length) {
+      const both = sorted([{ urn: i.resourceUrn, type: i.type }, others[0]]);
+      const where = fqdn(i.name, i.zone);
+      return failed(news, [
+        {
+          property: "name",
+          reason: `name: ${JSON.stringify(i.name)}: ${both.map((r) => `"${r.name}" declares a ${r.type} record`).join(" and ")} at ${where}, and a CNAME cannot share its name with other records (RFC 1034 §3.6.2, RFC 2181 §10.1). Give one of them another name, or replace the CNAME with the records it points to (A/AAAA)`,
+        },
+      ]);
+    }
+    return result;
   },
 
   diff(ctx, id, olds, news) {
@@ -192,7 +204,7 @@ export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
             );
           return { id: match.id, outs: recordOutputs(inputs, zone, match, false) };
         }
-        if (claimedBy) throw new Error(recordDeclaredTwice(what, resourceName(claimedBy)));
+        if (claimedBy) throw new Error(recordDeclaredTwice(what, resourceName(claimedBy), resourceName(urn ?? "")));
         if (isOutcomeUnknown(e))
           throw new Error(`${what}: no answer to the create and no such record is in the zone yet; the create may still be applied. Run again: a record that appears is taken as this one.`);
         const clash = cnameClash(live, zone, want);

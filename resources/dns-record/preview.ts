@@ -13,7 +13,7 @@ import { creating, named, PreflightState, type Preflight } from "../kit/prefligh
 import { recordDeclaredTwice, ttlConflict } from "../kit/preview-messages";
 import { resourceName } from "../kit/urn";
 import { canonicalRecord, fqdn, sameJson } from "../shared/normalize";
-import { previewRecordZone, zonePredictions } from "../dns-zone/preview";
+import { previewRecordZone, previewRecordZoneHeld, zonePredictions } from "../dns-zone/preview";
 import type { RecordInputs } from "./state";
 
 /** The DnsRecord that declares each record of this command, by zone and identity. */
@@ -30,13 +30,14 @@ async function record(p: Preflight, ctx: HostContext, olds: Props, i: RecordInpu
   const urn = i.resourceUrn ?? "";
   const owners = p.stateOf(RECORD_OWNERS);
   const other = owners.get(identity);
-  if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsRecord", urn)}: ${recordDeclaredTwice(what, resourceName(other))}`);
+  if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsRecord", urn)}: ${recordDeclaredTwice(what, resourceName(other), resourceName(urn))}`);
   owners.set(identity, urn);
   // A record already in state lives in a zone that was active: only a create needs the zone's delegation
   // and its live records (so a no-op up reads nothing but the account's one credential check).
   if (!creating(olds)) return;
   const declared = zonePredictions(p).owners.get(i.zone);
-  await previewRecordZone(p, ctx, i.zone);
+  await previewRecordZoneHeld(p, ctx, i.zone);
+  await previewRecordZone(p, ctx, i.zone, what);
   const who = named("DnsRecord", i.resourceUrn);
   // A zone this run creates has no live records; any other is read once, for all its records.
   const live = declared !== undefined && !(await p.reads.zone(i.zone)) ? [] : ((await p.reads.zoneRecords(i.zone)) ?? []);

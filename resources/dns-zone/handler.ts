@@ -95,7 +95,7 @@ export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
     // taking the first's zone over: one zone, one owner. The refused one leaves the zone's records
     // to the first's create; a create that fails releases the claim.
     const other = ctx.owners.claim(key, urn);
-    if (other) throw new Error(zoneDeclaredTwice(domain, resourceName(other)));
+    if (other) throw new Error(zoneDeclaredTwice(domain, resourceName(other), resourceName(urn ?? "")));
     const run = zonesInRun(ctx);
     try {
       const z = await createZone(ctx, inputs);

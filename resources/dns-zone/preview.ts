@@ -6,12 +6,12 @@
  * bought; a zone that waits for a delegation it can get is told so, without advice to set the wait.
  */
 import { VALUES } from "../../api/contract";
-import { isZoneActive } from "../../api/vocabulary";
+import { isGoneStage, isZoneActive } from "../../api/vocabulary";
 import type { DomainInfo } from "../../api/views";
 import type { HostContext } from "../kit/context";
 import type { Props } from "../kit/handler";
 import { creating, named, PreflightState, type Preflight } from "../kit/preflight";
-import { zoneDeclaredTwice } from "../kit/preview-messages";
+import { domainNotHeld, zoneDeclaredTwice } from "../kit/preview-messages";
 import { resourceName } from "../kit/urn";
 import { zonesInRun } from "./zones-in-run";
 import { FUTILE_WAIT, zoneInactiveMessage, type Misdelegation } from "./delegation";
@@ -73,21 +73,51 @@ export async function previewZone(p: Preflight, ctx: HostContext, olds: Props, i
   const { owners } = zonePredictions(p);
   const other = owners.get(i.domain);
   // Warned, not refused: a host process that outlives one command (tests) would remember URNs of earlier ones.
-  if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsZone", urn)}: ${zoneDeclaredTwice(i.domain, resourceName(other))}`);
+  if (other !== undefined && other !== urn) ctx.log.warn(`${named("DnsZone", urn)}: ${zoneDeclaredTwice(i.domain, resourceName(other), resourceName(urn))}`);
   owners.set(i.domain, urn);
   if (!creating(olds)) return;
+  try {
+    await zoneToCreate(p, ctx, i, urn);
+  } catch (e) {
+    // Records of the zone waiting for its create fail at once with this message (./zones-in-run.ts).
+    zonesInRun(ctx).failedAtCheck(i.domain, urn, e instanceof Error ? e.message : String(e));
+    throw e;
+  }
+}
+
+async function zoneToCreate(p: Preflight, ctx: HostContext, i: ZoneInputs, urn: string): Promise<void> {
   const who = named("DnsZone", i.resourceUrn);
   const live = await p.reads.zone(i.domain);
   if (live) {
     if (i.adopt) ctx.log.info(`${who}: adopts the zone ${i.domain} (${live.records_count} records, ${live.status}); nothing changed`);
     else ctx.log.warn(`${who}: the DNS zone ${i.domain} exists already; up takes it over unchanged. If another stack manages it, remove it from this program.`);
   } else {
+    const d = await requireHeld(p, ctx, i.domain);
     zonesInRun(ctx).declare(i.domain, urn, i.waitForDelegation ? delegationWaitSeconds(i) : 0);
-    const d = zonesInRun(ctx).plannedNameservers(i.domain) ? undefined : await p.reads.domain(i.domain);
     if (d) requireDnsAddon(i.domain, d);
     ctx.log.info(`${who}: ${i.adopt ? "adopt finds no zone; " : ""}creates the zone ${i.domain}`);
   }
   await previewZoneDelegation(p, ctx, i.domain, who, { enabled: !!i.waitForDelegation, seconds: delegationWaitSeconds(i) });
+}
+
+/**
+ * A zone the service does not host yet can be made only for a domain of the account (spec: POST
+ * /dns/zones answers 404 for another), or one this program's Domain buys, whose check came first
+ * (the program orders a literal name so: ../program/declaration-order.ts). Returns the account's
+ * domain, when it holds it; refuses otherwise, naming the domain and the fix, the same words for the
+ * zone and for a record of it.
+ */
+async function requireHeld(p: Preflight, ctx: HostContext, domain: string): Promise<DomainInfo | undefined> {
+  if (zonesInRun(ctx).bought(domain)) return undefined;
+  const d = await p.reads.domain(domain);
+  if (d && !isGoneStage(d.stage)) return d;
+  throw new Error(domainNotHeld(domain));
+}
+
+/** A record (DnsRecord, or DnsZoneRecords) created in a zone that neither the service nor this program's DnsZone makes: refused when the account cannot host it. */
+export async function previewRecordZoneHeld(p: Preflight, ctx: HostContext, zone: string): Promise<void> {
+  if (zonePredictions(p).owners.has(zone) || zonesInRun(ctx).failedInRun(zone, "") || (await p.reads.zone(zone))) return;
+  await requireHeld(p, ctx, zone);
 }
 
 function requireDnsAddon(name: string, d: DomainInfo): void {
@@ -114,8 +144,14 @@ export async function previewZoneDelegation(p: Preflight, ctx: HostContext, zone
   ctx.log.warn(`${who}: ${zoneInactiveMessage(zone, m, wait.enabled)}`);
 }
 
-/** A record (DnsRecord, or DnsZoneRecords' records) created in `zone`: refused when the zone is ruled out. */
-export async function previewRecordZone(p: Preflight, ctx: HostContext, zone: string): Promise<void> {
+/**
+ * A record (DnsRecord, or DnsZoneRecords' records) created in `zone`: refused with the zone's own
+ * message when its DnsZone (or the Domain buying its name) failed in this command, and when the zone
+ * is ruled out.
+ */
+export async function previewRecordZone(p: Preflight, ctx: HostContext, zone: string, what: string): Promise<void> {
+  const failed = zonesInRun(ctx).failedInRun(zone, what);
+  if (failed) throw new Error(failed);
   const view = zonePredictions(p);
   if (view.zonesWaiting.has(zone)) return;
   const m = await view.misdelegated(zone);

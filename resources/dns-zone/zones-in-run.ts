@@ -1,10 +1,13 @@
 /**
  * Zones this command creates, so a record of one waits for it. A record naming its zone through
- * `zone.domain` waits by itself (the engine holds its registration until the zone's create answers);
- * a record naming it as a literal does not: the engine creates both in parallel. The zone's check
- * declares it, its create settles it; a record's create waits for it, bounded and logged. A zone
- * whose domain this run buys is declared late (its DnsZone waits for the domain): a record of it
- * waits for the declaration first.
+ * `zone.domain` waits by itself (the engine holds its registration until the zone's create answers),
+ * and so does one naming it as a literal when the program's DnsZone of that name depends on no other
+ * resource (the constructors' implicit dependsOn, ../program/declaration-order.ts). Any other record
+ * is created in parallel with its zone: the zone's check declares it, its create settles it; a
+ * record's create waits for it, bounded and logged. A zone whose domain this run buys is declared
+ * late (its DnsZone waits for the domain): a record of it waits for the declaration first. A wait
+ * ends at once when the zone's check or create, or the Domain's, failed: the record fails with that
+ * message (`failedInRun`).
  * It also holds what the program's resources say about delegation, from their checks (which run in
  * preview and up alike, whether or not a resource changes): the nameservers each Domain sets and
  * whether each DnsZone waits for its delegation, so no message advises a setting the program has.
@@ -35,14 +38,49 @@ export class ZonesInRun {
    * domain exists (it names it through domain.domain), after records naming the zone as a literal
    * were sent; such a record waits for the zone to be declared too.
    */
-  private readonly expected = new Map<string, { waitMs: number; declared: Promise<void>; resolve: () => void }>();
+  private readonly expected = new Map<string, { waitMs: number; declared: Promise<void>; resolve: () => void; urn: string; failed?: string }>();
 
-  /** A Domain of this command is being bought: a zone of that name may follow, within `waitMs`. */
-  expect(zone: string, waitMs: number): void {
+  /** A Domain of this command is being bought (its check said so): a zone of that name may follow, within `waitMs`. */
+  expect(zone: string, urn: string, waitMs: number): void {
     if (this.expected.has(zone) || this.zones.has(zone)) return;
     let resolve!: () => void;
     const declared = new Promise<void>((r) => (resolve = r));
-    this.expected.set(zone, { waitMs: waitMs + ZONE_IN_RUN_WAIT_MS, declared, resolve });
+    this.expected.set(zone, { waitMs: waitMs + ZONE_IN_RUN_WAIT_MS, declared, resolve, urn });
+  }
+
+  /** Whether a Domain of this command buys (registers or transfers) `domain`, as its check said. */
+  bought(domain: string): boolean {
+    const e = this.expected.get(domain);
+    return e !== undefined && e.failed === undefined;
+  }
+
+  /**
+   * The Domain that was to buy `domain` failed (its check, or its create before buying): what waits
+   * for its zone fails at once with its message, and no zone of the name is expected any more.
+   */
+  abandon(domain: string, why: string): void {
+    const e = this.expected.get(domain);
+    if (!e) return;
+    e.failed = why;
+    e.resolve();
+  }
+
+  /**
+   * The refusal of `what` (a record of `zone`) when the DnsZone creating the zone in this command, or
+   * the Domain buying its name, failed (check or create): that resource's message. Undefined otherwise.
+   */
+  failedInRun(zone: string, what: string): string | undefined {
+    const d = this.zones.get(zone);
+    if (d?.outcome && "failed" in d.outcome) return `${what}: not created: zone ${zone} failed in this run (DnsZone "${resourceName(d.urn)}"): ${d.outcome.failed}`;
+    const e = this.expected.get(zone);
+    if (!d && e?.failed !== undefined) return `${what}: not created: ${zone} was not bought in this run (Domain "${resourceName(e.urn)}" failed): ${e.failed}`;
+    return undefined;
+  }
+
+  /** A DnsZone's check failed: records of the zone that wait for it fail at once with its message. */
+  failedAtCheck(zone: string, urn: string, why: string): void {
+    this.declare(zone, urn, 0);
+    this.settle(zone, { failed: why });
   }
   /** Zones whose inactivity was already told in full in this command (once, then short). */
   private readonly told = new Set<string>();
@@ -121,11 +159,14 @@ export class ZonesInRun {
    */
   async ready(ctx: HostContext, zone: string, what: string): Promise<void> {
     const e = this.expected.get(zone);
-    if (!this.zones.has(zone) && e) {
+    if (!this.zones.has(zone) && e && e.failed === undefined) {
       const seconds = Math.round(e.waitMs / 1000);
       ctx.log.info(`${what}: waiting for ${zone}, which this run registers, and its zone (at most ${seconds} s)`);
       await Promise.race([e.declared, ctx.clock.sleep(e.waitMs)]);
     }
+    // Never a wait for what cannot come: the Domain that was to buy the name failed in this run.
+    const failed = this.failedInRun(zone, what);
+    if (failed) throw new Error(failed);
     const d = this.zones.get(zone);
     if (!d) return;
     if (!d.outcome) {
@@ -136,7 +177,7 @@ export class ZonesInRun {
       if (r === timedOut) throw new Error(`${what}: zone ${zone} was still being created by DnsZone "${resourceName(d.urn)}" after ${seconds} s; nothing was created. Run again.`);
     }
     const o = d.outcome!;
-    if ("failed" in o) throw new Error(`${what}: not created: zone ${zone} failed to be created in this run (DnsZone "${resourceName(d.urn)}"): ${o.failed}`);
+    if ("failed" in o) throw new Error(this.failedInRun(zone, what));
     if (!isZoneActive(o)) throw new Error(this.inactive(zone, { delegatedTo: o.delegatedTo, serviceNameservers: o.serviceNameservers }));
   }
 }

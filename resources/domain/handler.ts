@@ -350,84 +350,13 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
   },
 
   async create(ctx, inputs) {
-    const api = ctx.api();
-    const { domain, resourceUrn: urn = "" } = inputs;
-    const ownerKey = objectKey.domain(domain);
-    const other = ctx.owners.claimedByOther(ownerKey, urn);
-    if (other) throw new Error(`${domain}: the domain is already managed by "${resourceName(other)}" in this stack; declare one Domain per name. Nothing was charged.`);
-    // Already in the account: taken as it is, never bought again (adopt, or a Domain renamed or moved
-    // without aliases, whose old URN's delete then leaves it to this one).
-    let owned: DomainInfo | undefined;
     try {
-      owned = await api.getDomain(domain);
+      return await createDomain(ctx, inputs);
     } catch (e) {
-      if (!isNotFound(e)) throw e;
+      // Not bought (a partial failure keeps a domain in state): what waits for its zone fails at once.
+      if (!(e instanceof PartialFailure)) zonesInRun(ctx).abandon(inputs.domain, e instanceof Error ? e.message : String(e));
+      throw e;
     }
-    // A failed order leaves nothing to take (the service lets the name be ordered again).
-    // An earlier order that ended (cancelled, failed) makes this a new order: its key must not replay
-    // that one's answer within the service's retention, so it names the earlier order (derived, stable).
-    let after: string | undefined;
-    if (owned && isGoneStage(owned.stage)) {
-      if (inputs.adopt) throw new Error(`adopt: ${domain} is in stage ${owned.stage}; it no longer belongs to this account, and adopt never buys; nothing was charged`);
-      after = `${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
-      owned = undefined;
-    }
-    if (owned) {
-      ctx.owners.claim(ownerKey, urn);
-      const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
-      if (!inputs.adopt) return { id: domain, outs: await takeOver(ctx, api, inputs, owned, { adopted: false, contacts }) };
-      ctx.log.info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
-      return { id: domain, outs: outputs(inputs, owned, { adopted: true, contacts }) };
-    }
-    if (inputs.adopt) throw new Error(adoptDomainMissing(domain));
-    ctx.owners.claim(ownerKey, urn);
-
-    const years = inputs.years;
-    const action: "register" | "transfer" = inputs.authCode ? "transfer" : "register";
-    const accepted = await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
-    // check() requires contacts unless adopt is set, and adopt never reaches here.
-    if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
-    // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
-    const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx), accepted: accepted && holdAccepted(accepted) };
-    // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
-    const outcome = await sendPaidOrder(`${domain}: the ${action} request`, () => charged(sendOrder(api, domain, placed, inputs), ctx.contract().money), () => liveOrder(api, domain));
-    if ("unconfirmed" in outcome) {
-      const o = { ...placed, reason: outcome.reason };
-      throw unconfirmedFailure(domain, o, `The domain is in the account now (stage ${outcome.unconfirmed.stage})`, outputs(inputs, outcome.unconfirmed, { adopted: false, unconfirmedOrder: o }));
-    }
-    const { order, fields } = outcome.answered;
-    const extra: Overlay = { ...fields, adopted: false };
-    // The order was taken: a charge that does not hold fails the step now, the domain kept in state with it.
-    const problems: HeldOvercharge[] = [];
-    holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
-    if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
-    // The command was cancelled while the order was under way, or during the wait for the registry
-    // (its reads refused): the order's answer is recorded now, without the wait or the lock.
-    const answeredAfterCancel = () => {
-      ctx.log.info(`${domain}: ${action} answered (stage ${order.stage}, charged ${showCharge(fields)}) after the command was cancelled; recorded without waiting for the registry: \`pulumi refresh\` or the next \`pulumi up\` follows its stage`);
-      return { id: domain, outs: outputs(inputs, { domain: order.domain, status: order.status, stage: order.stage, expires_at: order.expires_at, expiry_date: order.expiry_date }, extra) };
-    };
-    if (ctx.cancelled()) return answeredAfterCancel();
-    let live: DomainInfo;
-    try {
-      live = await waitWhileProcessing(ctx, api, domain, processingWaitSeconds(inputs));
-    } catch (e) {
-      if (isCancelledBeforeSending(e)) return answeredAfterCancel();
-      // Bought but not readable: keep it in state so a refresh can follow it.
-      throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}, charged ${showCharge(fields)}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
-    }
-    if (live.stage === STAGE.failed) throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
-    // Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review).
-    if (isProcessingStage(live.stage)) ctx.log.info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
-    else if (isActiveStage(live.stage) && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
-      try {
-        await api.setLock(domain, inputs.locked);
-        live = await api.getDomain(domain);
-      } catch (e) {
-        throw new PartialFailure(`${domain}: ${action === "register" ? "registered" : "transferred"} (charged ${showCharge(fields)}; recorded in state), but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
-      }
-    }
-    return { id: domain, outs: outputs(inputs, live, extra) };
   },
 
   async read(ctx, id, props) {
@@ -527,3 +456,85 @@ export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
     );
   },
 };
+
+/** A Domain's create: taken over when in the account, else bought (register or transfer) after the price guard. */
+async function createDomain(ctx: HostContext, inputs: DomainInputs): Promise<{ id: string; outs: DomainOutputs }> {
+  const api = ctx.api();
+  const { domain, resourceUrn: urn = "" } = inputs;
+  const ownerKey = objectKey.domain(domain);
+  const other = ctx.owners.claimedByOther(ownerKey, urn);
+  if (other) throw new Error(`${domain}: the domain is declared by both ${[resourceName(other), resourceName(urn)].sort().map((n) => `"${n}"`).join(" and ")} in this stack; declare one Domain per name: remove one of them. Nothing was charged.`);
+  // Already in the account: taken as it is, never bought again (adopt, or a Domain renamed or moved
+  // without aliases, whose old URN's delete then leaves it to this one).
+  let owned: DomainInfo | undefined;
+  try {
+    owned = await api.getDomain(domain);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+  // A failed order leaves nothing to take (the service lets the name be ordered again).
+  // An earlier order that ended (cancelled, failed) makes this a new order: its key must not replay
+  // that one's answer within the service's retention, so it names the earlier order (derived, stable).
+  let after: string | undefined;
+  if (owned && isGoneStage(owned.stage)) {
+    if (inputs.adopt) throw new Error(`adopt: ${domain} is in stage ${owned.stage}; it no longer belongs to this account, and adopt never buys; nothing was charged`);
+    after = `${owned.stage}:${owned.created_at ?? owned.expires_at ?? ""}`;
+    owned = undefined;
+  }
+  if (owned) {
+    ctx.owners.claim(ownerKey, urn);
+    const contacts = inputs.contacts ? contactsOutput(inputs.contacts, liveContacts(await api.getContacts(domain))) : undefined;
+    if (!inputs.adopt) return { id: domain, outs: await takeOver(ctx, api, inputs, owned, { adopted: false, contacts }) };
+    ctx.log.info(`${domain}: adopted (stage ${owned.stage}); nothing charged or changed`);
+    return { id: domain, outs: outputs(inputs, owned, { adopted: true, contacts }) };
+  }
+  if (inputs.adopt) throw new Error(adoptDomainMissing(domain));
+  ctx.owners.claim(ownerKey, urn);
+
+  const years = inputs.years;
+  const action: "register" | "transfer" = inputs.authCode ? "transfer" : "register";
+  const accepted = await priceGuard(api, { action, domain, years, maxPrice: inputs.maxPrice, money: ctx.contract().money });
+  // check() requires contacts unless adopt is set, and adopt never reaches here.
+  if (!inputs.contacts) throw new Error(`contacts: is required to ${action} ${domain}; nothing was charged`);
+  // One key per purchase (account, resource, action, name, years): a retried or re-run create is replayed, never charged again.
+  const placed = { operation: action, idempotencyKey: ctx.purchaseKey({ urn, operation: action, domain, years, after }), years, placedAt: isoNow(ctx), accepted: accepted && holdAccepted(accepted) };
+  // The client re-sends a keyed order itself when an answer is lost: a replay, never a second charge.
+  const outcome = await sendPaidOrder(`${domain}: the ${action} request`, () => charged(sendOrder(api, domain, placed, inputs), ctx.contract().money), () => liveOrder(api, domain));
+  if ("unconfirmed" in outcome) {
+    const o = { ...placed, reason: outcome.reason };
+    throw unconfirmedFailure(domain, o, `The domain is in the account now (stage ${outcome.unconfirmed.stage})`, outputs(inputs, outcome.unconfirmed, { adopted: false, unconfirmedOrder: o }));
+  }
+  const { order, fields } = outcome.answered;
+  const extra: Overlay = { ...fields, adopted: false };
+  // The order was taken: a charge that does not hold fails the step now, the domain kept in state with it.
+  const problems: HeldOvercharge[] = [];
+  holdCharge(ctx, `${domain}: the ${action}`, fields, accepted, problems);
+  if (problems.length) throw chargeFailure(domain, problems, outputs(inputs, await api.getDomain(domain).catch(() => order), extra));
+  // The command was cancelled while the order was under way, or during the wait for the registry
+  // (its reads refused): the order's answer is recorded now, without the wait or the lock.
+  const answeredAfterCancel = () => {
+    ctx.log.info(`${domain}: ${action} answered (stage ${order.stage}, charged ${showCharge(fields)}) after the command was cancelled; recorded without waiting for the registry: \`pulumi refresh\` or the next \`pulumi up\` follows its stage`);
+    return { id: domain, outs: outputs(inputs, { domain: order.domain, status: order.status, stage: order.stage, expires_at: order.expires_at, expiry_date: order.expiry_date }, extra) };
+  };
+  if (ctx.cancelled()) return answeredAfterCancel();
+  let live: DomainInfo;
+  try {
+    live = await waitWhileProcessing(ctx, api, domain, processingWaitSeconds(inputs));
+  } catch (e) {
+    if (isCancelledBeforeSending(e)) return answeredAfterCancel();
+    // Bought but not readable: keep it in state so a refresh can follow it.
+    throw new PartialFailure(`${domain}: ${action} accepted (${order.stage}, charged ${showCharge(fields)}) but reading it failed: ${e instanceof Error ? e.message : String(e)}`, domain, defined({ ...inputs, ...extra, domain, stage: order.stage, status: order.status }));
+  }
+  if (live.stage === STAGE.failed) throw new PartialFailure(`${domain}: the ${action} failed at the registry (stage failed). ${ORDER_AGAIN}`, domain, outputs(inputs, live, extra));
+  // Stages that end an apply successfully while someone else acts (spec: pending_approval completes after review).
+  if (isProcessingStage(live.stage)) ctx.log.info(`${domain}: ${action} is in stage ${live.stage}; the apply ends here and later refreshes follow it`);
+  else if (isActiveStage(live.stage) && typeof inputs.locked === "boolean" && live.locked !== inputs.locked) {
+    try {
+      await api.setLock(domain, inputs.locked);
+      live = await api.getDomain(domain);
+    } catch (e) {
+      throw new PartialFailure(`${domain}: ${action === "register" ? "registered" : "transferred"} (charged ${showCharge(fields)}; recorded in state), but setting the lock failed: ${protectionHint(e, domain, "changing the lock").message}`, domain, outputs(inputs, live, extra));
+    }
+  }
+  return { id: domain, outs: outputs(inputs, live, extra) };
+}

@@ -26,8 +26,14 @@ const PLANNED_YEARS = new PreflightState(() => new Map<string, number>());
 export const plannedYears = (p: Preflight, domain: string): number | undefined => p.stateOf(PLANNED_YEARS).get(domain);
 
 export async function previewDomain(p: Preflight, ctx: HostContext, olds: Props, i: Props): Promise<void> {
-  if (typeof i.domain === "string") await previewDomainRulesOutZone(ctx, i.domain, () => p.reads.serviceNameservers());
-  if (!containsUnknown([i.authCode, i.years, i.maxPrice, i.adopt])) await domain(p, ctx, olds, i as unknown as DomainInputs);
+  try {
+    if (typeof i.domain === "string") await previewDomainRulesOutZone(ctx, i.domain, () => p.reads.serviceNameservers());
+    if (!containsUnknown([i.authCode, i.years, i.maxPrice, i.adopt])) await domain(p, ctx, olds, i as unknown as DomainInputs);
+  } catch (e) {
+    // Nothing of the name is bought in this run: what waits for its zone fails at once (../dns-zone/zones-in-run.ts).
+    if (typeof i.domain === "string") zonesInRun(ctx).abandon(i.domain, e instanceof Error ? e.message : String(e));
+    throw e;
+  }
 }
 
 async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInputs): Promise<void> {
@@ -41,7 +47,7 @@ async function domain(p: Preflight, ctx: HostContext, olds: Props, i: DomainInpu
     return;
   }
   if (i.adopt) throw new Error(adoptDomainMissing(i.domain));
-  zonesInRun(ctx).expect(i.domain, processingWaitSeconds(i) * 1000);
+  zonesInRun(ctx).expect(i.domain, i.resourceUrn ?? "", processingWaitSeconds(i) * 1000);
   p.stateOf(PLANNED_YEARS).set(i.domain, i.years);
   const action: PricedAction = i.authCode ? "transfer" : "register";
   const availability = await ctx.api().checkDomain(i.domain);

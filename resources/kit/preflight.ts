@@ -42,6 +42,7 @@ export class Preflight {
   /** Purchases predicted in this command, by resource URN (a re-check replaces its own line). */
   private readonly spent = new Map<string, { price: Amount; currency: string }>();
   private readonly kinds = new Map<PreflightState<unknown>, unknown>();
+  private startBalance: ReturnType<PreviewReads["balance"]> | undefined;
 
   constructor(private readonly ctx: HostContext) {
     this.reads = new PreviewReads(ctx);
@@ -75,13 +76,19 @@ export class Preflight {
     return { report: e };
   }
 
-  /** Adds a purchase; refuses it when the stack's total would pass the balance. Returns the line to show. */
+  /**
+   * Adds a purchase; refuses it when the stack's total would pass the balance. Returns the line to show.
+   * The balance is the one the run began with, and the total counts every purchase of the run, made or
+   * to make: a purchase made before a later check (the CLI creates one resource while it checks the
+   * next) does not change what that check says.
+   */
   async spend(urn: string, what: string, price: Amount, currency: string): Promise<string> {
     this.spent.set(urn, { price, currency });
     let total = 0n;
     for (const s of this.spent.values()) if (s.currency === currency) total += s.price.minor;
     const sum = formatAmount({ minor: total, decimals: price.decimals });
-    const b = await this.reads.balance();
+    this.startBalance ??= this.reads.balance();
+    const b = await this.startBalance;
     const balance = parseAmount("balance", b.balance, price.decimals);
     if (b.currency === currency && total > balance.minor) {
       this.spent.delete(urn);

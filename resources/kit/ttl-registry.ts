@@ -22,6 +22,21 @@ export class TtlRegistry {
     return undefined;
   }
 
+  /**
+   * The other records of this process at the name `name` of `zone` (any type), by URN, with their
+   * type: what a CNAME declared at the name of another record of the program meets.
+   */
+  atName(urn: string, zone: string, name: string): { urn: string; type: string }[] {
+    const prefix = `${zone}\u0000${name}\u0000`;
+    const found: { urn: string; type: string }[] = [];
+    for (const [key, group] of this.groups) {
+      if (!key.startsWith(prefix)) continue;
+      const type = key.slice(prefix.length);
+      for (const other of group.keys()) if (other !== urn) found.push({ urn: other, type });
+    }
+    return found;
+  }
+
   /** Forget a record (deleted). */
   unregister(urn: string | undefined): void {
     if (urn === undefined) return;

@@ -5,6 +5,7 @@ import { namespaceOf, type Provider } from "./account";
 import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
 import { sdkTooOld } from "../shared/sdk-version";
 import { shim } from "./shim";
+import { implicitDependsOn, noteDeclared, type Declared } from "./declaration-order";
 
 /**
  * Which account a resource lives in: `provider`, a {@link Provider} naming the config namespace
@@ -61,6 +62,7 @@ export function resourceArgs(
   args: object,
   outputs: readonly string[],
   resourceOpts: ResellerResourceOptions | undefined,
+  declared?: Declared,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
   const tooOld = sdkTooOld();
   if (tooOld) throw new Error(tooOld);
@@ -70,11 +72,35 @@ export function resourceArgs(
   const props: pulumi.Inputs = Object.fromEntries(outputs.map((k) => [k, undefined]));
   Object.assign(props, args, { resourceUrn: urn, [SECRET_INPUTS]: secretInputNames(args) });
   const secret = SECRET_OUTPUTS[typeToken(kind)] ?? [];
+  // The program's Domain (and DnsZone) of a domain this resource names as a literal go first
+  // (./declaration-order.ts); the SDK gathers nested lists and promises of resources alike.
+  const implicit = declared && implicitDependsOn(declared);
   const options: pulumi.CustomResourceOptions = {
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secret])],
+    ...(implicit ? { dependsOn: opts.dependsOn === undefined ? implicit : ([opts.dependsOn, implicit] as pulumi.Input<pulumi.Resource>[]) } : {}),
   };
   return [shim(kind, ns), name, props, options, MODULE, kind];
+}
+
+/** The declaration ./declaration-order.ts orders by; undefined for a resource read with `get` (an `id` option), which creates nothing. */
+function declarationOf(kind: Kind, name: string, args: object, opts: ResellerResourceOptions | undefined): Declared | undefined {
+  if (opts?.id !== undefined) return undefined;
+  const account = namespaceOf({ account: opts?.account, provider: opts?.provider }, `${kind} ${name}: `);
+  const waits = dependsOnResources(args) || opts?.dependsOn !== undefined || pulumi.CustomResource.isInstance(opts?.parent);
+  return { kind, account, args: args as Record<string, unknown>, waits };
+}
+
+/**
+ * Whether `v` holds (in an array or a plain object) a promise, or an output made from a resource's:
+ * what could make a resource wait for another of the program. A secret or value of the stack's
+ * config is an output of no resource.
+ */
+function dependsOnResources(v: unknown, depth = 0): boolean {
+  if (pulumi.Output.isInstance(v)) return (v as unknown as { resources?: () => Set<unknown> }).resources?.().size !== 0;
+  if (v instanceof Promise) return true;
+  if (depth > 10 || !v || typeof v !== "object") return false;
+  return Object.values(v).some((x) => dependsOnResources(x, depth + 1));
 }
 
 /** Whether `v` is or holds (in an array or a plain object) an Output or a promise: only those can be secret. */
@@ -127,8 +153,11 @@ export abstract class ResellerResource extends pulumi.dynamic.Resource {
     if (quiet) Error.stackTraceLimit = 0;
     const format = Error.prepareStackTrace;
     Error.prepareStackTrace = withoutOwnConstructors(format);
+    let declared: Declared | undefined;
     try {
-      super(...resourceArgs(kind, name, args, outputs, opts));
+      declared = declarationOf(kind, name, args, opts);
+      super(...resourceArgs(kind, name, args, outputs, opts, declared));
+      if (declared) noteDeclared(declared, this);
     } catch (e) {
       Error.stackTraceLimit = limit;
       Error.prepareStackTrace = format;

@@ -25,6 +25,7 @@ import { recordKey, type ZoneRecord } from "../shared/record-key";
 import { thresholdRefusal } from "./safety";
 import { previewZoneRecords } from "./preview";
 import { one, recordNames } from "../kit/disguised-inputs";
+import { recordOwnedTwice } from "../kit/preview-messages";
 
 /** Requests of one apply in flight at once: the client paces them (its rate limiter), this only hides each answer's latency. */
 export const APPLY_CONCURRENCY = 4;
@@ -226,7 +227,7 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
         news,
         clashes.map((c) => ({
           property: "records",
-          reason: `records: ${c.key} is also declared by "${resourceName(c.urn)}" (a DnsRecord) in ${i.zone}: one record, one owner; remove it from one of them`,
+          reason: `records: ${recordOwnedTwice(c.key, i.zone, resourceName(c.urn), resourceName(i.resourceUrn!))}`,
         })),
       );
     // A declaration unchanged since the last up needs no read: a no-op up sends no request.

@@ -207,7 +207,7 @@ export const RESOURCE_CASES: ResourceCase[] = [
   rec("ttl-fraction", { type: "A", content: "192.0.2.1", ttl: 300.5 }, "ttl", "300.5", "is not a whole number"),
   rec("ttl-string", { type: "A", content: "192.0.2.1", ttl: "3600" }, "ttl", '"3600"', "is not a number"),
   {
-    ...rec("ttl-shared", { type: "A", name: "shared", content: "192.0.2.2", ttl: 600 }, "ttl", "600", 'differs from the ttl of another A record named shared in ' + D + ': "ttl-shared" has ttl 600, "ttl-shared-sibling" has ttl 300'),
+    ...rec("ttl-shared", { type: "A", name: "shared", content: "192.0.2.2", ttl: 600 }, "ttl", "300 and 600", "differ between the A records named shared in " + D + ': "ttl-shared" has ttl 600, "ttl-shared-sibling" has ttl 300'),
     before: [{ kind: "DnsRecord", title: "ttl-shared-sibling", args: { zone: D, type: "A", name: "shared", content: "192.0.2.1", ttl: 300 } }],
   },
   rec("priority-negative", { type: "MX", name: "@", content: "mail.example.net.", priority: -1 }, "priority", "-1", "is outside 0 to 65535 (MX preference, RFC 1035 §3.3.9)"),

@@ -163,8 +163,18 @@ export const MISTAKES: Mistake[] = [
       record("txt-a", { type: "TXT", name: "shared", content: "a", ttl: 300 }),
       record("txt-b", { type: "TXT", name: "shared", content: "b", ttl: 600 }),
     ],
-    // Which of the two is flagged depends on the order the CLI's registrations arrive in; the pair is named in one order.
-    message: /"txt-a" has ttl 300, "txt-b" has ttl 600; records of one name and type share one TTL/,
+    // Which of the two is flagged depends on the order the CLI's registrations arrive in; the message is the same words either way.
+    message: /ttl: 300 and 600 differ between the TXT records named shared in demo-reseller\.com: "txt-a" has ttl 300, "txt-b" has ttl 600; records of one name and type share one TTL/,
+    preview: "fails",
+  },
+  {
+    title: "a CNAME beside another record of the program",
+    resources: [
+      record("alias-docs", { type: "CNAME", name: "handbook", content: "app.demo-reseller.com." }),
+      record("handbook-txt", { type: "TXT", name: "handbook", content: "v=1" }),
+    ],
+    // Whichever the CLI checks second is flagged, with the same words.
+    message: /name: "handbook": "alias-docs" declares a CNAME record and "handbook-txt" declares a TXT record at handbook\.demo-reseller\.com, and a CNAME cannot share its name with other records/,
     preview: "fails",
   },
   {
@@ -174,8 +184,8 @@ export const MISTAKES: Mistake[] = [
       record("twin-a", { type: "TXT", name: "twin", content: "same" }),
       record("twin-b", { type: "TXT", name: "twin", content: "same" }),
     ],
-    // Which of the two names the other depends on the order their registrations arrive in, which the real CLI does not fix.
-    message: /TXT twin\.demo-reseller\.com: an identical record exists and is managed by "twin-[ab]" in this stack; one record, one DnsRecord/,
+    // Both are named, in one order, whichever the CLI checks first (it fixes no order).
+    message: /TXT twin\.demo-reseller\.com: an identical record is declared by both "twin-a" and "twin-b" in this stack; one record, one DnsRecord/,
     // Warned at check (see `preview`); up refuses the second create with the warning's message.
     preview: "warns",
   },
@@ -183,11 +193,34 @@ export const MISTAKES: Mistake[] = [
     title: "a zone declared twice",
     alone: true,
     resources: [zone("labs-a", "demo-labs.io"), zone("labs-b", "demo-labs.io")],
-    // Which of the two names the other depends on the order their registrations arrive in, which the real CLI does not fix.
-    message: /demo-labs\.io: the DNS zone is already managed by "labs-[ab]" in this stack; declare one DnsZone per zone/,
+    // Both are named, in one order, whichever the CLI checks first (it fixes no order).
+    message: /demo-labs\.io: the DNS zone is declared by both "labs-a" and "labs-b" in this stack; declare one DnsZone per zone/,
     // Warned at check (see `preview`); up refuses the second create with the warning's message, even
     // when both creates run at once: one zone, one owner.
     preview: "warns",
+  },
+  {
+    title: "a zone for a domain the account does not hold",
+    resources: [zone("nowhere", "catalogue-nowhere.com")],
+    message: /catalogue-nowhere\.com: is not a domain of this reseller account, and no Domain of this program registers or transfers it, so the service cannot host its DNS zone.*Use a domain the account holds, or add to this program a Domain that buys it/,
+    preview: "fails",
+  },
+  {
+    title: "a record in a zone of a domain the account does not hold",
+    resources: [record("nowhere-www", { zone: "catalogue-nowhere.net", type: "A", name: "www", content: "192.0.2.10" })],
+    message: /catalogue-nowhere\.net: is not a domain of this reseller account, and no Domain of this program registers or transfers it/,
+    preview: "fails",
+  },
+  {
+    title: "a zone and a record of a domain this program buys, by literal names",
+    resources: [
+      { kind: "DnsRecord", title: "bought-www", args: { zone: "catalogue-bought.com", type: "A", name: "www", content: "192.0.2.11", ttl: 3600 } },
+      { kind: "DnsZone", title: "bought-zone", args: { domain: "catalogue-bought.com" } },
+      { kind: "Domain", title: "bought", args: newDomain("catalogue-bought.com", { maxPrice: "10.00" }) },
+    ],
+    // Declared record first: the zone and the record wait for the Domain, whose check refuses the price; never "not a domain of this account".
+    message: /catalogue-bought\.com: register for 1 year\(s\) costs 12\.00 USD, above maxPrice 10\.00; nothing was charged/,
+    preview: "fails",
   },
   {
     title: "a zone for a domain without the DNS add-on",

@@ -118,7 +118,7 @@ describe("shared-TTL registry (check)", () => {
     expect(await check(rec("apex-1", 300))).toEqual([]);
     const f = await check(rec("apex-2", 600));
     expect(f).toHaveLength(1);
-    expect(f[0].reason).toContain('ttl: 600 differs from the ttl of another A record named @ in example.com: "apex-1" has ttl 300, "apex-2" has ttl 600;');
+    expect(f[0].reason).toContain('ttl: 300 and 600 differ between the A records named @ in example.com: "apex-1" has ttl 300, "apex-2" has ttl 600;');
   });
 
   test("same TTL, other name, or a re-check of the same resource pass", async () => {

@@ -58,7 +58,7 @@ test("the shared-TTL registry spans resources in one host process", async () => 
   expect((await check("DnsRecord", "txt-a", { ...base, content: "a", ttl: 300 })).failures).toEqual([]);
   const clash = await check("DnsRecord", "txt-b", { ...base, content: "b", ttl: 900 });
   expect(clash.failures).toHaveLength(1);
-  expect(clash.failures[0].reason).toMatch(/ttl: 900 differs from the ttl of another TXT record named @ in ttl\.example: "txt-a" has ttl 300, "txt-b" has ttl 900; .* give them the same ttl/);
+  expect(clash.failures[0].reason).toMatch(/ttl: 300 and 900 differ between the TXT records named @ in ttl\.example: "txt-a" has ttl 300, "txt-b" has ttl 900; .* give them the same ttl/);
 });
 
 test("domain check never shows a secret", async () => {

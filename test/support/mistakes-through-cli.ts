@@ -8,7 +8,8 @@
  * - up exits non-zero with the same message;
  * - a refusal is printed twice at preview, on its resource's row and in its Diagnostics entry, and
  *   not again under the Stack;
- * - preview writes nothing, and no secret is printed.
+ * - preview writes nothing, no secret is printed, and up waits for nothing;
+ * - with `--parallel 1` the same messages, and up changes the same things (a Domain bought or not).
  * The catalogue is run in two halves, one test file each (test/pulumi-cli/mistakes-first-half.test.ts and -second-half), so
  * the suite's two workers share it: through the CLI each case costs seconds of three processes.
  * The stand-in's version of this proof is test/audit/preview-predicts-up.test.ts, which also counts
@@ -60,27 +61,40 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number): vo
 
   const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
 
-  test.each(cases.map((m, k) => [m.title, m, first + k] as const))("%s: caught at preview with up's message, through the CLI", async (_title, m, i) => {
+  /**
+   * One stack of the mistake, previewed then upped (`--skip-preview`), with the CLI's default
+   * parallelism or `--parallel 1`: what each printed and exited with, what the preview sent that is
+   * not a read, what the up changed, and whether the up waited for anything.
+   */
+  async function previewThenUp(m: Mistake, name: string, parallel: string[]) {
     sandbox.operator.reset();
     if (m.balance) sandbox.operator.settings({ balance: m.balance });
-    const name = `m${i + 1}`;
     await stack.must(["stack", "init", name]);
     fs.writeFileSync(path.join(projectDir, "index.js"), programOf(m));
     const { plaintext, secret } = configOf(m);
     await stack.must(["config", "set-all", "--stack", name, ...plaintext.flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...secret.flatMap(([k, v]) => ["--secret", `${k}=${v}`])]);
 
     const mark = sandbox.operator.requests().length;
-    const preview = await stack.run(["preview", "--stack", name, "--non-interactive"], { env: NO_ENV });
+    const preview = await stack.run(["preview", "--stack", name, "--non-interactive", ...parallel], { env: NO_ENV });
     const wrote = sandbox.operator
       .requests()
       .slice(mark)
       .filter((r) => r.mutating || !isReadRequest(r));
-    const up = await stack.run(["up", "--stack", name, "--yes", "--non-interactive", "--skip-preview"], { env: NO_ENV });
+    const upMark = sandbox.operator.requests().length;
+    const up = await stack.run(["up", "--stack", name, "--yes", "--non-interactive", "--skip-preview", ...parallel], { env: NO_ENV });
+    const changed = sandbox.operator
+      .requests()
+      .slice(upMark)
+      .filter((r) => r.mutating)
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    await stack.must(["stack", "rm", name, "--yes", "--force"]);
+    return { preview, up, wrote, changed, waited: /: waiting for /.test(`${up.stdout}\n${up.stderr}`) };
+  }
 
+  test.each(cases.map((m, k) => [m.title, m, first + k] as const))("%s: caught at preview with up's message, through the CLI, the same with --parallel 1", async (_title, m, i) => {
     // The promised phrase as printed, without the request's id (it differs per run). What comes before
-    // it names the resource and the value flagged, and what follows it may name advice that depends on
-    // which of two resources the CLI checked first (it fixes no order: "or set waitForDelegation" only
-    // once the zone's check has said it has none).
+    // it names the resource and the value flagged.
     const matching = (lines: string[]): string | undefined => {
       for (const l of lines) {
         const x = m.message.exec(l);
@@ -88,25 +102,33 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number): vo
       }
       return undefined;
     };
-    const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
-    // Each error once: on its resource's row and in its Diagnostics entry, never again under the Stack
-    // (where the SDK's host once echoed what check threw: resources/host/sdk-echo.ts). A warning that
-    // says the same of another resource (a zone's, before its record's refusal) is not this error.
-    const printedTimes = `${preview.stdout}\n${preview.stderr}`.split("\n").filter((l) => m.message.test(l) && !/\bwarning: /.test(l)).length;
-    const atUp = matching(diagnostics(up, "error"));
-    expect({
-      previewCode: preview.code === 0 ? 0 : "non-zero",
-      previewMessage: atPreview !== undefined,
-      ...(m.preview === "fails" ? { printedTimes } : {}),
-      upCode: up.code === 0 ? 0 : "non-zero",
-      upMessage: atUp !== undefined,
-      wrote: wrote.map((r) => `${r.method} ${r.path}`),
-      ...(atPreview && atUp ? {} : { previewSaid: diagnostics(preview, "error").concat(diagnostics(preview, "warning")), upSaid: diagnostics(up, "error") }),
-    }).toEqual({ previewCode: m.preview === "fails" ? "non-zero" : 0, previewMessage: true, ...(m.preview === "fails" ? { printedTimes: 2 } : {}), upCode: "non-zero", upMessage: true, wrote: [] });
-    if (m.preview === "fails") expect(atPreview).toBe(atUp);
-    const printed = [preview.stdout, preview.stderr, up.stdout, up.stderr].join("\n");
-    expect(printed).not.toContain(sandbox.credentials.secret);
-    expect(printed).not.toContain("a-wrong-secret");
-    await stack.must(["stack", "rm", name, "--yes", "--force"]);
+    const outcomes: unknown[] = [];
+    for (const parallel of [[], ["--parallel", "1"]]) {
+      const { preview, up, wrote, changed, waited } = await previewThenUp(m, `m${i + 1}${parallel.length ? "p1" : ""}`, parallel);
+      const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
+      // Each error once: on its resource's row and in its Diagnostics entry, never again under the Stack
+      // (where the SDK's host once echoed what check threw: resources/host/sdk-echo.ts). A warning that
+      // says the same of another resource (a zone's, before its record's refusal) is not this error.
+      const printedTimes = `${preview.stdout}\n${preview.stderr}`.split("\n").filter((l) => m.message.test(l) && !/\bwarning: /.test(l)).length;
+      const atUp = matching(diagnostics(up, "error"));
+      expect({
+        previewCode: preview.code === 0 ? 0 : "non-zero",
+        previewMessage: atPreview !== undefined,
+        ...(m.preview === "fails" ? { printedTimes } : {}),
+        upCode: up.code === 0 ? 0 : "non-zero",
+        upMessage: atUp !== undefined,
+        wrote: wrote.map((r) => `${r.method} ${r.path}`),
+        // No resource waits for one whose check or create failed in this run.
+        waited,
+        ...(atPreview && atUp ? {} : { previewSaid: diagnostics(preview, "error").concat(diagnostics(preview, "warning")), upSaid: diagnostics(up, "error") }),
+      }).toEqual({ previewCode: m.preview === "fails" ? "non-zero" : 0, previewMessage: true, ...(m.preview === "fails" ? { printedTimes: 2 } : {}), upCode: "non-zero", upMessage: true, wrote: [], waited: false });
+      if (m.preview === "fails") expect(atPreview).toBe(atUp);
+      const printed = [preview.stdout, preview.stderr, up.stdout, up.stderr].join("\n");
+      expect(printed).not.toContain(sandbox.credentials.secret);
+      expect(printed).not.toContain("a-wrong-secret");
+      // What both runs must share: the message at preview and at up, and what up changed (a Domain bought or not).
+      outcomes.push({ atPreview, atUp, changed });
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
   });
 }

@@ -173,7 +173,7 @@ test("zone: create, wait for delegation, refuse deleting unmanaged records, forc
   expect(env.mutatingSince(mark)).toEqual([]);
   // A second DnsZone for a zone another resource of this run holds is refused: one zone, one owner.
   mark = env.mark();
-  await expect(new Managed(env, "DnsZone", "dup").up({ domain: ZONE })).rejects.toThrow(/the DNS zone is already managed by "seeded" in this stack; declare one DnsZone per zone/);
+  await expect(new Managed(env, "DnsZone", "dup").up({ domain: ZONE })).rejects.toThrow(/the DNS zone is declared by both "dup" and "seeded" in this stack; declare one DnsZone per zone/);
   expect(env.mutatingSince(mark)).toEqual([]);
 });
 

@@ -20,6 +20,7 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../../
 import { typeToken, type Kind } from "../../../resources/kinds";
 import { SECRET_OUTPUTS } from "../../../resources/program/register";
 import { shim } from "../../../resources/program/shim";
+import { waitsFor } from "../../../resources/program/declaration-order";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 
@@ -266,25 +267,44 @@ export interface Declared {
 }
 
 /**
+ * The implicit dependencies the resource constructors give `declared` (resources/program/declaration-order.ts):
+ * for each, the indices of the ones it waits for. Literal arguments: every one of them may be waited for.
+ */
+export const implicitWaits = (declared: readonly Pick<Declared, "kind" | "args">[]): number[][] => {
+  const program = declared.map((r) => ({ kind: r.kind, account: undefined, args: r.args, waits: false }));
+  return program.map((d) => waitsFor(d, program));
+};
+
+/**
  * One `pulumi preview` or `up` of a program that only declares `declared` (literal arguments, so no
  * program process is needed): `runDeployment` given the registrations such a program sends, all at
- * once, every provider call to `host`. The steps, the errors as the engine reports them,
- * and the state the run leaves (`olds` for a preview).
+ * once but for the implicit dependencies its constructors add (a registration waits for the ones it
+ * depends on to be answered), every provider call to `host`. The steps, the errors as the engine
+ * reports them, and the state the run leaves (`olds` for a preview).
  */
 export async function deployDeclared(
   host: HostCalls,
   o: { preview: boolean; olds: ResourceState[]; parallel: number; project: string; stack: string },
   declared: Declared[],
 ): Promise<{ steps: EngineStep[]; errors: string[]; state: ResourceState[] }> {
-  const { steps, dep } = await runDeployment({ ...o, host }, (dep) =>
-    Promise.all(
-      declared.map(async (r) => {
-        const type = typeToken(r.kind);
-        const object = { ...r.args, resourceUrn: createUrn(r.name, type, "", o.project, o.stack), __provider: await providerFor(r.kind) };
-        await dep.register(registration(type, r.name, "", true, object, SECRET_OUTPUTS[type] ?? []));
-      }),
-    ),
-  );
+  const waits = implicitWaits(declared);
+  const { steps, dep } = await runDeployment({ ...o, host }, (dep) => {
+    // Each registration's answer, settled once it is: what the registrations that wait for it await.
+    const answered = declared.map(() => {
+      let resolve!: () => void;
+      return { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() };
+    });
+    const registered = declared.map(async (r, i) => {
+      await Promise.all(waits[i].map((w) => answered[w].promise));
+      const type = typeToken(r.kind);
+      const object = { ...r.args, resourceUrn: createUrn(r.name, type, "", o.project, o.stack), __provider: await providerFor(r.kind) };
+      const dependencies = waits[i].map((w) => createUrn(declared[w].name, typeToken(declared[w].kind), "", o.project, o.stack));
+      await dep.register({ ...registration(type, r.name, "", true, object, SECRET_OUTPUTS[type] ?? []), dependencies });
+      answered[i].resolve();
+    });
+    // Registrations that wait for one that fails are never sent: the run ends with the failure.
+    return Promise.all(registered);
+  });
   const errors: string[] = [];
   for (const e of [...steps.filter((s) => s.error).map((s) => `${s.urn}: ${s.error}`), ...dep.errors, ...dep.reportedErrors]) if (!errors.includes(e)) errors.push(e);
   return { steps, errors, state: o.preview ? o.olds : dep.snapshot() };

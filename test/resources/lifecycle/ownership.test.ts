@@ -243,8 +243,8 @@ describe("taking over a live record matches the whole record", () => {
     const args = { zone: ZONE, type: "TXT", name: "twice", content: "one owner", ttl: 300 };
     const first = new Managed(env, "DnsRecord", "twice-1");
     expect(await first.up(args)).toBe("create");
-    await expect(new Managed(env, "DnsRecord", "twice-2").up(args)).rejects.toThrow(/an identical record exists and is managed by "twice-1" in this stack/);
-    await expect(new Managed(env, "DnsRecord", "twice-3").up({ ...args, adopt: true })).rejects.toThrow(/managed by "twice-1"/);
+    await expect(new Managed(env, "DnsRecord", "twice-2").up(args)).rejects.toThrow(/an identical record is declared by both "twice-1" and "twice-2" in this stack/);
+    await expect(new Managed(env, "DnsRecord", "twice-3").up({ ...args, adopt: true })).rejects.toThrow(/declared by both "twice-1" and "twice-3"/);
     expect((await env.client.listRecords(ZONE)).filter((r) => r.name === "twice")).toHaveLength(1);
     await first.destroy();
   });

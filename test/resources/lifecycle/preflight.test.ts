@@ -121,10 +121,11 @@ describe("a zone the program rules out: it fails at preview once, with the fix, 
       expect(failure).toMatch(new RegExp("^demo-shop\\.net" + programRules.source));
       expect(failure).toMatch(/\(nameservers on the Domain\) The DnsZone's wait for the delegation \(waitForDelegation\) would never end\.$/);
       expect(failure).not.toMatch(/set waitForDelegation/);
-      // The zone told it whole: its records (one DnsRecord, one DnsZoneRecords) refer to that error.
-      const again = /^demo-shop\.net: the zone cannot become active \(not delegated to the service; the fix is in the first error about demo-shop\.net\)$/;
-      await expect(new Managed(other, "DnsRecord", "ruled-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(again);
-      await expect(new Managed(other, "DnsZoneRecords", "ruled-records").check({ zone: "demo-shop.net", records: [{ type: "A", name: "api", content: "192.0.2.2" }] })).rejects.toThrow(again);
+      // The zone's check failed in this command: its records (one DnsRecord, one DnsZoneRecords) fail at
+      // once with the zone's message, naming the zone's resource (no wait on a create that will not run).
+      const zoneFailed = (what: string) => new RegExp(`^${what}: not created: zone demo-shop\\.net failed in this run \\(DnsZone "ruled-zone"\\): demo-shop\\.net${programRules.source}`);
+      await expect(new Managed(other, "DnsRecord", "ruled-www").check({ zone: "demo-shop.net", type: "A", name: "www", content: "192.0.2.1" })).rejects.toThrow(zoneFailed("A www\\.demo-shop\\.net"));
+      await expect(new Managed(other, "DnsZoneRecords", "ruled-records").check({ zone: "demo-shop.net", records: [{ type: "A", name: "api", content: "192.0.2.2" }] })).rejects.toThrow(zoneFailed("the records of demo-shop\\.net"));
       expect(env.mutatingSince(mark)).toEqual([]);
     } finally {
       await other.close();

@@ -168,9 +168,9 @@ test("authoritative: off lists and leaves unmanaged records; on deletes them, ne
   expect((z.outputs.unmanaged as string[]).length).toBe(10);
   expect(z.outputs.elsewhere).toEqual(["mail A 192.0.2.25"]);
 
-  // Both kinds declaring one record: refused at check, naming the other resource.
+  // Both kinds declaring one record: refused at check, naming both resources (the same words whichever is checked second).
   const twice = await z.check({ zone: ZONE, records: [...records, { type: "A", name: "mail", content: "192.0.2.25", ttl: 3600 }] });
-  expect(twice.failures.map((f) => f.reason)).toEqual([expect.stringContaining('mail A 192.0.2.25 is also declared by "mail" (a DnsRecord)')]);
+  expect(twice.failures.map((f) => f.reason)).toEqual([expect.stringContaining('records: mail A 192.0.2.25 in demo-reseller.com is declared by both DnsRecord "mail" and DnsZoneRecords "zone": one record, one owner')]);
 
   // Ten records of twelve deleted: over the threshold unless allowed.
   const on = { zone: ZONE, records, authoritative: true };

@@ -1,0 +1,91 @@
+/**
+ * The order in which the engine sees resources that read each other's declarations (program side).
+ *
+ * Some of check's rules read what other resources of the program declared: a zone or record of a
+ * domain the account does not hold passes only when this program's Domain buys it; a zone's records
+ * fail when the program's Domain sets nameservers that rule the zone out; an add-on is priced for
+ * the years the program's Domain buys. The real CLI checks resources in the order their
+ * registrations arrive, which it does not fix, and stops at the first failed check: a rule that
+ * depended on whether the other resource came first gave another verdict, message or purchase in
+ * another order. Resources that name each other through outputs (`zone: zone.domain`) are ordered by
+ * the engine already; the ones that name the same domain or zone as a literal are ordered here: such
+ * a resource waits (an implicit `dependsOn`) for the program's Domain of that name, and a record for
+ * the program's DnsZone too, so the engine checks (and at up creates) those first, in every order.
+ *
+ * Only resources declared before the program yields once (its synchronous code: the SDK sends no
+ * registration before that) are seen, and only a Domain or DnsZone whose arguments hold no output of
+ * another resource (config values and secrets are fine) and whose options have no `dependsOn` (nor a
+ * custom resource as parent) is waited for: such a one waits for nothing of the program but, for a
+ * DnsZone, its Domain, so no wait can be circular.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Kind } from "../kinds";
+import { canonicalHost } from "../shared/normalize";
+
+/** A resource's declaration as the program wrote it, for this module's rules. */
+export interface Declared {
+  kind: Kind;
+  /** The account's config namespace (undefined: the default). */
+  account: string | undefined;
+  args: Record<string, unknown>;
+  /** Whether anything of its own (another resource's output among its arguments, a `dependsOn`, a custom parent) may make it wait for the program. */
+  waits: boolean;
+}
+
+/** The literal domain or zone a resource names, canonical; undefined when it names it through an output. */
+function literalName(d: Declared): string | undefined {
+  const v = d.kind === "DnsRecord" || d.kind === "DnsZoneRecords" || d.kind === "ZoneTemplate" ? d.args.zone : d.args.domain;
+  return typeof v === "string" && v.trim() !== "" ? canonicalHost(v) : undefined;
+}
+
+/** The kinds of the program's resources a resource of `kind` waits for, when they name its domain or zone. */
+const READS: { readonly [K in Kind]: readonly Kind[] } = {
+  Domain: [],
+  DnsZone: ["Domain"],
+  DnsRecord: ["Domain", "DnsZone"],
+  DnsZoneRecords: ["Domain", "DnsZone"],
+  ZoneTemplate: ["Domain", "DnsZone"],
+  ChildHost: ["Domain"],
+  PrivacyAddon: ["Domain"],
+  Protection: ["Domain"],
+  EppCode: ["Domain"],
+};
+
+/**
+ * Which of `program` the resource `d` waits for (indices into `program`): the Domains (and, for
+ * records, DnsZones) of the same account naming the same domain as a literal, that wait for nothing
+ * of their own. The one rule, used by the constructors and by the tests that run every order the
+ * engine can then produce.
+ */
+export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
+  const name = literalName(d);
+  if (name === undefined || !READS[d.kind].length) return [];
+  const found: number[] = [];
+  program.forEach((o, i) => {
+    if (o !== d && !o.waits && READS[d.kind].includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
+  });
+  return found;
+}
+
+/** The program's resources so far, with their declarations (one list per program process). */
+const declaredSoFar: { declared: Declared; resource: pulumi.Resource }[] = [];
+
+/** Records a resource once constructed, so resources declared with it can wait for it. */
+export function noteDeclared(declared: Declared, resource: pulumi.Resource): void {
+  declaredSoFar.push({ declared, resource });
+}
+
+/**
+ * The implicit `dependsOn` of a resource being declared: a promise, settled once the program has
+ * yielded (after the rest of its synchronous declarations), of the resources it waits for. Undefined
+ * for a kind that waits for nothing or names its domain through an output.
+ */
+export function implicitDependsOn(d: Declared): Promise<pulumi.Resource[]> | undefined {
+  if (literalName(d) === undefined || !READS[d.kind].length) return undefined;
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      const all = declaredSoFar.map((x) => x.declared);
+      resolve(waitsFor(d, all).map((i) => declaredSoFar[i].resource));
+    }),
+  );
+}
