@@ -4,9 +4,13 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DomainAddonArgs, UnconfirmedAddonOrder } from "./args";
 import type { PrivacyOutputs, ProtectionOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
 
 /** Outputs of a purchased add-on that say what it cost. */
 const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder"] as const;
+
+/** An add-on of a domain named as a literal waits for the program's Domain of that name (it is priced for the years that Domain buys) (../program/declaration-order.ts). */
+export const ADDON_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"] };
 
 /**
  * WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
@@ -67,7 +71,7 @@ export class PrivacyAddon extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("PrivacyAddon", name, args, outputNames<PrivacyOutputs, PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
+    super("PrivacyAddon", name, args, outputNames<PrivacyOutputs, PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts, ADDON_ORDER);
   }
 }
 
@@ -126,6 +130,6 @@ export class Protection extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("Protection", name, args, outputNames<ProtectionOutputs, Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
+    super("Protection", name, args, outputNames<ProtectionOutputs, Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts, ADDON_ORDER);
   }
 }
