@@ -4,6 +4,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { ChildHostArgs } from "./args";
 import type { ChildHostOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
+
+/** A ChildHost of a domain this program buys, named as a literal, waits for its Domain (../program/declaration-order.ts). */
+export const CHILD_HOST_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"] };
 
 /**
  * A child nameserver (glue host) of a domain: full create, read, update, delete.
@@ -52,6 +56,6 @@ export class ChildHost extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: ChildHostArgs, opts?: ResellerResourceOptions) {
-    super("ChildHost", name, { ipv6: [], ...args }, outputNames<ChildHostOutputs, ChildHost>()(["domain", "hostname", "ipv4", "ipv6", "adopted"]), opts);
+    super("ChildHost", name, { ipv6: [], ...args }, outputNames<ChildHostOutputs, ChildHost>()(["domain", "hostname", "ipv4", "ipv6", "adopted"]), opts, CHILD_HOST_ORDER);
   }
 }

@@ -5,6 +5,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsRecordArgs } from "./args";
 import type { RecordOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
+
+/** A record of a zone named as a literal waits for the program's Domain and DnsZone of that name (../program/declaration-order.ts). */
+export const DNS_RECORD_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone"] };
 
 /**
  * One DNS record. Content, ttl, priority and extra change in place; zone, type and name replace it,
@@ -78,6 +82,7 @@ export class DnsRecord extends ResellerResource {
       { ...args, name: args.name ?? "@" },
       outputNames<RecordOutputs, DnsRecord>()(["recordId", "fqdn", "zone", "type", "name", "content", "ttl", "priority", "extra", "adopted"]),
       opts,
+      DNS_RECORD_ORDER,
     );
   }
 }

@@ -4,6 +4,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsZoneArgs } from "./args";
 import type { ZoneOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
+
+/** A zone named as a literal waits for the program's Domain of that name (and its records wait for it) (../program/declaration-order.ts). */
+export const DNS_ZONE_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"] };
 
 /**
  * A DNS zone hosted by the service. Outputs the nameservers to delegate to. Deleting a zone deletes
@@ -57,6 +61,6 @@ export class DnsZone extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneArgs, opts?: ResellerResourceOptions) {
-    super("DnsZone", name, args, outputNames<ZoneOutputs, DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]), opts);
+    super("DnsZone", name, args, outputNames<ZoneOutputs, DnsZone>()(["domain", "nameservers", "status", "delegated", "adopted"]), opts, DNS_ZONE_ORDER);
   }
 }

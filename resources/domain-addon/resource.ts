@@ -5,9 +5,13 @@ import { isResellerResource, ResellerResource, type ResellerResourceOptions } fr
 import type { DomainAddonArgs, UnconfirmedAddonOrder } from "./args";
 import type { PrivacyOutputs, ProtectionOutputs } from "./state";
 import type { OverchargeOutput } from "../domain/args";
+import type { DeclarationOrder } from "../program/declaration-order";
 
 /** Outputs of a purchased add-on that say what it cost. */
 const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder", "overcharges", "acknowledgedCharges"] as const;
+
+/** An add-on of a domain named as a literal waits for the program's Domain of that name (it is priced for the years that Domain buys) (../program/declaration-order.ts). */
+export const ADDON_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"] };
 
 /**
  * WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
@@ -70,7 +74,7 @@ export class PrivacyAddon extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("PrivacyAddon", name, args, outputNames<PrivacyOutputs, PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
+    super("PrivacyAddon", name, args, outputNames<PrivacyOutputs, PrivacyAddon>()(["domain", "enabled", "status", "expiresAt", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts, ADDON_ORDER);
   }
 }
 
@@ -131,6 +135,6 @@ export class Protection extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DomainAddonArgs, opts?: ResellerResourceOptions) {
-    super("Protection", name, args, outputNames<ProtectionOutputs, Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts);
+    super("Protection", name, args, outputNames<ProtectionOutputs, Protection>()(["domain", "enabled", "status", "adopted", ...ADDON_CHARGE_OUTPUTS]), opts, ADDON_ORDER);
   }
 }

@@ -4,12 +4,16 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { AcceptedPriceOutput, DomainArgs, DomainContacts, OverchargeOutput } from "./args";
 import type { DomainOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
 
 const OUTPUTS = outputNames<DomainOutputs, Domain>()([
   "domain", "stage", "status", "expiryDate", "expiresAt", "nameservers", "locked", "charged", "currency",
   "invoice", "registryStatuses", "adopted", "contactsStatus", "unconfirmedOrder", "years", "contacts", "authCode", "clientReference",
   "maxPrice", "renewal", "adopt", "waitTimeoutSeconds", "overcharges", "acknowledgedCharges",
 ]);
+
+/** A Domain waits for no other resource; what names its domain as a literal waits for it (../program/declaration-order.ts). */
+export const DOMAIN_ORDER: DeclarationOrder = { name: "domain", after: [] };
 
 /**
  * A registered domain. Create registers (or transfers, with `authCode`, or adopts, with `adopt`)
@@ -132,6 +136,6 @@ export class Domain extends ResellerResource {
       contacts: args.contacts === undefined ? undefined : pulumi.secret(args.contacts),
       authCode: args.authCode === undefined ? undefined : pulumi.secret(args.authCode),
     };
-    super("Domain", name, inputs, OUTPUTS, { retainOnDelete: true, ...opts });
+    super("Domain", name, inputs, OUTPUTS, { retainOnDelete: true, ...opts }, DOMAIN_ORDER);
   }
 }

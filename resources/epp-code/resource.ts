@@ -4,6 +4,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { EppCodeArgs } from "./args";
 import type { EppCodeOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
+
+/** An EppCode of a domain named as a literal waits for the program's Domain of that name (../program/declaration-order.ts). */
+export const EPP_CODE_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"] };
 
 /**
  * A transfer (EPP) code, requested deliberately: requesting one sets a new code at the registry and
@@ -50,6 +54,6 @@ export class EppCode extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: EppCodeArgs, opts?: ResellerResourceOptions) {
-    super("EppCode", name, args, outputNames<EppCodeOutputs, EppCode>()(["authCode", "requestedAt"]), opts);
+    super("EppCode", name, args, outputNames<EppCodeOutputs, EppCode>()(["authCode", "requestedAt"]), opts, EPP_CODE_ORDER);
   }
 }

@@ -22,9 +22,19 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { Kind } from "../kinds";
 import { canonicalHost } from "../shared/normalize";
 
+/**
+ * What a kind's class (its resource.ts) says of its order: the argument that names its domain or
+ * zone, and the kinds of the program's resources it waits for when they name the same one.
+ */
+export interface DeclarationOrder {
+  name: "domain" | "zone";
+  after: readonly Kind[];
+}
+
 /** A resource's declaration as the program wrote it, for this module's rules. */
 export interface Declared {
   kind: Kind;
+  order: DeclarationOrder;
   /** The account's config namespace (undefined: the default). */
   account: string | undefined;
   args: Record<string, unknown>;
@@ -34,22 +44,9 @@ export interface Declared {
 
 /** The literal domain or zone a resource names, canonical; undefined when it names it through an output. */
 function literalName(d: Declared): string | undefined {
-  const v = d.kind === "DnsRecord" || d.kind === "DnsZoneRecords" || d.kind === "ZoneTemplate" ? d.args.zone : d.args.domain;
+  const v = d.args[d.order.name];
   return typeof v === "string" && v.trim() !== "" ? canonicalHost(v) : undefined;
 }
-
-/** The kinds of the program's resources a resource of `kind` waits for, when they name its domain or zone. */
-const READS: { readonly [K in Kind]: readonly Kind[] } = {
-  Domain: [],
-  DnsZone: ["Domain"],
-  DnsRecord: ["Domain", "DnsZone"],
-  DnsZoneRecords: ["Domain", "DnsZone"],
-  ZoneTemplate: ["Domain", "DnsZone"],
-  ChildHost: ["Domain"],
-  PrivacyAddon: ["Domain"],
-  Protection: ["Domain"],
-  EppCode: ["Domain"],
-};
 
 /**
  * Which of `program` the resource `d` waits for (indices into `program`): the Domains (and, for
@@ -59,10 +56,10 @@ const READS: { readonly [K in Kind]: readonly Kind[] } = {
  */
 export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
   const name = literalName(d);
-  if (name === undefined || !READS[d.kind].length) return [];
+  if (name === undefined || !d.order.after.length) return [];
   const found: number[] = [];
   program.forEach((o, i) => {
-    if (o !== d && !o.waits && READS[d.kind].includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
+    if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
   });
   return found;
 }
@@ -81,7 +78,7 @@ export function noteDeclared(declared: Declared, resource: pulumi.Resource): voi
  * for a kind that waits for nothing or names its domain through an output.
  */
 export function implicitDependsOn(d: Declared): Promise<pulumi.Resource[]> | undefined {
-  if (literalName(d) === undefined || !READS[d.kind].length) return undefined;
+  if (literalName(d) === undefined || !d.order.after.length) return undefined;
   return new Promise((resolve) =>
     setImmediate(() => {
       const all = declaredSoFar.map((x) => x.declared);

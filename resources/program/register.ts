@@ -5,7 +5,7 @@ import { namespaceOf, type Provider } from "./account";
 import { MODULE, SECRET_INPUTS, typeToken, type Kind } from "../kinds";
 import { sdkTooOld } from "../shared/sdk-version";
 import { shim } from "./shim";
-import { implicitDependsOn, noteDeclared, type Declared } from "./declaration-order";
+import { implicitDependsOn, noteDeclared, type Declared, type DeclarationOrder } from "./declaration-order";
 
 /**
  * Which account a resource lives in: `provider`, a {@link Provider} naming the config namespace
@@ -84,11 +84,11 @@ export function resourceArgs(
 }
 
 /** The declaration ./declaration-order.ts orders by; undefined for a resource read with `get` (an `id` option), which creates nothing. */
-function declarationOf(kind: Kind, name: string, args: object, opts: ResellerResourceOptions | undefined): Declared | undefined {
-  if (opts?.id !== undefined) return undefined;
+function declarationOf(kind: Kind, name: string, args: object, opts: ResellerResourceOptions | undefined, order: DeclarationOrder | undefined): Declared | undefined {
+  if (!order || opts?.id !== undefined) return undefined;
   const account = namespaceOf({ account: opts?.account, provider: opts?.provider }, `${kind} ${name}: `);
   const waits = dependsOnResources(args) || opts?.dependsOn !== undefined || pulumi.CustomResource.isInstance(opts?.parent);
-  return { kind, account, args: args as Record<string, unknown>, waits };
+  return { kind, order, account, args: args as Record<string, unknown>, waits };
 }
 
 /**
@@ -147,7 +147,7 @@ function secretInputNames(args: object): pulumi.Output<string[] | undefined> | u
  * (`Resource.callsites`); an older SDK reads it under the ambient limit, so there nothing changes.
  */
 export abstract class ResellerResource extends pulumi.dynamic.Resource {
-  protected constructor(kind: Kind, name: string, args: object, outputs: readonly string[], opts: ResellerResourceOptions | undefined) {
+  protected constructor(kind: Kind, name: string, args: object, outputs: readonly string[], opts: ResellerResourceOptions | undefined, order?: DeclarationOrder) {
     const limit = Error.stackTraceLimit;
     const quiet = !process.env.PULUMI_DEBUG_PROMISE_LEAKS && positionsSurviveNoStacks();
     if (quiet) Error.stackTraceLimit = 0;
@@ -155,7 +155,7 @@ export abstract class ResellerResource extends pulumi.dynamic.Resource {
     Error.prepareStackTrace = withoutOwnConstructors(format);
     let declared: Declared | undefined;
     try {
-      declared = declarationOf(kind, name, args, opts);
+      declared = declarationOf(kind, name, args, opts, order);
       super(...resourceArgs(kind, name, args, outputs, opts, declared));
       if (declared) noteDeclared(declared, this);
     } catch (e) {

@@ -3,6 +3,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { DnsZoneRecordsArgs } from "./args";
 import type { ZoneRecordsOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
+
+/** Records of a zone named as a literal wait for the program's Domain and DnsZone of that name (../program/declaration-order.ts). */
+export const ZONE_RECORDS_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone"] };
 
 /**
  * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one
@@ -63,7 +67,7 @@ export class DnsZoneRecords extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: DnsZoneRecordsArgs, opts?: ResellerResourceOptions) {
-    super("DnsZoneRecords", name, packed(args), outputNames<ZoneRecordsOutputs, DnsZoneRecords>()(["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"]), opts);
+    super("DnsZoneRecords", name, packed(args), outputNames<ZoneRecordsOutputs, DnsZoneRecords>()(["zone", "records", "ids", "unmanaged", "elsewhere", "authoritative"]), opts, ZONE_RECORDS_ORDER);
   }
 }
 

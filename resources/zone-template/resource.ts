@@ -4,6 +4,10 @@ import { outputNames } from "../program/output-names";
 import { isResellerResource, ResellerResource, type ResellerResourceOptions } from "../program/register";
 import type { ZoneTemplateArgs } from "./args";
 import type { TemplateOutputs } from "./state";
+import type { DeclarationOrder } from "../program/declaration-order";
+
+/** A template applied to a zone named as a literal waits for the program's Domain and DnsZone of that name (../program/declaration-order.ts). */
+export const ZONE_TEMPLATE_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone"] };
 
 /**
  * A Quick Setup template applied to a zone. Another template or other variables apply it again
@@ -60,6 +64,6 @@ export class ZoneTemplate extends ResellerResource {
    * @param opts Resource options; `provider` names another account.
    */
   constructor(name: string, args: ZoneTemplateArgs, opts?: ResellerResourceOptions) {
-    super("ZoneTemplate", name, args, outputNames<TemplateOutputs, ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]), opts);
+    super("ZoneTemplate", name, args, outputNames<TemplateOutputs, ZoneTemplate>()(["recordIds", "created", "replaced", "skipped", "adopted"]), opts, ZONE_TEMPLATE_ORDER);
   }
 }

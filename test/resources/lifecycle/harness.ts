@@ -20,7 +20,28 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../../
 import { typeToken, type Kind } from "../../../resources/kinds";
 import { SECRET_OUTPUTS } from "../../../resources/program/register";
 import { shim } from "../../../resources/program/shim";
-import { waitsFor } from "../../../resources/program/declaration-order";
+import { waitsFor, type DeclarationOrder } from "../../../resources/program/declaration-order";
+import { CHILD_HOST_ORDER } from "../../../resources/child-host/resource";
+import { DNS_RECORD_ORDER } from "../../../resources/dns-record/resource";
+import { DNS_ZONE_ORDER } from "../../../resources/dns-zone/resource";
+import { ADDON_ORDER } from "../../../resources/domain-addon/resource";
+import { DOMAIN_ORDER } from "../../../resources/domain/resource";
+import { EPP_CODE_ORDER } from "../../../resources/epp-code/resource";
+import { ZONE_RECORDS_ORDER } from "../../../resources/zone-records/resource";
+import { ZONE_TEMPLATE_ORDER } from "../../../resources/zone-template/resource";
+
+/** Each kind's order, as its class passes it to ResellerResource. */
+const ORDER_OF: Record<Kind, DeclarationOrder> = {
+  ChildHost: CHILD_HOST_ORDER,
+  DnsRecord: DNS_RECORD_ORDER,
+  DnsZone: DNS_ZONE_ORDER,
+  PrivacyAddon: ADDON_ORDER,
+  Protection: ADDON_ORDER,
+  Domain: DOMAIN_ORDER,
+  EppCode: EPP_CODE_ORDER,
+  DnsZoneRecords: ZONE_RECORDS_ORDER,
+  ZoneTemplate: ZONE_TEMPLATE_ORDER,
+};
 
 export const ROOT = path.resolve(__dirname, "../../..");
 
@@ -271,7 +292,7 @@ export interface Declared {
  * for each, the indices of the ones it waits for. Literal arguments: every one of them may be waited for.
  */
 export const implicitWaits = (declared: readonly Pick<Declared, "kind" | "args">[]): number[][] => {
-  const program = declared.map((r) => ({ kind: r.kind, account: undefined, args: r.args, waits: false }));
+  const program = declared.map((r) => ({ kind: r.kind, order: ORDER_OF[r.kind], account: undefined, args: r.args, waits: false }));
   return program.map((d) => waitsFor(d, program));
 };
 
