@@ -90,7 +90,7 @@ test("nothing shipped points at the repository address that does not exist, pack
   // The compiled files carry their sources' doc comments: those sources name it nowhere either.
   const sources = (dir: string): string[] =>
     fs.readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith(".ts")).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
-  expect(["provider", "resources", "sandbox", "cli"].flatMap(sources).filter((f) => NONEXISTENT_REPOSITORY.test(read(f)))).toEqual([]);
+  expect(["api", "dns", "resources", "sandbox", "cli"].flatMap(sources).filter((f) => NONEXISTENT_REPOSITORY.test(read(f)))).toEqual([]);
   const pkg = JSON.parse(read("package.json")) as Record<string, unknown>;
   expect(["homepage", "bugs", "repository"].filter((k) => NONEXISTENT_REPOSITORY.test(JSON.stringify(pkg[k] ?? "")))).toEqual([]);
 });

@@ -207,7 +207,7 @@ test("template: an unknown template id and a missing variable fail at check, nam
     { property: "templateId", reason: 'templateId: "no-such" is not a template of the service (known: google-workspace, custom-mail, web; see getTemplates)' },
   ]);
   expect((await t.check({ zone: ZONE, templateId: "custom-mail", variables: { mx: "mail.example.com" } })).failures).toEqual([
-    { property: "variables.mx_host", reason: 'variables.mx_host: missing; template custom-mail needs "mx_host"' },
+    { property: "variables.mx_host", reason: 'variables.mx_host: missing; template custom-mail needs "mx_host": add "mx_host" to variables' },
   ]);
   expect((await t.check({ zone: ZONE, templateId: "custom-mail", variables: { mx_host: "mail.example.com" } })).failures).toEqual([]);
   // Values not known yet at preview are not judged.
