@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: runs each measurement in turn, prints one table, and with --json a last line
- * holding one JSON object with every metric. Keys are unique across sections (a clash is an
- * error); a section whose keys clash with another's in a full run renames them there
- * (`fullRunKeys`) and keeps its own names when run alone with `--only <id>`.
+ * holding one JSON object with every metric. Each section declares the names it reports
+ * (`metrics`), and every name belongs to one section: a name declared twice is refused before
+ * anything runs, and a section that reports a name it did not declare fails. A metric has the same
+ * name in a full run and with `--only <id>`.
  * Add a section by appending to SECTIONS. The figures and their goals: dev/bench/README.md.
  */
 import { coldStart } from "./cold-start";
@@ -27,8 +28,12 @@ export interface Measurement {
   /** Short name for `--only`. */
   id: string;
   name: string;
-  /** Renames of this section's keys in a full run, where another section owns the same names. */
-  fullRunKeys?: Record<string, string>;
+  /**
+   * The names of the metrics it reports, each one owned by this section alone: a name, or a prefix
+   * ending in `*` for names that follow its sizes (`linear*`: every name starting with `linear`).
+   * A run may leave a declared name out (a part skipped); it reports no name it did not declare.
+   */
+  metrics: readonly string[];
   /** `progress` prints a line so a long section shows it is alive. */
   run(progress: (line: string) => void): Promise<Metrics>;
 }
@@ -65,11 +70,36 @@ export function parseArgs(argv: string[], sections: Measurement[] = SECTIONS): A
   return args;
 }
 
-/** Metrics as reported: renamed for a full run when the section says so. */
-export function reportedMetrics(section: Measurement, metrics: Metrics, fullRun: boolean): Metrics {
-  if (!fullRun || !section.fullRunKeys) return metrics;
-  const renames = section.fullRunKeys;
-  return Object.fromEntries(Object.entries(metrics).map(([k, v]) => [renames[k] ?? k, v]));
+/** A declared name as a prefix (`linear*`), or undefined for a plain name. */
+const prefixOf = (declared: string): string | undefined => (declared.endsWith("*") ? declared.slice(0, -1) : undefined);
+
+/** Whether `name` is what `declared` declares: the same name, or under its prefix. */
+function declares(declared: string, name: string): boolean {
+  const prefix = prefixOf(declared);
+  return prefix === undefined ? declared === name : name.startsWith(prefix);
+}
+
+/** Refuses a name two sections declare (or one under another's prefix), naming both sections. */
+export function checkMetricNames(sections: Measurement[]): void {
+  const seen: { name: string; section: string }[] = [];
+  const clashes: string[] = [];
+  for (const s of sections) {
+    for (const name of s.metrics) {
+      const asName = prefixOf(name) ?? name;
+      for (const other of seen) {
+        if (declares(other.name, asName) || declares(name, prefixOf(other.name) ?? other.name)) {
+          clashes.push(`metric ${name} of "${s.name}" clashes with ${other.name} of "${other.section}"`);
+        }
+      }
+      seen.push({ name, section: s.name });
+    }
+  }
+  if (clashes.length) throw new Error(`bench: every metric has one name, in one section: ${clashes.join("; ")}`);
+}
+
+/** The names a section reported that it did not declare. */
+export function undeclaredMetrics(section: Measurement, metrics: Metrics): string[] {
+  return Object.keys(metrics).filter((k) => !section.metrics.some((d) => declares(d, k)));
 }
 
 /** One object with every metric; a key reported by two sections is a bug in the sections. */
@@ -89,7 +119,7 @@ export function mergeMetrics(results: { name: string; metrics: Metrics }[]): Met
 export async function main(argv: string[], out: (line: string) => void = console.log, sections: Measurement[] = SECTIONS): Promise<void> {
   const args = parseArgs(argv, sections);
   const chosen = args.only ? sections.filter((s) => s.id === args.only) : sections;
-  const fullRun = !args.only;
+  checkMetricNames(sections);
   const results: { name: string; metrics: Metrics }[] = [];
   const started = performance.now();
   for (const section of chosen) {
@@ -97,7 +127,9 @@ export async function main(argv: string[], out: (line: string) => void = console
     const t = performance.now();
     const metrics = await section.run((l) => out(`  ${l}`));
     out(`  done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    results.push({ name: section.name, metrics: reportedMetrics(section, metrics, fullRun) });
+    const undeclared = undeclaredMetrics(section, metrics);
+    if (undeclared.length) throw new Error(`bench: "${section.name}" reported ${undeclared.join(", ")}, which it does not declare (its \`metrics\`)`);
+    results.push({ name: section.name, metrics });
   }
   const merged = mergeMetrics(results);
   out(formatTable(results));

@@ -97,19 +97,21 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
   return {
     id: "cli-baseline",
     name: `real CLI: ours vs a bare dynamic provider, ${records} records`,
+    // Every name starts with `cliBaseline`: `cliBaselineUpWallS`, `cliBaselineNoopUpCpuOverBare`, ...
+    metrics: ["cliBaseline*"],
     async run(progress) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
       const timed = timedBuiltCli(dir);
       if (!timed) {
         fs.rmSync(dir, { recursive: true, force: true });
-        return { skipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
+        return { cliBaselineSkipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
       }
       const { cli, timesFile } = timed;
       const cpuDir = path.join(dir, "cpu");
       fs.mkdirSync(cpuDir);
       const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 2 * records + 100 } });
       const settings = cliBenchSettings();
-      const metrics: Metrics = { cliVersion: cli.version, records, cliCheckpoints: checkpointsFigure(settings) };
+      const metrics: Metrics = { cliBaselineCliVersion: cli.version, cliBaselineRecords: records, cliBaselineCheckpoints: checkpointsFigure(settings) };
       const stacks: CliStack[] = [];
       const projects: string[] = [];
       try {
@@ -155,20 +157,21 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         for (const op of Object.keys(costs.ours)) {
           const o = costs.ours[op];
           const b = costs.bare[op];
+          const k = `cliBaseline${op[0].toUpperCase()}${op.slice(1)}`;
           Object.assign(metrics, {
-            [`${op}WallS`]: o.wallS,
-            [`${op}CpuS`]: o.cpuS,
-            [`${op}BareWallS`]: b.wallS,
-            [`${op}BareCpuS`]: b.cpuS,
-            [`${op}WallOverBare`]: round(o.wallS / b.wallS, 2),
-            [`${op}CpuOverBare`]: round(o.cpuS / b.cpuS, 2),
-            [`${op}ProgramCpuS`]: o.programCpuS,
-            [`${op}HostCpuS`]: o.hostCpuS,
-            [`${op}BareProgramCpuS`]: b.programCpuS,
-            [`${op}BareHostCpuS`]: b.hostCpuS,
-            [`${op}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
-            [`${op}Requests`]: o.requests,
-            [`${op}BareRequests`]: b.requests,
+            [`${k}WallS`]: o.wallS,
+            [`${k}CpuS`]: o.cpuS,
+            [`${k}BareWallS`]: b.wallS,
+            [`${k}BareCpuS`]: b.cpuS,
+            [`${k}WallOverBare`]: round(o.wallS / b.wallS, 2),
+            [`${k}CpuOverBare`]: round(o.cpuS / b.cpuS, 2),
+            [`${k}ProgramCpuS`]: o.programCpuS,
+            [`${k}HostCpuS`]: o.hostCpuS,
+            [`${k}BareProgramCpuS`]: b.programCpuS,
+            [`${k}BareHostCpuS`]: b.hostCpuS,
+            [`${k}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
+            [`${k}Requests`]: o.requests,
+            [`${k}BareRequests`]: b.requests,
           });
         }
         return metrics;

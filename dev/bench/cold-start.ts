@@ -54,6 +54,7 @@ export function coldStart(opts: ColdStartOptions = COLD_START_DEFAULTS): Measure
   return {
     id: "cold-start",
     name: `provider host cold start (${opts.runs} spawns each, alternating)`,
+    metrics: ["hostColdStartOursMs", "hostColdStartBareMs", "hostColdStartRuns", "hostColdStartRatio"],
     async run(progress) {
       const oursUrn = "urn:pulumi:bench::reseller::pulumi-nodejs:dynamic/reseller:DnsRecord::www";
       const ours: PropertyMap = {

@@ -22,6 +22,7 @@ export function engineStartup(opts: EngineStartupOptions = ENGINE_STARTUP_DEFAUL
   return {
     id: "engine-startup",
     name: `engine start-up: up to first API request (${opts.runs} runs each, alternating)`,
+    metrics: ["engineStartupOursMs", "engineStartupBareMs", "engineStartupRatio"],
     async run(progress) {
       // Loaded here, not at the top: the program process loads this file too and must stay light.
       const { startSandbox } = require("../../sandbox/index") as typeof import("../../sandbox/index");

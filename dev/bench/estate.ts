@@ -20,6 +20,7 @@ export function estate(domains = 100): Measurement {
   return {
     id: "estate",
     name: `refresh of ${domains} domains with a zone and ${ESTATE_RECORDS} records each`,
+    metrics: ["estateRefreshCallsWithContacts", "estateRefreshCallsNoContacts"],
     async run(progress) {
       const out: Record<string, number> = {};
       for (const withContacts of [true, false]) {

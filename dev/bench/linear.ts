@@ -245,6 +245,8 @@ export function linear(opts: LinearOptions = LINEAR_DEFAULTS): Measurement {
   return {
     id: "linear",
     name: `CPU per record, ours and bare (${opts.sizes.join(", ")} resources; up, no-op up, refresh, destroy)`,
+    // Its names follow its sizes, parts and CLI side: every one starts with `linear`.
+    metrics: ["linear*"],
     async run(progress) {
       const out: Metrics = {};
       const perRecord: Record<string, number> = {};

@@ -32,6 +32,17 @@ export function pacing(opts: PacingOptions = PACING_DEFAULTS): Measurement {
   return {
     id: "pacing",
     name: `pacing: ${opts.requests} requests at ${opts.limitPerMinute}/min (virtual clock) and start-up cost`,
+    metrics: [
+      "pacingRequests",
+      "pacing429",
+      "pacingBusiestMinute",
+      "pacingSpanSeconds",
+      "pacingPhysicalMinimumSeconds",
+      "pacingOverMinimum",
+      "pacingSteadyStateUtilization",
+      "pacingCpuMsPerRequest",
+      "pacingStartupSeconds",
+    ],
     async run(progress) {
       const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
       const { sandbox, client } = await sandboxOnClock(clock, opts.limitPerMinute, 0);

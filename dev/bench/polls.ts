@@ -33,6 +33,7 @@ export function polls(opts: PollsOptions = POLLS_DEFAULTS): Measurement {
   return {
     id: "polls",
     name: `polls for a registration the registry processes in ${opts.processingSeconds / 60} simulated minutes`,
+    metrics: ["pollsPerRegistration", "pollsActiveAtSeconds", "pollTimesSeconds", "pollsProgressLines", "pollsWithinDefaultWait"],
     async run(progress) {
       const clock = new ManualClock({ start: Date.parse("2026-01-01T00:00:00Z"), autoAdvance: true });
       const { sandbox, client } = await sandboxOnClock(clock, 600, opts.processingSeconds);

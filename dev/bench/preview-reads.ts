@@ -41,6 +41,21 @@ export function previewReads(domains = 100): Measurement {
   return {
     id: "previewReads",
     name: `reads a preview makes: the demo, and an imported estate of ${domains} domains, against one read per object`,
+    metrics: [
+      "previewDemoObjects",
+      "previewDemoReads",
+      "previewDemoWrites",
+      "previewDemoUnsafe",
+      "previewDemoMostReadsOfOnePath",
+      "previewEstateObjects",
+      "previewEstateReads",
+      "previewEstateWrites",
+      "previewEstateUnsafe",
+      "previewEstateMostReadsOfOnePath",
+      "previewEstateCreates",
+      "previewEstateAfterUpReads",
+      "previewEstateAfterUpWrites",
+    ],
     async run(progress) {
       const out: Record<string, number> = {};
       const sb = await startSandbox({ port: 0, requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });

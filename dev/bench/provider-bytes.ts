@@ -15,6 +15,7 @@ export function providerBytes(): Measurement {
   return {
     id: "provider-bytes",
     name: "serialized __provider size (one resource of each type, engine)",
+    metrics: ["providerBytes", "providerBytesLargestType", "providerBytesSmallest"],
     async run(progress) {
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: 600, processingDelaySeconds: 0 });
       try {

@@ -66,6 +66,24 @@ export function records(opts: RecordsOptions = RECORDS_DEFAULTS): Measurement {
   return {
     id: "records",
     name: `${opts.records} records in one zone (engine, limit ${opts.limitPerMinute}/min)`,
+    metrics: [
+      "records",
+      "limitPerMinute",
+      "engineParallel",
+      "applyRequests",
+      "applySeconds",
+      "applyFirstRequestAfterSeconds",
+      "applyRequestsPerMinute",
+      "rateLimitUtilization",
+      "applyRequestSpanUtilization",
+      "applySecondHalfUtilization",
+      "applyMaxRequestsInOneSecond",
+      "rateLimited429",
+      `refreshCallsPer${opts.records}Records`,
+      "refreshChanged",
+      "noopUpMutatingCalls",
+      "noopUpRequests",
+    ],
     async run(progress) {
       const sandbox = await startSandbox({ port: 0, requestsPerMinute: opts.limitPerMinute, processingDelaySeconds: 0 });
       const op = sandbox.operator;

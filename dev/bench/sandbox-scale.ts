@@ -69,6 +69,7 @@ export function sandboxScale(opts: SandboxScaleOptions = { sizes: process.env.BE
   return {
     id: "sandbox-scale",
     name: `sandbox CPU per record create (${opts.sizes.join(", ")} records in one zone)`,
+    metrics: [...opts.sizes.map((n) => `sandboxCpuMsPerRecordAt${n}`), "sandboxCpuPerRecordRatio"],
     async run(progress) {
       const out: Record<string, number> = {};
       for (const n of opts.sizes) {

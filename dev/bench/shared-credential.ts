@@ -29,6 +29,7 @@ export function sharedCredential(opts: { engines: number; records: number; limit
   return {
     id: "shared-credential",
     name: `${opts.engines} engines at once on one credential, ${opts.records} records each, ${opts.limitPerMinute}/min`,
+    metrics: ["sharedRequests", "shared429", "sharedBusiestMinute", "sharedSpanSeconds", "sharedPhysicalMinimumSeconds", "sharedSecondsLost"],
     async run(progress) {
       const sb = await startSandbox({ port: 0, requestsPerMinute: opts.limitPerMinute, processingDelaySeconds: 0 });
       try {
@@ -170,9 +171,10 @@ export function sharedCredentialCli(records = Number(process.env.BENCH_SHARED_CL
   return {
     id: "shared-credential-cli",
     name: `real CLI: ${MONOREPO_JOBS.length} pulumi ups at once (3 projects, one on 2 stacks) on one credential, ${records} records each, ${limitPerMinute}/min`,
+    metrics: ["sharedCli*"],
     async run(progress) {
       const cli = builtCli();
-      if (!cli) return { skipped: "the Pulumi CLI is not built (npm run pulumi-cli)" };
+      if (!cli) return { sharedCliSkipped: "the Pulumi CLI is not built (npm run pulumi-cli)" };
       const sb = await startSandbox({ port: 0, requestsPerMinute: limitPerMinute, processingDelaySeconds: 0 });
       const ticker = setInterval(() => progress(`${sb.operator.requests().filter((e) => e.status < 300).length} requests answered`), 15_000);
       let run: SharedCliRun | undefined;

@@ -17,6 +17,17 @@ export function stateSize(records = 100): Measurement {
   return {
     id: "state-size",
     name: `state per DnsRecord (${records} records, engine state file)`,
+    metrics: [
+      "stateBytesPerDnsRecord",
+      "stateFileBytesPerRecord",
+      "stateProviderBytes",
+      "stateCli",
+      "stateCliVersion",
+      "stateCliBytesPerDnsRecord",
+      "stateCliExportBytesPerRecord",
+      "stateCliOverEngineBytesPerDnsRecord",
+      "stateCliOverEngineBytesPerRecord",
+    ],
     async run(progress) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-state-"));
       const sb = await startSandbox({ port: 0, requestsPerMinute: 1_000_000, processingDelaySeconds: 0 });

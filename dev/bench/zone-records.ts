@@ -188,6 +188,8 @@ export function zoneRecords(options: ZoneRecordsOptions = ZONE_RECORDS_DEFAULTS)
   return {
     id: "zone-records",
     name: `DnsZoneRecords (${opts.sizes.join(", ")} records; first request, CPU per record, requests, state; creates at ${opts.floor.limitPerMinute}/min)`,
+    // Its names follow its sizes and CLI side: every one starts with `zoneRecords`.
+    metrics: ["zoneRecords*"],
     async run(progress) {
       let opts = options;
       const out: Metrics = {};

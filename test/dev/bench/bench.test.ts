@@ -1,9 +1,9 @@
 /**
  * The bench's plumbing: sections run with tiny sizes against real sandboxes and the real provider
  * host (needs `npm run build`: the host loads dist/resources/runtime), and their figures come
- * from what the sandbox logged. Pure parts (window counts, key renames, --only) on fixed inputs.
+ * from what the sandbox logged. Pure parts (window counts, metric names, --only) on fixed inputs.
  */
-import { main, mergeMetrics, parseArgs, reportedMetrics, type Measurement } from "../../../dev/bench/bench";
+import { checkMetricNames, main, mergeMetrics, parseArgs, SECTIONS, undeclaredMetrics, type Measurement } from "../../../dev/bench/bench";
 import { polls } from "../../../dev/bench/polls";
 import { applyFigures, records } from "../../../dev/bench/records";
 import { maxInWindow } from "../../support/request-log";
@@ -46,30 +46,55 @@ describe("figures from a request log", () => {
   });
 });
 
-describe("keys and options", () => {
-  const section = (id: string, metrics: Record<string, number>, fullRunKeys?: Record<string, string>): Measurement => ({
+describe("metric names and options", () => {
+  const section = (id: string, metrics: Record<string, number>, declared: string[] = Object.keys(metrics)): Measurement => ({
     id,
     name: `section ${id}`,
-    fullRunKeys,
+    metrics: declared,
     run: async () => metrics,
   });
-  const burst = section("read-burst", { rateLimitUtilization: 0.9, rateLimited429: 0 }, { rateLimitUtilization: "readBurstUtilization", rateLimited429: "readBurst429" });
+  const burst = section("read-burst", { readBurstUtilization: 0.9, readBurst429: 0 });
   const apply = section("records", { rateLimitUtilization: 0.95, rateLimited429: 0 });
 
-  test("a full run renames the read burst's keys; --only keeps them; the JSON object is the last line", async () => {
-    const full: string[] = [];
-    await main(["--json"], (l) => full.push(l), [apply, burst]);
-    expect(JSON.parse(full[full.length - 1])).toEqual({ rateLimitUtilization: 0.95, rateLimited429: 0, readBurstUtilization: 0.9, readBurst429: 0 });
+  test("the bench's own sections, each a stub reporting every name it declares: every section printed, every name once, one JSON object last", async () => {
+    // A stub reports one name under each prefix a section declares (`linear*`), and each plain name.
+    const stubs = SECTIONS.map((s): Measurement => ({ ...s, run: async () => Object.fromEntries(s.metrics.map((m) => [m.endsWith("*") ? `${m.slice(0, -1)}Stub` : m, 1])) }));
+    const lines: string[] = [];
+    await main(["--json"], (l) => lines.push(l), stubs);
+    for (const s of SECTIONS) expect(lines).toContain(`running: ${s.name}`);
+    const all = SECTIONS.flatMap((s) => s.metrics);
+    expect(Object.keys(JSON.parse(lines[lines.length - 1])).sort()).toEqual(all.map((m) => (m.endsWith("*") ? `${m.slice(0, -1)}Stub` : m)).sort());
+    expect(lines.filter((l) => l.startsWith("{"))).toHaveLength(1);
+    // The same names, alone: the list as it stands declares none twice.
+    expect(() => checkMetricNames(SECTIONS)).not.toThrow();
+  });
+
+  test("a name two sections declare, or one under another's prefix, is refused before any section runs", async () => {
+    let ran = 0;
+    const counted = (s: Measurement): Measurement => ({ ...s, run: async () => (ran++, s.run(() => undefined)) });
+    const twice = section("cli-baseline", { records: 300 });
+    await expect(main(["--json"], () => undefined, [counted(apply), counted(section("apply", { records: 200 })), counted(twice)])).rejects.toThrow(
+      /metric records of "section cli-baseline" clashes with records of "section apply"/,
+    );
+    expect(ran).toBe(0);
+    expect(() => checkMetricNames([section("linear", {}, ["linear*"]), section("other", {}, ["linearCliVersion"])])).toThrow(/metric linearCliVersion of "section other" clashes with linear\* of "section linear"/);
+    expect(() => checkMetricNames([section("a", {}, ["shared*"]), section("b", {}, ["sharedCli*"])])).toThrow(/sharedCli\* of "section b" clashes with shared\*/);
+    expect(() => checkMetricNames([section("a", {}, ["sharedRequests"]), section("b", {}, ["sharedCli*"])])).not.toThrow();
+  });
+
+  test("a section reporting a name it does not declare fails; a declared name left out is allowed; --only keeps the names", async () => {
+    const liar = section("liar", { declared: 1, extra: 2 }, ["declared", "skipped"]);
+    await expect(main([], () => undefined, [liar])).rejects.toThrow(/"section liar" reported extra, which it does not declare/);
+    expect(undeclaredMetrics(section("linear", {}, ["linear*"]), { linearUpSecondsAt10: 1, zoneRecordsGrowth: 2 })).toEqual(["zoneRecordsGrowth"]);
 
     const only: string[] = [];
     await main(["--only", "read-burst", "--json"], (l) => only.push(l), [apply, burst]);
-    expect(JSON.parse(only[only.length - 1])).toEqual({ rateLimitUtilization: 0.9, rateLimited429: 0 });
+    expect(JSON.parse(only[only.length - 1])).toEqual({ readBurstUtilization: 0.9, readBurst429: 0 });
     expect(only.join("\n")).not.toContain("section records");
   });
 
   test("a key reported by two sections is refused; unknown options and sections are named", () => {
     expect(() => mergeMetrics([{ name: "a", metrics: { x: 1 } }, { name: "b", metrics: { x: 2 } }])).toThrow(/metric x is reported by both "a" and "b"/);
-    expect(reportedMetrics(burst, { rateLimited429: 3 }, false)).toEqual({ rateLimited429: 3 });
     expect(() => parseArgs(["--only", "nope"], [apply, burst])).toThrow(/--only needs one of: records, read-burst/);
     expect(() => parseArgs(["--fast"], [apply, burst])).toThrow(/unknown option "--fast"/);
     expect(parseArgs(["--only=records"], [apply, burst])).toEqual({ json: false, only: "records" });
@@ -79,7 +104,9 @@ describe("keys and options", () => {
 describe("sections against the sandbox", () => {
   test("records: N creates counted from the log, one list call per refresh, no mutating call on a second up", async () => {
     const lines: string[] = [];
-    const m = await records({ records: 6, limitPerMinute: 6000, parallel: 3 }).run((l) => lines.push(l));
+    const section = records({ records: 6, limitPerMinute: 6000, parallel: 3 });
+    const m = await section.run((l) => lines.push(l));
+    expect(undeclaredMetrics(section, m)).toEqual([]);
     expect(m).toMatchObject({
       records: 6,
       rateLimited429: 0,
@@ -100,6 +127,7 @@ describe("sections against the sandbox", () => {
 
   test("polls: the Domain create's own wait on the sandbox's virtual clock, processing for 10 and for 1 simulated minutes", async () => {
     const ten = await polls().run(() => undefined);
+    expect(undeclaredMetrics(polls(), ten)).toEqual([]);
     expect(ten).toMatchObject({
       pollsPerRegistration: 12,
       pollsActiveAtSeconds: 607,
@@ -116,7 +144,9 @@ describe("sections against the sandbox", () => {
 
 test("previewReads: a preview writes nothing and reads at most once per object, for the demo and an imported estate", async () => {
   const { previewReads } = require("../../../dev/bench/preview-reads") as typeof import("../../../dev/bench/preview-reads");
-  const m = (await previewReads(3).run(() => undefined)) as Record<string, number>;
+  const section = previewReads(3);
+  const m = (await section.run(() => undefined)) as Record<string, number>;
+  expect(undeclaredMetrics(section, m)).toEqual([]);
   expect(m.previewDemoWrites).toBe(0);
   expect(m.previewDemoUnsafe).toBe(0);
   expect(m.previewDemoReads).toBeGreaterThan(0);
