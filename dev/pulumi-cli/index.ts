@@ -7,7 +7,7 @@
  * Which CLI: `findPulumiCli()` takes the one `npm run pulumi-cli` built (`.pulumi-cli/<version>/`),
  * or, when `preferPath` is set (the demo), a `pulumi` on the user's PATH first.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -76,6 +76,21 @@ export function cliOnPath(): PulumiCli | undefined {
     }
   }
   return undefined;
+}
+
+/** What `go env GOVERSION` prints (e.g. `go1.26.8`), or undefined when Go is not on PATH. */
+export function goVersion(): string | undefined {
+  try {
+    return execFileSync("go", ["env", "GOVERSION"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `npm run pulumi-cli`: builds the pinned CLI when it is missing or stale (its lines on this process's output); throws when the build fails. */
+export function buildPinnedCli(): void {
+  const r = spawnSync(process.execPath, [path.join(checkoutRoot, "dev", "pulumi-cli", "install.js")], { stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) throw new Error(`npm run pulumi-cli failed (exit ${r.status ?? r.signal})`);
 }
 
 /** The CLI to use: the built one, or with `preferPath` a user's own first; undefined when neither is there. */
