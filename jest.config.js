@@ -15,6 +15,9 @@ module.exports = {
   // (see there); the cache is removed when the run ends.
   globalSetup: "<rootDir>/test/setup/global-setup.js",
   globalTeardown: "<rootDir>/test/setup/compile-cache-teardown.js",
+  // Each test file's end closes the inspector sessions the SDK's closure serializer opened in the
+  // worker (see there): without it every file's module registry stayed alive, 8-10 GB a worker.
+  setupFilesAfterEnv: ["<rootDir>/test/setup/inspector-sessions.js"],
   // In test files, the SDK's arborist and TypeScript load on first use (test/setup/lazy-sdk-parts.js).
   moduleNameMapper: Object.fromEntries(deferredParts.map((p) => [p.request, `<rootDir>/test/setup/deferred/${p.standIn}`])),
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: { warnOnly: false }, isolatedModules: true }] },
