@@ -18,6 +18,8 @@ module.exports = {
   // Each test file's end closes the inspector sessions the SDK's closure serializer opened in the
   // worker (see there): without it every file's module registry stayed alive, 8-10 GB a worker.
   setupFilesAfterEnv: ["<rootDir>/test/setup/inspector-sessions.js"],
+  // Without timings (a fresh checkout), the suites that run the CLI or npm first (see there).
+  testSequencer: "<rootDir>/test/setup/sequencer.js",
   // In test files, the SDK's arborist and TypeScript load on first use (test/setup/lazy-sdk-parts.js).
   moduleNameMapper: Object.fromEntries(deferredParts.map((p) => [p.request, `<rootDir>/test/setup/deferred/${p.standIn}`])),
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: { warnOnly: false }, isolatedModules: true }] },
