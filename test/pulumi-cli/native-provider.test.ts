@@ -97,3 +97,61 @@ test("pulumi import reseller:index:<Kind> <name> <id> takes one object of every 
   expect(text).not.toContain(SECRET);
   expect(text).toContain("ciphertext"); // positive control: the secret is there, encrypted
 });
+
+/** The README's "Register a domain and host its DNS" program on the native provider, by type token (no SDK). */
+const REGISTER_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const cfg = new pulumi.Config();
+const name = cfg.require("domain");
+const res = (kind, n, args, opts) => new pulumi.CustomResource("reseller:index:" + kind, n, args, opts);
+const domain = res("Domain", "shop", {
+  domain: name,
+  contacts: { registrant: cfg.requireSecretObject("registrant") },
+  nameservers: cfg.requireObject("nameservers"),
+  maxPrice: "25.00",
+  renewal: { minDaysRemaining: 30, years: 1 },
+  stage: undefined,
+}, { retainOnDelete: true });
+const zone = res("DnsZone", "shop-zone", { domain: domain.domain, waitForDelegation: true, nameservers: undefined });
+const www = res("DnsRecord", "www", { zone: zone.domain, type: "CNAME", name: "www", content: name + ".", fqdn: undefined });
+exports.stage = domain.stage;
+exports.nameservers = zone.nameservers;
+exports.wwwFqdn = www.fqdn;
+exports.balance = pulumi.runtime.invokeOutput("reseller:index:getBalance", {}).apply((r) => r.balance);
+exports.renewPrice = domain.domain.apply((d) => pulumi.runtime.invoke("reseller:index:getPricing", { action: "renew", domain: d })).apply((r) => r.amount);
+`;
+
+test("a TypeScript program on the native provider: preview charges nothing, up charges once, up and refresh are unchanged, destroy deletes the record and zone and keeps the domain", async () => {
+  const stack = await nativeStack("native-program", REGISTER_PROGRAM);
+  await stack.configSet("domain", "native-shop.com");
+  await stack.configSet("nameservers", JSON.stringify(["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]));
+  const registrant = { name: "Nat Ive", email: "nat@native-shop.example", phone: "+441234567890", addressLine1: "1 Example Street", city: "London", postalCode: "EC1A 1AA", country: "GB" };
+  await stack.configSet("registrant", JSON.stringify(registrant), { secret: true });
+  const charges = sandbox.operator.ledger().length;
+
+  const preview = await stack.run(["preview", "--non-interactive"]);
+  expect(ok(preview)).toEqual({ code: 0, stderr: "" });
+  expect(preview.stdout).toMatch(/\+ 4 to create/);
+  expect(sandbox.operator.ledger()).toHaveLength(charges);
+
+  const up = await stack.run(["up", ...YES]);
+  expect(ok(up)).toEqual({ code: 0, stderr: "" });
+  expect(sandbox.operator.ledger().slice(charges).map((e) => `${e.action} ${e.domain}`)).toEqual(["register native-shop.com"]);
+  const outputs = JSON.parse((await stack.must(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+  expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.native-shop.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"] });
+  expect(typeof outputs.balance).toBe("string");
+  expect(typeof outputs.renewPrice).toBe("string");
+
+  const again = await stack.run(["up", "--expect-no-changes", ...YES]);
+  expect(ok(again)).toEqual({ code: 0, stderr: "" });
+  const refresh = await stack.run(["refresh", "--expect-no-changes", ...YES]);
+  expect(ok(refresh)).toEqual({ code: 0, stderr: "" });
+  const state = JSON.stringify(await stack.exportState());
+  expect(state).not.toContain(registrant.email);
+  expect(state).not.toContain(SECRET);
+
+  const destroy = await stack.run(["destroy", ...YES]);
+  expect(ok(destroy)).toEqual({ code: 0, stderr: "" });
+  expect((await client.listZones()).map((z) => z.domain)).not.toContain("native-shop.com");
+  expect((await client.listDomains()).map((d) => d.domain)).toContain("native-shop.com");
+  expect(sandbox.operator.ledger()).toHaveLength(charges + 1);
+});
