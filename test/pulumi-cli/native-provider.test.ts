@@ -4,12 +4,14 @@
  * `pulumi import reseller:index:<Kind> <name> <id>` takes one object of every kind, each shown as one
  * import; nothing is written to the service and nothing charged; the next `refresh
  * --expect-no-changes` is quiet; `stack export` holds no provider code and the API secret only
- * encrypted. Then a program declares resources on the native provider (no SDK: the type tokens
- * themselves), previews, ups (one domain charge), ups and refreshes unchanged, and destroys.
+ * encrypted. Then the README's two native programs, on the SDK Pulumi's code generator made from
+ * schema.json: preview, up (one charge for the domain bought), up and refresh unchanged, destroy.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
 import { CliStack, checkoutRoot, makeProject, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
+import { fillPlaceholders, readmeProgram } from "../support/readme-program";
 import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { writesSince } from "../support/request-log";
@@ -34,10 +36,22 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** A project on the native plugin (this checkout's plugin/ folder). */
-async function nativeStack(name: string, program: string): Promise<CliStack> {
-  const dir = makeProject(name, { "index.js": program });
+/**
+ * A project on the native plugin (this checkout's plugin/ folder). With `sdk`, `program` is
+ * index.ts on the generated SDK: its node_modules are the SDK's own dependencies (the
+ * @pulumi/pulumi it needs) and the SDK compiled, as `npm install` of it would lay them out.
+ */
+async function nativeStack(name: string, program: string, opts: { sdk?: boolean } = {}): Promise<CliStack> {
+  const dir = makeProject(name, { [opts.sdk ? "index.ts" : "index.js"]: program });
   made.push(dir);
+  if (opts.sdk) {
+    const modules = path.join(dir, "node_modules");
+    fs.rmSync(modules);
+    fs.mkdirSync(path.join(modules, "@reseller-pulumi"), { recursive: true });
+    const deps = path.join(checkoutRoot, "sdk", "nodejs", "node_modules");
+    for (const e of fs.readdirSync(deps)) fs.symlinkSync(path.join(deps, e), path.join(modules, e), "dir");
+    fs.symlinkSync(path.join(checkoutRoot, "sdk", "nodejs", "bin"), path.join(modules, "@reseller-pulumi", "native"), "dir");
+  }
   fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
   const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir: dir });
   stacks.push(stack);
@@ -98,60 +112,62 @@ test("pulumi import reseller:index:<Kind> <name> <id> takes one object of every 
   expect(text).toContain("ciphertext"); // positive control: the secret is there, encrypted
 });
 
-/** The README's "Register a domain and host its DNS" program on the native provider, by type token (no SDK). */
-const REGISTER_PROGRAM = `const pulumi = require("@pulumi/pulumi");
-const cfg = new pulumi.Config();
-const name = cfg.require("domain");
-const res = (kind, n, args, opts) => new pulumi.CustomResource("reseller:index:" + kind, n, args, opts);
-const domain = res("Domain", "shop", {
-  domain: name,
-  contacts: { registrant: cfg.requireSecretObject("registrant") },
-  nameservers: cfg.requireObject("nameservers"),
-  maxPrice: "25.00",
-  renewal: { minDaysRemaining: 30, years: 1 },
-  stage: undefined,
-}, { retainOnDelete: true });
-const zone = res("DnsZone", "shop-zone", { domain: domain.domain, waitForDelegation: true, nameservers: undefined });
-const www = res("DnsRecord", "www", { zone: zone.domain, type: "CNAME", name: "www", content: name + ".", fqdn: undefined });
-exports.stage = domain.stage;
-exports.nameservers = zone.nameservers;
-exports.wwwFqdn = www.fqdn;
-exports.balance = pulumi.runtime.invokeOutput("reseller:index:getBalance", {}).apply((r) => r.balance);
-exports.renewPrice = domain.domain.apply((d) => pulumi.runtime.invoke("reseller:index:getPricing", { action: "renew", domain: d })).apply((r) => r.amount);
-`;
+describe("the README's native programs on the SDK Pulumi's code generator made (sdk/nodejs)", () => {
+  beforeAll(() => {
+    // Its dependencies from the npm registry or a warm npm cache, then compiled (npm run provider-sdk -- --build).
+    execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "provider", "sdk.js"), "--build"], { stdio: "pipe" });
+  });
 
-test("a TypeScript program on the native provider: preview charges nothing, up charges once, up and refresh are unchanged, destroy deletes the record and zone and keeps the domain", async () => {
-  const stack = await nativeStack("native-program", REGISTER_PROGRAM);
-  await stack.configSet("domain", "native-shop.com");
-  await stack.configSet("nameservers", JSON.stringify(["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]));
-  const registrant = { name: "Nat Ive", email: "nat@native-shop.example", phone: "+441234567890", addressLine1: "1 Example Street", city: "London", postalCode: "EC1A 1AA", country: "GB" };
-  await stack.configSet("registrant", JSON.stringify(registrant), { secret: true });
-  const charges = sandbox.operator.ledger().length;
+  /** The README section's program on the SDK, its config set by the section's lines as the shell runs them. */
+  async function readmeStack(heading: string, domain: string): Promise<CliStack> {
+    const { program, configLines } = readmeProgram(checkoutRoot, heading, 3);
+    expect(program).toContain('from "@reseller-pulumi/native"');
+    const stack = await nativeStack("native-readme", program, { sdk: true });
+    const withSandbox = { url: sandbox.url, credentials: { key: "native-key", secret: SECRET } };
+    for (const line of configLines) {
+      const r = spawnSync("sh", ["-c", fillPlaceholders(line, withSandbox, domain)], { cwd: stack.opts.projectDir, env: stack.env(), encoding: "utf8" });
+      expect({ line, code: r.status, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
+    }
+    return stack;
+  }
 
-  const preview = await stack.run(["preview", "--non-interactive"]);
-  expect(ok(preview)).toEqual({ code: 0, stderr: "" });
-  expect(preview.stdout).toMatch(/\+ 4 to create/);
-  expect(sandbox.operator.ledger()).toHaveLength(charges);
+  test("register a domain and host its DNS: preview charges nothing, up charges once, up and refresh unchanged, destroy keeps the domain", async () => {
+    const stack = await readmeStack("Native: register a domain and host its DNS", "packed-shop.com");
+    const charges = sandbox.operator.ledger().length;
+    const preview = await stack.run(["preview", "--non-interactive"]);
+    expect(ok(preview)).toEqual({ code: 0, stderr: "" });
+    expect(preview.stdout).toMatch(/\+ 4 to create/);
+    expect(sandbox.operator.ledger()).toHaveLength(charges);
+    const up = await stack.run(["up", ...YES]);
+    expect(ok(up)).toEqual({ code: 0, stderr: "" });
+    expect(sandbox.operator.ledger().slice(charges).map((e) => `${e.action} ${e.domain}`)).toEqual(["register packed-shop.com"]);
+    const outputs = JSON.parse((await stack.must(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.packed-shop.com" });
+    expect(typeof outputs.renewPrice).toBe("string");
+    expect(typeof outputs.balance).toBe("string");
+    expect(ok(await stack.run(["up", "--expect-no-changes", ...YES]))).toEqual({ code: 0, stderr: "" });
+    expect(ok(await stack.run(["refresh", "--expect-no-changes", ...YES]))).toEqual({ code: 0, stderr: "" });
+    const state = JSON.stringify(await stack.exportState());
+    expect(state).not.toContain("pat@packed-shop.example");
+    expect(state).not.toContain("__provider");
+    expect(ok(await stack.run(["destroy", ...YES]))).toEqual({ code: 0, stderr: "" });
+    expect((await client.listDomains()).map((d) => d.domain)).toContain("packed-shop.com");
+    expect(sandbox.operator.ledger()).toHaveLength(charges + 1);
+  });
 
-  const up = await stack.run(["up", ...YES]);
-  expect(ok(up)).toEqual({ code: 0, stderr: "" });
-  expect(sandbox.operator.ledger().slice(charges).map((e) => `${e.action} ${e.domain}`)).toEqual(["register native-shop.com"]);
-  const outputs = JSON.parse((await stack.must(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
-  expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.native-shop.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"] });
-  expect(typeof outputs.balance).toBe("string");
-  expect(typeof outputs.renewPrice).toBe("string");
-
-  const again = await stack.run(["up", "--expect-no-changes", ...YES]);
-  expect(ok(again)).toEqual({ code: 0, stderr: "" });
-  const refresh = await stack.run(["refresh", "--expect-no-changes", ...YES]);
-  expect(ok(refresh)).toEqual({ code: 0, stderr: "" });
-  const state = JSON.stringify(await stack.exportState());
-  expect(state).not.toContain(registrant.email);
-  expect(state).not.toContain(SECRET);
-
-  const destroy = await stack.run(["destroy", ...YES]);
-  expect(ok(destroy)).toEqual({ code: 0, stderr: "" });
-  expect((await client.listZones()).map((z) => z.domain)).not.toContain("native-shop.com");
-  expect((await client.listDomains()).map((d) => d.domain)).toContain("native-shop.com");
-  expect(sandbox.operator.ledger()).toHaveLength(charges + 1);
+  test("manage the DNS of a domain you already have: nothing bought, up and refresh unchanged, destroy deletes the records and keeps the zone", async () => {
+    const stack = await readmeStack("Native: manage the DNS of a domain you already have", "demo-reseller.com");
+    const charges = sandbox.operator.ledger().length;
+    expect(ok(await stack.run(["preview", "--non-interactive"]))).toEqual({ code: 0, stderr: "" });
+    expect(ok(await stack.run(["up", ...YES]))).toEqual({ code: 0, stderr: "" });
+    const outputs = JSON.parse((await stack.must(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(outputs).toMatchObject({ appFqdn: "app.demo-reseller.com" });
+    expect(ok(await stack.run(["up", "--expect-no-changes", ...YES]))).toEqual({ code: 0, stderr: "" });
+    expect(ok(await stack.run(["refresh", "--expect-no-changes", ...YES]))).toEqual({ code: 0, stderr: "" });
+    expect(ok(await stack.run(["destroy", ...YES]))).toEqual({ code: 0, stderr: "" });
+    const names = (await client.listRecords("demo-reseller.com")).map((r) => r.name);
+    expect(names).not.toContain("app");
+    expect((await client.listZones()).map((z) => z.domain)).toContain("demo-reseller.com");
+    expect(sandbox.operator.ledger()).toHaveLength(charges);
+  });
 });
