@@ -146,6 +146,20 @@ function configProblems(bag: Props): string[] {
   }
 }
 
+/** Whether a provider's URN is a default provider's (`pulumi:providers:reseller::default` or `::default_<version>`). */
+const isDefaultProvider = (urn: string | undefined): boolean => !!urn && /::default(_[0-9_]+.*)?$/.test(urn);
+
+/** The stack's `reseller:*` config as the engine passed it to this process (PULUMI_CONFIG: names without the namespace). */
+function stackConfig(): ((key: string) => string | undefined) | undefined {
+  const text = process.env.PULUMI_CONFIG;
+  if (!text) return undefined;
+  try {
+    return settingsOf(JSON.parse(text) as Props);
+  } catch {
+    return undefined;
+  }
+}
+
 const CONFIG_KEYS = ["baseUrl", "apiKey", "apiSecret", "requestsPerMinute", "timeoutSeconds", "rateLimitDir", "contract", "preflight"];
 
 const service = {
@@ -188,7 +202,13 @@ const service = {
   }, byUrn),
 
   configure: rpc((req) => {
-    handlers().configure("", { config: { get: settingsOf(configArgs(req)) } }, NAMESPACE);
+    const saved = settingsOf(configArgs(req));
+    // The default provider takes the stack's config as it is now (the engine passes it to the plugin
+    // as PULUMI_CONFIG), so a setting changed with `pulumi config set` is used by the next refresh and
+    // destroy too, which otherwise configure it from the inputs saved at the last up. An explicit
+    // provider's settings are its own inputs.
+    const current = isDefaultProvider(req.getUrn?.()) ? stackConfig() : undefined;
+    handlers().configure("", { config: { get: (key) => current?.(key) ?? saved(key) } }, NAMESPACE);
     const r = new provproto.ConfigureResponse();
     r.setAcceptsecrets(true);
     r.setSupportspreview(false);

@@ -10,7 +10,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { CliStack, checkoutRoot, makeProject, requirePulumiCli } from "../../dev/pulumi-cli";
+import { CliStack, checkoutRoot, requirePulumiCli } from "../../dev/pulumi-cli";
+import { buildSdk, nativeProject } from "../support/native-project";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { fillPlaceholders, readmeProgram } from "../support/readme-program";
 import { writesSince } from "../support/request-log";
@@ -47,24 +48,15 @@ function unpackBeforeNative(into: string): void {
 }
 
 test("a stack made by 0.3.0's dynamic resources moves to the native provider: no domain, zone or record created, deleted or replaced, nothing charged, no provider code left", async () => {
-  execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "provider", "sdk.js"), "--build"], { stdio: "pipe" });
+  buildSdk();
   const dynamic = readmeProgram(checkoutRoot, "Register a domain and host its DNS");
   const native = readmeProgram(checkoutRoot, "Native: register a domain and host its DNS", 3);
-  const dir = makeProject("migrate", { "index.ts": dynamic.program });
-  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
-  // node_modules as a user's would be: 0.3.0 installed, then the SDK and the @pulumi/pulumi it needs.
-  const modules = path.join(dir, "node_modules");
-  fs.rmSync(modules);
-  fs.mkdirSync(path.join(modules, "@reseller-pulumi"), { recursive: true });
-  const sdkDeps = path.join(checkoutRoot, "sdk", "nodejs", "node_modules");
+  // node_modules as a user's would be: 0.3.0 installed (with its dependencies), then the SDK and the @pulumi/pulumi it needs.
   const ours = path.join(checkoutRoot, "node_modules");
-  const entries = new Map<string, string>();
-  for (const e of fs.readdirSync(ours)) entries.set(e, path.join(ours, e));
-  for (const e of fs.readdirSync(sdkDeps)) entries.set(e, path.join(sdkDeps, e));
-  for (const [e, target] of entries) if (!["@reseller-pulumi", ".bin", "reseller-pulumi"].includes(e)) fs.symlinkSync(target, path.join(modules, e), "dir");
+  const extra = Object.fromEntries(fs.readdirSync(ours).filter((e) => e !== "reseller-pulumi").map((e) => [e, path.join(ours, e)]));
+  const dir = nativeProject("migrate", { "index.ts": dynamic.program }, { sdk: true, extra });
   // Installed, not linked: it resolves its dependencies from the project's node_modules.
-  unpackBeforeNative(path.join(modules, "reseller-pulumi"));
-  fs.symlinkSync(path.join(checkoutRoot, "sdk", "nodejs", "bin"), path.join(modules, "@reseller-pulumi", "native"), "dir");
+  unpackBeforeNative(path.join(dir, "node_modules", "reseller-pulumi"));
 
   stack = await CliStack.init({ cli: requirePulumiCli(), projectDir: dir });
   for (const line of dynamic.configLines) {

@@ -8,9 +8,9 @@
  * schema.json: preview, up (one charge for the domain bought), up and refresh unchanged, destroy.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { execFileSync, spawnSync } from "node:child_process";
-import { CliStack, checkoutRoot, makeProject, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
+import { spawnSync } from "node:child_process";
+import { CliStack, checkoutRoot, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
+import { buildSdk, nativeProject } from "../support/native-project";
 import { fillPlaceholders, readmeProgram } from "../support/readme-program";
 import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
@@ -37,22 +37,12 @@ afterAll(async () => {
 });
 
 /**
- * A project on the native plugin (this checkout's plugin/ folder). With `sdk`, `program` is
- * index.ts on the generated SDK: its node_modules are the SDK's own dependencies (the
- * @pulumi/pulumi it needs) and the SDK compiled, as `npm install` of it would lay them out.
+ * A stack of a project on the native plugin (../support/native-project.ts); with `sdk`, `program` is
+ * index.ts on the generated SDK.
  */
 async function nativeStack(name: string, program: string, opts: { sdk?: boolean } = {}): Promise<CliStack> {
-  const dir = makeProject(name, { [opts.sdk ? "index.ts" : "index.js"]: program });
+  const dir = nativeProject(name, { [opts.sdk ? "index.ts" : "index.js"]: program }, opts);
   made.push(dir);
-  if (opts.sdk) {
-    const modules = path.join(dir, "node_modules");
-    fs.rmSync(modules);
-    fs.mkdirSync(path.join(modules, "@reseller-pulumi"), { recursive: true });
-    const deps = path.join(checkoutRoot, "sdk", "nodejs", "node_modules");
-    for (const e of fs.readdirSync(deps)) fs.symlinkSync(path.join(deps, e), path.join(modules, e), "dir");
-    fs.symlinkSync(path.join(checkoutRoot, "sdk", "nodejs", "bin"), path.join(modules, "@reseller-pulumi", "native"), "dir");
-  }
-  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
   const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir: dir });
   stacks.push(stack);
   await stack.configSet("reseller:baseUrl", sandbox.url);
@@ -115,7 +105,7 @@ test("pulumi import reseller:index:<Kind> <name> <id> takes one object of every 
 describe("the README's native programs on the SDK Pulumi's code generator made (sdk/nodejs)", () => {
   beforeAll(() => {
     // Its dependencies from the npm registry or a warm npm cache, then compiled (npm run provider-sdk -- --build).
-    execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "provider", "sdk.js"), "--build"], { stdio: "pipe" });
+    buildSdk();
   });
 
   /** The README section's program on the SDK, its config set by the section's lines as the shell runs them. */
