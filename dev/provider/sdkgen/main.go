@@ -12,9 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
-	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/blang/semver"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
@@ -59,9 +60,12 @@ func main() {
 		}
 		return
 	}
-	if err := os.RemoveAll(out); err != nil {
-		fmt.Fprintln(os.Stderr, "sdkgen:", err)
-		os.Exit(1)
+	// What an earlier run wrote goes (a file the schema no longer makes must not stay); what the SDK's build keeps there stays.
+	for _, d := range differences(out, map[string][]byte{}) {
+		if err := os.Remove(filepath.Join(out, d[len("extra: "):])); err != nil {
+			fmt.Fprintln(os.Stderr, "sdkgen:", err)
+			os.Exit(1)
+		}
 	}
 	for name, text := range files {
 		p := filepath.Join(out, name)
@@ -100,16 +104,28 @@ func generate(schemaPath string) (map[string][]byte, error) {
 	return files, nil
 }
 
+// built names what the SDK's own build writes beside the generated files (its .gitignore): never compared, never removed.
+func built(rel string) bool {
+	top := strings.SplitN(rel, "/", 2)[0]
+	return top == "node_modules" || top == "bin"
+}
+
 // differences lists the files of `out` that are not what `files` holds (missing, changed or extra).
 func differences(out string, files map[string][]byte) []string {
 	var diffs []string
 	seen := map[string]bool{}
 	_ = filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
+		if err != nil {
 			return nil
 		}
 		rel, _ := filepath.Rel(out, p)
 		rel = filepath.ToSlash(rel)
+		if info.IsDir() {
+			if rel != "." && built(rel) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		seen[rel] = true
 		want, ok := files[rel]
 		if !ok {
