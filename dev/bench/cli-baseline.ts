@@ -1,6 +1,7 @@
 /**
  * Bench section: the real Pulumi CLI (`npm run pulumi-cli`), `up`, a no-op `up`, `refresh` and
- * `destroy` of N records in one sandbox zone, by this package's DnsRecord and by a bare dynamic
+ * `destroy` of N records in one sandbox zone, by this package's DnsRecord, by the same records on
+ * the native provider plugin (resources/provider/), and by a bare dynamic
  * provider that sends the same HTTP calls through the package's HTTP client and nothing else (one
  * create per record, one zone list per refresh shared by its reads, one delete per record; no check,
  * no diff, no adopt). Each command's wall time and CPU (user + system of the CLI and every process
@@ -30,6 +31,15 @@ const n = Number(new pulumi.Config().require("records"));
 for (let i = 0; i < n; i++) {
   const name = "cli-" + String(i).padStart(5, "0");
   new reseller.DnsRecord(name, { zone: "${ZONE}", type: "A", name, content: "198.51.100." + (i % 250), ttl: 300 });
+}
+`;
+
+/** The same records on the native provider plugin (its type token; Pulumi.yaml names the plugin). */
+const NATIVE = `const pulumi = require("@pulumi/pulumi");
+const n = Number(new pulumi.Config().require("records"));
+for (let i = 0; i < n; i++) {
+  const name = "cli-native-" + String(i).padStart(5, "0");
+  new pulumi.CustomResource("reseller:index:DnsRecord", name, { zone: "${ZONE}", type: "A", name, content: "198.51.100." + (i % 250), ttl: 300 });
 }
 `;
 
@@ -107,7 +117,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
       const { cli, timesFile } = timed;
       const cpuDir = path.join(dir, "cpu");
       fs.mkdirSync(cpuDir);
-      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 2 * records + 100 } });
+      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 3 * records + 100 } });
       const settings = cliBenchSettings();
       const metrics: Metrics = { cliVersion: cli.version, records, cliCheckpoints: checkpointsFigure(settings) };
       const stacks: CliStack[] = [];
@@ -117,10 +127,12 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         const sides: [string, CliStack][] = [];
         for (const [side, program] of [
           ["ours", OURS],
+          ["native", NATIVE],
           ["bare", bare(path.join(checkoutRoot, "dist", "api", "client.js"))],
         ] as const) {
           const projectDir = makeProject(`cli-${side}`, { "index.js": program });
           projects.push(projectDir);
+          if (side === "native") fs.appendFileSync(path.join(projectDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
           const env = {
             BARE_BASE_URL: sandbox.url,
             BARE_API_KEY: sandbox.credentials.key,
@@ -154,20 +166,26 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         }
         for (const op of Object.keys(costs.ours)) {
           const o = costs.ours[op];
+          const n = costs.native[op];
           const b = costs.bare[op];
           Object.assign(metrics, {
             [`${op}WallS`]: o.wallS,
             [`${op}CpuS`]: o.cpuS,
+            [`${op}NativeWallS`]: n.wallS,
+            [`${op}NativeCpuS`]: n.cpuS,
             [`${op}BareWallS`]: b.wallS,
             [`${op}BareCpuS`]: b.cpuS,
             [`${op}WallOverBare`]: round(o.wallS / b.wallS, 2),
             [`${op}CpuOverBare`]: round(o.cpuS / b.cpuS, 2),
+            [`${op}NativeWallOverBare`]: round(n.wallS / b.wallS, 2),
+            [`${op}NativeCpuOverBare`]: round(n.cpuS / b.cpuS, 2),
             [`${op}ProgramCpuS`]: o.programCpuS,
             [`${op}HostCpuS`]: o.hostCpuS,
             [`${op}BareProgramCpuS`]: b.programCpuS,
             [`${op}BareHostCpuS`]: b.hostCpuS,
             [`${op}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
             [`${op}Requests`]: o.requests,
+            [`${op}NativeRequests`]: n.requests,
             [`${op}BareRequests`]: b.requests,
           });
         }

@@ -223,7 +223,9 @@ const service = {
     const olds = revealBag(bagOf(req.getOlds()));
     const news = revealBag(bagOf(req.getNews()));
     const secrets = new Set([...news.secrets, ...secretOutputs(kind).filter((k) => k in news.plain)]);
-    const r = await handlers().check(kind, handlerBag(olds.plain, urn, olds.secrets), handlerBag(news.plain, urn, secrets));
+    // No old inputs is a create (or a replacement), as the checks and predictions tell it (kit/preflight.ts `creating`): nothing is added to them.
+    const was = Object.keys(olds.plain).length ? handlerBag(olds.plain, urn, olds.secrets) : {};
+    const r = await handlers().check(kind, was, handlerBag(news.plain, urn, secrets));
     const resp = new provproto.CheckResponse();
     resp.setInputs(struct(engineBag(r.inputs, secrets)));
     resp.setFailuresList(

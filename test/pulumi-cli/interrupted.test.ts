@@ -11,7 +11,8 @@
  * the command again.
  */
 import * as fs from "node:fs";
-import { CliStack, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { CliStack, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { chargesOf, interrupted, pendingOf, type How } from "../support/interrupt";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 jest.setTimeout(900_000);
@@ -66,52 +67,11 @@ async function stackFor(domain: string): Promise<CliStack> {
   return stack;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > 300_000) throw new Error(`waited 300 s for ${what}`);
-    await sleep(100);
-  }
-}
+/** `pulumi up` (or `command`) interrupted `how` while the sandbox holds the request (../support/interrupt.ts). */
+const interruptedUp = (stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> => interrupted(sandbox, stack, path, how, command, method);
 
-type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
-
-/**
- * `pulumi up` (or `command`), interrupted while the sandbox holds the first request matching `path`
- * (method POST, or `method`): SIGINT once; SIGINT, then again once the CLI said it is cancelling; or
- * SIGKILL of the CLI and every process below it. Returns what the CLI printed, once the held request
- * has been answered.
- */
-async function interruptedUp(stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> {
-  const held = (): boolean => sandbox.operator.faults().length === 0;
-  sandbox.operator.injectFault({ kind: "delay", ms: 6000, count: 1, match: { method, path } });
-  const answered = sandbox.operator.requests().length;
-  const { child, done } = stack.start(command);
-  let out = "";
-  child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
-  await until(`${method} ${path} to arrive`, held);
-  if (how === "SIGKILL") {
-    killTree(child);
-  } else {
-    child.kill("SIGINT");
-    if (how === "SIGINT twice") {
-      await until("the CLI to say it is cancelling", () => out.includes("^C received; cancelling"));
-      child.kill("SIGINT");
-    }
-  }
-  const run = await done;
-  // The service applies a request it received, whoever is left to read the answer.
-  await until(`the answer to ${method} ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === method && r.path.includes(path)));
-  return run;
-}
-
-const charges = (domain: string): string[] =>
-  sandbox.operator
-    .ledger()
-    .filter((e) => e.domain === domain)
-    .map((e) => e.action);
-const pending = (s: StackExport): string[] => (s.deployment.pending_operations ?? []).map((p) => `${p.type} ${p.resource.urn.split("::").pop()}`);
+const charges = (domain: string): string[] => chargesOf(sandbox, domain);
+const pending = pendingOf;
 const resource = (s: StackExport, name: string) => (s.deployment.resources ?? []).find((r) => r.urn.endsWith(`::${name}`));
 
 test("SIGINT once at the registration: the order's answer is recorded with its charge, nothing is left pending, the next up finishes the rest", async () => {
