@@ -3,8 +3,8 @@
 // -check, writes nothing and fails when a committed SDK file differs from what they generate (a
 // file changed, missing or extra). Run from anywhere in the checkout:
 //
-//	go -C dev/codegen run .          # regenerate sdk/nodejs, sdk/go, sdk/python
-//	go -C dev/codegen run . -check   # the committed SDKs are exactly the generated ones
+//	npm run sdk                  # regenerate sdk/nodejs, sdk/go, sdk/python (dev/codegen/sdk.js)
+//	npm run sdk -- --check       # the committed SDKs are exactly the generated ones
 //
 // Every doc in the SDKs is the schema's description of that resource, function or field: nothing
 // here writes docs. What the schema does not say per language (the Go module path, the Python
@@ -164,15 +164,29 @@ func countFiles(sdks map[string]map[string][]byte) int {
 	return n
 }
 
-// write replaces each language folder under out with exactly the generated files.
+// write makes each language folder under out hold exactly the generated files: it writes those
+// that differ or are missing and removes the extra ones (a file of an earlier schema). What git
+// ignores there (the Node.js SDK's node_modules/ and bin/ after a build) is left alone; a file
+// that is already right is not touched.
 func write(out string, sdks map[string]map[string][]byte) error {
 	for language, files := range sdks {
 		dir := filepath.Join(out, language)
-		if err := os.RemoveAll(dir); err != nil {
+		present, err := filesIn(dir)
+		if err != nil {
 			return err
+		}
+		for name := range present {
+			if _, generated := files[name]; !generated {
+				if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+					return err
+				}
+			}
 		}
 		for name, content := range files {
 			file := filepath.Join(dir, filepath.FromSlash(name))
+			if current, err := os.ReadFile(file); err == nil && bytes.Equal(current, content) {
+				continue
+			}
 			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 				return err
 			}

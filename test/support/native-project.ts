@@ -4,9 +4,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkoutRoot, makeProject } from "../../dev/pulumi-cli";
 
-/** The generated SDK, compiled, with its own dependencies (npm run provider-sdk -- --build; npm registry or a warm npm cache). */
+/** The generated SDK, compiled, with its own dependencies (npm run sdk -- --build; npm registry or a warm npm cache). */
 export function buildSdk(): void {
-  execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "provider", "sdk.js"), "--build"], { stdio: "pipe" });
+  execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "codegen", "sdk.js"), "--build"], { stdio: "pipe" });
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The SDKs under sdk/ (nodejs, go, python) are what Pulumi's code generators make of schema.json
- * (dev/codegen): regenerating changes no committed file, and the check names each file that differs
- * (changed, missing or extra). Every doc of a field and the summary of every resource and function
- * in each SDK is the schema's. The Python SDK compiles (`python3 -m compileall`).
+ * (dev/codegen, `npm run sdk`): regenerating changes no committed file, and the check names each
+ * file that differs (changed, missing or extra); regenerating removes a stale file and leaves what
+ * git ignores (the Node.js SDK's build: node_modules/, bin/) alone. Every doc of a field and the
+ * summary of every resource and function in each SDK is the schema's. The Python SDK compiles
+ * (`python3 -m compileall`).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,9 +22,9 @@ function codegen(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test("regenerating the SDKs from schema.json changes no committed file", () => {
-  const r = codegen("-check");
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+test("regenerating the SDKs from schema.json changes no committed file (npm run sdk -- --check)", () => {
+  const r = spawnSync(process.execPath, [path.join(root, "dev", "codegen", "sdk.js"), "--check"], { cwd: root, encoding: "utf8" });
+  expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   expect(r.stdout.trim()).toMatch(/^codegen: \d+ files in 3 SDKs are what schema\.json generates$/);
 });
 
@@ -42,6 +44,31 @@ test("the check names a changed, a missing and an extra file, and fails", () => 
       `extra: ${base}/nodejs/handWritten.ts`,
       `missing: ${base}/python/pulumi_reseller/domain.py`,
     ]);
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+test("regenerating in a work tree removes a stale file, keeps what git ignores (the Node.js SDK's node_modules/ and bin/), and leaves the check clean", () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-tree-"));
+  try {
+    fs.cpSync(sdk, copy, { recursive: true });
+    const git = (...args: string[]) => spawnSync("git", ["-C", copy, ...args], { encoding: "utf8" });
+    git("init", "-q");
+    const kept = [path.join(copy, "nodejs", "node_modules", "@pulumi", "pulumi", "index.js"), path.join(copy, "nodejs", "bin", "index.js")];
+    for (const f of kept) {
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, "// built\n");
+    }
+    fs.writeFileSync(path.join(copy, "go", "reseller", "stale.go"), "package reseller\n");
+    fs.appendFileSync(path.join(copy, "python", "pulumi_reseller", "domain.py"), "# edited by hand\n");
+    expect(codegen("-check", "-out", copy).code).toBe(1);
+    const regenerated = codegen("-out", copy);
+    expect({ code: regenerated.code, stderr: regenerated.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(fs.existsSync(path.join(copy, "go", "reseller", "stale.go"))).toBe(false);
+    expect(fs.readFileSync(path.join(copy, "python", "pulumi_reseller", "domain.py"), "utf8")).toBe(fs.readFileSync(path.join(sdk, "python", "pulumi_reseller", "domain.py"), "utf8"));
+    for (const f of kept) expect(fs.readFileSync(f, "utf8")).toBe("// built\n");
+    expect(codegen("-check", "-out", copy).code).toBe(0);
   } finally {
     fs.rmSync(copy, { recursive: true, force: true });
   }
