@@ -17,9 +17,17 @@ jest.setTimeout(600_000);
 
 /** `go -C dev/codegen run . <args>`: the first run in a checkout compiles Pulumi's codegen packages. */
 function codegen(...args: string[]) {
-  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=readonly" } });
+  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GOFLAGS: "-mod=readonly" } });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A copy of sdk/ without the Node.js SDK's build (node_modules/, bin/: git-ignored, left by `npm run sdk -- --build`). */
+function copyOfSdk(prefix: string): string {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const build = new Set(["node_modules", "bin"].map((d) => path.join(sdk, "nodejs", d)));
+  fs.cpSync(sdk, copy, { recursive: true, filter: (src) => !build.has(src) });
+  return copy;
 }
 
 test("regenerating the SDKs from schema.json changes no committed file (npm run sdk -- --check)", () => {
@@ -29,9 +37,8 @@ test("regenerating the SDKs from schema.json changes no committed file (npm run 
 });
 
 test("the check names a changed, a missing and an extra file, and fails", () => {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-copy-"));
+  const copy = copyOfSdk("sdk-copy-");
   try {
-    fs.cpSync(sdk, copy, { recursive: true });
     fs.appendFileSync(path.join(copy, "go", "reseller", "dnsZone.go"), "// edited by hand\n");
     fs.rmSync(path.join(copy, "python", "pulumi_reseller", "domain.py"));
     fs.writeFileSync(path.join(copy, "nodejs", "handWritten.ts"), "export const x = 1;\n");
@@ -50,9 +57,8 @@ test("the check names a changed, a missing and an extra file, and fails", () => 
 });
 
 test("regenerating in a work tree removes a stale file, keeps what git ignores (the Node.js SDK's node_modules/ and bin/), and leaves the check clean", () => {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-tree-"));
+  const copy = copyOfSdk("sdk-tree-");
   try {
-    fs.cpSync(sdk, copy, { recursive: true });
     const git = (...args: string[]) => spawnSync("git", ["-C", copy, ...args], { encoding: "utf8" });
     git("init", "-q");
     const kept = [path.join(copy, "nodejs", "node_modules", "@pulumi", "pulumi", "index.js"), path.join(copy, "nodejs", "bin", "index.js")];
@@ -92,8 +98,12 @@ function prose(text: string): string {
     .trim();
 }
 
+/** The files under `dir` ending in `ext`, but for a build's node_modules/ and bin/. */
 function filesUnder(dir: string, ext: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(ext)).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(ext) && !/^(node_modules|bin)[\\/]/.test(f))
+    .map((f) => path.join(dir, f));
 }
 
 test("each SDK's docs are the schema's: every field's doc and every resource's and function's summary", () => {
