@@ -1,6 +1,6 @@
 /**
  * The kinds' handlers, by kind: the one module that imports every kind's handler. The dynamic
- * provider host (./host/dispatch.ts) and the import command (../cli/import-file.ts) look a kind up
+ * provider host (./host/dispatch.ts), the native provider (./provider/, through the dispatch) and the import command (../cli/import-file.ts) look a kind up
  * here; nothing below the kinds imports it. A kind without a handler, or an entry that is no kind,
  * does not compile (`IMPLEMENTATIONS` is checked against `Kind`, ./kinds.ts).
  */
@@ -15,7 +15,7 @@ import { zoneRecordsHandler } from "./zone-records/handler";
 import type { CheckResult } from "./kit/check";
 import type { HostContext } from "./kit/context";
 import type { DiffResult } from "./kit/diff";
-import type { Gone, Handler, NameInputs, Props, RecordWrites, SecretDerived } from "./kit/handler";
+import type { Gone, Handler, Imported, NameInputs, Props, RecordWrites, SecretDerived } from "./kit/handler";
 import type { DiffPrediction, Prediction } from "./kit/preflight";
 import type { Kind } from "./kinds";
 
@@ -37,6 +37,7 @@ export interface KindHandler {
   nameInputs: NameInputs;
   recordWrites?: RecordWrites<Props>;
   secretDerived?: SecretDerived;
+  importId(id: string): Imported;
   check(ctx: HostContext, olds: Props, news: Props): Promise<CheckResult<unknown>>;
   diff(ctx: HostContext, id: string, olds: Props, news: Props): DiffResult;
   create(ctx: HostContext, inputs: Props): Promise<{ id: string; outs: unknown }>;
@@ -55,6 +56,7 @@ function kind<I, O>(h: Handler<I, O>): KindHandler {
     nameInputs: h.nameInputs,
     recordWrites: writes && { zone: writes.zone, created: (outs) => writes.created(fromEngine<O>(outs)) },
     secretDerived: h.secretDerived,
+    importId: (id) => h.importId(id),
     // check's olds are upgraded by the caller, which hands them to preflight as well.
     check: async (ctx, olds, news) => h.check(ctx, olds, news),
     // A refresh's diff gets the inputs in state as news (engine: RefreshStep), old names and all.

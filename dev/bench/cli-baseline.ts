@@ -1,6 +1,7 @@
 /**
  * Bench section: the real Pulumi CLI (`npm run pulumi-cli`), `up`, a no-op `up`, `refresh` and
- * `destroy` of N records in one sandbox zone, by this package's DnsRecord and by a bare dynamic
+ * `destroy` of N records in one sandbox zone, by this package's DnsRecord, by the same records on
+ * the native provider plugin (resources/provider/), and by a bare dynamic
  * provider that sends the same HTTP calls through the package's HTTP client and nothing else (one
  * create per record, one zone list per refresh shared by its reads, one delete per record; no check,
  * no diff, no adopt). Each command's wall time and CPU (user + system of the CLI and every process
@@ -30,6 +31,15 @@ const n = Number(new pulumi.Config().require("records"));
 for (let i = 0; i < n; i++) {
   const name = "cli-" + String(i).padStart(5, "0");
   new reseller.DnsRecord(name, { zone: "${ZONE}", type: "A", name, content: "198.51.100." + (i % 250), ttl: 300 });
+}
+`;
+
+/** The same records on the native provider plugin (its type token; Pulumi.yaml names the plugin). */
+const NATIVE = `const pulumi = require("@pulumi/pulumi");
+const n = Number(new pulumi.Config().require("records"));
+for (let i = 0; i < n; i++) {
+  const name = "cli-native-" + String(i).padStart(5, "0");
+  new pulumi.CustomResource("reseller:index:DnsRecord", name, { zone: "${ZONE}", type: "A", name, content: "198.51.100." + (i % 250), ttl: 300 });
 }
 `;
 
@@ -109,7 +119,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
       const { cli, timesFile } = timed;
       const cpuDir = path.join(dir, "cpu");
       fs.mkdirSync(cpuDir);
-      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 2 * records + 100 } });
+      const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 3 * records + 100 } });
       const settings = cliBenchSettings();
       const metrics: Metrics = { cliBaselineCliVersion: cli.version, cliBaselineRecords: records, cliBaselineCheckpoints: checkpointsFigure(settings) };
       const stacks: CliStack[] = [];
@@ -119,10 +129,12 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         const sides: [string, CliStack][] = [];
         for (const [side, program] of [
           ["ours", OURS],
+          ["native", NATIVE],
           ["bare", bare(path.join(checkoutRoot, "dist", "api", "client.js"))],
         ] as const) {
           const projectDir = makeProject(`cli-${side}`, { "index.js": program });
           projects.push(projectDir);
+          if (side === "native") fs.appendFileSync(path.join(projectDir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
           const env = {
             BARE_BASE_URL: sandbox.url,
             BARE_API_KEY: sandbox.credentials.key,
@@ -156,21 +168,27 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         }
         for (const op of Object.keys(costs.ours)) {
           const o = costs.ours[op];
+          const n = costs.native[op];
           const b = costs.bare[op];
           const k = `cliBaseline${op[0].toUpperCase()}${op.slice(1)}`;
           Object.assign(metrics, {
             [`${k}WallS`]: o.wallS,
             [`${k}CpuS`]: o.cpuS,
+            [`${k}NativeWallS`]: n.wallS,
+            [`${k}NativeCpuS`]: n.cpuS,
             [`${k}BareWallS`]: b.wallS,
             [`${k}BareCpuS`]: b.cpuS,
             [`${k}WallOverBare`]: round(o.wallS / b.wallS, 2),
             [`${k}CpuOverBare`]: round(o.cpuS / b.cpuS, 2),
+            [`${k}NativeWallOverBare`]: round(n.wallS / b.wallS, 2),
+            [`${k}NativeCpuOverBare`]: round(n.cpuS / b.cpuS, 2),
             [`${k}ProgramCpuS`]: o.programCpuS,
             [`${k}HostCpuS`]: o.hostCpuS,
             [`${k}BareProgramCpuS`]: b.programCpuS,
             [`${k}BareHostCpuS`]: b.hostCpuS,
             [`${k}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
             [`${k}Requests`]: o.requests,
+            [`${k}NativeRequests`]: n.requests,
             [`${k}BareRequests`]: b.requests,
           });
         }

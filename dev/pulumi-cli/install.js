@@ -4,6 +4,8 @@
 //   pulumi                          the CLI (module github.com/pulumi/pulumi/pkg/v3)
 //   pulumi-language-nodejs          the Node.js language host (dev/pulumi-cli/nodejs-host, ours: see there)
 //   pulumi-resource-pulumi-nodejs   the plugin that runs dynamic providers (as the SDK ships it)
+//   pulumi-language-yaml            the YAML language host (github.com/pulumi/pulumi-yaml at the version
+//                                   pinned in dev/pulumi-cli/yaml-host/go.mod; not with `--oldest`)
 // A second run with nothing changed does nothing. The build is Pulumi's release build: no cgo,
 // -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
 // `pulumi version` prints nothing and the Automation API refuses the binary). Go keeps its module
@@ -13,12 +15,17 @@ const { execFileSync, spawnSync } = require("node:child_process");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
-const { pinnedVersion } = require("./pinned");
+const { pinnedVersion, requiredVersion } = require("./pinned");
 
 const here = __dirname;
 const root = path.resolve(here, "..", "..");
 const oldest = process.argv.includes("--oldest");
 const moduleDir = oldest ? path.join(here, "oldest") : here;
+// The YAML language host: its own module, because pulumi-yaml v1.25.0 does not compile against the
+// CLI's pkg/sdk (it asks for v3.206.0); the two share every other dependency's version, so Go's build
+// cache serves most of it after the CLI's build.
+const yamlHostDir = path.join(here, "yaml-host");
+const yamlHostModule = "github.com/pulumi/pulumi-yaml";
 
 function fail(line) {
   console.error(`pulumi-cli: ${line}`);
@@ -41,15 +48,18 @@ function fingerprint(goVersion) {
   const hash = crypto.createHash("sha256").update(goVersion);
   const files = ["go.mod", "go.sum", "nodejs-host/main.go", "install.js"].map((f) => path.join(here, f));
   if (oldest) files.push(path.join(moduleDir, "go.mod"), path.join(moduleDir, "go.sum"));
+  else files.push(path.join(yamlHostDir, "go.mod"), path.join(yamlHostDir, "go.sum"));
   for (const f of files) hash.update(f.slice(here.length)).update(fs.readFileSync(f));
   return hash.digest("hex");
 }
 
-function goBuild(dir, out, pkg, version) {
+/** `-X` flags that stamp the CLI's version: the variable moved from pkg to sdk over the 3.x line (3.139.0 reads pkg's), so both. */
+const cliVersionFlags = (version) => [`-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`, `-X github.com/pulumi/pulumi/pkg/v3/version.Version=${version}`];
+
+function goBuild(dir, out, pkg, versionFlags) {
   const args = [
     "build", "-trimpath", "-tags", "osusergo,grpcnotrace",
-    // The version variable moved from pkg to sdk over the 3.x line (3.139.0 reads pkg's); -X names both.
-    "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version} -X github.com/pulumi/pulumi/pkg/v3/version.Version=${version}`,
+    "-ldflags", ["-s", "-w", ...versionFlags].join(" "),
     "-o", out, pkg,
   ];
   const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly" } });
@@ -76,7 +86,7 @@ function main() {
   const dir = binDir(version);
   const stamp = path.join(dir, ".fingerprint");
   const want = fingerprint(goVersion);
-  const binaries = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+  const binaries = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", ...(oldest ? [] : ["pulumi-language-yaml"])];
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want && binaries.every((b) => fs.existsSync(path.join(dir, b)))) {
     console.log(`pulumi-cli: ${version} is built (${path.relative(root, dir)}); nothing to do`);
     return;
@@ -85,11 +95,18 @@ function main() {
   fs.rmSync(stamp, { force: true });
   const started = Date.now();
   console.log(`pulumi-cli: building pulumi ${version} with ${goVersion} (the first build downloads and compiles for minutes)`);
-  goBuild(moduleDir, path.join(dir, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", version);
+  goBuild(moduleDir, path.join(dir, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", cliVersionFlags(version));
   // The language host is ours and built from the newest module whatever the CLI's version: a CLI
   // asks a host only for what it needs, and treats what the host does not offer as not offered.
-  goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", pinnedVersionOf(here));
+  goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", cliVersionFlags(pinnedVersionOf(here)));
   fs.writeFileSync(path.join(dir, "pulumi-resource-pulumi-nodejs"), dynamicProviderPlugin, { mode: 0o755 });
+  if (!oldest) {
+    const yamlVersion = requiredVersion(path.join(yamlHostDir, "go.mod"), yamlHostModule);
+    if (!yamlVersion) fail(`dev/pulumi-cli/yaml-host/go.mod does not pin ${yamlHostModule}`);
+    const yamlStarted = Date.now();
+    goBuild(yamlHostDir, path.join(dir, "pulumi-language-yaml"), `${yamlHostModule}/cmd/pulumi-language-yaml`, [`-X ${yamlHostModule}/pkg/version.Version=${yamlVersion}`]);
+    console.log(`pulumi-cli: built pulumi-language-yaml ${yamlVersion} in ${((Date.now() - yamlStarted) / 1000).toFixed(0)} s`);
+  }
   fs.writeFileSync(stamp, want);
   const printed = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
   console.log(`pulumi-cli: built pulumi ${printed} in ${((Date.now() - started) / 1000).toFixed(0)} s into ${path.relative(root, dir)}`);

@@ -4,7 +4,7 @@ import { isNotFound, isOutcomeUnknown, isRefusedAsInvalid } from "../../api/voca
 import type { ResellerApi } from "../shared/api";
 import { objectKey } from "../kit/ownership";
 import { diffChildHost } from "./diff";
-import { GONE, type Handler, claimUnlessReplaced, orGone } from "../kit/handler";
+import { GONE, type Handler, importedAs, claimUnlessReplaced, orGone } from "../kit/handler";
 import { canonicalChildHost, canonicalIps, defined, sameJson } from "../shared/normalize";
 import { checkChildHostInputs } from "./schema";
 import { type ChildHostInputs, ChildHostOutputs } from "./state";
@@ -31,6 +31,9 @@ const sameAddresses = (h: Host, ipv4: string[], ipv6: string[]): boolean =>
 
 export const childHostHandler: Handler<ChildHostInputs, ChildHostOutputs> = {
   nameInputs: (news) => [...one(news, "domain"), ...one(news, "hostname")],
+  // "<domain>/<hostname>"; state keeps the hostname.
+  importId: importedAs(["domain", "hostname"]),
+
   check: (_ctx, _olds, news) => checkChildHostInputs(news),
   diff: (ctx, id, olds, news) => claimUnlessReplaced(ctx, diffChildHost(olds, news), objectKey.host(olds.domain, id), olds, news),
 

@@ -7,7 +7,7 @@ import type { HostContext } from "../kit/context";
 import { objectKey } from "../kit/ownership";
 import { resourceName } from "../kit/urn";
 import { diffRecord } from "./diff";
-import { GONE, type Handler } from "../kit/handler";
+import { GONE, type Handler, importedAs } from "../kit/handler";
 import { declarations } from "../kit/declared-records";
 import { recordKey } from "../shared/record-key";
 import { recordDeclaredTwice, recordOwnedTwice, ttlConflict } from "../kit/preview-messages";
@@ -109,6 +109,9 @@ async function requireDelegation(ctx: HostContext, zone: string, want: Canonical
 
 export const recordHandler: Handler<RecordInputs, RecordOutputs> = {
   nameInputs: (news) => [...one(news, "zone"), ...recordNames(news, "")],
+  // "<zone>/<record id>": the service's id of the record (getRecords lists them); state keeps the record id.
+  importId: importedAs(["zone", "recordId"]),
+
   preview: previewRecord,
   recordWrites: {
     zone: (props) => (typeof props.zone === "string" ? props.zone : undefined),

@@ -7,7 +7,7 @@ import type { HostContext } from "../kit/context";
 import { objectKey } from "../kit/ownership";
 import { resourceName } from "../kit/urn";
 import { diffZone } from "./diff";
-import { GONE, type Handler } from "../kit/handler";
+import { GONE, type Handler, importedAs } from "../kit/handler";
 import { zoneDeclaredTwice } from "../kit/preview-messages";
 import { containsUnknown } from "../kit/check";
 import { zoneInactiveMessage } from "./delegation";
@@ -71,6 +71,8 @@ async function waitForDelegation(ctx: HostContext, domain: string, seconds: numb
 
 export const zoneHandler: Handler<ZoneInputs, ZoneOutputs> = {
   nameInputs: domainOnly,
+  importId: importedAs(["domain"]),
+
   preview: previewZone,
 
   check(ctx, _olds, news) {

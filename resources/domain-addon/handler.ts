@@ -8,7 +8,7 @@ import { objectKey } from "../kit/ownership";
 import { PartialFailure } from "../kit/partial-failure";
 import { pendingCreateHint } from "../kit/pending-create";
 import { diffDomainAddon } from "./diff";
-import { GONE, type Handler, claimUnlessReplaced, orGone } from "../kit/handler";
+import { GONE, type Handler, importedAs, claimUnlessReplaced, orGone } from "../kit/handler";
 import { defined } from "../shared/normalize";
 import { checkDomainOnlyInputs } from "./schema";
 import { addonPriceGuard, addonYears, ceilingOnly } from "../kit/price-guard";
@@ -143,6 +143,7 @@ function domainAddon<V extends { enabled: boolean }, O extends DomainAddonInputs
   }
 
   return {
+    importId: importedAs(["domain"]),
     preview: previewAddon(a),
     nameInputs: domainOnly,
     check: (ctx, _olds, news) => checkDomainOnlyInputs(news, ctx.limits()),

@@ -10,7 +10,7 @@ import type { Contact, ContactSet, ContactType, RenewalPolicy } from "../../api/
 import { isActiveStage, isCancelledBeforeSending, isExpiryMismatch, isGoneStage, isNotFound, isProcessingStage, isProtectionEnabled, isRenewableStage, STAGE } from "../../api/vocabulary";
 import type { ResellerApi } from "../shared/api";
 import { diffDomain, renewalDue } from "./diff";
-import { GONE, type Handler, type Props } from "../kit/handler";
+import { GONE, type Handler, importedAs, type Props } from "../kit/handler";
 import type { HostContext } from "../kit/context";
 import { objectKey } from "../kit/ownership";
 import { PartialFailure } from "../kit/partial-failure";
@@ -322,6 +322,8 @@ const liveOrder = async (api: ResellerApi, domain: string): Promise<DomainInfo |
 
 export const domainHandler: Handler<DomainInputs, DomainOutputs> = {
   nameInputs: (news) => [...one(news, "domain"), ...each(news.nameservers, "nameservers")],
+  importId: importedAs(["domain"]),
+
   preview: previewDomain,
   previewDiff: previewDomainDiff,
   // Contacts secret in part (one field, one contact) are kept secret whole: check renames and

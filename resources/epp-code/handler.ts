@@ -4,7 +4,7 @@ import { eppWhileProtected } from "../kit/preview-messages";
 import { objectKey } from "../kit/ownership";
 import { resourceName } from "../kit/urn";
 import { diffEppCode } from "./diff";
-import { type Handler, claimUnlessReplaced } from "../kit/handler";
+import { type Handler, importedAs, claimUnlessReplaced } from "../kit/handler";
 import { defined } from "../shared/normalize";
 import { checkEppCodeInputs } from "./schema";
 import { type EppCodeInputs, EppCodeOutputs } from "./state";
@@ -13,6 +13,9 @@ import { domainOnly } from "../kit/disguised-inputs";
 
 export const eppCodeHandler: Handler<EppCodeInputs, EppCodeOutputs> = {
   nameInputs: domainOnly,
+  // Imported without a code (reading one would request a new code): change `trigger` to request one.
+  importId: importedAs(["domain"]),
+
   preview: previewEppCode,
 
   check(ctx, olds, news) {

@@ -7,7 +7,6 @@
  * This module holds the process's one `Host`: the provider host serves every dynamic resource of
  * the stack from one process, and the SDK calls these exports without any context of ours.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_ACCOUNT } from "../shared/api";
 import type { DiffResult } from "../kit/diff";
 import type { Props } from "../kit/handler";
@@ -24,11 +23,34 @@ import { dropExpectedEchoes, expectEcho } from "./sdk-echo";
 import { isSettingError } from "../../api/settings";
 import { markDerivedSecrets } from "../kit/secret-inputs";
 import { PartialFailure } from "../kit/partial-failure";
+import type { LogSink } from "../kit/log";
+
+/** Pulumi's engine log, as the SDK's provider host reaches it (loaded at the first line: the native provider never loads the SDK). */
+const sdkLog: LogSink = {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  info: (line) => void (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.info(line),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  warn: (line) => void (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.warn(line),
+};
+let sink: LogSink = sdkLog;
 
 const host = new Host({
-  sink: { info: (line) => void pulumi.log.info(line), warn: (line) => void pulumi.log.warn(line) },
+  sink: { info: (line) => sink.info(line), warn: (line) => sink.warn(line) },
   sdkTooOld: () => sdkTooOld(),
 });
+
+/**
+ * Where the host's log lines go, for a process that is not the SDK's provider host (the native
+ * provider, ../provider/: lines attached to the resource they concern). Lines reach it redacted.
+ */
+export function useLogSink(s: LogSink): void {
+  sink = s;
+}
+
+/** The engine's Cancel, heard by a process that serves the provider RPCs itself (../provider/): as engine-cancel.ts does for the SDK's host. */
+export function cancel(why: string): void {
+  host.cancel(why);
+}
 // In the SDK's provider host: the engine's Cancel (the CLI's first Ctrl-C or SIGINT) stops new requests.
 onEngineCancel(() => host.cancel("the Pulumi CLI cancelled the command"));
 // The SDK's host prints what check, diff, read and delete throw, besides sending it to the engine: printed once (sdk-echo.ts).
@@ -45,6 +67,9 @@ function handler(name: string): KindHandler {
 }
 
 const contextOf = (account: string | undefined): HostContext => host.context(account ?? DEFAULT_ACCOUNT);
+
+/** The account's configured client, for a process that serves read-only functions itself (../provider/: Invoke). */
+export const accountApi = (account?: string): ReturnType<HostContext["api"]> => contextOf(account).api();
 
 /**
  * Runs a handler call with the values its property bags mark secret (`secretInputs`, from the

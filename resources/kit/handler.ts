@@ -65,6 +65,32 @@ export interface Handler<I, O> {
    * output secret only under the name of a secret input (./secret-inputs.ts, markDerivedSecrets).
    */
   secretDerived?: SecretDerived;
+  /**
+   * What an import id (`pulumi import <type> <name> <id>`) names: the id state keeps and the
+   * properties read needs to find the object (e.g. a record's zone). Made with `importedAs`.
+   */
+  importId(id: string): Imported;
+}
+
+/** An object to import: its id in state and what read needs beside it. */
+export interface Imported {
+  id: string;
+  props: Props;
+}
+
+/**
+ * The import id of a kind whose objects are named by `fields`, joined by "/" (e.g. ["zone",
+ * "recordId"]: "example.com/rec_1"); `id` picks the state's id from them (default: the last). An id
+ * of another shape is refused, naming the shape.
+ */
+export function importedAs(fields: readonly string[], id: (parts: Record<string, string>, whole: string) => string = (p) => p[fields[fields.length - 1]]): (whole: string) => Imported {
+  return (whole) => {
+    const parts = whole.split("/");
+    if (parts.length !== fields.length || parts.some((p) => p.trim() === ""))
+      throw new Error(`import id ${JSON.stringify(whole)} is not of the form ${fields.map((f) => `<${f}>`).join("/")}`);
+    const named = Object.fromEntries(fields.map((f, i) => [f, parts[i].trim()]));
+    return { id: id(named, whole), props: named };
+  };
 }
 
 /** Outputs every kind has: its inputs, and whether it was adopted rather than made. */

@@ -34,8 +34,17 @@ export async function failingInOneLine<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Where a process that is not the program takes its clients (the native plugin's Invoke: its provider's configured client). */
+let clientSource: ((account: string | undefined) => ReadOnlyApi) | undefined;
+
+/** The functions' clients from `source` instead of the program's stack config (../provider/: Invoke). */
+export function useClients(source: (account: string | undefined) => ReadOnlyApi): void {
+  clientSource = source;
+}
+
 /** The program's client for an account (a namespace `accountOf` checked), from stack config (or env): one per connection. */
 export function programClient(account: string | undefined): ReadOnlyApi {
+  if (clientSource) return clientSource(account);
   const ns = account ?? DEFAULT_ACCOUNT;
   const cfg = new pulumi.Config(ns);
   return clients.get(readSettings((k) => cfg.get(k), process.env, ns));

@@ -62,6 +62,18 @@ export const ENV_NAMES: Record<Parameters<ConfigGet>[0], string> = {
   preflight: "PREFLIGHT",
 };
 
+/** Each setting as the provider's schema documents it (its config variables), by setting name; secret ones say so. */
+export const SETTING_DOCS: Record<Parameters<ConfigGet>[0], { doc: string; secret?: boolean }> = {
+  baseUrl: { doc: "The service's scheme and host (and any path before /api/v1), e.g. https://reseller.example; https only, except for this machine. Environment: RESELLER_BASE_URL." },
+  apiKey: { doc: "The API key (visible ASCII). Environment: RESELLER_API_KEY." },
+  apiSecret: { doc: "The API secret; never stored in plain text. Environment: RESELLER_API_SECRET.", secret: true },
+  contract: { doc: "JSON overrides of the assumptions the package makes where the service's description is silent. Environment: RESELLER_CONTRACT." },
+  requestsPerMinute: { doc: "The client's rate limit per credential (default 60). Environment: RESELLER_REQUESTS_PER_MINUTE." },
+  timeoutSeconds: { doc: "Deadline of one request attempt, seconds (default 30). Environment: RESELLER_TIMEOUT_SECONDS." },
+  rateLimitDir: { doc: "Absolute path of the folder of the shared rate-limit logs (default: the user's cache folder). Environment: RESELLER_RATE_LIMIT_DIR." },
+  preflight: { doc: "\"false\" turns off the reads check makes to predict up (default \"true\"). Environment: RESELLER_PREFLIGHT." },
+};
+
 /** Reads settings; a missing credential is reported by name, never by value. Every setting falls back to the environment. */
 export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = process.env, account: string = DEFAULT_ACCOUNT): Settings {
   const prefix = envPrefix(account);

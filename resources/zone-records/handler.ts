@@ -8,7 +8,7 @@
  */
 import type { DnsRecord, RecordInput } from "../../api/views";
 import { isNotFound, isServiceManagedRecord } from "../../api/vocabulary";
-import { GONE, type Handler } from "../kit/handler";
+import { GONE, type Handler, importedAs } from "../kit/handler";
 import type { HostContext } from "../kit/context";
 import { objectKey } from "../kit/ownership";
 import { PartialFailure } from "../kit/partial-failure";
@@ -207,6 +207,8 @@ export const zoneRecordsHandler: Handler<ZoneRecordsInputs, ZoneRecordsOutputs> 
     const list = recordsOf(news);
     return [...one(news, "zone"), ...(Array.isArray(list) ? list.flatMap((r, i) => recordNames(r, `records[${i}].`)) : [])];
   },
+  importId: importedAs(["zone"]),
+
   preview: previewZoneRecords,
   // The records' contents are in the keys of both: secret when the declared records are. (`unmanaged`
   // and `elsewhere` hold records of others, a DnsRecord's secret content among them: always secret,

@@ -3,7 +3,7 @@ import type { DnsRecord } from "../../api/views";
 import { isNotFound, isTemplateConflict } from "../../api/vocabulary";
 import { objectKey } from "../kit/ownership";
 import { diffTemplate } from "./diff";
-import { GONE, type Handler } from "../kit/handler";
+import { GONE, type Handler, importedAs } from "../kit/handler";
 import { templateFailures } from "./template-check";
 import { defined } from "../shared/normalize";
 import { checkTemplateInputs } from "./schema";
@@ -18,6 +18,9 @@ function templateOutputs(inputs: TemplateInputs, made: Pick<TemplateOutputs, "re
 
 export const templateHandler: Handler<TemplateInputs, TemplateOutputs> = {
   nameInputs: (news) => one(news, "zone"),
+  // "<zone>/<template id>", which is also the id state keeps.
+  importId: importedAs(["zone", "templateId"], (_parts, whole) => whole),
+
   async check(ctx, _olds, news) {
     const result = checkTemplateInputs(news);
     if (!result.ok) return result;

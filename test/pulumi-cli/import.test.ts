@@ -16,7 +16,7 @@ import { canonicalEstateRecord } from "../../cli/canonical";
 import { CliStack, checkoutRoot, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
 import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { isReadRequest } from "../../sandbox/rules";
+import { writesSince } from "../support/request-log";
 
 jest.setTimeout(900_000);
 
@@ -53,12 +53,7 @@ async function reseller(argv: string[]): Promise<string[]> {
 }
 
 /** Requests since `mark` that are not reads. */
-const writes = (mark: number): string[] =>
-  sandbox.operator
-    .requests()
-    .slice(mark)
-    .filter((r) => r.mutating || !isReadRequest(r))
-    .map((r) => `${r.method} ${r.path}`);
+const writes = (mark: number): string[] => writesSince(sandbox, mark);
 
 /** The plan's rows of one operation symbol (`=` import, `+` create, ...) as "type name", from the CLI's preview part. */
 function rows(run: CliRun, symbol: string): string[] {

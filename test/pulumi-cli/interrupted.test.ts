@@ -13,10 +13,10 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import { CliStack, checkoutRoot, killTree, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { CliStack, checkoutRoot, makeProject, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { chargesOf, HEARD_CANCEL, interrupted, pendingOf, type How } from "../support/interrupt";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { readmeShellLines } from "../support/readme-program";
-import { until } from "../support/until";
 
 jest.setTimeout(900_000);
 
@@ -70,51 +70,8 @@ async function stackFor(domain: string): Promise<CliStack> {
   return stack;
 }
 
-/** A hang guard for what the CLI says or does, not a margin: 300 s. */
-const CLI_GUARD = 300_000;
-
-type How = "SIGINT" | "SIGINT twice" | "SIGKILL";
-
-/** What the provider host says when it hears the engine's Cancel with a call under way (resources/host/host.ts). */
-const HEARD_CANCEL = "the Pulumi CLI cancelled the command: requests under way finish and their answers are recorded; no new request is sent";
-
-/**
- * `pulumi up` (or `command`), interrupted while the sandbox holds the first request matching `path`
- * (method POST, or `method`) in flight, unprocessed (a hold fault). The test lets the request go
- * only once the CLI has said what it waits for, so no margin of time is involved: after SIGINT once,
- * the provider host's word that it heard the engine's Cancel; after SIGINT, then SIGINT again once the
- * CLI said it is cancelling, the CLI's `terminating`; after SIGKILL of the CLI and every process below
- * it, their end. Returns what the CLI printed, once the held request has been answered.
- */
-async function interruptedUp(stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> {
-  sandbox.operator.injectFault({ kind: "hold", count: 1, match: { method, path } });
-  const answered = sandbox.operator.requests().length;
-  const { child, done } = stack.start(command);
-  let out = "";
-  child.stdout!.on("data", (d: Buffer | string) => (out += String(d)));
-  try {
-    await until(`${method} ${path} to arrive`, () => sandbox.operator.held().length > 0, CLI_GUARD);
-    if (how === "SIGKILL") {
-      killTree(child);
-      await done;
-    } else {
-      child.kill("SIGINT");
-      if (how === "SIGINT twice") {
-        await until("the CLI to say it is cancelling", () => out.includes("^C received; cancelling"), CLI_GUARD);
-        child.kill("SIGINT");
-        await until("the CLI to say it is terminating", () => out.includes("^C received; terminating"), CLI_GUARD);
-      } else {
-        await until("the provider host to say it heard the engine's Cancel", () => out.includes(HEARD_CANCEL), CLI_GUARD);
-      }
-    }
-  } finally {
-    sandbox.operator.release();
-  }
-  const run = await done;
-  // The service applies a request it received, whoever is left to read the answer.
-  await until(`the answer to ${method} ${path}`, () => sandbox.operator.requests().slice(answered).some((r) => r.method === method && r.path.includes(path)), CLI_GUARD);
-  return run;
-}
+/** `pulumi up` (or `command`) interrupted `how` while the sandbox holds the request (../support/interrupt.ts). */
+const interruptedUp = (stack: CliStack, path: string, how: How, command = ["up", ...YES], method = "POST"): Promise<CliRun> => interrupted(sandbox, stack, path, how, command, method);
 
 /** A line of the README run by the shell as written, in the project folder with the stack's environment (not blocking: the sandbox answers from this process). */
 function shell(line: string, stack: CliStack): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -132,12 +89,8 @@ function shell(line: string, stack: CliStack): Promise<{ code: number | null; st
 /** The update locks in the stack's backend (a file each, under .pulumi/locks/). */
 const locks = (stack: CliStack): string[] => fs.readdirSync(stack.backend, { recursive: true, encoding: "utf8" }).filter((f) => /(^|\/)locks\/.+\.json$/.test(f));
 
-const charges = (domain: string): string[] =>
-  sandbox.operator
-    .ledger()
-    .filter((e) => e.domain === domain)
-    .map((e) => e.action);
-const pending = (s: StackExport): string[] => (s.deployment.pending_operations ?? []).map((p) => `${p.type} ${p.resource.urn.split("::").pop()}`);
+const charges = (domain: string): string[] => chargesOf(sandbox, domain);
+const pending = pendingOf;
 const resource = (s: StackExport, name: string) => (s.deployment.resources ?? []).find((r) => r.urn.endsWith(`::${name}`));
 
 test("SIGINT once at the registration: the order's answer is recorded with its charge, nothing is left pending, the next up finishes the rest", async () => {

@@ -13,7 +13,7 @@ import ts from "typescript";
 const root = path.resolve(__dirname, "..", "..");
 const RESOURCES = path.join(root, "resources");
 
-type Side = "program" | "host" | "shared" | "declarations";
+type Side = "program" | "host" | "shared" | "declarations" | "provider";
 
 /** Kind folders: one per resource kind (two kinds share domain-addon/). */
 const KIND_FOLDERS = ["domain", "dns-zone", "dns-record", "zone-template", "child-host", "domain-addon", "epp-code", "zone-records"];
@@ -25,8 +25,9 @@ function sideOf(rel: string): Side | undefined {
   if (rel === "index.ts") return "program";
   if (rel === "runtime.ts" || rel === "handlers.ts") return "host";
   if (top === "program") return "program";
-  // provider/: the native provider plugin's home (issue 45), a host of the handlers like host/.
-  if (top === "host" || top === "kit" || top === "provider") return "host";
+  // provider/: the native provider plugin (issue 45), a host of the handlers like host/, which also serves the read-only functions (Invoke).
+  if (top === "provider") return "provider";
+  if (top === "host" || top === "kit") return "host";
   if (top === "shared") return "shared";
   if (KIND_FOLDERS.includes(top) && file) {
     if (file === "args.ts" || file === "state.ts") return "declarations";
@@ -35,6 +36,9 @@ function sideOf(rel: string): Side | undefined {
   }
   return undefined;
 }
+
+/** The program-side modules the native provider runs: the read-only functions its Invoke serves. */
+const PROVIDER_SERVES = ["program/functions.ts", "program/lookups.ts", "program/invoke.ts"];
 
 interface Import {
   /** Resolved path relative to resources/ ("../provider/x.ts" for modules outside), or the bare name. */
@@ -107,6 +111,8 @@ function faults(modules: Record<string, string>): string[] {
       if (side === "program" && to === "host" && !i.typeOnly) out.push(`${rel}: program side loads host code ${i.target}`);
       if (side === "host" && to === "program") out.push(`${rel}: host side imports program code ${i.target}`);
       if (side === "shared" && (to === "program" || to === "host")) out.push(`${rel}: shared code imports ${to} code ${i.target}`);
+      if (side === "provider" && to === "program" && !i.typeOnly && !PROVIDER_SERVES.includes(i.target)) out.push(`${rel}: the native provider loads program code ${i.target}`);
+      if (side !== "provider" && to === "provider" && !i.typeOnly) out.push(`${rel}: loads the native provider's code ${i.target}`);
       if (side === "shared" && i.target === "@pulumi/pulumi" && !i.typeOnly) out.push(`${rel}: shared code loads @pulumi/pulumi`);
     }
   }

@@ -21,15 +21,20 @@ import { CliStack, makeProject, requirePulumiCli, type CliRun } from "../../dev/
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
 import { mistakeConfig, type Mistake } from "../audit/preview-catalogue";
+import { nativeProject } from "./native-project";
 
-/** Runs `cases` (the catalogue's from index `first` on) through the CLI: one sandbox and one backend for them. */
-export function mistakesThroughCli(cases: readonly Mistake[], first: number): void {
+/**
+ * Runs `cases` (the catalogue's from index `first` on) through the CLI: one sandbox and one backend
+ * for them. `native`: on the native provider plugin (its type tokens, reseller:index:<Kind>), not the
+ * dynamic resources.
+ */
+export function mistakesThroughCli(cases: readonly Mistake[], first: number, opts: { native?: boolean } = {}): void {
   let sandbox: SandboxHandle;
   let stack: CliStack;
   let projectDir: string;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
-    projectDir = makeProject("mistakes", { "index.js": "" });
+    projectDir = opts.native ? nativeProject("mistakes", { "index.js": "" }) : makeProject("mistakes", { "index.js": "" });
     stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, stack: "m0" });
   });
   afterAll(async () => {
@@ -40,6 +45,10 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number): vo
 
   /** The program a user would write for the mistake: its resources, in order, with literal arguments. */
   function programOf(m: Mistake): string {
+    if (opts.native) {
+      const declared = m.resources.map((r) => `new pulumi.CustomResource("reseller:index:${r.kind}", ${JSON.stringify(r.title)}, ${JSON.stringify(r.args)});`);
+      return `const pulumi = require("@pulumi/pulumi");\n${declared.join("\n")}\n`;
+    }
     const lines = m.resources.map((r) => `new reseller.${r.kind}(${JSON.stringify(r.title)}, ${JSON.stringify(r.args)});`);
     return `const reseller = require("reseller-pulumi");\n${lines.join("\n")}\n`;
   }

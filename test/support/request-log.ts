@@ -1,5 +1,7 @@
 /** Reading the sandbox's request log: shared by the tests and the bench. */
 import type { RequestLogEntry } from "../../sandbox/server";
+import type { SandboxHandle } from "../../sandbox/index";
+import { isReadRequest } from "../../sandbox/rules";
 
 /** Requests that may change something: every method but GET and HEAD. */
 export const isMutatingMethod = (e: Pick<RequestLogEntry, "method">): boolean => !["GET", "HEAD"].includes(e.method.toUpperCase());
@@ -17,3 +19,11 @@ export function maxInWindow(times: number[], windowMs: number): number {
   }
   return best;
 }
+
+/** The sandbox's requests since `mark` (an index into its log) that are not reads, as "METHOD path". */
+export const writesSince = (sandbox: SandboxHandle, mark: number): string[] =>
+  sandbox.operator
+    .requests()
+    .slice(mark)
+    .filter((r) => r.mutating || !isReadRequest(r))
+    .map((r) => `${r.method} ${r.path}`);
