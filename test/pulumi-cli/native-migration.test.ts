@@ -50,7 +50,7 @@ function unpackBeforeNative(into: string): void {
 test("a stack made by 0.3.0's dynamic resources moves to the native provider: no domain, zone or record created, deleted or replaced, nothing charged, no provider code left", async () => {
   buildSdk();
   const dynamic = readmeProgram(checkoutRoot, "Register a domain and host its DNS");
-  const native = readmeProgram(checkoutRoot, "Native: register a domain and host its DNS", 3);
+  const native = readmeProgram(checkoutRoot, "Native: register a domain and host its DNS", 3, "docs/native-provider.md");
   // node_modules as a user's would be: 0.3.0 installed (with its dependencies), then the SDK and the @pulumi/pulumi it needs.
   const ours = path.join(checkoutRoot, "node_modules");
   const extra = Object.fromEntries(fs.readdirSync(ours).filter((e) => e !== "reseller-pulumi").map((e) => [e, path.join(ours, e)]));

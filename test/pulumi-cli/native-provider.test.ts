@@ -110,7 +110,7 @@ describe("the README's native programs on the SDK Pulumi's code generator made (
 
   /** The README section's program on the SDK, its config set by the section's lines as the shell runs them. */
   async function readmeStack(heading: string, domain: string): Promise<CliStack> {
-    const { program, configLines } = readmeProgram(checkoutRoot, heading, 3);
+    const { program, configLines } = readmeProgram(checkoutRoot, heading, 3, "docs/native-provider.md");
     expect(program).toContain('from "@reseller-pulumi/native"');
     const stack = await nativeStack("native-readme", program, { sdk: true });
     const withSandbox = { url: sandbox.url, credentials: { key: "native-key", secret: SECRET } };

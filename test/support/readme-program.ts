@@ -14,11 +14,11 @@ export interface ReadmeProgram {
 }
 
 /** The text of the README's section under `heading` (a `## ` heading's text, or `### ` with level 3): up to the next heading of its level or above. */
-function readmeSection(root: string, heading: string, level: 2 | 3 = 2): string {
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+function readmeSection(root: string, heading: string, level: 2 | 3 = 2, file = "README.md"): string {
+  const readme = fs.readFileSync(path.join(root, file), "utf8");
   const marks = "#".repeat(level);
   const start = readme.indexOf(`\n${marks} ${heading}\n`);
-  if (start < 0) throw new Error(`README.md: no section "${marks} ${heading}"`);
+  if (start < 0) throw new Error(`${file}: no section "${marks} ${heading}"`);
   const next = [...readme.slice(start + 1).matchAll(level === 2 ? /\n## /g : /\n#{2,3} /g)][0];
   const end = next?.index === undefined ? -1 : start + 1 + next.index;
   return readme.slice(start, end < 0 ? undefined : end);
@@ -32,14 +32,14 @@ export function readmeShellLines(root: string, heading: string): string[] {
 }
 
 /** The section of the README under `heading` (a `## ` heading's text, or `### ` with level 3): its first ```ts block and its config lines. */
-export function readmeProgram(root: string, heading: string, level: 2 | 3 = 2): ReadmeProgram {
+export function readmeProgram(root: string, heading: string, level: 2 | 3 = 2, file = "README.md"): ReadmeProgram {
   const marks = "#".repeat(level);
-  const section = readmeSection(root, heading, level);
+  const section = readmeSection(root, heading, level, file);
   const program = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!program) throw new Error(`README.md: no \`\`\`ts block under "${marks} ${heading}"`);
+  if (!program) throw new Error(`${file}: no \`\`\`ts block under "${marks} ${heading}"`);
   const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes("pulumi config set reseller:apiKey")) ?? "";
   const configLines = [...block.matchAll(/^pulumi config set .*$/gm)].map((m) => m[0].replace(/\s+#.*$/, "").trim());
-  if (configLines.length === 0) throw new Error(`README.md: no \`pulumi config set\` lines under "${marks} ${heading}"`);
+  if (configLines.length === 0) throw new Error(`${file}: no \`pulumi config set\` lines under "${marks} ${heading}"`);
   return { program, configLines };
 }
 
