@@ -12,7 +12,7 @@ import (
 const schemaFile = "schema.json"
 
 // languageSettings is what each generator needs beyond the schema's resources and docs: where the Go
-// SDK lives (README, "Other languages") and the Python package's name. The schema may carry the same
+// SDK lives (docs/languages.md) and the Python package's name. The schema may carry the same
 // settings itself; where it carries a different value for one, codegen fails rather than pick one.
 var languageSettings = map[string]map[string]any{
 	"go": {

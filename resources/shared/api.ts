@@ -84,10 +84,10 @@ export function readSettings(configGet: ConfigGet, env: NodeJS.ProcessEnv = proc
   const apiSecret = get("apiSecret");
   const missing = [!baseUrl && name("baseUrl"), !apiKey && name("apiKey"), !apiSecret && name("apiSecret")].filter(Boolean);
   // The fix: each setting by its config command (the secret encrypted), or its environment variable.
-  const how = [!baseUrl && `${account}:baseUrl <scheme and host>`, !apiKey && `${account}:apiKey <API key>`, !apiSecret && `--secret ${account}:apiSecret <API secret>`].filter(Boolean);
+  const how = [!baseUrl && `\`pulumi config set ${account}:baseUrl <scheme and host>\``, !apiKey && `\`pulumi config set ${account}:apiKey <API key>\``, !apiSecret && `\`pulumi config set --secret ${account}:apiSecret\` (it asks for the secret, or reads it from a pipe: never on the command line)`].filter(Boolean);
   const one = missing.length === 1;
   if (missing.length)
-    throw new Error(`reseller: missing configuration: ${missing.join(", ")}. Set ${one ? "it" : "them"} with ${how.map((h) => `\`pulumi config set ${h}\``).join(", ")}, or the environment variable${one ? "" : "s"} in parentheses`);
+    throw new Error(`reseller: missing configuration: ${missing.join(", ")}. Set ${one ? "it" : "them"} with ${how.join(", ")}, or the environment variable${one ? "" : "s"} in parentheses`);
   const contractText = get("contract");
   let contract: ContractOverrides | undefined;
   if (contractText) {

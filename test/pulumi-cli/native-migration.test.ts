@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { CliStack, checkoutRoot, requirePulumiCli } from "../../dev/pulumi-cli";
 import { buildSdk, nativeProject } from "../support/native-project";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import { fillPlaceholders, readmeProgram } from "../support/readme-program";
+import { configInput, fillPlaceholders, readmeProgram } from "../support/readme-program";
 import { writesSince } from "../support/request-log";
 
 jest.setTimeout(900_000);
@@ -60,7 +60,7 @@ test("a stack made by 0.3.0's dynamic resources moves to the native provider: no
 
   stack = await CliStack.init({ cli: requirePulumiCli(), projectDir: dir });
   for (const line of dynamic.configLines) {
-    const r = spawnSync("sh", ["-c", fillPlaceholders(line, sandbox, "packed-shop.com")], { cwd: dir, env: stack.env(), encoding: "utf8" });
+    const r = spawnSync("sh", ["-c", fillPlaceholders(line, sandbox, "packed-shop.com")], { input: configInput(line, sandbox), cwd: dir, env: stack.env(), encoding: "utf8" });
     expect({ line, code: r.status, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
   }
   const up = await stack.run(["up", ...YES]);

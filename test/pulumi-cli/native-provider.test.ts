@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import { spawnSync } from "node:child_process";
 import { CliStack, checkoutRoot, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
 import { buildSdk, nativeProject } from "../support/native-project";
-import { fillPlaceholders, readmeProgram } from "../support/readme-program";
+import { configInput, fillPlaceholders, readmeProgram } from "../support/readme-program";
 import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { writesSince } from "../support/request-log";
@@ -115,7 +115,7 @@ describe("the README's native programs on the SDK Pulumi's code generator made (
     const stack = await nativeStack("native-readme", program, { sdk: true });
     const withSandbox = { url: sandbox.url, credentials: { key: "native-key", secret: SECRET } };
     for (const line of configLines) {
-      const r = spawnSync("sh", ["-c", fillPlaceholders(line, withSandbox, domain)], { cwd: stack.opts.projectDir, env: stack.env(), encoding: "utf8" });
+      const r = spawnSync("sh", ["-c", fillPlaceholders(line, withSandbox, domain)], { input: configInput(line, withSandbox), cwd: stack.opts.projectDir, env: stack.env(), encoding: "utf8" });
       expect({ line, code: r.status, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
     }
     return stack;

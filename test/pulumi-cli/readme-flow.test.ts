@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import { CliStack, OLDEST_CLI, PINNED_CLI, checkoutRoot, makeProject, requirePulumiCli } from "../../dev/pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
-import { fillPlaceholders, readmeProgram } from "../support/readme-program";
+import { configInput, fillPlaceholders, readmeProgram } from "../support/readme-program";
 
 jest.setTimeout(900_000);
 
@@ -43,7 +43,7 @@ async function readmeStack(heading: string, domain: string, version = PINNED_CLI
     fs.rmSync(projectDir, { recursive: true, force: true });
   });
   for (const line of configLines) {
-    const r = spawnSync("sh", ["-c", fillPlaceholders(line, sandbox, domain)], { cwd: projectDir, env: stack.env(), encoding: "utf8" });
+    const r = spawnSync("sh", ["-c", fillPlaceholders(line, sandbox, domain)], { input: configInput(line, sandbox), cwd: projectDir, env: stack.env(), encoding: "utf8" });
     expect({ line, code: r.status, stderr: r.stderr }).toEqual({ line, code: 0, stderr: "" });
   }
   return { stack, projectDir };

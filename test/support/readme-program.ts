@@ -52,3 +52,12 @@ export function fillPlaceholders(line: string, sandbox: { url: string; credentia
     .replace("<API_KEY>", sandbox.credentials.key)
     .replace("<API_SECRET>", sandbox.credentials.secret);
 }
+
+/**
+ * What a README config line reads on standard input: the API secret, for the line that sets it with
+ * no value on the command line (`pulumi config set --secret reseller:apiSecret` reads a pipe, as the
+ * README says); nothing for the others.
+ */
+export function configInput(line: string, sandbox: { credentials: { secret: string } }): string {
+  return /config set --secret reseller:apiSecret\s*$/.test(line) ? sandbox.credentials.secret : "";
+}
