@@ -33,11 +33,15 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * The zone imported into `out`. Unprotected (`--protect false`): moving a zone from one form to the
+ * other deletes the first form's resources from state, which `protect`, the import's default, refuses.
+ */
 async function importZone(out: string, ...flags: string[]): Promise<string> {
   const project = path.join(dir, out);
   const env = { RESELLER_BASE_URL: sandbox.url, RESELLER_API_KEY: sandbox.credentials.key, RESELLER_API_SECRET: sandbox.credentials.secret };
   const errors: string[] = [];
-  const code = await main(["import", "--zone", ZONE, "--out", project, "--requests-per-minute", "6000", ...flags], { env, out: () => undefined, err: (l) => errors.push(l), cwd: dir });
+  const code = await main(["import", "--zone", ZONE, "--out", project, "--requests-per-minute", "6000", "--protect", "false", ...flags], { env, out: () => undefined, err: (l) => errors.push(l), cwd: dir });
   expect(errors).toEqual([]);
   expect(code).toBe(0);
   return project;

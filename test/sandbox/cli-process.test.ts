@@ -17,7 +17,7 @@ let out: string;
 
 /** Transpile api/ and sandbox/ (the CLI's whole import graph) to CommonJS under `out`. */
 function transpile(): void {
-  for (const dir of ["provider", "dns", "sandbox"]) {
+  for (const dir of ["api", "dns", "sandbox"]) {
     fs.mkdirSync(path.join(out, dir), { recursive: true });
     for (const f of fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith(".ts") && !n.endsWith(".d.ts"))) {
       const src = fs.readFileSync(path.join(root, dir, f), "utf8");
