@@ -136,6 +136,8 @@ export class DnsZoneRecords extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/reseller:DnsZoneRecords" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
+        const secretOpts = { additionalSecretOutputs: ["elsewhere", "unmanaged"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         super(DnsZoneRecords.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -82,6 +82,12 @@ export class Domain extends pulumi.CustomResource {
     }
 
     /**
+     * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+     * currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+     * service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+     */
+    declare public readonly acknowledgedCharges: pulumi.Output<string[] | undefined>;
+    /**
      * Take an existing domain of the account into state: no purchase, no change.
      */
     declare public readonly adopt: pulumi.Output<boolean | undefined>;
@@ -143,6 +149,10 @@ export class Domain extends pulumi.CustomResource {
      */
     declare public readonly nameservers: pulumi.Output<string[] | undefined>;
     /**
+     * Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here.
+     */
+    declare public /*out*/ readonly overcharges: pulumi.Output<outputs.OverchargeOutput[] | undefined>;
+    /**
      * EPP statuses at the registry, e.g. clientTransferProhibited.
      */
     declare public /*out*/ readonly registryStatuses: pulumi.Output<string[] | undefined>;
@@ -186,6 +196,7 @@ export class Domain extends pulumi.CustomResource {
             if (args?.domain === undefined && !opts.urn) {
                 throw new Error("Missing required property 'domain'");
             }
+            resourceInputs["acknowledgedCharges"] = args?.acknowledgedCharges;
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["authCode"] = args?.authCode ? pulumi.secret(args.authCode) : undefined;
             resourceInputs["clientReference"] = args?.clientReference;
@@ -204,11 +215,13 @@ export class Domain extends pulumi.CustomResource {
             resourceInputs["expiresAt"] = undefined /*out*/;
             resourceInputs["expiryDate"] = undefined /*out*/;
             resourceInputs["invoice"] = undefined /*out*/;
+            resourceInputs["overcharges"] = undefined /*out*/;
             resourceInputs["registryStatuses"] = undefined /*out*/;
             resourceInputs["stage"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["unconfirmedOrder"] = undefined /*out*/;
         } else {
+            resourceInputs["acknowledgedCharges"] = undefined /*out*/;
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["adopted"] = undefined /*out*/;
             resourceInputs["authCode"] = undefined /*out*/;
@@ -224,6 +237,7 @@ export class Domain extends pulumi.CustomResource {
             resourceInputs["locked"] = undefined /*out*/;
             resourceInputs["maxPrice"] = undefined /*out*/;
             resourceInputs["nameservers"] = undefined /*out*/;
+            resourceInputs["overcharges"] = undefined /*out*/;
             resourceInputs["registryStatuses"] = undefined /*out*/;
             resourceInputs["renewal"] = undefined /*out*/;
             resourceInputs["stage"] = undefined /*out*/;
@@ -245,6 +259,12 @@ export class Domain extends pulumi.CustomResource {
  * The set of arguments for constructing a Domain resource.
  */
 export interface DomainArgs {
+    /**
+     * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+     * currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+     * service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+     */
+    acknowledgedCharges?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Take an existing domain of the account into state: no purchase, no change.
      */

@@ -58,6 +58,12 @@ export class PrivacyAddon extends pulumi.CustomResource {
     }
 
     /**
+     * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+     * currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+     * none). Until an overcharge is listed here, every `pulumi up` fails on it.
+     */
+    declare public readonly acknowledgedCharges: pulumi.Output<string[] | undefined>;
+    /**
      * Take the add-on, already on, into state: no purchase.
      */
     declare public readonly adopt: pulumi.Output<boolean | undefined>;
@@ -99,6 +105,7 @@ export class PrivacyAddon extends pulumi.CustomResource {
             if (args?.domain === undefined && !opts.urn) {
                 throw new Error("Missing required property 'domain'");
             }
+            resourceInputs["acknowledgedCharges"] = args?.acknowledgedCharges;
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["domain"] = args?.domain;
             resourceInputs["maxPrice"] = args?.maxPrice;
@@ -106,6 +113,7 @@ export class PrivacyAddon extends pulumi.CustomResource {
             resourceInputs["enabled"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
         } else {
+            resourceInputs["acknowledgedCharges"] = undefined /*out*/;
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["adopted"] = undefined /*out*/;
             resourceInputs["domain"] = undefined /*out*/;
@@ -124,6 +132,12 @@ export class PrivacyAddon extends pulumi.CustomResource {
  * The set of arguments for constructing a PrivacyAddon resource.
  */
 export interface PrivacyAddonArgs {
+    /**
+     * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+     * currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+     * none). Until an overcharge is listed here, every `pulumi up` fails on it.
+     */
+    acknowledgedCharges?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Take the add-on, already on, into state: no purchase.
      */

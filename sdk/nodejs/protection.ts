@@ -56,6 +56,12 @@ export class Protection extends pulumi.CustomResource {
     }
 
     /**
+     * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+     * currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+     * none). Until an overcharge is listed here, every `pulumi up` fails on it.
+     */
+    declare public readonly acknowledgedCharges: pulumi.Output<string[] | undefined>;
+    /**
      * Take the add-on, already on, into state: no purchase.
      */
     declare public readonly adopt: pulumi.Output<boolean | undefined>;
@@ -97,6 +103,7 @@ export class Protection extends pulumi.CustomResource {
             if (args?.domain === undefined && !opts.urn) {
                 throw new Error("Missing required property 'domain'");
             }
+            resourceInputs["acknowledgedCharges"] = args?.acknowledgedCharges;
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["domain"] = args?.domain;
             resourceInputs["maxPrice"] = args?.maxPrice;
@@ -104,6 +111,7 @@ export class Protection extends pulumi.CustomResource {
             resourceInputs["enabled"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
         } else {
+            resourceInputs["acknowledgedCharges"] = undefined /*out*/;
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["adopted"] = undefined /*out*/;
             resourceInputs["domain"] = undefined /*out*/;
@@ -122,6 +130,12 @@ export class Protection extends pulumi.CustomResource {
  * The set of arguments for constructing a Protection resource.
  */
 export interface ProtectionArgs {
+    /**
+     * Charges you have checked and accept after they failed their check (above maxPrice, or in another
+     * currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+     * none). Until an overcharge is listed here, every `pulumi up` fails on it.
+     */
+    acknowledgedCharges?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Take the add-on, already on, into state: no purchase.
      */

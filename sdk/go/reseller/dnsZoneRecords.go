@@ -58,6 +58,11 @@ func NewDnsZoneRecords(ctx *pulumi.Context,
 		},
 	})
 	opts = append(opts, aliases)
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"elsewhere",
+		"unmanaged",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource DnsZoneRecords
 	err := ctx.RegisterResource("reseller:index:DnsZoneRecords", name, args, &resource, opts...)

@@ -28,6 +28,10 @@ import (
 type Domain struct {
 	pulumi.CustomResourceState
 
+	// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+	// currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+	// service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+	AcknowledgedCharges pulumi.StringArrayOutput `pulumi:"acknowledgedCharges"`
 	// Take an existing domain of the account into state: no purchase, no change.
 	Adopt pulumi.BoolPtrOutput `pulumi:"adopt"`
 	// True when the domain was adopted rather than bought.
@@ -59,6 +63,8 @@ type Domain struct {
 	MaxPrice pulumi.AnyOutput `pulumi:"maxPrice"`
 	// Nameservers the registry has.
 	Nameservers pulumi.StringArrayOutput `pulumi:"nameservers"`
+	// Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here.
+	Overcharges OverchargeOutputArrayOutput `pulumi:"overcharges"`
 	// EPP statuses at the registry, e.g. clientTransferProhibited.
 	RegistryStatuses pulumi.StringArrayOutput `pulumi:"registryStatuses"`
 	// Renewal policy; renewals happen in `pulumi up` when due, keyed on the current expiry (never twice).
@@ -142,6 +148,10 @@ func DomainExists(ctx *pulumi.Context,
 }
 
 type domainArgs struct {
+	// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+	// currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+	// service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+	AcknowledgedCharges []string `pulumi:"acknowledgedCharges"`
 	// Take an existing domain of the account into state: no purchase, no change.
 	Adopt *bool `pulumi:"adopt"`
 	// Transfer code (secret). When given, the domain is transferred in instead of registered.
@@ -169,6 +179,10 @@ type domainArgs struct {
 
 // The set of arguments for constructing a Domain resource.
 type DomainArgs struct {
+	// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+	// currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+	// service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+	AcknowledgedCharges pulumi.StringArrayInput
 	// Take an existing domain of the account into state: no purchase, no change.
 	Adopt pulumi.BoolPtrInput
 	// Transfer code (secret). When given, the domain is transferred in instead of registered.
@@ -281,6 +295,13 @@ func (o DomainOutput) ToDomainOutputWithContext(ctx context.Context) DomainOutpu
 	return o
 }
 
+// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+// currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+// service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+func (o DomainOutput) AcknowledgedCharges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Domain) pulumi.StringArrayOutput { return v.AcknowledgedCharges }).(pulumi.StringArrayOutput)
+}
+
 // Take an existing domain of the account into state: no purchase, no change.
 func (o DomainOutput) Adopt() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Domain) pulumi.BoolPtrOutput { return v.Adopt }).(pulumi.BoolPtrOutput)
@@ -355,6 +376,11 @@ func (o DomainOutput) MaxPrice() pulumi.AnyOutput {
 // Nameservers the registry has.
 func (o DomainOutput) Nameservers() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Domain) pulumi.StringArrayOutput { return v.Nameservers }).(pulumi.StringArrayOutput)
+}
+
+// Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here.
+func (o DomainOutput) Overcharges() OverchargeOutputArrayOutput {
+	return o.ApplyT(func(v *Domain) OverchargeOutputArrayOutput { return v.Overcharges }).(OverchargeOutputArrayOutput)
 }
 
 // EPP statuses at the registry, e.g. clientTransferProhibited.

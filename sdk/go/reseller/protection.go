@@ -20,6 +20,10 @@ import (
 type Protection struct {
 	pulumi.CustomResourceState
 
+	// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+	// currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+	// none). Until an overcharge is listed here, every `pulumi up` fails on it.
+	AcknowledgedCharges pulumi.StringArrayOutput `pulumi:"acknowledgedCharges"`
 	// Take the add-on, already on, into state: no purchase.
 	Adopt pulumi.BoolPtrOutput `pulumi:"adopt"`
 	// True when the add-on was adopted rather than bought.
@@ -92,6 +96,10 @@ func ProtectionExists(ctx *pulumi.Context,
 }
 
 type protectionArgs struct {
+	// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+	// currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+	// none). Until an overcharge is listed here, every `pulumi up` fails on it.
+	AcknowledgedCharges []string `pulumi:"acknowledgedCharges"`
 	// Take the add-on, already on, into state: no purchase.
 	Adopt *bool `pulumi:"adopt"`
 	// The domain (held by the account). Changing it replaces the resource.
@@ -105,6 +113,10 @@ type protectionArgs struct {
 
 // The set of arguments for constructing a Protection resource.
 type ProtectionArgs struct {
+	// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+	// currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+	// none). Until an overcharge is listed here, every `pulumi up` fails on it.
+	AcknowledgedCharges pulumi.StringArrayInput
 	// Take the add-on, already on, into state: no purchase.
 	Adopt pulumi.BoolPtrInput
 	// The domain (held by the account). Changing it replaces the resource.
@@ -201,6 +213,13 @@ func (o ProtectionOutput) ToProtectionOutput() ProtectionOutput {
 
 func (o ProtectionOutput) ToProtectionOutputWithContext(ctx context.Context) ProtectionOutput {
 	return o
+}
+
+// Charges you have checked and accept after they failed their check (above maxPrice, or in another
+// currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+// none). Until an overcharge is listed here, every `pulumi up` fails on it.
+func (o ProtectionOutput) AcknowledgedCharges() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Protection) pulumi.StringArrayOutput { return v.AcknowledgedCharges }).(pulumi.StringArrayOutput)
 }
 
 // Take the add-on, already on, into state: no purchase.

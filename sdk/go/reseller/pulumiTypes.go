@@ -1074,6 +1074,57 @@ func (o GetDomainResultContactsOutput) Tech() ContactPtrOutput {
 	return o.ApplyT(func(v GetDomainResultContacts) *Contact { return v.Tech }).(ContactPtrOutput)
 }
 
+type OverchargeOutput struct {
+	// What to add to `acknowledgedCharges` once checked: the invoice, or "<amount> <currency>".
+	Acknowledge string `pulumi:"acknowledge"`
+	// What was wrong: the charge, what it was held against, the invoice.
+	Problem string `pulumi:"problem"`
+}
+
+type OverchargeOutputOutput struct{ *pulumi.OutputState }
+
+func (OverchargeOutputOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverchargeOutput)(nil)).Elem()
+}
+
+func (o OverchargeOutputOutput) ToOverchargeOutputOutput() OverchargeOutputOutput {
+	return o
+}
+
+func (o OverchargeOutputOutput) ToOverchargeOutputOutputWithContext(ctx context.Context) OverchargeOutputOutput {
+	return o
+}
+
+// What to add to `acknowledgedCharges` once checked: the invoice, or "<amount> <currency>".
+func (o OverchargeOutputOutput) Acknowledge() pulumi.StringOutput {
+	return o.ApplyT(func(v OverchargeOutput) string { return v.Acknowledge }).(pulumi.StringOutput)
+}
+
+// What was wrong: the charge, what it was held against, the invoice.
+func (o OverchargeOutputOutput) Problem() pulumi.StringOutput {
+	return o.ApplyT(func(v OverchargeOutput) string { return v.Problem }).(pulumi.StringOutput)
+}
+
+type OverchargeOutputArrayOutput struct{ *pulumi.OutputState }
+
+func (OverchargeOutputArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OverchargeOutput)(nil)).Elem()
+}
+
+func (o OverchargeOutputArrayOutput) ToOverchargeOutputArrayOutput() OverchargeOutputArrayOutput {
+	return o
+}
+
+func (o OverchargeOutputArrayOutput) ToOverchargeOutputArrayOutputWithContext(ctx context.Context) OverchargeOutputArrayOutput {
+	return o
+}
+
+func (o OverchargeOutputArrayOutput) Index(i pulumi.IntInput) OverchargeOutputOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OverchargeOutput {
+		return vs[0].([]OverchargeOutput)[vs[1].(int)]
+	}).(OverchargeOutputOutput)
+}
+
 type Price struct {
 	// Decimal string, e.g. "12.50".
 	Amount string `pulumi:"amount"`
@@ -1938,6 +1989,8 @@ func init() {
 	pulumi.RegisterOutputType(DomainUnconfirmedOrderOutput{})
 	pulumi.RegisterOutputType(DomainUnconfirmedOrderPtrOutput{})
 	pulumi.RegisterOutputType(GetDomainResultContactsOutput{})
+	pulumi.RegisterOutputType(OverchargeOutputOutput{})
+	pulumi.RegisterOutputType(OverchargeOutputArrayOutput{})
 	pulumi.RegisterOutputType(PriceOutput{})
 	pulumi.RegisterOutputType(PricePtrOutput{})
 	pulumi.RegisterOutputType(RecordExtraOutput{})

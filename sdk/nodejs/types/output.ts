@@ -173,6 +173,17 @@ export interface GetDomainResultContacts {
     tech?: outputs.Contact;
 }
 
+export interface OverchargeOutput {
+    /**
+     * What to add to `acknowledgedCharges` once checked: the invoice, or "<amount> <currency>".
+     */
+    acknowledge: string;
+    /**
+     * What was wrong: the charge, what it was held against, the invoice.
+     */
+    problem: string;
+}
+
 export interface Price {
     /**
      * Decimal string, e.g. "12.50".

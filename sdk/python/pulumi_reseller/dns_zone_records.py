@@ -193,6 +193,8 @@ class DnsZoneRecords(pulumi.CustomResource):
             __props__.__dict__["unmanaged"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/reseller:DnsZoneRecords")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["elsewhere", "unmanaged"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(DnsZoneRecords, __self__).__init__(
             'reseller:index:DnsZoneRecords',
             resource_name,

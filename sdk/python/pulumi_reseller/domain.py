@@ -22,6 +22,7 @@ __all__ = ['DomainArgs', 'Domain']
 class DomainArgs:
     def __init__(__self__, *,
                  domain: pulumi.Input[_builtins.str],
+                 acknowledged_charges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_code: pulumi.Input[Optional[_builtins.str]] = None,
                  client_reference: pulumi.Input[Optional[_builtins.str]] = None,
@@ -36,6 +37,9 @@ class DomainArgs:
         The set of arguments for constructing a Domain resource.
 
         :param pulumi.Input[_builtins.str] domain: The domain name; an IDN may be given in Unicode (stored as punycode). Changing it replaces the resource (the old domain stays registered).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
+               currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+               service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
         :param pulumi.Input[_builtins.bool] adopt: Take an existing domain of the account into state: no purchase, no change.
         :param pulumi.Input[_builtins.str] auth_code: Transfer code (secret). When given, the domain is transferred in instead of registered.
         :param pulumi.Input[_builtins.str] client_reference: Your own order or domain reference, sent with the order.
@@ -49,6 +53,8 @@ class DomainArgs:
         :param pulumi.Input[_builtins.float] years: Registration term in years, default 1. Used only when the domain is bought.
         """
         pulumi.set(__self__, "domain", domain)
+        if acknowledged_charges is not None:
+            pulumi.set(__self__, "acknowledged_charges", acknowledged_charges)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
         if auth_code is not None:
@@ -81,6 +87,20 @@ class DomainArgs:
     @domain.setter
     def domain(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "domain", value)
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgedCharges")
+    def acknowledged_charges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Charges you have checked and accept after they failed their check (above maxPrice, or in another
+        currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+        service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+        """
+        return pulumi.get(self, "acknowledged_charges")
+
+    @acknowledged_charges.setter
+    def acknowledged_charges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "acknowledged_charges", value)
 
     @_builtins.property
     @pulumi.getter
@@ -210,6 +230,7 @@ class Domain(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 acknowledged_charges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_code: pulumi.Input[Optional[_builtins.str]] = None,
                  client_reference: pulumi.Input[Optional[_builtins.str]] = None,
@@ -239,6 +260,9 @@ class Domain(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
+               currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+               service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
         :param pulumi.Input[_builtins.bool] adopt: Take an existing domain of the account into state: no purchase, no change.
         :param pulumi.Input[_builtins.str] auth_code: Transfer code (secret). When given, the domain is transferred in instead of registered.
         :param pulumi.Input[_builtins.str] client_reference: Your own order or domain reference, sent with the order.
@@ -288,6 +312,7 @@ class Domain(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 acknowledged_charges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_code: pulumi.Input[Optional[_builtins.str]] = None,
                  client_reference: pulumi.Input[Optional[_builtins.str]] = None,
@@ -308,6 +333,7 @@ class Domain(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = DomainArgs.__new__(DomainArgs)
 
+            __props__.__dict__["acknowledged_charges"] = acknowledged_charges
             __props__.__dict__["adopt"] = adopt
             __props__.__dict__["auth_code"] = None if auth_code is None else pulumi.Output.secret(auth_code)
             __props__.__dict__["client_reference"] = client_reference
@@ -328,6 +354,7 @@ class Domain(pulumi.CustomResource):
             __props__.__dict__["expires_at"] = None
             __props__.__dict__["expiry_date"] = None
             __props__.__dict__["invoice"] = None
+            __props__.__dict__["overcharges"] = None
             __props__.__dict__["registry_statuses"] = None
             __props__.__dict__["stage"] = None
             __props__.__dict__["status"] = None
@@ -358,6 +385,7 @@ class Domain(pulumi.CustomResource):
 
         __props__ = DomainArgs.__new__(DomainArgs)
 
+        __props__.__dict__["acknowledged_charges"] = None
         __props__.__dict__["adopt"] = None
         __props__.__dict__["adopted"] = None
         __props__.__dict__["auth_code"] = None
@@ -373,6 +401,7 @@ class Domain(pulumi.CustomResource):
         __props__.__dict__["locked"] = None
         __props__.__dict__["max_price"] = None
         __props__.__dict__["nameservers"] = None
+        __props__.__dict__["overcharges"] = None
         __props__.__dict__["registry_statuses"] = None
         __props__.__dict__["renewal"] = None
         __props__.__dict__["stage"] = None
@@ -387,6 +416,16 @@ class Domain(pulumi.CustomResource):
             opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
         return pulumi.runtime.exists_resource(None, 'reseller:index:Domain', id, __props__, opts or pulumi.ResourceOptions())
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgedCharges")
+    def acknowledged_charges(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Charges you have checked and accept after they failed their check (above maxPrice, or in another
+        currency), by the value the failure names: the invoice, e.g. ["INV-1042"] (or "30.00 USD" when the
+        service named no invoice). Until an overcharge is listed here, every `pulumi up` fails on it.
+        """
+        return pulumi.get(self, "acknowledged_charges")
 
     @_builtins.property
     @pulumi.getter
@@ -508,6 +547,14 @@ class Domain(pulumi.CustomResource):
         Nameservers the registry has.
         """
         return pulumi.get(self, "nameservers")
+
+    @_builtins.property
+    @pulumi.getter
+    def overcharges(self) -> pulumi.Output[Optional[Sequence['outputs.OverchargeOutput']]]:
+        """
+        Charges that failed their check (above maxPrice, another currency) and are not in `acknowledgedCharges` yet; every `up` fails while one is here.
+        """
+        return pulumi.get(self, "overcharges")
 
     @_builtins.property
     @pulumi.getter(name="registryStatuses")

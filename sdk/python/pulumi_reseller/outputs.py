@@ -24,6 +24,7 @@ __all__ = [
     'DomainContacts',
     'DomainUnconfirmedOrder',
     'GetDomainResultContacts',
+    'OverchargeOutput',
     'Price',
     'RecordExtra',
     'RecordInfo',
@@ -581,6 +582,35 @@ class GetDomainResultContacts(dict):
         Technical contact; omitted or null: the registrant.
         """
         return pulumi.get(self, "tech")
+
+
+@pulumi.output_type
+class OverchargeOutput(dict):
+    def __init__(__self__, *,
+                 acknowledge: _builtins.str,
+                 problem: _builtins.str):
+        """
+        :param _builtins.str acknowledge: What to add to `acknowledgedCharges` once checked: the invoice, or "<amount> <currency>".
+        :param _builtins.str problem: What was wrong: the charge, what it was held against, the invoice.
+        """
+        pulumi.set(__self__, "acknowledge", acknowledge)
+        pulumi.set(__self__, "problem", problem)
+
+    @_builtins.property
+    @pulumi.getter
+    def acknowledge(self) -> _builtins.str:
+        """
+        What to add to `acknowledgedCharges` once checked: the invoice, or "<amount> <currency>".
+        """
+        return pulumi.get(self, "acknowledge")
+
+    @_builtins.property
+    @pulumi.getter
+    def problem(self) -> _builtins.str:
+        """
+        What was wrong: the charge, what it was held against, the invoice.
+        """
+        return pulumi.get(self, "problem")
 
 
 @pulumi.output_type

@@ -20,12 +20,16 @@ __all__ = ['PrivacyAddonArgs', 'PrivacyAddon']
 class PrivacyAddonArgs:
     def __init__(__self__, *,
                  domain: pulumi.Input[_builtins.str],
+                 acknowledged_charges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_price: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None):
         """
         The set of arguments for constructing a PrivacyAddon resource.
 
         :param pulumi.Input[_builtins.str] domain: The domain (held by the account). Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
+               currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+               none). Until an overcharge is listed here, every `pulumi up` fails on it.
         :param pulumi.Input[_builtins.bool] adopt: Take the add-on, already on, into state: no purchase.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] max_price: A number or a decimal string, e.g. 5 or "5.00" (optionally with the account's currency, "5.00 USD"):
                the most the purchase may charge. Before buying it is held against the price reseller:contract
@@ -33,6 +37,8 @@ class PrivacyAddonArgs:
                buying, a charge above it (or in another currency) fails the step, the add-on kept in state.
         """
         pulumi.set(__self__, "domain", domain)
+        if acknowledged_charges is not None:
+            pulumi.set(__self__, "acknowledged_charges", acknowledged_charges)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
         if max_price is not None:
@@ -49,6 +55,20 @@ class PrivacyAddonArgs:
     @domain.setter
     def domain(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "domain", value)
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgedCharges")
+    def acknowledged_charges(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Charges you have checked and accept after they failed their check (above maxPrice, or in another
+        currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+        none). Until an overcharge is listed here, every `pulumi up` fails on it.
+        """
+        return pulumi.get(self, "acknowledged_charges")
+
+    @acknowledged_charges.setter
+    def acknowledged_charges(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "acknowledged_charges", value)
 
     @_builtins.property
     @pulumi.getter
@@ -84,6 +104,7 @@ class PrivacyAddon(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 acknowledged_charges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  max_price: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -97,6 +118,9 @@ class PrivacyAddon(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
+               currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+               none). Until an overcharge is listed here, every `pulumi up` fails on it.
         :param pulumi.Input[_builtins.bool] adopt: Take the add-on, already on, into state: no purchase.
         :param pulumi.Input[_builtins.str] domain: The domain (held by the account). Changing it replaces the resource.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] max_price: A number or a decimal string, e.g. 5 or "5.00" (optionally with the account's currency, "5.00 USD"):
@@ -132,6 +156,7 @@ class PrivacyAddon(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 acknowledged_charges: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  adopt: pulumi.Input[Optional[_builtins.bool]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  max_price: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -144,6 +169,7 @@ class PrivacyAddon(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = PrivacyAddonArgs.__new__(PrivacyAddonArgs)
 
+            __props__.__dict__["acknowledged_charges"] = acknowledged_charges
             __props__.__dict__["adopt"] = adopt
             if domain is None and not opts.urn:
                 raise TypeError("Missing required property 'domain'")
@@ -176,6 +202,7 @@ class PrivacyAddon(pulumi.CustomResource):
 
         __props__ = PrivacyAddonArgs.__new__(PrivacyAddonArgs)
 
+        __props__.__dict__["acknowledged_charges"] = None
         __props__.__dict__["adopt"] = None
         __props__.__dict__["adopted"] = None
         __props__.__dict__["domain"] = None
@@ -189,6 +216,16 @@ class PrivacyAddon(pulumi.CustomResource):
             opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
         return pulumi.runtime.exists_resource(None, 'reseller:index:PrivacyAddon', id, __props__, opts or pulumi.ResourceOptions())
+
+    @_builtins.property
+    @pulumi.getter(name="acknowledgedCharges")
+    def acknowledged_charges(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Charges you have checked and accept after they failed their check (above maxPrice, or in another
+        currency), by the value the failure names: the invoice (or "5.00 USD" when the service named
+        none). Until an overcharge is listed here, every `pulumi up` fails on it.
+        """
+        return pulumi.get(self, "acknowledged_charges")
 
     @_builtins.property
     @pulumi.getter
