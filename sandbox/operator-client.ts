@@ -71,7 +71,10 @@ export class SandboxOperator {
     return (await this.call<{ held: HeldRequest[] }>("GET", "held")).held;
   }
   /** Lets every held request go on (each is then processed and answered); returns how many. */
-  release(): Promise<{ released: number }> {
+  release(): Promise<{
+    /** How many held requests were let go. */
+    released: number;
+  }> {
     return this.call("POST", "release");
   }
   /** Moves the business clock forward (stages, expiry); signatures keep using the wall clock. */

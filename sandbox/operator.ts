@@ -131,7 +131,10 @@ export class LocalOperator {
   }
 
   /** Lets every held request go on (each is then processed and answered); returns how many. */
-  release(): { released: number } {
+  release(): {
+    /** How many held requests were let go. */
+    released: number;
+  } {
     return { released: this.sb.release() };
   }
 
