@@ -46,7 +46,17 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
   /** The program a user would write for the mistake: its resources, in order, with literal arguments. */
   function programOf(m: Mistake): string {
     if (opts.native) {
-      const declared = m.resources.map((r) => `new pulumi.CustomResource("reseller:index:${r.kind}", ${JSON.stringify(r.title)}, ${JSON.stringify(r.args)});`);
+      // As docs/native-provider.md tells a user: a resource naming the domain of a Domain or DnsZone
+      // declared before it waits for it (`dependsOn`), which the dynamic resources add themselves.
+      const owners: { name: string; v: string }[] = [];
+      const declared = m.resources.map((r, i) => {
+        const args = r.args as Record<string, unknown>;
+        const named = [args.zone, args.domain].filter((x): x is string => typeof x === "string");
+        const after = owners.filter((o) => named.includes(o.name)).map((o) => o.v);
+        if (r.kind === "Domain" || r.kind === "DnsZone") owners.push({ name: String(args.domain), v: `r${i}` });
+        const options = after.length ? `, { dependsOn: [${after.join(", ")}] }` : "";
+        return `const r${i} = new pulumi.CustomResource("reseller:index:${r.kind}", ${JSON.stringify(r.title)}, ${JSON.stringify(r.args)}${options});`;
+      });
       return `const pulumi = require("@pulumi/pulumi");\n${declared.join("\n")}\n`;
     }
     const lines = m.resources.map((r) => `new reseller.${r.kind}(${JSON.stringify(r.title)}, ${JSON.stringify(r.args)});`);
