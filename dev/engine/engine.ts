@@ -2,7 +2,7 @@
 // (`@pulumi/pulumi/cmd/run`), serves it the ResourceMonitor and Engine gRPC services, applies the
 // real engine's step rules (deployment.ts, step-generator.ts, step-executor.ts) and sends every
 // provider call to the SDK's dynamic provider host over gRPC, the process `pulumi up` starts. Used by
-// tests, the demo, the bench and the chaos runs. What it mirrors and what still differs: dev/engine/README.md.
+// tests, the demo, the bench and the chaos runs. What it mirrors and what still differs: dev/engine/conformance.md.
 import * as os from "node:os";
 import { emptySummary, header, stepLine, summaryLines, type Operation, type Step, type Summary } from "./display";
 import { Deployment, rebuildBaseState, reportedOutputs } from "./deployment";
