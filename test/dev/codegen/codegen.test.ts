@@ -4,7 +4,8 @@
  * file that differs (changed, missing or extra); regenerating removes a stale file and leaves what
  * git ignores (the Node.js SDK's build: node_modules/, bin/) alone. Every doc of a field and the
  * summary of every resource and function in each SDK is the schema's. The Python SDK compiles
- * (`python3 -m compileall`).
+ * (`python3 -m compileall`). The Go SDK's go.mod and go.sum are generated too (tidied), and it builds
+ * inside sdk/go with no module resolved afresh.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -42,11 +43,16 @@ test("the check names a changed, a missing and an extra file, and fails", () => 
     fs.appendFileSync(path.join(copy, "go", "reseller", "dnsZone.go"), "// edited by hand\n");
     fs.rmSync(path.join(copy, "python", "pulumi_reseller", "domain.py"));
     fs.writeFileSync(path.join(copy, "nodejs", "handWritten.ts"), "export const x = 1;\n");
+    // go.sum is generated too (go mod tidy of the generated module): a checksum edited by hand is a difference.
+    const sum = path.join(copy, "go", "go.sum");
+    fs.writeFileSync(sum, fs.readFileSync(sum, "utf8").replace(/^(github\.com\/pulumi\/pulumi\/sdk\/v3 \S+ h1:)\S+$/m, "$1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="));
+    expect(fs.readFileSync(sum, "utf8")).not.toBe(fs.readFileSync(path.join(sdk, "go", "go.sum"), "utf8"));
     const r = codegen("-check", "-out", copy);
     expect(r.code).toBe(1);
     const base = path.basename(copy);
     // One line per file, indented (`go run` adds its own "exit status 1").
     expect(r.stderr.split("\n").filter((l) => l.startsWith("  ")).map((l) => l.trim())).toEqual([
+      `changed: ${base}/go/go.sum`,
       `changed: ${base}/go/reseller/dnsZone.go`,
       `extra: ${base}/nodejs/handWritten.ts`,
       `missing: ${base}/python/pulumi_reseller/domain.py`,
@@ -133,6 +139,12 @@ test("each SDK's docs are the schema's: every field's doc and every resource's a
     const absent = docs.filter(([, d]) => !text.includes(prose(d))).map(([where]) => where);
     expect({ language, absent }).toEqual({ language, absent: [] });
   }
+});
+
+test("the Go SDK builds inside sdk/go from its own go.mod and go.sum, resolving no module (-mod=readonly, GOPROXY=off)", () => {
+  // go.mod and go.sum are generated (go mod tidy of the generated module), so a Go user resolves nothing afresh.
+  const r = spawnSync("go", ["build", "./..."], { cwd: path.join(sdk, "go"), encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=readonly", GOPROXY: "off", GOWORK: "off" } });
+  expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 });
 
 test("the Python SDK compiles with python3 -m compileall", () => {
