@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkoutRoot, makeProject } from "../../dev/pulumi-cli";
 
-/** The generated SDK, compiled, with its own dependencies (npm run sdk -- --build; npm registry or a warm npm cache). */
+/** The generated SDK, compiled against its dependencies linked from the checkout's node_modules (npm run sdk -- --build; no registry). */
 export function buildSdk(): void {
   execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "codegen", "sdk.js"), "--build"], { stdio: "pipe" });
 }

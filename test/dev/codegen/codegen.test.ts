@@ -16,9 +16,12 @@ const root = path.resolve(__dirname, "..", "..", "..");
 const sdk = path.join(root, "sdk");
 jest.setTimeout(600_000);
 
+/** Go's modules from its cache only: npm test's first step (dev/pulumi-cli/for-tests.js) fetched them. */
+const offline = { ...process.env, GOPROXY: "off" };
+
 /** `go -C dev/codegen run . <args>`: the first run in a checkout compiles Pulumi's codegen packages. */
 function codegen(...args: string[]) {
-  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GOFLAGS: "-mod=readonly" } });
+  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...offline, GOFLAGS: "-mod=readonly" } });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -32,7 +35,7 @@ function copyOfSdk(prefix: string): string {
 }
 
 test("regenerating the SDKs from schema.json changes no committed file (npm run sdk -- --check)", () => {
-  const r = spawnSync(process.execPath, [path.join(root, "dev", "codegen", "sdk.js"), "--check"], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [path.join(root, "dev", "codegen", "sdk.js"), "--check"], { cwd: root, encoding: "utf8", env: offline });
   expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   expect(r.stdout.trim()).toMatch(/^codegen: \d+ files in 3 SDKs are what schema\.json generates$/);
 });
@@ -143,7 +146,7 @@ test("each SDK's docs are the schema's: every field's doc and every resource's a
 
 test("the Go SDK builds inside sdk/go from its own go.mod and go.sum, resolving no module (-mod=readonly, GOPROXY=off)", () => {
   // go.mod and go.sum are generated (go mod tidy of the generated module), so a Go user resolves nothing afresh.
-  const r = spawnSync("go", ["build", "./..."], { cwd: path.join(sdk, "go"), encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=readonly", GOPROXY: "off", GOWORK: "off" } });
+  const r = spawnSync("go", ["build", "./..."], { cwd: path.join(sdk, "go"), encoding: "utf8", env: { ...offline, GOFLAGS: "-mod=readonly", GOWORK: "off" } });
   expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 });
 
