@@ -11,6 +11,8 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { PULUMI_TEMPLATE_TSCONFIG } from "../../../cli/codegen";
+import { buildSdk } from "../../support/native-project";
 
 const root = path.resolve(__dirname, "..", "..", "..");
 const sdk = path.join(root, "sdk");
@@ -122,7 +124,7 @@ test("each SDK's docs are the schema's: every field's doc and every resource's a
     for (const [name, p] of Object.entries(props ?? {})) if (p.description) docs.push([`${where}.${name}`, p.description]);
   };
   // The summary: the description up to its examples (the generators keep a language's own examples only).
-  const summary = (where: string, d?: string) => d && docs.push([where, d.split("\n## ")[0]]);
+  const summary = (where: string, d?: string) => d && docs.push([where, d.split(/\n## |\n*\{\{% examples %\}\}/)[0]]);
   fields("config", schema.config.variables);
   for (const [token, r] of Object.entries(schema.resources)) {
     summary(token, r.description);
@@ -141,6 +143,41 @@ test("each SDK's docs are the schema's: every field's doc and every resource's a
     const text = prose(filesUnder(path.join(sdk, language), ext).map((f) => fs.readFileSync(f, "utf8")).join("\n"));
     const absent = docs.filter(([, d]) => !text.includes(prose(d))).map(([where]) => where);
     expect({ language, absent }).toEqual({ language, absent: [] });
+  }
+});
+
+test("each SDK shows the examples of its own language only: TypeScript ones on @reseller-pulumi/native, and no empty Example Usage in Go or Python", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8")) as Schema;
+  const withExamples = Object.entries(schema.resources).filter(([, r]) => r.description?.includes("```typescript")).map(([token]) => token.split(":").pop()!);
+  expect(withExamples.length).toBeGreaterThan(0);
+  const heading = (language: string, ext: string) => filesUnder(path.join(sdk, language), ext).filter((f) => fs.readFileSync(f, "utf8").includes("Example Usage")).map((f) => path.basename(f, ext));
+  expect(heading("go", ".go")).toEqual([]);
+  expect(heading("python", ".py")).toEqual([]);
+  const ts = heading("nodejs", ".ts");
+  expect(ts.map((f) => f.toLowerCase()).sort()).toEqual(withExamples.map((k) => k.toLowerCase()).sort());
+  for (const f of ts) expect(fs.readFileSync(path.join(sdk, "nodejs", `${f}.ts`), "utf8")).not.toContain('from "reseller-pulumi"');
+});
+
+test("every TypeScript example in schema.json type-checks against the generated Node.js SDK (npm run sdk -- --build) with Pulumi's template tsconfig", () => {
+  buildSdk();
+  const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8")) as Schema;
+  const examples = [...Object.entries(schema.resources), ...Object.entries(schema.functions)].flatMap(([token, r]) =>
+    [...(r.description ?? "").matchAll(/```typescript\n([\s\S]*?)```/g)].map((m, i) => [`${token.split(":").pop()}${i}.ts`, m[1]] as const),
+  );
+  expect(examples.length).toBeGreaterThan(0);
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-examples-"));
+  try {
+    // node_modules as an install of the SDK lays it out: the SDK and its dependencies.
+    const modules = path.join(project, "node_modules");
+    fs.mkdirSync(path.join(modules, "@reseller-pulumi"), { recursive: true });
+    for (const e of fs.readdirSync(path.join(sdk, "nodejs", "node_modules"))) fs.symlinkSync(path.join(sdk, "nodejs", "node_modules", e), path.join(modules, e), "dir");
+    fs.symlinkSync(path.join(sdk, "nodejs", "bin"), path.join(modules, "@reseller-pulumi", "native"), "dir");
+    for (const [file, text] of examples) fs.writeFileSync(path.join(project, file), text);
+    fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ ...PULUMI_TEMPLATE_TSCONFIG, compilerOptions: { ...PULUMI_TEMPLATE_TSCONFIG.compilerOptions, noEmit: true }, files: examples.map(([file]) => file) }));
+    const r = spawnSync(process.execPath, [path.join(modules, "typescript", "bin", "tsc"), "-p", project, "--pretty", "false"], { cwd: project, encoding: "utf8" });
+    expect({ code: r.status, errors: r.stdout.trim() }).toEqual({ code: 0, errors: "" });
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
   }
 });
 
