@@ -301,6 +301,33 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   expect(engine.hostLogs().join("\n")).not.toContain(creds.apiSecret);
 }, 600_000);
 
+test("from the installed package, `npx reseller-pulumi plugin-tarball` writes the plugin with the project's @pulumi/pulumi and the package's dependencies, and the plugin starts from where it is unpacked, nothing above it", async () => {
+  const app = path.join(work, "app");
+  expect(fs.existsSync(path.join(app, "node_modules", "reseller-pulumi", "package.json"))).toBe(true); // the first test installed it
+  const printed = run("npx", ["reseller-pulumi", "plugin-tarball", "--out", work], app).trim().split("\n");
+  const { version, dependencies } = JSON.parse(fs.readFileSync(path.join(app, "node_modules", "reseller-pulumi", "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+  expect(printed).toEqual([path.join(work, `pulumi-resource-reseller-v${version}.tar.gz`), `install it: pulumi plugin install resource reseller ${version} --file ${path.relative(app, printed[0])}`]);
+  const plugin = path.join(work, "plugin");
+  fs.mkdirSync(plugin);
+  run("tar", ["-xzf", printed[0], "-C", plugin], work);
+  const versionIn = (dir: string, name: string) => (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  expect(versionIn(plugin, "@pulumi/pulumi")).toBe(versionIn(app, "@pulumi/pulumi"));
+  for (const name of Object.keys(dependencies)) expect(versionIn(plugin, name)).toBe(versionIn(app, name));
+  // It serves at once (gRPC and the protocol load at start) and prints its port, as the engine expects.
+  const child = spawn(path.join(plugin, "pulumi-resource-reseller"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let stderr = "";
+      child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.once("exit", (code) => reject(new Error(`the plugin exited (${code}): ${stderr}`)));
+      readline.createInterface({ input: child.stdout! }).once("line", resolve);
+    });
+    expect(port).toMatch(/^\d+$/);
+  } finally {
+    child.kill();
+  }
+}, 600_000);
+
 test("`npm publish --dry-run` in the clone the first test packed (built, as `npm ci` leaves one) is clean and sends a manifest with no install-time script", async () => {
   const src = path.join(work, "src");
   expect(fs.existsSync(path.join(src, "dist", "resources", "index.js"))).toBe(true); // the first test's pack built it
