@@ -45,9 +45,29 @@ if (build) {
     }
     linkTo(target, path.join(nodejsSdk, "node_modules", name));
   }
+  // Compiled again only when a source or a dependency's version changed: a test's program may be
+  // loading bin/ while another test asks for the build.
+  const stamp = path.join(nodejsSdk, "bin", ".built");
+  const fingerprint = buildFingerprint(manifest);
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) process.exit(0);
   const tsc = require.resolve("typescript/bin/tsc", { paths: [nodejsSdk] });
   execFileSync(process.execPath, [tsc, "-p", path.join(nodejsSdk, "tsconfig.json")], { cwd: nodejsSdk, stdio: "inherit" });
   fs.copyFileSync(path.join(nodejsSdk, "package.json"), path.join(nodejsSdk, "bin", "package.json"));
+  fs.writeFileSync(stamp, fingerprint);
+}
+
+/** What the build depends on: the SDK's files but for its build, and the version of each dependency linked. */
+function buildFingerprint(manifest) {
+  const hash = require("node:crypto").createHash("sha256");
+  const files = fs.readdirSync(nodejsSdk, { recursive: true, encoding: "utf8" }).filter((f) => !/^(node_modules|bin)([\\/]|$)/.test(f)).sort();
+  for (const f of files) {
+    const file = path.join(nodejsSdk, f);
+    if (fs.statSync(file).isFile()) hash.update(f).update(fs.readFileSync(file));
+  }
+  for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).sort()) {
+    hash.update(name).update(fs.readFileSync(path.join(nodejsSdk, "node_modules", name, "package.json")));
+  }
+  return hash.digest("hex");
 }
 
 /** `link` becomes a link to `target`, whatever was there (an earlier npm install's folder); another build making the same link at once is fine. */
