@@ -6,6 +6,7 @@
  *   Read (which cannot work for a dynamic provider: pulumi/pulumi#3550, #16175).
  * `reseller-pulumi sandbox`: starts the local sandbox (sandbox/cli.ts).
  * `reseller-pulumi expiring`: domains expiring soon, and whether a stack renews each (./expiring.ts).
+ * `reseller-pulumi plugin-tarball`: the native provider plugin for `pulumi plugin install --file` (./plugin-tarball.ts).
  */
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
@@ -23,13 +24,19 @@ import { declarations, generateProject, lineOf, nextSteps, slug, type Migration 
 import { dependencySpec } from "./dependency";
 import { readEstate, type EstateReader, type ImportScope } from "./estate";
 import { IMPORT_FILE, importFile, readOnlyClient } from "./import-file";
+import { writePluginTarball } from "./plugin-tarball";
 import { terminalText } from "./terminal-text";
 import type { ResellerApi } from "../resources/shared/api";
 
 const USAGE = `Usage: reseller-pulumi import (--zone DOMAIN | --domain DOMAIN | --all) [options]
        reseller-pulumi import --zone-file FILE --zone DOMAIN [--out DIR] [--name NAME] [--include-dir DIR]
        reseller-pulumi expiring --days N [--state FILE]... [--json] [--base-url URL] [--key KEY]
+       reseller-pulumi plugin-tarball [--out DIR]
        reseller-pulumi sandbox [--port N] [--host H] [--key K] [--secret S] [--data FILE] [--rate N] [--delay SECONDS]
+
+\`plugin-tarball\` writes the native provider plugin, with what it needs to run but Node.js, as
+pulumi-resource-reseller-v<version>.tar.gz in DIR (default .), and prints the command that installs
+it into the Pulumi CLI's plugin cache.
 
 \`sandbox\` starts the local sandbox of the API in the foreground (port 8787; --port 0 picks a free
 one) and prints the reseller:baseUrl, reseller:apiKey and reseller:apiSecret to use with it.
@@ -418,6 +425,21 @@ async function runExpiring(argv: string[], io: CliIo): Promise<number> {
   return found.some((f) => !f.renewed) ? 1 : 0;
 }
 
+/** `plugin-tarball [--out DIR]`: the plugin tarball of this installed package, and the command that installs it. */
+async function runPluginTarball(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { out: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true });
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const outDir = resolve(io.cwd, values.out ?? ".");
+  mkdirSync(outDir, { recursive: true });
+  const { file, version } = await writePluginTarball(resolve(__dirname, "..", ".."), outDir);
+  io.out(file);
+  io.out(`install it: pulumi plugin install resource reseller ${version} --file ${relative(io.cwd, file) || file}`);
+  return 0;
+}
+
 export async function main(argv: string[], given: CliIo): Promise<number> {
   // What the service (or a state file) said reaches the terminal escaped: every line goes out here.
   const io: CliIo = { ...given, out: (l) => given.out(terminalText(l)), err: (l) => given.err(terminalText(l)) };
@@ -425,6 +447,7 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
   try {
     if (command === "import") return await runImport(rest, io);
     if (command === "expiring") return await runExpiring(rest, io);
+    if (command === "plugin-tarball") return await runPluginTarball(rest, io);
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
       io.out(USAGE);
       return command === undefined ? 2 : 0;

@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"runtime/debug"
 
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -16,7 +21,7 @@ const schemaFile = "schema.json"
 // settings itself; where it carries a different value for one, codegen fails rather than pick one.
 var languageSettings = map[string]map[string]any{
 	"go": {
-		// The module is sdk/go (goMod); the package is sdk/go/reseller.
+		// The module is sdk/go (goModule); the package is sdk/go/reseller.
 		"importBasePath": "reseller-pulumi/sdk/go/reseller",
 		// The schema's version in the SDK: it asks the engine for that version of the plugin.
 		"respectSchemaVersion": true,
@@ -61,11 +66,80 @@ func addLanguageSettings(spec *schema.PackageSpec) error {
 // goModulePath is the Go SDK's module: the folder above importBasePath's package.
 const goModulePath = "reseller-pulumi/sdk/go"
 
-// goMod is sdk/go/go.mod. Pulumi's Go generator writes one only for a package in "pack" mode, which
-// would also write the schema's version into the Node.js SDK's package.json; this one is what it
-// would write: the module and the Pulumi SDK the generated code needs.
-func goMod() []byte {
-	return []byte("module " + goModulePath + "\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.269.0\n")
+// goModule adds sdk/go's go.mod and go.sum to the Go generator's files, so that a Go user building
+// inside sdk/go resolves nothing afresh and the drift check guards both. Pulumi's Go generator writes
+// a go.mod only for a package in "pack" mode (which would also write the schema's version into the
+// Node.js SDK's package.json), and never a go.sum. The module requires the Pulumi Go SDK this
+// generator is built with (the CLI's pinned version, dev/pulumi-cli/go.mod), not the generator's
+// own minimum (v3.269.0): that version's modules are the ones the CLI's build puts in Go's module
+// cache, so `go mod tidy` needs no network where the CLI was built. The tidy runs in a temporary
+// folder holding the generated package, with the checksums Go already verified for this checkout
+// (dev/codegen/go.sum, examples/go/go.sum) as its starting go.sum; it keeps only what the SDK needs.
+func goModule(root string, files map[string][]byte) error {
+	pulumiSDK, err := builtWith("github.com/pulumi/pulumi/sdk/v3")
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "reseller-sdk-go-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	for name, content := range files {
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, content, 0o644); err != nil {
+			return err
+		}
+	}
+	goMod := "module " + goModulePath + "\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 " + pulumiSDK + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+		return err
+	}
+	var known []byte
+	for _, sum := range []string{filepath.Join(root, "dev", "codegen", "go.sum"), filepath.Join(root, "examples", "go", "go.sum")} {
+		if content, err := os.ReadFile(sum); err == nil {
+			known = append(known, content...)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), known, 0o644); err != nil {
+		return err
+	}
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = dir
+	// The module cache first (-mod=mod lets tidy write go.mod); the environment's GOPROXY only for
+	// what the cache lacks. GOTOOLCHAIN=local: never download a Go toolchain for it.
+	tidy.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := tidy.CombinedOutput(); err != nil {
+		return fmt.Errorf("go mod tidy of the Go SDK (sdk/go): %w\n%s", err, out)
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		content, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		files[name] = content
+	}
+	return nil
+}
+
+// builtWith is the version of module path this program is built with.
+func builtWith(path string) (string, error) {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", errors.New("no build information: run codegen with `go run` or `go build` in dev/codegen")
+	}
+	for _, dep := range info.Deps {
+		if dep.Path == path {
+			if dep.Replace != nil {
+				return dep.Replace.Version, nil
+			}
+			return dep.Version, nil
+		}
+	}
+	return "", fmt.Errorf("%s is not among codegen's modules", path)
 }
 
 // normalize passes a value through JSON, so that a Go literal and its decoded JSON compare equal.

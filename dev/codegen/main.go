@@ -43,7 +43,7 @@ func main() {
 	check := flag.Bool("check", false, "write nothing; exit 1 when a file under -out differs from what is generated")
 	flag.Parse()
 
-	sdks, err := generate(*schemaPath)
+	sdks, err := generate(root, *schemaPath)
 	if err != nil {
 		fail(err)
 	}
@@ -93,7 +93,7 @@ func checkoutRoot() (string, error) {
 
 // generate binds the schema once per language (each generator records its own language info on the
 // package) and returns, per language folder, the files by their path inside it.
-func generate(schemaPath string) (map[string]map[string][]byte, error) {
+func generate(root, schemaPath string) (map[string]map[string][]byte, error) {
 	raw, err := os.ReadFile(schemaPath)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,9 @@ func generate(schemaPath string) (map[string]map[string][]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			files["go.mod"] = goMod()
+			if err := goModule(root, files); err != nil {
+				return nil, err
+			}
 			return files, nil
 		},
 		"python": func(pkg *schema.Package) (map[string][]byte, error) {

@@ -148,6 +148,10 @@ export function buildSchema(root = ROOT): Spec {
     };
   }
 
+  // Every type is known once the resources are: their examples name them as the native SDK does.
+  const typeNames = new Set(Object.keys(types).map((token) => token.split(":").pop()!));
+  for (const r of Object.values(resources)) r.description = resourceDoc(r.description as string, typeNames);
+
   const functions: Record<string, Spec> = {};
   for (const name of Object.keys(FUNCTIONS) as (keyof typeof FUNCTIONS)[]) {
     const fn = exported.get(name)!;
@@ -160,7 +164,7 @@ export function buildSchema(root = ROOT): Spec {
       ? { properties: { items: { type: "array", items: typeSpec(checker.getTypeArguments(result as ts.TypeReference)[0], `${pascal(name)}Item`), description: "The results." } as Spec }, required: ["items"] }
       : members((result = checker.getNonNullableType(result)).getProperties(), `${pascal(name)}Result`);
     functions[`${PACKAGE}:index:${name}`] = {
-      description: docOf(fn),
+      description: functionDoc(docOf(fn)),
       inputs: { properties: ins.properties, ...(ins.required.length ? { required: ins.required } : {}), type: "object" },
       outputs: { properties: outs.properties, ...(outs.required.length ? { required: outs.required } : {}), type: "object" },
     };
@@ -185,6 +189,32 @@ export function buildSchema(root = ROOT): Spec {
     language: { nodejs: { packageName: "@reseller-pulumi/native", packageDescription: "The reseller provider's TypeScript SDK (generated from schema.json)." } },
   };
 }
+
+/** Where a declaration's doc shows its examples: from the heading to the end of the last code block after it. */
+const EXAMPLES = /\n*## Example Usage\n[\s\S]*```\n?/;
+
+/**
+ * A resource's doc as the native SDKs show it. Its examples are the dynamic class's TypeScript, which
+ * holds on the native SDK once it imports `@reseller-pulumi/native` and names the schema's types under
+ * `reseller.types.input` (test/dev/codegen type-checks each against the generated SDK). They go in
+ * Pulumi's example shortcodes, heading inside: each generator keeps the examples of its own language
+ * only, and drops an example with none, so the Go and Python SDKs show no empty "Example Usage".
+ */
+function resourceDoc(doc: string, typeNames: ReadonlySet<string>): string {
+  return doc.replace(EXAMPLES, (examples) => {
+    const native = examples
+      .trim()
+      .replaceAll('from "reseller-pulumi"', 'from "@reseller-pulumi/native"')
+      .replace(/\breseller\.(\w+)Args\b/g, (ref, name: string) => (typeNames.has(name) ? `reseller.types.input.${name}Args` : ref));
+    return `\n\n{{% examples %}}\n{{% example %}}\n${native}\n{{% /example %}}\n{{% /examples %}}\n`;
+  }).trim();
+}
+
+/**
+ * A function's doc as the native SDKs show it: without the dynamic function's examples, whose results
+ * differ on the native SDK (a list comes as `{ items }`, a secret as an output of the invoke).
+ */
+const functionDoc = (doc: string): string => doc.replace(EXAMPLES, "\n\n").trim();
 
 export const schemaText = (root = ROOT): string => `${JSON.stringify(sortKeys(buildSchema(root)), null, 2)}\n`;
 

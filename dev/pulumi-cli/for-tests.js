@@ -3,10 +3,13 @@
 // and at the oldest the README claims (dev/pulumi-cli/oldest/go.mod). This builds each one that is
 // missing or stale through install.js (`npm run pulumi-cli`, which does nothing for a current
 // build), so `npm test` in a fresh checkout needs nothing run before it. Without Go it stops at
-// once with one line, unless both are built already (copied in from another checkout).
+// once with one line, unless both are built already (copied in from another checkout). It also
+// fetches the Go modules the tests compile and fills npm's cache for the packed install's test, so
+// the tests themselves need no network.
 "use strict";
 const { execFileSync, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 const { pinnedVersion } = require("./pinned");
 
@@ -28,7 +31,41 @@ function built(version) {
   return [".fingerprint", "pulumi", "pulumi-language-nodejs"].every((f) => fs.existsSync(path.join(dir, f)));
 }
 
+/**
+ * test/package/pack.test.ts installs the packed package into a new project with `npm install --offline`:
+ * this puts what those installs need into npm's cache, by installing them once into a folder thrown
+ * away (the project's dependencies of test/package/user-installs.json with the package's own, then
+ * the current TypeScript). Done again only when that list changes (the stamp in .pulumi-cli/).
+ */
+function warmNpmCache() {
+  const installs = JSON.parse(fs.readFileSync(path.join(root, "test", "package", "user-installs.json"), "utf8"));
+  const own = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies;
+  const project = { name: "npm-cache", private: true, dependencies: { ...own, ...installs.project.dependencies }, devDependencies: installs.project.devDependencies };
+  const stamp = path.join(root, ".pulumi-cli", "npm-cache.json");
+  const want = JSON.stringify({ project, currentTypeScript: installs.currentTypeScript });
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want) return;
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const flags = ["--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "npm-cache-"));
+  try {
+    for (const [pkg, args] of [[project, []], [{ name: "npm-cache-ts", private: true }, [installs.currentTypeScript]]]) {
+      fs.rmSync(path.join(dir, "node_modules"), { recursive: true, force: true });
+      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg));
+      const r = spawnSync(npm, ["install", ...flags, ...args], { cwd: dir, stdio: "inherit" });
+      if (r.status !== 0) {
+        console.error(`npm test: npm install ${args.join(" ") || "(a new project's dependencies)"} for npm's cache failed (exit ${r.status ?? r.signal})`);
+        process.exit(r.status ?? 1);
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  fs.mkdirSync(path.dirname(stamp), { recursive: true });
+  fs.writeFileSync(stamp, want);
+}
+
 function main() {
+  warmNpmCache();
   const versions = [pinnedVersion(path.join(here, "go.mod")), pinnedVersion(path.join(here, "oldest", "go.mod"))];
   if (!hasGo()) {
     if (versions.every(built)) return;
@@ -40,6 +77,16 @@ function main() {
   for (const args of [[], ["--oldest"]]) {
     const r = spawnSync(process.execPath, [path.join(here, "install.js"), ...args], { stdio: "inherit" });
     if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+  // The Go modules the tests compile against (examples/go with the generated sdk/go; dev/codegen, which
+  // regenerates and tidies the SDKs), fetched here, the one step that may use the network, so that the
+  // tests run with GOPROXY=off. Nothing is fetched when Go's module cache holds them.
+  for (const dir of [path.join(root, "examples", "go"), path.join(root, "dev", "codegen")]) {
+    const r = spawnSync("go", ["mod", "download"], { cwd: dir, stdio: "inherit", env: { ...process.env, GOFLAGS: "-mod=readonly", GOWORK: "off" } });
+    if (r.status !== 0) {
+      console.error(`npm test: go mod download in ${path.relative(root, dir)} failed (exit ${r.status ?? r.signal})`);
+      process.exit(r.status ?? 1);
+    }
   }
 }
 

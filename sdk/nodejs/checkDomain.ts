@@ -8,17 +8,6 @@ import * as utilities from "./utilities";
 
 /**
  * Availability and price of one name.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const shop = await reseller.checkDomain({ domain: "shop.example" });
- *   return { available: shop.available, price: shop.pricing?.amount };
- * };
- * ```
  */
 export function checkDomain(args: CheckDomainArgs, opts?: pulumi.InvokeOptions): Promise<CheckDomainResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -50,17 +39,6 @@ export interface CheckDomainResult {
 }
 /**
  * Availability and price of one name.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const shop = await reseller.checkDomain({ domain: "shop.example" });
- *   return { available: shop.available, price: shop.pricing?.amount };
- * };
- * ```
  */
 export function checkDomainOutput(args: CheckDomainOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<CheckDomainResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

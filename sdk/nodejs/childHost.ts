@@ -10,7 +10,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // ns1.shop.example, with its glue addresses at the registry.
  * new reseller.ChildHost("ns1", { domain: "shop.example", hostname: "ns1", ipv4: ["192.0.2.53"], ipv6: ["2001:db8::53"] });

@@ -18,7 +18,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * const www = new reseller.DnsRecord("www", { zone: "shop.example", type: "A", name: "www", content: "192.0.2.10", ttl: 300 });
  * new reseller.DnsRecord("mail", { zone: "shop.example", type: "MX", name: "@", content: "mx1.shop.example.", priority: 10 });

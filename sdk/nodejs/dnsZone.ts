@@ -12,7 +12,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // Taken over when the account already hosts it (adopt), created otherwise.
  * const zone = new reseller.DnsZone("zone", { domain: "shop.example", adopt: true });

@@ -15,7 +15,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * new reseller.DnsZoneRecords("shop-example", {
  *   zone: "shop.example",

@@ -21,12 +21,12 @@ import * as utilities from "./utilities";
  *
  * ```typescript
  * import * as pulumi from "@pulumi/pulumi";
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * const cfg = new pulumi.Config();
  * const shop = new reseller.Domain("shop", {
  *   domain: "shop.example",
- *   contacts: { registrant: cfg.requireSecretObject<reseller.ContactArgs>("registrant") },
+ *   contacts: { registrant: cfg.requireSecretObject<reseller.types.input.ContactArgs>("registrant") },
  *   maxPrice: "25.00", // refuse a quote above this, before any money moves
  *   renewal: { minDaysRemaining: 30, years: 1 }, // renewed by the first `pulumi up` inside 30 days
  * });
@@ -38,7 +38,7 @@ import * as utilities from "./utilities";
  * ### Renew a domain the account already holds
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // adopt: taken into state, never bought; the service has no auto-renew, so schedule `pulumi up --refresh`.
  * new reseller.Domain("held", { domain: "held.example", adopt: true, renewal: { minDaysRemaining: 45 } });

@@ -12,7 +12,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // Requested once, and again whenever `trigger` changes (each request e-mails the registrant).
  * const code = new reseller.EppCode("transfer-out", { domain: "shop.example", trigger: "2025-06" });

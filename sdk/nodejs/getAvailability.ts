@@ -8,17 +8,6 @@ import * as utilities from "./utilities";
 
 /**
  * Availability and price of many names.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const results = await reseller.getAvailability({ domains: ["shop.example", "shop.test"], years: 1 });
- *   return { free: results.filter((r) => r.available).map((r) => `${r.domain}: ${r.pricing?.amount} ${r.pricing?.currency}`) };
- * };
- * ```
  */
 export function getAvailability(args: GetAvailabilityArgs, opts?: pulumi.InvokeOptions): Promise<GetAvailabilityResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -47,17 +36,6 @@ export interface GetAvailabilityResult {
 }
 /**
  * Availability and price of many names.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const results = await reseller.getAvailability({ domains: ["shop.example", "shop.test"], years: 1 });
- *   return { free: results.filter((r) => r.available).map((r) => `${r.domain}: ${r.pricing?.amount} ${r.pricing?.currency}`) };
- * };
- * ```
  */
 export function getAvailabilityOutput(args: GetAvailabilityOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetAvailabilityResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

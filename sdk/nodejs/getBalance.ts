@@ -6,17 +6,6 @@ import * as utilities from "./utilities";
 
 /**
  * Account credit, currency and active domain count.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const { balance, currency } = await reseller.getBalance();
- *   return { credit: `${balance} ${currency}` };
- * };
- * ```
  */
 export function getBalance(args?: GetBalanceArgs, opts?: pulumi.InvokeOptions): Promise<GetBalanceResult> {
     args = args || {};
@@ -44,17 +33,6 @@ export interface GetBalanceResult {
 }
 /**
  * Account credit, currency and active domain count.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const { balance, currency } = await reseller.getBalance();
- *   return { credit: `${balance} ${currency}` };
- * };
- * ```
  */
 export function getBalanceOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBalanceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -10,21 +10,6 @@ import * as utilities from "./utilities";
  * Reads a domain of the account: stage, expiry, nameservers, lock, WHOIS Privacy and Domain
  * Protection, and its contacts as a secret output. GETs only (the domain's view, its contacts, and
  * an add-on's state when the view leaves it out); changes nothing, charges nothing.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const shop = await reseller.getDomain({ domain: "example.com" });
- *   return {
- *     expires: shop.expiryDate,
- *     locked: shop.locked,
- *     registrant: shop.contacts.apply((c) => c.registrant?.email), // stays secret
- *   };
- * };
- * ```
  */
 export function getDomain(args: GetDomainArgs, opts?: pulumi.InvokeOptions): Promise<GetDomainResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -90,21 +75,6 @@ export interface GetDomainResult {
  * Reads a domain of the account: stage, expiry, nameservers, lock, WHOIS Privacy and Domain
  * Protection, and its contacts as a secret output. GETs only (the domain's view, its contacts, and
  * an add-on's state when the view leaves it out); changes nothing, charges nothing.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const shop = await reseller.getDomain({ domain: "example.com" });
- *   return {
- *     expires: shop.expiryDate,
- *     locked: shop.locked,
- *     registrant: shop.contacts.apply((c) => c.registrant?.email), // stays secret
- *   };
- * };
- * ```
  */
 export function getDomainOutput(args: GetDomainOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetDomainResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -7,16 +7,6 @@ import * as utilities from "./utilities";
 /**
  * A price quote for register, renew, transfer or restore. Quotes for several requests run in order.
  *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const renew = await reseller.getPricing({ action: "renew", domain: "shop.example", years: 2 });
- *   return { renewal: `${renew.amount} ${renew.currency} for ${renew.years} year(s)` };
- * };
- * ```
  * Quotes for several requests, asked in order.
  */
 export function getPricing(args: GetPricingArgs, opts?: pulumi.InvokeOptions): Promise<GetPricingResult> {
@@ -68,16 +58,6 @@ export interface GetPricingResult {
 /**
  * A price quote for register, renew, transfer or restore. Quotes for several requests run in order.
  *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const renew = await reseller.getPricing({ action: "renew", domain: "shop.example", years: 2 });
- *   return { renewal: `${renew.amount} ${renew.currency} for ${renew.years} year(s)` };
- * };
- * ```
  * Quotes for several requests, asked in order.
  */
 export function getPricingOutput(args: GetPricingOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPricingResult> {

@@ -10,17 +10,6 @@ import * as utilities from "./utilities";
  * Reads the records of a DNS zone, optionally only those of one name and one type (the type is
  * filtered by the service, the name here). No record matching is an empty list, not a failure; a
  * zone the account does not hold fails. Changes nothing.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const mx = await reseller.getRecords({ zone: "example.com", type: "MX" });
- *   return { mailHosts: mx.records.map((r) => `${r.priority} ${r.content}`) };
- * };
- * ```
  */
 export function getRecords(args: GetRecordsArgs, opts?: pulumi.InvokeOptions): Promise<GetRecordsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -60,17 +49,6 @@ export interface GetRecordsResult {
  * Reads the records of a DNS zone, optionally only those of one name and one type (the type is
  * filtered by the service, the name here). No record matching is an empty list, not a failure; a
  * zone the account does not hold fails. Changes nothing.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const mx = await reseller.getRecords({ zone: "example.com", type: "MX" });
- *   return { mailHosts: mx.records.map((r) => `${r.priority} ${r.content}`) };
- * };
- * ```
  */
 export function getRecordsOutput(args: GetRecordsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRecordsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,17 +8,6 @@ import * as utilities from "./utilities";
 
 /**
  * The service's Quick Setup templates, with the variables each needs.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const templates = await reseller.getTemplates();
- *   return { templates: templates.map((t) => `${t.id} (${t.variables.join(", ")})`) };
- * };
- * ```
  */
 export function getTemplates(args?: GetTemplatesArgs, opts?: pulumi.InvokeOptions): Promise<GetTemplatesResult> {
     args = args || {};
@@ -38,17 +27,6 @@ export interface GetTemplatesResult {
 }
 /**
  * The service's Quick Setup templates, with the variables each needs.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const templates = await reseller.getTemplates();
- *   return { templates: templates.map((t) => `${t.id} (${t.variables.join(", ")})`) };
- * };
- * ```
  */
 export function getTemplatesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTemplatesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -6,17 +6,6 @@ import * as utilities from "./utilities";
 
 /**
  * Pricing tier, next tier and domains needed to advance.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const { tier, nextTier, domainsToNextTier } = await reseller.getTier();
- *   return { tier, next: `${nextTier} in ${domainsToNextTier} domain(s)` };
- * };
- * ```
  */
 export function getTier(args?: GetTierArgs, opts?: pulumi.InvokeOptions): Promise<GetTierResult> {
     args = args || {};
@@ -44,17 +33,6 @@ export interface GetTierResult {
 }
 /**
  * Pricing tier, next tier and domains needed to advance.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const { tier, nextTier, domainsToNextTier } = await reseller.getTier();
- *   return { tier, next: `${nextTier} in ${domainsToNextTier} domain(s)` };
- * };
- * ```
  */
 export function getTierOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTierResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

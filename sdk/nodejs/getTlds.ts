@@ -8,17 +8,6 @@ import * as utilities from "./utilities";
 
 /**
  * TLDs with their 1-year prices and limits.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const tlds = await reseller.getTlds();
- *   return { withoutKyc: tlds.filter((t) => !t.kycRequired).map((t) => `.${t.tld} ${t.registerPrice} ${t.currency}`) };
- * };
- * ```
  */
 export function getTlds(args?: GetTldsArgs, opts?: pulumi.InvokeOptions): Promise<GetTldsResult> {
     args = args || {};
@@ -38,17 +27,6 @@ export interface GetTldsResult {
 }
 /**
  * TLDs with their 1-year prices and limits.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const tlds = await reseller.getTlds();
- *   return { withoutKyc: tlds.filter((t) => !t.kycRequired).map((t) => `.${t.tld} ${t.registerPrice} ${t.currency}`) };
- * };
- * ```
  */
 export function getTldsOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTldsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

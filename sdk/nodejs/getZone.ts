@@ -9,17 +9,6 @@ import * as utilities from "./utilities";
 /**
  * Reads a DNS zone of the account: its status, the nameservers to delegate to, whether the
  * domain is delegated, and all its records. One GET; changes nothing.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const zone = await reseller.getZone({ domain: "example.com" });
- *   return { nameservers: zone.nameservers, ready: zone.status === "active" };
- * };
- * ```
  */
 export function getZone(args: GetZoneArgs, opts?: pulumi.InvokeOptions): Promise<GetZoneResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -64,17 +53,6 @@ export interface GetZoneResult {
 /**
  * Reads a DNS zone of the account: its status, the nameservers to delegate to, whether the
  * domain is delegated, and all its records. One GET; changes nothing.
- *
- * ## Example Usage
- *
- * ```typescript
- * import * as reseller from "reseller-pulumi";
- *
- * export = async () => {
- *   const zone = await reseller.getZone({ domain: "example.com" });
- *   return { nameservers: zone.nameservers, ready: zone.status === "active" };
- * };
- * ```
  */
 export function getZoneOutput(args: GetZoneOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetZoneResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

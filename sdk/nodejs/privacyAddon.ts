@@ -12,7 +12,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // Bought for the rest of the term; live once the registrant confirms the e-mail.
  * const privacy = new reseller.PrivacyAddon("privacy", { domain: "shop.example" });

@@ -12,7 +12,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // Only the reseller portal removes it: `pulumi destroy` leaves it on.
  * new reseller.Protection("protection", { domain: "shop.example" });

@@ -11,7 +11,7 @@ import * as utilities from "./utilities";
  * ## Example Usage
  *
  * ```typescript
- * import * as reseller from "reseller-pulumi";
+ * import * as reseller from "@reseller-pulumi/native";
  *
  * // The service's "custom-mail" Quick Setup template (reseller.getTemplates() lists them and their variables).
  * const mail = new reseller.ZoneTemplate("mail", {

@@ -11,8 +11,8 @@
  * README links to (every link of every shipped markdown file resolving inside the unpacked
  * tarball), `npm publish --dry-run` clean.
  *
- * Needs the npm registry or a warm npm cache (`--prefer-offline`): the first run downloads, later
- * runs take what the cache holds. Figures (sizes, seconds) are printed, never asserted.
+ * Installs with `--offline`, from npm's cache alone: npm test's first step (dev/pulumi-cli/for-tests.js)
+ * puts what these installs need there (user-installs.json). Figures (sizes, seconds) are printed, never asserted.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -63,8 +63,14 @@ const REGISTRANT = {
   country: "GB",
 };
 
-/** The user's SDK: what `pulumi new typescript` asks for, or another version (`npm run test:matrix` tries the lowest). */
-const USER_SDK = process.env.RESELLER_PACK_SDK ?? "^3";
+/** A new project's dependencies, and the current TypeScript's spec: what for-tests.js puts in npm's cache. */
+const USER_INSTALLS = JSON.parse(fs.readFileSync(path.join(__dirname, "user-installs.json"), "utf8")) as {
+  project: { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  currentTypeScript: string;
+};
+
+/** The user's SDK: what `pulumi new typescript` asks for, or another version (`npm run test:matrix` tries the lowest, after installing it). */
+const USER_SDK = process.env.RESELLER_PACK_SDK ?? USER_INSTALLS.project.dependencies["@pulumi/pulumi"];
 
 /** The sandbox's DNS nameservers, which the README's step sets as `nameservers`. */
 const SANDBOX_NAMESERVERS = ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"];
@@ -206,10 +212,10 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   // 2. A new project as `pulumi new typescript` makes it, then `npm install reseller-pulumi`.
   const app = path.join(work, "app");
   fs.mkdirSync(app);
-  fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", main: "index.ts", devDependencies: { "@types/node": "^22", typescript: "~5.9.0" }, dependencies: { "@pulumi/pulumi": USER_SDK } }, null, 2));
+  fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", main: "index.ts", devDependencies: USER_INSTALLS.project.devDependencies, dependencies: { ...USER_INSTALLS.project.dependencies, "@pulumi/pulumi": USER_SDK } }, null, 2));
   fs.writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify(PULUMI_TEMPLATE_TSCONFIG, null, 4));
   fs.writeFileSync(path.join(app, "index.ts"), PROGRAM);
-  await timed("install", () => run("npm", ["install", "--prefer-offline", path.join(work, filename)], app));
+  await timed("install", () => run("npm", ["install", "--offline", path.join(work, filename)], app));
   const installed = fs.realpathSync(path.join(app, "node_modules", "reseller-pulumi"));
   expect(installed.startsWith(fs.realpathSync(app))).toBe(true); // a copy in the project, not a link to the repository
   // The path every serialized provider requires (older states too) resolves through `exports`.
@@ -223,7 +229,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   const spec = `file:${path.relative(generated, path.join(work, filename))}`;
   run("npx", ["reseller-pulumi", "import", "--zone-file", "zone.txt", "--zone", "packed-shop.com", "--out", "generated", "--dependency", spec], app);
   expect((JSON.parse(fs.readFileSync(path.join(generated, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["reseller-pulumi"]).toBe(spec);
-  await timed("generated project's install (lock only)", () => run("npm", ["install", "--package-lock-only", "--prefer-offline"], generated));
+  await timed("generated project's install (lock only)", () => run("npm", ["install", "--package-lock-only", "--offline"], generated));
   const lock = JSON.parse(fs.readFileSync(path.join(generated, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
   expect(lock.packages["node_modules/reseller-pulumi"]?.version).toBe(packedManifest.version);
 
@@ -234,7 +240,7 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   const current = path.join(work, "ts-current");
   fs.mkdirSync(current);
   fs.writeFileSync(path.join(current, "package.json"), JSON.stringify({ name: "ts-current", private: true }));
-  await timed("install current typescript", () => run("npm", ["install", "--prefer-offline", "typescript@latest"], current));
+  await timed("install current typescript", () => run("npm", ["install", "--offline", USER_INSTALLS.currentTypeScript], current));
   await timed(`tsc ${tsVersion(current)}`, () => run(process.execPath, [path.join(current, "node_modules", "typescript", "bin", "tsc"), "-p", ".", "--noEmit"], app));
 
   // 4. The sandbox from the installed package; its printed baseUrl goes into the stack config as is.
@@ -293,6 +299,33 @@ test("packed, installed in a new project, type-checked with Pulumi's template un
   expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/dns/zones/packed-shop.com")).status).toBe(404);
   expect((await signedGet(creds.baseUrl, creds.apiKey, creds.apiSecret, "/domains/packed-shop.com")).body.data).toMatchObject({ stage: "active" });
   expect(engine.hostLogs().join("\n")).not.toContain(creds.apiSecret);
+}, 600_000);
+
+test("from the installed package, `npx reseller-pulumi plugin-tarball` writes the plugin with the project's @pulumi/pulumi and the package's dependencies, and the plugin starts from where it is unpacked, nothing above it", async () => {
+  const app = path.join(work, "app");
+  expect(fs.existsSync(path.join(app, "node_modules", "reseller-pulumi", "package.json"))).toBe(true); // the first test installed it
+  const printed = run("npx", ["reseller-pulumi", "plugin-tarball", "--out", work], app).trim().split("\n");
+  const { version, dependencies } = JSON.parse(fs.readFileSync(path.join(app, "node_modules", "reseller-pulumi", "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+  expect(printed).toEqual([path.join(work, `pulumi-resource-reseller-v${version}.tar.gz`), `install it: pulumi plugin install resource reseller ${version} --file ${path.relative(app, printed[0])}`]);
+  const plugin = path.join(work, "plugin");
+  fs.mkdirSync(plugin);
+  run("tar", ["-xzf", printed[0], "-C", plugin], work);
+  const versionIn = (dir: string, name: string) => (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  expect(versionIn(plugin, "@pulumi/pulumi")).toBe(versionIn(app, "@pulumi/pulumi"));
+  for (const name of Object.keys(dependencies)) expect(versionIn(plugin, name)).toBe(versionIn(app, name));
+  // It serves at once (gRPC and the protocol load at start) and prints its port, as the engine expects.
+  const child = spawn(path.join(plugin, "pulumi-resource-reseller"), ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let stderr = "";
+      child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.once("exit", (code) => reject(new Error(`the plugin exited (${code}): ${stderr}`)));
+      readline.createInterface({ input: child.stdout! }).once("line", resolve);
+    });
+    expect(port).toMatch(/^\d+$/);
+  } finally {
+    child.kill();
+  }
 }, 600_000);
 
 test("`npm publish --dry-run` in the clone the first test packed (built, as `npm ci` leaves one) is clean and sends a manifest with no install-time script", async () => {

@@ -37,7 +37,8 @@ beforeAll(async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "go-automation-"));
   made.push(out);
   bin = path.join(out, "automation");
-  const built = spawnSync("go", ["build", "-o", bin, "./automation"], { cwd: goModule, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=readonly" } });
+  // From Go's module cache only: npm test's first step (dev/pulumi-cli/for-tests.js) fetched the modules.
+  const built = spawnSync("go", ["build", "-o", bin, "./automation"], { cwd: goModule, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=readonly", GOPROXY: "off" } });
   if (built.status !== 0) throw new Error(`go build ./automation in examples/go failed:\n${built.stderr}`);
   sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: 6000, credentials: [{ key: KEY, secret: SECRET }] });
   client = new ResellerClient({ baseUrl: sandbox.url, apiKey: KEY, apiSecret: SECRET, requestsPerMinute: 6000 });

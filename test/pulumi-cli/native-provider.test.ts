@@ -104,7 +104,7 @@ test("pulumi import reseller:index:<Kind> <name> <id> takes one object of every 
 
 describe("the README's native programs on the SDK Pulumi's code generator made (sdk/nodejs)", () => {
   beforeAll(() => {
-    // Its dependencies from the npm registry or a warm npm cache, then compiled (npm run sdk -- --build).
+    // Its dependencies linked from the checkout's node_modules, then compiled (npm run sdk -- --build).
     buildSdk();
   });
 

@@ -4,20 +4,21 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkoutRoot, makeProject } from "../../dev/pulumi-cli";
 
-/** The generated SDK, compiled, with its own dependencies (npm run sdk -- --build; npm registry or a warm npm cache). */
+/** The generated SDK, compiled against its dependencies linked from the checkout's node_modules (npm run sdk -- --build; no registry). */
 export function buildSdk(): void {
   execFileSync(process.execPath, [path.join(checkoutRoot, "dev", "codegen", "sdk.js"), "--build"], { stdio: "pipe" });
 }
 
 /**
- * A project (makeProject) whose Pulumi.yaml finds this checkout's plugin through `plugins.providers`.
- * With `sdk`, its node_modules are the SDK's dependencies (the @pulumi/pulumi it needs) and the SDK
- * as `@reseller-pulumi/native`, laid out as `npm install` of it would, `extra` (name -> folder)
- * linked too; without, the checkout's node_modules.
+ * A project (makeProject) whose Pulumi.yaml finds this checkout's plugin through `plugins.providers`
+ * (with `pluginCache`, names no plugin: the CLI finds it in its plugin cache). With `sdk`, its
+ * node_modules are the SDK's dependencies (the @pulumi/pulumi it needs) and the SDK as
+ * `@reseller-pulumi/native`, laid out as `npm install` of it would, `extra` (name -> folder) linked
+ * too; without, the checkout's node_modules.
  */
-export function nativeProject(name: string, files: Record<string, string>, opts: { sdk?: boolean; extra?: Record<string, string> } = {}): string {
+export function nativeProject(name: string, files: Record<string, string>, opts: { sdk?: boolean; extra?: Record<string, string>; pluginCache?: boolean } = {}): string {
   const dir = makeProject(name, files);
-  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
+  if (!opts.pluginCache) fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
   if (!opts.sdk) return dir;
   const modules = path.join(dir, "node_modules");
   fs.rmSync(modules);

@@ -12,8 +12,6 @@ import (
 )
 
 // Availability and price of one name.
-//
-// ## Example Usage
 func CheckDomain(ctx *pulumi.Context, args *CheckDomainArgs, opts ...pulumi.InvokeOption) (*CheckDomainResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv CheckDomainResult

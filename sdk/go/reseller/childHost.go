@@ -13,8 +13,6 @@ import (
 )
 
 // A child nameserver (glue host) of a domain: full create, read, update, delete.
-//
-// ## Example Usage
 type ChildHost struct {
 	pulumi.CustomResourceState
 

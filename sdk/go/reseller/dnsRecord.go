@@ -19,8 +19,6 @@ import (
 // same zone, name and type declaring another TTL (naming both resources), so no program can ask for
 // a state the service cannot hold, and a create refused with 409 ttl_conflict (an unmanaged sibling
 // with another TTL) says which TTL the siblings have.
-//
-// ## Example Usage
 type DnsRecord struct {
 	pulumi.CustomResourceState
 

@@ -15,8 +15,6 @@ import (
 // A DNS zone hosted by the service. Outputs the nameservers to delegate to. Deleting a zone deletes
 // all its records, so delete refuses while the zone holds records other than NS and SOA (the stack's
 // own DnsRecords are deleted first), unless `forceDestroy` is set.
-//
-// ## Example Usage
 type DnsZone struct {
 	pulumi.CustomResourceState
 

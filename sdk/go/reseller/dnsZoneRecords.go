@@ -16,8 +16,6 @@ import (
 // list, one read of the zone, a plan of records added, changed and deleted, applied record by record
 // at the rate limit. When to choose it over DnsRecord: resources/zone-records/README.md, shipped in the
 // package.
-//
-// ## Example Usage
 type DnsZoneRecords struct {
 	pulumi.CustomResourceState
 

@@ -19,12 +19,6 @@ import (
 //
 // A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
 // (if you turn that off) only logs that the domain stays registered and where to cancel it.
-//
-// ## Example Usage
-//
-// ### Register a domain, with a price ceiling and a renewal policy
-//
-// ### Renew a domain the account already holds
 type Domain struct {
 	pulumi.CustomResourceState
 

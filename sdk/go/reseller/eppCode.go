@@ -15,8 +15,6 @@ import (
 // A transfer (EPP) code, requested deliberately: requesting one sets a new code at the registry and
 // e-mails the registrant, so it happens only when this resource is created or its `trigger` (or
 // domain) changes, never in preview or refresh. `authCode` is a secret output.
-//
-// ## Example Usage
 type EppCode struct {
 	pulumi.CustomResourceState
 

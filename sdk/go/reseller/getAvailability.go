@@ -12,8 +12,6 @@ import (
 )
 
 // Availability and price of many names.
-//
-// ## Example Usage
 func GetAvailability(ctx *pulumi.Context, args *GetAvailabilityArgs, opts ...pulumi.InvokeOption) (*GetAvailabilityResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAvailabilityResult

@@ -12,8 +12,6 @@ import (
 )
 
 // Account credit, currency and active domain count.
-//
-// ## Example Usage
 func GetBalance(ctx *pulumi.Context, args *GetBalanceArgs, opts ...pulumi.InvokeOption) (*GetBalanceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetBalanceResult

@@ -14,8 +14,6 @@ import (
 // Reads a domain of the account: stage, expiry, nameservers, lock, WHOIS Privacy and Domain
 // Protection, and its contacts as a secret output. GETs only (the domain's view, its contacts, and
 // an add-on's state when the view leaves it out); changes nothing, charges nothing.
-//
-// ## Example Usage
 func LookupDomain(ctx *pulumi.Context, args *LookupDomainArgs, opts ...pulumi.InvokeOption) (*LookupDomainResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDomainResult

@@ -13,7 +13,6 @@ import (
 
 // A price quote for register, renew, transfer or restore. Quotes for several requests run in order.
 //
-// ## Example Usage
 // Quotes for several requests, asked in order.
 func GetPricing(ctx *pulumi.Context, args *GetPricingArgs, opts ...pulumi.InvokeOption) (*GetPricingResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)

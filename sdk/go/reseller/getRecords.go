@@ -14,8 +14,6 @@ import (
 // Reads the records of a DNS zone, optionally only those of one name and one type (the type is
 // filtered by the service, the name here). No record matching is an empty list, not a failure; a
 // zone the account does not hold fails. Changes nothing.
-//
-// ## Example Usage
 func GetRecords(ctx *pulumi.Context, args *GetRecordsArgs, opts ...pulumi.InvokeOption) (*GetRecordsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRecordsResult

@@ -12,8 +12,6 @@ import (
 )
 
 // The service's Quick Setup templates, with the variables each needs.
-//
-// ## Example Usage
 func GetTemplates(ctx *pulumi.Context, args *GetTemplatesArgs, opts ...pulumi.InvokeOption) (*GetTemplatesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTemplatesResult

@@ -12,8 +12,6 @@ import (
 )
 
 // Pricing tier, next tier and domains needed to advance.
-//
-// ## Example Usage
 func GetTier(ctx *pulumi.Context, args *GetTierArgs, opts ...pulumi.InvokeOption) (*GetTierResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTierResult

@@ -12,8 +12,6 @@ import (
 )
 
 // TLDs with their 1-year prices and limits.
-//
-// ## Example Usage
 func GetTlds(ctx *pulumi.Context, args *GetTldsArgs, opts ...pulumi.InvokeOption) (*GetTldsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTldsResult

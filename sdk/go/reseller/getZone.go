@@ -13,8 +13,6 @@ import (
 
 // Reads a DNS zone of the account: its status, the nameservers to delegate to, whether the
 // domain is delegated, and all its records. One GET; changes nothing.
-//
-// ## Example Usage
 func GetZone(ctx *pulumi.Context, args *GetZoneArgs, opts ...pulumi.InvokeOption) (*GetZoneResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetZoneResult

@@ -15,8 +15,6 @@ import (
 // WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
 // and enables it; `status` is awaiting_verification until the registrant confirms by e-mail.
 // Delete disables privacy (the add-on stays bought for the term).
-//
-// ## Example Usage
 type PrivacyAddon struct {
 	pulumi.CustomResourceState
 

@@ -15,8 +15,6 @@ import (
 // Domain Protection. Create buys and switches it on (Idempotency-Key from the URN). While on, the
 // registrar lock cannot be removed and no EPP code can be requested through the API. The API never
 // removes it: delete leaves it on and logs that it must be removed in the reseller portal.
-//
-// ## Example Usage
 type Protection struct {
 	pulumi.CustomResourceState
 

@@ -14,8 +14,6 @@ import (
 
 // A Quick Setup template applied to a zone. Another template or other variables apply it again
 // (delete-before-replace); delete removes the records this application created or replaced.
-//
-// ## Example Usage
 type ZoneTemplate struct {
 	pulumi.CustomResourceState
 

@@ -76,8 +76,6 @@ def check_domain(domain: Optional[_builtins.str] = None,
     """
     Availability and price of one name.
 
-    ## Example Usage
-
     :param _builtins.str domain: The name to check; an IDN may be given in Unicode.
     """
     __args__ = dict()
@@ -93,8 +91,6 @@ def check_domain_output(domain: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[CheckDomainResult]:
     """
     Availability and price of one name.
-
-    ## Example Usage
 
     :param _builtins.str domain: The name to check; an IDN may be given in Unicode.
     """

@@ -117,8 +117,6 @@ class ChildHost(pulumi.CustomResource):
         """
         A child nameserver (glue host) of a domain: full create, read, update, delete.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take an existing child host of that name into state instead of creating it: no change is made.
@@ -135,8 +133,6 @@ class ChildHost(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A child nameserver (glue host) of a domain: full create, read, update, delete.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param ChildHostArgs args: The arguments to use to populate this resource's properties.

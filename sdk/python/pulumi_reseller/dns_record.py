@@ -176,8 +176,6 @@ class DnsRecord(pulumi.CustomResource):
         a state the service cannot hold, and a create refused with 409 ttl_conflict (an unmanaged sibling
         with another TTL) says which TTL the siblings have.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take an existing record (same type and name; the content picks among several) into state.
@@ -203,8 +201,6 @@ class DnsRecord(pulumi.CustomResource):
         same zone, name and type declaring another TTL (naming both resources), so no program can ask for
         a state the service cannot hold, and a create refused with 409 ttl_conflict (an unmanaged sibling
         with another TTL) says which TTL the siblings have.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param DnsRecordArgs args: The arguments to use to populate this resource's properties.

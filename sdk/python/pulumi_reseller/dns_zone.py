@@ -121,8 +121,6 @@ class DnsZone(pulumi.CustomResource):
         all its records, so delete refuses while the zone holds records other than NS and SOA (the stack's
         own DnsRecords are deleted first), unless `forceDestroy` is set.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take an existing zone into state without changing it (a second create would get 409 zone_exists).
@@ -141,8 +139,6 @@ class DnsZone(pulumi.CustomResource):
         A DNS zone hosted by the service. Outputs the nameservers to delegate to. Deleting a zone deletes
         all its records, so delete refuses while the zone holds records other than NS and SOA (the stack's
         own DnsRecords are deleted first), unless `forceDestroy` is set.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param DnsZoneArgs args: The arguments to use to populate this resource's properties.

@@ -125,8 +125,6 @@ class DnsZoneRecords(pulumi.CustomResource):
         at the rate limit. When to choose it over DnsRecord: resources/zone-records/README.md, shipped in the
         package.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] allow_large_changes: Let one up exceed the safety threshold. Set it for that up, then back.
@@ -147,8 +145,6 @@ class DnsZoneRecords(pulumi.CustomResource):
         list, one read of the zone, a plan of records added, changed and deleted, applied record by record
         at the rate limit. When to choose it over DnsRecord: resources/zone-records/README.md, shipped in the
         package.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param DnsZoneRecordsArgs args: The arguments to use to populate this resource's properties.

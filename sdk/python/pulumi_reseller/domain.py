@@ -252,12 +252,6 @@ class Domain(pulumi.CustomResource):
         A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
         (if you turn that off) only logs that the domain stays registered and where to cancel it.
 
-        ## Example Usage
-
-        ### Register a domain, with a price ceiling and a renewal policy
-
-        ### Renew a domain the account already holds
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
@@ -290,12 +284,6 @@ class Domain(pulumi.CustomResource):
 
         A domain cannot be deleted through the API: `retainOnDelete` defaults to true, and a delete
         (if you turn that off) only logs that the domain stays registered and where to cancel it.
-
-        ## Example Usage
-
-        ### Register a domain, with a price ceiling and a renewal policy
-
-        ### Renew a domain the account already holds
 
         :param str resource_name: The name of the resource.
         :param DomainArgs args: The arguments to use to populate this resource's properties.

@@ -70,8 +70,6 @@ class EppCode(pulumi.CustomResource):
         e-mails the registrant, so it happens only when this resource is created or its `trigger` (or
         domain) changes, never in preview or refresh. `authCode` is a secret output.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] domain: The domain whose transfer code is requested. Changing it requests a code for the new domain.
@@ -87,8 +85,6 @@ class EppCode(pulumi.CustomResource):
         A transfer (EPP) code, requested deliberately: requesting one sets a new code at the registry and
         e-mails the registrant, so it happens only when this resource is created or its `trigger` (or
         domain) changes, never in preview or refresh. `authCode` is a secret output.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param EppCodeArgs args: The arguments to use to populate this resource's properties.

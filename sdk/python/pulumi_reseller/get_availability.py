@@ -53,8 +53,6 @@ def get_availability(domains: Optional[Sequence[_builtins.str]] = None,
     """
     Availability and price of many names.
 
-    ## Example Usage
-
     :param Sequence[_builtins.str] domains: Any number of names; sent in batches of 20 (the API's limit per call).
     :param _builtins.float years: Registration term the prices are for, in years (default 1).
     """
@@ -71,8 +69,6 @@ def get_availability_output(domains: pulumi.Input[Optional[Sequence[_builtins.st
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAvailabilityResult]:
     """
     Availability and price of many names.
-
-    ## Example Usage
 
     :param Sequence[_builtins.str] domains: Any number of names; sent in batches of 20 (the API's limit per call).
     :param _builtins.float years: Registration term the prices are for, in years (default 1).

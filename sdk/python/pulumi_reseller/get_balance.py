@@ -73,8 +73,6 @@ class AwaitableGetBalanceResult(GetBalanceResult):
 def get_balance(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBalanceResult:
     """
     Account credit, currency and active domain count.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -87,8 +85,6 @@ def get_balance(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBala
 def get_balance_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBalanceResult]:
     """
     Account credit, currency and active domain count.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -174,8 +174,6 @@ def get_domain(domain: Optional[_builtins.str] = None,
     Protection, and its contacts as a secret output. GETs only (the domain's view, its contacts, and
     an add-on's state when the view leaves it out); changes nothing, charges nothing.
 
-    ## Example Usage
-
     :param _builtins.str domain: The domain name; an IDN may be given in Unicode.
     """
     __args__ = dict()
@@ -201,8 +199,6 @@ def get_domain_output(domain: pulumi.Input[Optional[_builtins.str]] = None,
     Reads a domain of the account: stage, expiry, nameservers, lock, WHOIS Privacy and Domain
     Protection, and its contacts as a secret output. GETs only (the domain's view, its contacts, and
     an add-on's state when the view leaves it out); changes nothing, charges nothing.
-
-    ## Example Usage
 
     :param _builtins.str domain: The domain name; an IDN may be given in Unicode.
     """

@@ -101,7 +101,6 @@ def get_pricing(action: Optional[_builtins.str] = None,
     """
     A price quote for register, renew, transfer or restore. Quotes for several requests run in order.
 
-    ## Example Usage
     Quotes for several requests, asked in order.
 
     :param _builtins.str action: What to price: register, renew, transfer or restore.
@@ -128,7 +127,6 @@ def get_pricing_output(action: pulumi.Input[Optional[_builtins.str]] = None,
     """
     A price quote for register, renew, transfer or restore. Quotes for several requests run in order.
 
-    ## Example Usage
     Quotes for several requests, asked in order.
 
     :param _builtins.str action: What to price: register, renew, transfer or restore.

@@ -68,8 +68,6 @@ def get_records(name: Optional[_builtins.str] = None,
     filtered by the service, the name here). No record matching is an empty list, not a failure; a
     zone the account does not hold fails. Changes nothing.
 
-    ## Example Usage
-
     :param _builtins.str name: Only records of this name: relative ("www", "@" for the apex) or fully qualified. Default: every name.
     :param _builtins.str type: Only records of this type, e.g. "MX" (any case). Default: every type.
     :param _builtins.str zone: The zone's domain; an IDN may be given in Unicode.
@@ -92,8 +90,6 @@ def get_records_output(name: pulumi.Input[Optional[Optional[_builtins.str]]] = N
     Reads the records of a DNS zone, optionally only those of one name and one type (the type is
     filtered by the service, the name here). No record matching is an empty list, not a failure; a
     zone the account does not hold fails. Changes nothing.
-
-    ## Example Usage
 
     :param _builtins.str name: Only records of this name: relative ("www", "@" for the apex) or fully qualified. Default: every name.
     :param _builtins.str type: Only records of this type, e.g. "MX" (any case). Default: every type.

@@ -50,8 +50,6 @@ class AwaitableGetTemplatesResult(GetTemplatesResult):
 def get_templates(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTemplatesResult:
     """
     The service's Quick Setup templates, with the variables each needs.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -62,8 +60,6 @@ def get_templates(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTe
 def get_templates_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTemplatesResult]:
     """
     The service's Quick Setup templates, with the variables each needs.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -73,8 +73,6 @@ class AwaitableGetTierResult(GetTierResult):
 def get_tier(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTierResult:
     """
     Pricing tier, next tier and domains needed to advance.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -87,8 +85,6 @@ def get_tier(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTierRes
 def get_tier_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTierResult]:
     """
     Pricing tier, next tier and domains needed to advance.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -50,8 +50,6 @@ class AwaitableGetTldsResult(GetTldsResult):
 def get_tlds(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTldsResult:
     """
     TLDs with their 1-year prices and limits.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -62,8 +60,6 @@ def get_tlds(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTldsRes
 def get_tlds_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTldsResult]:
     """
     TLDs with their 1-year prices and limits.
-
-    ## Example Usage
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -113,8 +113,6 @@ def get_zone(domain: Optional[_builtins.str] = None,
     Reads a DNS zone of the account: its status, the nameservers to delegate to, whether the
     domain is delegated, and all its records. One GET; changes nothing.
 
-    ## Example Usage
-
     :param _builtins.str domain: The zone's domain; an IDN may be given in Unicode.
     """
     __args__ = dict()
@@ -134,8 +132,6 @@ def get_zone_output(domain: pulumi.Input[Optional[_builtins.str]] = None,
     """
     Reads a DNS zone of the account: its status, the nameservers to delegate to, whether the
     domain is delegated, and all its records. One GET; changes nothing.
-
-    ## Example Usage
 
     :param _builtins.str domain: The zone's domain; an IDN may be given in Unicode.
     """

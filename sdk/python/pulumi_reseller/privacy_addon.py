@@ -114,8 +114,6 @@ class PrivacyAddon(pulumi.CustomResource):
         and enables it; `status` is awaiting_verification until the registrant confirms by e-mail.
         Delete disables privacy (the add-on stays bought for the term).
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
@@ -138,8 +136,6 @@ class PrivacyAddon(pulumi.CustomResource):
         WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)
         and enables it; `status` is awaiting_verification until the registrant confirms by e-mail.
         Delete disables privacy (the add-on stays bought for the term).
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param PrivacyAddonArgs args: The arguments to use to populate this resource's properties.

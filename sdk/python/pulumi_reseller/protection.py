@@ -114,8 +114,6 @@ class Protection(pulumi.CustomResource):
         registrar lock cannot be removed and no EPP code can be requested through the API. The API never
         removes it: delete leaves it on and logs that it must be removed in the reseller portal.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] acknowledged_charges: Charges you have checked and accept after they failed their check (above maxPrice, or in another
@@ -138,8 +136,6 @@ class Protection(pulumi.CustomResource):
         Domain Protection. Create buys and switches it on (Idempotency-Key from the URN). While on, the
         registrar lock cannot be removed and no EPP code can be requested through the API. The API never
         removes it: delete leaves it on and logs that it must be removed in the reseller portal.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param ProtectionArgs args: The arguments to use to populate this resource's properties.

@@ -119,8 +119,6 @@ class ZoneTemplate(pulumi.CustomResource):
         A Quick Setup template applied to a zone. Another template or other variables apply it again
         (delete-before-replace); delete removes the records this application created or replaced.
 
-        ## Example Usage
-
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] adopt: Take an already applied template into state (verifies template and zone exist; claims no records).
@@ -138,8 +136,6 @@ class ZoneTemplate(pulumi.CustomResource):
         """
         A Quick Setup template applied to a zone. Another template or other variables apply it again
         (delete-before-replace); delete removes the records this application created or replaced.
-
-        ## Example Usage
 
         :param str resource_name: The name of the resource.
         :param ZoneTemplateArgs args: The arguments to use to populate this resource's properties.

@@ -4,20 +4,26 @@
  * file that differs (changed, missing or extra); regenerating removes a stale file and leaves what
  * git ignores (the Node.js SDK's build: node_modules/, bin/) alone. Every doc of a field and the
  * summary of every resource and function in each SDK is the schema's. The Python SDK compiles
- * (`python3 -m compileall`).
+ * (`python3 -m compileall`). The Go SDK's go.mod and go.sum are generated too (tidied), and it builds
+ * inside sdk/go with no module resolved afresh.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { PULUMI_TEMPLATE_TSCONFIG } from "../../../cli/codegen";
+import { buildSdk } from "../../support/native-project";
 
 const root = path.resolve(__dirname, "..", "..", "..");
 const sdk = path.join(root, "sdk");
 jest.setTimeout(600_000);
 
+/** Go's modules from its cache only: npm test's first step (dev/pulumi-cli/for-tests.js) fetched them. */
+const offline = { ...process.env, GOPROXY: "off" };
+
 /** `go -C dev/codegen run . <args>`: the first run in a checkout compiles Pulumi's codegen packages. */
 function codegen(...args: string[]) {
-  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GOFLAGS: "-mod=readonly" } });
+  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...offline, GOFLAGS: "-mod=readonly" } });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -31,7 +37,7 @@ function copyOfSdk(prefix: string): string {
 }
 
 test("regenerating the SDKs from schema.json changes no committed file (npm run sdk -- --check)", () => {
-  const r = spawnSync(process.execPath, [path.join(root, "dev", "codegen", "sdk.js"), "--check"], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [path.join(root, "dev", "codegen", "sdk.js"), "--check"], { cwd: root, encoding: "utf8", env: offline });
   expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   expect(r.stdout.trim()).toMatch(/^codegen: \d+ files in 3 SDKs are what schema\.json generates$/);
 });
@@ -42,11 +48,16 @@ test("the check names a changed, a missing and an extra file, and fails", () => 
     fs.appendFileSync(path.join(copy, "go", "reseller", "dnsZone.go"), "// edited by hand\n");
     fs.rmSync(path.join(copy, "python", "pulumi_reseller", "domain.py"));
     fs.writeFileSync(path.join(copy, "nodejs", "handWritten.ts"), "export const x = 1;\n");
+    // go.sum is generated too (go mod tidy of the generated module): a checksum edited by hand is a difference.
+    const sum = path.join(copy, "go", "go.sum");
+    fs.writeFileSync(sum, fs.readFileSync(sum, "utf8").replace(/^(github\.com\/pulumi\/pulumi\/sdk\/v3 \S+ h1:)\S+$/m, "$1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="));
+    expect(fs.readFileSync(sum, "utf8")).not.toBe(fs.readFileSync(path.join(sdk, "go", "go.sum"), "utf8"));
     const r = codegen("-check", "-out", copy);
     expect(r.code).toBe(1);
     const base = path.basename(copy);
     // One line per file, indented (`go run` adds its own "exit status 1").
     expect(r.stderr.split("\n").filter((l) => l.startsWith("  ")).map((l) => l.trim())).toEqual([
+      `changed: ${base}/go/go.sum`,
       `changed: ${base}/go/reseller/dnsZone.go`,
       `extra: ${base}/nodejs/handWritten.ts`,
       `missing: ${base}/python/pulumi_reseller/domain.py`,
@@ -113,7 +124,7 @@ test("each SDK's docs are the schema's: every field's doc and every resource's a
     for (const [name, p] of Object.entries(props ?? {})) if (p.description) docs.push([`${where}.${name}`, p.description]);
   };
   // The summary: the description up to its examples (the generators keep a language's own examples only).
-  const summary = (where: string, d?: string) => d && docs.push([where, d.split("\n## ")[0]]);
+  const summary = (where: string, d?: string) => d && docs.push([where, d.split(/\n## |\n*\{\{% examples %\}\}/)[0]]);
   fields("config", schema.config.variables);
   for (const [token, r] of Object.entries(schema.resources)) {
     summary(token, r.description);
@@ -133,6 +144,47 @@ test("each SDK's docs are the schema's: every field's doc and every resource's a
     const absent = docs.filter(([, d]) => !text.includes(prose(d))).map(([where]) => where);
     expect({ language, absent }).toEqual({ language, absent: [] });
   }
+});
+
+test("each SDK shows the examples of its own language only: TypeScript ones on @reseller-pulumi/native, and no empty Example Usage in Go or Python", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8")) as Schema;
+  const withExamples = Object.entries(schema.resources).filter(([, r]) => r.description?.includes("```typescript")).map(([token]) => token.split(":").pop()!);
+  expect(withExamples.length).toBeGreaterThan(0);
+  const heading = (language: string, ext: string) => filesUnder(path.join(sdk, language), ext).filter((f) => fs.readFileSync(f, "utf8").includes("Example Usage")).map((f) => path.basename(f, ext));
+  expect(heading("go", ".go")).toEqual([]);
+  expect(heading("python", ".py")).toEqual([]);
+  const ts = heading("nodejs", ".ts");
+  expect(ts.map((f) => f.toLowerCase()).sort()).toEqual(withExamples.map((k) => k.toLowerCase()).sort());
+  for (const f of ts) expect(fs.readFileSync(path.join(sdk, "nodejs", `${f}.ts`), "utf8")).not.toContain('from "reseller-pulumi"');
+});
+
+test("every TypeScript example in schema.json type-checks against the generated Node.js SDK (npm run sdk -- --build) with Pulumi's template tsconfig", () => {
+  buildSdk();
+  const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8")) as Schema;
+  const examples = [...Object.entries(schema.resources), ...Object.entries(schema.functions)].flatMap(([token, r]) =>
+    [...(r.description ?? "").matchAll(/```typescript\n([\s\S]*?)```/g)].map((m, i) => [`${token.split(":").pop()}${i}.ts`, m[1]] as const),
+  );
+  expect(examples.length).toBeGreaterThan(0);
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-examples-"));
+  try {
+    // node_modules as an install of the SDK lays it out: the SDK and its dependencies.
+    const modules = path.join(project, "node_modules");
+    fs.mkdirSync(path.join(modules, "@reseller-pulumi"), { recursive: true });
+    for (const e of fs.readdirSync(path.join(sdk, "nodejs", "node_modules"))) fs.symlinkSync(path.join(sdk, "nodejs", "node_modules", e), path.join(modules, e), "dir");
+    fs.symlinkSync(path.join(sdk, "nodejs", "bin"), path.join(modules, "@reseller-pulumi", "native"), "dir");
+    for (const [file, text] of examples) fs.writeFileSync(path.join(project, file), text);
+    fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ ...PULUMI_TEMPLATE_TSCONFIG, compilerOptions: { ...PULUMI_TEMPLATE_TSCONFIG.compilerOptions, noEmit: true }, files: examples.map(([file]) => file) }));
+    const r = spawnSync(process.execPath, [path.join(modules, "typescript", "bin", "tsc"), "-p", project, "--pretty", "false"], { cwd: project, encoding: "utf8" });
+    expect({ code: r.status, errors: r.stdout.trim() }).toEqual({ code: 0, errors: "" });
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+});
+
+test("the Go SDK builds inside sdk/go from its own go.mod and go.sum, resolving no module (-mod=readonly, GOPROXY=off)", () => {
+  // go.mod and go.sum are generated (go mod tidy of the generated module), so a Go user resolves nothing afresh.
+  const r = spawnSync("go", ["build", "./..."], { cwd: path.join(sdk, "go"), encoding: "utf8", env: { ...offline, GOFLAGS: "-mod=readonly", GOWORK: "off" } });
+  expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 });
 
 test("the Python SDK compiles with python3 -m compileall", () => {
