@@ -117,9 +117,13 @@ export interface SharedCliRun {
  * Sets up each job's stack (its project folder shared by its stacks), all on the sandbox's one
  * credential at the service's default limit (no reseller:requestsPerMinute) with one rate-limit
  * folder (reseller:rateLimitDir, as the user's cache folder is on one runner), then runs every
- * `pulumi up --yes --non-interactive --skip-preview` at once.
+ * `pulumi up --yes --non-interactive --skip-preview` at once. `config`: more plain stack settings for
+ * every job (a test's scaled limit: reseller:requestsPerMinute and reseller:contract's window).
  */
-export async function runSharedCredentialCli(sandbox: SandboxHandle, opts: { cli: PulumiCli; jobs: readonly CliJob[]; records: number }): Promise<SharedCliRun> {
+export async function runSharedCredentialCli(
+  sandbox: SandboxHandle,
+  opts: { cli: PulumiCli; jobs: readonly CliJob[]; records: number; config?: Record<string, string> },
+): Promise<SharedCliRun> {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "shared-credential-logs-"));
   const projects = new Map<string, string>();
   const stacks: CliStack[] = [];
@@ -140,6 +144,7 @@ export async function runSharedCredentialCli(sandbox: SandboxHandle, opts: { cli
         "reseller:rateLimitDir": logDir,
         prefix: jobPrefix(job),
         records: String(opts.records),
+        ...opts.config,
       };
       await stack.must([
         "config",

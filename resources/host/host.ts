@@ -24,7 +24,7 @@ import { TtlRegistry } from "../kit/ttl-registry";
 /**
  * What a cancel's warning tells the user to do. The Pulumi CLI (v3.274.1) reports a destroy cancelled
  * in its deletes as a success ("The resources in the stack have been deleted", exit code 0), though it
- * stopped the deletes not yet started (test/pulumi-cli/interrupted.test.ts).
+ * stopped the deletes not yet started (test/pulumi-cli/interrupted-deletes.test.ts).
  */
 export const RUN_AGAIN = "Run the command again until it changes nothing: the Pulumi CLI may end a cancelled destroy with success while resources are left";
 

@@ -106,6 +106,8 @@ async function timed<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
 
 let work: string;
 let sandbox: ChildProcess | undefined;
+/** Settles once the sandbox's process has ended and its pipes are closed. */
+let sandboxClosed: Promise<void> | undefined;
 /** What the engine printed, Pulumi-like, shown at the end. */
 const engineLog: string[] = [];
 
@@ -114,16 +116,40 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  if (sandbox?.pid && sandbox.exitCode === null) process.kill(-sandbox.pid, "SIGTERM");
+  if (sandbox) await stopGroup(sandbox, sandboxClosed!);
   fs.rmSync(work, { recursive: true, force: true });
   console.log(`pack test figures (s): ${JSON.stringify(timings)}\n${engineLog.join("\n")}`);
 });
+
+/**
+ * Stops a process started `detached` (its own group) and everything in its group: SIGTERM, then
+ * SIGKILL if it has not ended within 10 s. Waits for its end and its pipes' close, so the file leaves
+ * nothing open in the worker (a process and its two pipes outlived the file before).
+ */
+async function stopGroup(child: ChildProcess, closed: Promise<void>): Promise<void> {
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, s);
+    } catch {
+      // the group is gone
+    }
+  };
+  signal("SIGTERM");
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), 10_000)));
+  if ((await Promise.race([closed, late])) === "late") {
+    signal("SIGKILL");
+    await closed;
+  }
+  clearTimeout(timer);
+}
 
 /** Starts `npx reseller-pulumi sandbox` in the project and reads what it says to configure. */
 function startInstalledSandbox(cwd: string): Promise<{ baseUrl: string; apiKey: string; apiSecret: string }> {
   // Its own process group: npx runs the command as a child, and both must stop at the end.
   sandbox = spawn("npx", ["reseller-pulumi", "sandbox", "--port", "0", "--delay", "0"], { cwd, env: npmEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const child = sandbox;
+  sandboxClosed = new Promise((resolve) => child.once("close", () => resolve()));
   let banner = "";
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));

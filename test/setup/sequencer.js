@@ -1,23 +1,47 @@
-// jest testSequencer: the order in which the two workers take the suites. Jest's own order runs the
+// jest testSequencer: the order in which the workers take the suites. Jest's own order runs the
 // suites it has timings for longest first, and before them those it has none for, largest file
-// first. A fresh checkout has no timings, and file size says little here: the suites that run the
-// real Pulumi CLI or npm take minutes whatever their length, and one of them taken last kept one
-// worker busy for minutes after the other had finished. So, among the suites without timings, those
-// that drive the CLI (they name pulumi-cli) or npm go first, after any that failed last time, then
-// the rest as jest orders them.
+// first. A fresh checkout (and CI) has no timings, and file size says little here: the suites that
+// run the real Pulumi CLI or npm take a minute or more whatever their length, and one of them taken
+// last kept one worker busy for minutes after the other had finished. So, among the suites without
+// timings, those that drive the CLI, npm or Go go first, after any that failed last time, then the
+// rest as jest orders them. A suite drives the CLI when it is in test/pulumi-cli/, or it or a shared
+// module of test/support/ it imports starts a CLI stack (the mistake catalogue's halves do so through
+// test/support/mistakes-through-cli.ts).
 const fs = require("node:fs");
+const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
 
-const SLOW = /pulumi-cli|"npm"/;
+const SLOW = /\brequirePulumiCli\(|\bCliStack\.init\(|\brunChaosCli\(|\brunSharedCredentialCli\(|["']npm["']|\bspawn(Sync)?\(\s*["']go["']/;
+const SUPPORT = path.join(__dirname, "..", "support");
+const CLI_SUITES = path.join(__dirname, "..", "pulumi-cli") + path.sep;
+
+/** The test/support/ modules a file imports (relative imports only). */
+function supportImports(file, text) {
+  const found = [];
+  for (const m of text.matchAll(/from\s+["'](\.{1,2}\/[^"']+)["']/g)) {
+    const target = path.resolve(path.dirname(file), m[1]);
+    if (!target.startsWith(SUPPORT + path.sep)) continue;
+    for (const candidate of [`${target}.ts`, `${target}.js`, target]) if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) found.push(candidate);
+  }
+  return found;
+}
+
+/** Whether the file is a CLI suite, or it or a test/support/ module it imports (to one level) drives the CLI, npm or Go. */
+function drivesCli(file) {
+  if (file.startsWith(CLI_SUITES)) return true;
+  const text = fs.readFileSync(file, "utf8");
+  return SLOW.test(text) || supportImports(file, text).some((f) => SLOW.test(fs.readFileSync(f, "utf8")));
+}
 
 class CliFirstSequencer extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
     const failed = sorted.filter((t) => this.hasFailed(t));
     const rest = sorted.filter((t) => !this.hasFailed(t));
-    const slow = (t) => t.duration == null && SLOW.test(fs.readFileSync(t.path, "utf8"));
-    return [...failed, ...rest.filter(slow), ...rest.filter((t) => !slow(t))];
+    const slow = new Set(rest.filter((t) => t.duration == null && drivesCli(t.path)));
+    return [...failed, ...rest.filter((t) => slow.has(t)), ...rest.filter((t) => !slow.has(t))];
   }
 }
 
 module.exports = CliFirstSequencer;
+module.exports.drivesCli = drivesCli;

@@ -1,4 +1,4 @@
-/** Interrupting the real Pulumi CLI at a request the sandbox holds in flight (test/pulumi-cli/interrupted.test.ts and its native twin). */
+/** Interrupting the real Pulumi CLI at a request the sandbox holds in flight (test/pulumi-cli/interrupted*.test.ts and their native twin). */
 import { killTree, type CliRun, type CliStack, type StackExport } from "../../dev/pulumi-cli";
 import type { SandboxHandle } from "../../sandbox/index";
 import { until } from "./until";

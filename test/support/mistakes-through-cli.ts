@@ -9,7 +9,11 @@
  * - a refusal is printed twice at preview, on its resource's row and in its Diagnostics entry, and
  *   not again under the Stack;
  * - preview writes nothing, no secret is printed, and up waits for nothing;
- * - with `--parallel 1` the same messages, and up changes the same things (a Domain bought or not).
+ * - with `--parallel 1` the same messages, and up changes the same things (a Domain bought or not),
+ *   where the program has more than one resource: with one, the engine takes the same steps in the
+ *   same order at any parallelism (the Stack, the provider, the resource, each waiting for the one
+ *   before), so a second run would repeat the first. Every order the CLI can give the resources of a
+ *   case is run through the provider host in test/audit/preview-order.test.ts.
  * The catalogue is run in two halves, one test file each (test/pulumi-cli/mistakes-first-half.test.ts and -second-half), so
  * the suite's two workers share it: through the CLI each case costs seconds of three processes.
  * The stand-in's version of this proof is test/audit/preview-predicts-up.test.ts, which also counts
@@ -111,7 +115,11 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
     return { preview, up, wrote, changed, waited: /: waiting for /.test(`${up.stdout}\n${up.stderr}`) };
   }
 
-  test.each(cases.map((m, k) => [m.title, m, first + k] as const))("%s: caught at preview with up's message, through the CLI, the same with --parallel 1", async (_title, m, i) => {
+  /** The runs of a case: the CLI's default parallelism, and `--parallel 1` where there is an order to change. */
+  const parallelisms = (m: Mistake): string[][] => (m.resources.length > 1 ? [[], ["--parallel", "1"]] : [[]]);
+  const titleOf = (m: Mistake): string => `${m.title}: caught at preview with up's message, through the CLI${m.resources.length > 1 ? ", the same with --parallel 1" : ""}`;
+
+  test.each(cases.map((m, k) => [titleOf(m), m, first + k] as const))("%s", async (_title, m, i) => {
     // The promised phrase as printed, without the request's id (it differs per run). What comes before
     // it names the resource and the value flagged.
     const matching = (lines: string[]): string | undefined => {
@@ -122,7 +130,7 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
       return undefined;
     };
     const outcomes: unknown[] = [];
-    for (const parallel of [[], ["--parallel", "1"]]) {
+    for (const parallel of parallelisms(m)) {
       const { preview, up, wrote, changed, waited } = await previewThenUp(m, `m${i + 1}${parallel.length ? "p1" : ""}`, parallel);
       const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
       // Each error once: on its resource's row and in its Diagnostics entry, never again under the Stack
@@ -148,6 +156,6 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
       // What both runs must share: the message at preview and at up, and what up changed (a Domain bought or not).
       outcomes.push({ atPreview, atUp, changed });
     }
-    expect(outcomes[1]).toEqual(outcomes[0]);
+    if (outcomes.length > 1) expect(outcomes[1]).toEqual(outcomes[0]);
   });
 }
