@@ -1,0 +1,57 @@
+/**
+ * The implicit order (resources/program/declaration-order.ts) sees only what the program declared
+ * before it first yields: a zone or record naming a domain as a literal waits for the program's
+ * Domain of that name when the Domain was declared in the same synchronous stretch (before or after
+ * it), and not when the Domain comes after an `await`. Read here from the RegisterResourceRequest the
+ * SDK sends to a (mock) monitor, the request `pulumi up` sends: its dependencies. Where the wait is
+ * missing, the zone's check can come before the Domain's, and a zone of a domain the account does not
+ * hold yet is refused; the message then says how to order it (the output, or dependsOn).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { domainNotHeld } from "../../resources/kit/preview-messages";
+
+interface RegisterRequest {
+  getName(): string;
+  getDependenciesList(): string[];
+}
+
+const dependencies = new Map<string, string[]>();
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: () => ({}) }, "proj", "dev", false);
+  const monitor = pulumi.runtime.getMonitor() as unknown as { registerResource(req: RegisterRequest, cb: unknown): unknown };
+  const original = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req, cb) => {
+    dependencies.set(req.getName(), req.getDependenciesList());
+    return original(req, cb);
+  };
+});
+
+const { Domain, DnsZone } = require("../../resources") as typeof import("../../resources");
+const contacts = { registrant: { name: "A", email: "a@example.test", phone: "+1 555 0100", addressLine1: "1 Street", city: "Town", postalCode: "1000", country: "us" } };
+
+const registeredDeps = async (r: pulumi.Resource): Promise<string[]> => {
+  const urn = await new Promise<string>((resolve) => r.urn.apply((u) => resolve(u)));
+  for (let i = 0; i < 50 && !dependencies.has(urn.split("::").pop()!); i++) await new Promise((r) => setImmediate(r));
+  return dependencies.get(urn.split("::").pop()!) ?? [];
+};
+
+test("a zone declared before its Domain in one synchronous stretch waits for it; declared before an await that precedes the Domain, it does not", async () => {
+  // One stretch: the zone first, the Domain after it; the zone waits for the Domain all the same.
+  const zoneA = new DnsZone("stretch-zone", { domain: "after-await-a.com" });
+  const domainA = new Domain("stretch-domain", { domain: "after-await-a.com", contacts });
+  // The zone, then an await, then the Domain: the zone's registration is sent before the Domain exists.
+  const zoneB = new DnsZone("awaited-zone", { domain: "after-await-b.com" });
+  await new Promise((r) => setImmediate(r));
+  const domainB = new Domain("awaited-domain", { domain: "after-await-b.com", contacts });
+  const urnOf = (r: pulumi.Resource) => new Promise<string>((resolve) => r.urn.apply((u) => resolve(u)));
+  expect(await registeredDeps(zoneA)).toEqual([await urnOf(domainA)]);
+  expect(await registeredDeps(zoneB)).toEqual([]);
+  // Declared after the await, a zone still sees a Domain declared before it (every declaration so far counts).
+  const zoneC = new DnsZone("late-zone", { domain: "after-await-b.com" });
+  expect(await registeredDeps(zoneC)).toEqual([await urnOf(domainB)]);
+});
+
+test("the refusal a zone then meets says how to order it", () => {
+  expect(domainNotHeld("after-await-b.com")).toMatch(/declares after an `await`.*domain\.domain.*dependsOn/);
+});
