@@ -517,8 +517,30 @@ const CHANGES: Change[] = [
  *   other live record too) before the other's check fails.
  * Making them one would need every record of an RRset checked before any of them is written, which
  * the CLI does not offer a provider (it creates or updates a resource while it checks the next).
+ *
+ * And the cost total of three purchases at different prices against a balance that holds only two:
+ * each check adds its price to the run's total against the balance the run began with, so the third
+ * checked is refused, with the same message (the total of all three) in every order, but which one is
+ * refused, and so which two up buys, depends on the order. The rule that would be the same in every
+ * order is "the whole run's purchases against that balance, refused before any is bought": every
+ * paying resource's check would need the stack's whole list of purchases, which only the program
+ * knows (its constructors would have to pass it, as declaration-order.ts passes the waits), or the
+ * purchases would have to be made one after another (each waiting for the one declared before it),
+ * which makes a program of N new domains wait for N registrations in turn. Neither is done yet.
  */
 const OPEN_CHANGES: Change[] = [
+  {
+    title: "three purchases at different prices against a balance that holds two of them",
+    live: [],
+    balance: "55.00",
+    before: [],
+    after: [
+      { kind: "Domain", title: "buy-io", args: { domain: "catalogue-three.io", contacts: { registrant: CONTACT }, nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], maxPrice: "50.00" } },
+      { kind: "Domain", title: "buy-com", args: { domain: "catalogue-three.com", contacts: { registrant: CONTACT }, nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], maxPrice: "50.00" } },
+      { kind: "Domain", title: "buy-dev", args: { domain: "catalogue-three.dev", contacts: { registrant: CONTACT }, nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"], maxPrice: "50.00" } },
+    ],
+    message: /the purchases this stack would make total 66\.00 USD, above the account balance of 55\.00 USD/,
+  },
   {
     title: "a TTL change on two records sharing an RRset, and a third record of it added",
     live: [
