@@ -12,6 +12,9 @@
  * a resource waits (an implicit `dependsOn`) for the program's Domain of that name, and a record for
  * the program's DnsZone too, so the engine checks (and at up creates) those first, in every order.
  *
+ * Purchases go one after another too (Domains, then add-ons, each in declaration order), so that
+ * the stack's total against the balance refuses the same purchase in every order (previousPurchase).
+ *
  * Only resources declared before the program yields once (its synchronous code: the SDK sends no
  * registration before that) are seen, and only a Domain or DnsZone whose arguments hold no output of
  * another resource (config values and secrets are fine) and whose options have no `dependsOn` (nor a
@@ -29,6 +32,11 @@ import { canonicalHost } from "../shared/normalize";
 export interface DeclarationOrder {
   name: "domain" | "zone";
   after: readonly Kind[];
+  /**
+   * A kind whose create may charge the account (unless `adopt`): its place in the program's chain of
+   * purchases, lower first (Domains, then add-ons). Undefined: it buys nothing.
+   */
+  purchase?: number;
 }
 
 /** A resource's declaration as the program wrote it, for this module's rules. */
@@ -56,12 +64,35 @@ function literalName(d: Declared): string | undefined {
  */
 export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
   const name = literalName(d);
-  if (name === undefined || !d.order.after.length) return [];
   const found: number[] = [];
-  program.forEach((o, i) => {
-    if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
-  });
+  if (name !== undefined && d.order.after.length)
+    program.forEach((o, i) => {
+      if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
+    });
+  const before = previousPurchase(d, program);
+  if (before !== undefined && !found.includes(before)) found.push(before);
   return found;
+}
+
+/** Whether `d` is in the program's chain of purchases: a kind that may charge, not adopted, waiting for nothing of its own. */
+const inPurchaseChain = (d: Declared): boolean => d.order.purchase !== undefined && d.args.adopt !== true && !d.waits;
+
+/**
+ * The purchase the program makes before `d` (an index into `program`), when `d` may charge the
+ * account: the stack's total is held against the balance the run began with, purchase by purchase as
+ * each is checked, so when the balance holds only some of them, which one is refused (and which ones
+ * an up buys before it) must not depend on the order the CLI checks them in. The purchases of one
+ * account go one after another: Domains, then add-ons (which wait for their Domain: no wait is
+ * circular), each in declaration order. The cost: new Domains of one program register in turn.
+ */
+function previousPurchase(d: Declared, program: readonly Declared[]): number | undefined {
+  if (!inPurchaseChain(d)) return undefined;
+  const chain = program
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => inPurchaseChain(o) && o.account === d.account)
+    .sort((a, b) => a.o.order.purchase! - b.o.order.purchase! || a.i - b.i);
+  const at = chain.findIndex(({ o }) => o === d);
+  return at > 0 ? chain[at - 1].i : undefined;
 }
 
 /** The program's resources so far, with their declarations (one list per program process). */
@@ -78,7 +109,7 @@ export function noteDeclared(declared: Declared, resource: pulumi.Resource): voi
  * for a kind that waits for nothing or names its domain through an output.
  */
 export function implicitDependsOn(d: Declared): Promise<pulumi.Resource[]> | undefined {
-  if (literalName(d) === undefined || !d.order.after.length) return undefined;
+  if ((literalName(d) === undefined || !d.order.after.length) && !inPurchaseChain(d)) return undefined;
   return new Promise((resolve) =>
     setImmediate(() => {
       const all = declaredSoFar.map((x) => x.declared);

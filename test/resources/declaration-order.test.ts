@@ -1,5 +1,11 @@
 /**
- * The implicit order (resources/program/declaration-order.ts) sees only what the program declared
+ * The implicit order (resources/program/declaration-order.ts), read from the RegisterResourceRequests
+ * the SDK sends to a (mock) monitor, the requests `pulumi up` sends: their dependencies.
+ *
+ * Purchases go one after another: Domains, then add-ons, each in declaration order, so the stack's
+ * total against the balance refuses the same one in every order.
+ *
+ * The order sees only what the program declared
  * before it first yields: a zone or record naming a domain as a literal waits for the program's
  * Domain of that name when the Domain was declared in the same synchronous stretch (before or after
  * it), and not when the Domain comes after an `await`. Read here from the RegisterResourceRequest the
@@ -27,7 +33,7 @@ beforeAll(async () => {
   };
 });
 
-const { Domain, DnsZone } = require("../../resources") as typeof import("../../resources");
+const { Domain, DnsZone, PrivacyAddon, Protection } = require("../../resources") as typeof import("../../resources");
 const contacts = { registrant: { name: "A", email: "a@example.test", phone: "+1 555 0100", addressLine1: "1 Street", city: "Town", postalCode: "1000", country: "us" } };
 
 const registeredDeps = async (r: pulumi.Resource): Promise<string[]> => {
@@ -35,6 +41,22 @@ const registeredDeps = async (r: pulumi.Resource): Promise<string[]> => {
   for (let i = 0; i < 50 && !dependencies.has(urn.split("::").pop()!); i++) await new Promise((r) => setImmediate(r));
   return dependencies.get(urn.split("::").pop()!) ?? [];
 };
+
+// First: the module keeps every declaration of the program (this file), and a later Domain would wait for these.
+test("purchases wait one for another: Domains in declaration order, then add-ons; an adopted one is not a purchase", async () => {
+  const urnOf = (r: pulumi.Resource) => new Promise<string>((resolve) => r.urn.apply((u) => resolve(u)));
+  // An add-on declared first still comes after the Domains (it waits for its own Domain besides).
+  const privacy = new PrivacyAddon("chain-privacy", { domain: "chain-b.com" });
+  const first = new Domain("chain-a", { domain: "chain-a.com", contacts });
+  const adopted = new Domain("chain-adopted", { domain: "chain-held.com", adopt: true });
+  const second = new Domain("chain-b", { domain: "chain-b.com", contacts });
+  const protection = new Protection("chain-protection", { domain: "chain-a.com" });
+  expect(await registeredDeps(first)).toEqual([]);
+  expect(await registeredDeps(adopted)).toEqual([]);
+  expect(await registeredDeps(second)).toEqual([await urnOf(first)]);
+  expect((await registeredDeps(privacy)).sort()).toEqual([await urnOf(second)].sort());
+  expect((await registeredDeps(protection)).sort()).toEqual([await urnOf(first), await urnOf(privacy)].sort());
+});
 
 test("a zone declared before its Domain in one synchronous stretch waits for it; declared before an await that precedes the Domain, it does not", async () => {
   // One stretch: the zone first, the Domain after it; the zone waits for the Domain all the same.
