@@ -12,7 +12,8 @@
  * a resource waits (an implicit `dependsOn`) for the program's Domain of that name, and a record for
  * the program's DnsZone too, so the engine checks (and at up creates) those first, in every order.
  *
- * Purchases go one after another too (Domains, then add-ons, each in declaration order), so that
+ * The records of one RRset (a DnsRecord's zone, name and type) go one after another, in declaration
+ * order (previousPeer). Purchases go one after another too (Domains, then add-ons, each in declaration order), so that
  * the stack's total against the balance refuses the same purchase in every order (previousPurchase).
  *
  * Only resources declared before the program yields once (its synchronous code: the SDK sends no
@@ -37,6 +38,12 @@ export interface DeclarationOrder {
    * purchases, lower first (Domains, then add-ons). Undefined: it buys nothing.
    */
   purchase?: number;
+  /**
+   * The key of a set of peers (e.g. a DnsRecord's zone, name and type: the records of one RRset,
+   * which share one TTL), from literal arguments; undefined when it names none. The program's
+   * resources of the kind with one key go one after another, in declaration order.
+   */
+  peers?: (args: Record<string, unknown>) => string | undefined;
 }
 
 /** A resource's declaration as the program wrote it, for this module's rules. */
@@ -69,9 +76,27 @@ export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
     program.forEach((o, i) => {
       if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
     });
-  const before = previousPurchase(d, program);
-  if (before !== undefined && !found.includes(before)) found.push(before);
+  for (const before of [previousPurchase(d, program), previousPeer(d, program)]) if (before !== undefined && !found.includes(before)) found.push(before);
   return found;
+}
+
+/** `d`'s key among its peers (DeclarationOrder.peers), when it has one and waits for nothing of its own. */
+const peerKey = (d: Declared): string | undefined => (d.waits ? undefined : d.order.peers?.(d.args));
+
+/**
+ * The peer declared last before `d` (an index into `program`): a rule that reads the peers' declarations
+ * (the TTL the records of one RRset share: a TTL change of one record is applied by the service to all
+ * of them) is then judged, and applied, in one order, whichever order the CLI would take.
+ */
+function previousPeer(d: Declared, program: readonly Declared[]): number | undefined {
+  const key = peerKey(d);
+  if (key === undefined) return undefined;
+  const at = program.indexOf(d);
+  for (let i = (at < 0 ? program.length : at) - 1; i >= 0; i--) {
+    const o = program[i];
+    if (o.kind === d.kind && o.account === d.account && peerKey(o) === key) return i;
+  }
+  return undefined;
 }
 
 /** Whether `d` is in the program's chain of purchases: a kind that may charge, not adopted, waiting for nothing of its own. */
@@ -109,7 +134,7 @@ export function noteDeclared(declared: Declared, resource: pulumi.Resource): voi
  * for a kind that waits for nothing or names its domain through an output.
  */
 export function implicitDependsOn(d: Declared): Promise<pulumi.Resource[]> | undefined {
-  if ((literalName(d) === undefined || !d.order.after.length) && !inPurchaseChain(d)) return undefined;
+  if ((literalName(d) === undefined || !d.order.after.length) && !inPurchaseChain(d) && peerKey(d) === undefined) return undefined;
   return new Promise((resolve) =>
     setImmediate(() => {
       const all = declaredSoFar.map((x) => x.declared);

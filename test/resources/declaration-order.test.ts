@@ -2,6 +2,7 @@
  * The implicit order (resources/program/declaration-order.ts), read from the RegisterResourceRequests
  * the SDK sends to a (mock) monitor, the requests `pulumi up` sends: their dependencies.
  *
+ * The DnsRecords of one RRset (zone, name, type) go one after another, in declaration order.
  * Purchases go one after another: Domains, then add-ons, each in declaration order, so the stack's
  * total against the balance refuses the same one in every order.
  *
@@ -33,7 +34,7 @@ beforeAll(async () => {
   };
 });
 
-const { Domain, DnsZone, PrivacyAddon, Protection } = require("../../resources") as typeof import("../../resources");
+const { Domain, DnsRecord, DnsZone, PrivacyAddon, Protection } = require("../../resources") as typeof import("../../resources");
 const contacts = { registrant: { name: "A", email: "a@example.test", phone: "+1 555 0100", addressLine1: "1 Street", city: "Town", postalCode: "1000", country: "us" } };
 
 const registeredDeps = async (r: pulumi.Resource): Promise<string[]> => {
@@ -76,4 +77,20 @@ test("a zone declared before its Domain in one synchronous stretch waits for it;
 
 test("the refusal a zone then meets says how to order it", () => {
   expect(domainNotHeld("after-await-b.com")).toMatch(/declares after an `await`.*domain\.domain.*dependsOn/);
+});
+
+test("the DnsRecords of one RRset wait one for another in declaration order, however the name is spelt; other names and types do not", async () => {
+  const urnOf = (r: pulumi.Resource) => new Promise<string>((resolve) => r.urn.apply((u) => resolve(u)));
+  const a = new DnsRecord("peer-a", { zone: "peer.example", type: "TXT", name: "set", content: "a" });
+  const other = new DnsRecord("peer-other", { zone: "peer.example", type: "A", name: "set", content: "192.0.2.1" });
+  const b = new DnsRecord("peer-b", { zone: "Peer.Example", type: "txt", name: "SET.peer.example.", content: "b" });
+  const c = new DnsRecord("peer-c", { zone: "peer.example", type: "TXT", name: "set", content: "c" });
+  const apex = new DnsRecord("peer-apex", { zone: "peer.example", type: "TXT", content: "apex" });
+  const apexToo = new DnsRecord("peer-apex-too", { zone: "peer.example", type: "TXT", name: "@", content: "apex too" });
+  expect(await registeredDeps(a)).toEqual([]);
+  expect(await registeredDeps(other)).toEqual([]);
+  expect(await registeredDeps(b)).toEqual([await urnOf(a)]);
+  expect(await registeredDeps(c)).toEqual([await urnOf(b)]);
+  expect(await registeredDeps(apex)).toEqual([]);
+  expect(await registeredDeps(apexToo)).toEqual([await urnOf(apex)]);
 });
