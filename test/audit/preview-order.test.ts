@@ -456,16 +456,15 @@ async function everyChangeOrder(c: Change, seed: number): Promise<{ runs: number
 
 const rec = (title: string, args: Record<string, unknown>): Resource => ({ kind: "DnsRecord", title, args: { zone: "demo-reseller.com", ttl: 3600, ...args } });
 
+/** Two TXT records of one RRset at ttl 300, and what is left when both are at 600. */
+const RRSET_AT_300 = [rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 300 }), rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 300 })];
+const RRSET_AT_600 = ['+ zone demo-reseller.com: TXT rrset "a" ttl 600', '+ zone demo-reseller.com: TXT rrset "b" ttl 600', '- zone demo-reseller.com: TXT rrset "a" ttl 300', '- zone demo-reseller.com: TXT rrset "b" ttl 300'];
+
 const CHANGES: Change[] = [
   {
     title: "a TTL change on two records sharing an RRset",
-    live: [
-      '+ zone demo-reseller.com: TXT rrset "a" ttl 600',
-      '+ zone demo-reseller.com: TXT rrset "b" ttl 600',
-      '- zone demo-reseller.com: TXT rrset "a" ttl 300',
-      '- zone demo-reseller.com: TXT rrset "b" ttl 300',
-    ],
-    before: [rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 300 }), rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 300 })],
+    live: RRSET_AT_600,
+    before: RRSET_AT_300,
     after: [rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 600 }), rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 600 })],
   },
   {
@@ -479,7 +478,7 @@ const CHANGES: Change[] = [
       '- zone demo-reseller.com: TXT rrset "a" ttl 300',
       '- zone demo-reseller.com: TXT rrset "b" ttl 300',
     ],
-    before: [rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 300 }), rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 300 })],
+    before: RRSET_AT_300,
     after: [
       rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 600 }),
       rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 600 }),
@@ -490,13 +489,8 @@ const CHANGES: Change[] = [
     // In declaration order: the first, changed, is updated (and by the shared TTL the other live one
     // with it), then the second's check refuses the clash: the same in every order.
     title: "a TTL changed on one of two records sharing an RRset",
-    live: [
-      '+ zone demo-reseller.com: TXT rrset "a" ttl 600',
-      '+ zone demo-reseller.com: TXT rrset "b" ttl 600',
-      '- zone demo-reseller.com: TXT rrset "a" ttl 300',
-      '- zone demo-reseller.com: TXT rrset "b" ttl 300',
-    ],
-    before: [rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 300 }), rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 300 })],
+    live: RRSET_AT_600,
+    before: RRSET_AT_300,
     after: [rec("rrset-a", { type: "TXT", name: "rrset", content: "a", ttl: 600 }), rec("rrset-b", { type: "TXT", name: "rrset", content: "b", ttl: 300 })],
     message: /ttl: 300 and 600 differ between the TXT records named rrset in demo-reseller\.com/,
   },
