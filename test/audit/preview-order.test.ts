@@ -111,9 +111,9 @@ async function runInOrder(
   if (m.balance) sandbox.operator.settings({ balance: m.balance });
   const declared = resources.map((r) => ({ kind: r.kind, args: r.args as PropertyMap }));
   const waits = implicitWaits(declared);
-  // `checkAll`, to judge every rule: a purchase whose check failed still lets the next purchase be
-  // checked (the CLI would have ended the run); a wait for a literal name still holds.
-  const byName = implicitWaits(declared, { purchases: false });
+  // `checkAll`, to judge every rule: a purchase (or a record of an RRset) whose check failed still
+  // lets the next one be checked (the CLI would have ended the run); a wait for a literal name still holds.
+  const byName = implicitWaits(declared, { byNameOnly: true });
   const host: ProviderHost = await startProviderHost({ cwd: ROOT, env: NO_ENV });
   const errors: string[] = [];
   const mark = sandbox.operator.requests().length;
