@@ -80,8 +80,14 @@ export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
   return found;
 }
 
+/** Each declaration's peer key, once (a program of thousands of records asks for each many times). */
+const peerKeys = new WeakMap<Declared, string | undefined>();
+
 /** `d`'s key among its peers (DeclarationOrder.peers), when it has one and waits for nothing of its own. */
-const peerKey = (d: Declared): string | undefined => (d.waits ? undefined : d.order.peers?.(d.args));
+function peerKey(d: Declared): string | undefined {
+  if (!peerKeys.has(d)) peerKeys.set(d, d.waits ? undefined : d.order.peers?.(d.args));
+  return peerKeys.get(d);
+}
 
 /**
  * The peer declared last before `d` (an index into `program`): a rule that reads the peers' declarations
@@ -91,12 +97,37 @@ const peerKey = (d: Declared): string | undefined => (d.waits ? undefined : d.or
 function previousPeer(d: Declared, program: readonly Declared[]): number | undefined {
   const key = peerKey(d);
   if (key === undefined) return undefined;
-  const at = program.indexOf(d);
-  for (let i = (at < 0 ? program.length : at) - 1; i >= 0; i--) {
-    const o = program[i];
-    if (o.kind === d.kind && o.account === d.account && peerKey(o) === key) return i;
+  const { at, peers } = peerIndex(program);
+  const mine = at.get(d) ?? program.length;
+  const same = peers.get(`${d.kind} ${d.account ?? ""} ${key}`) ?? [];
+  // The last of them before `d` (they are in declaration order).
+  let found: number | undefined;
+  for (const i of same) {
+    if (i >= mine) break;
+    found = i;
   }
-  return undefined;
+  return found;
+}
+
+/** Each program list's positions and peers by kind, account and key, made once per list. */
+const peerIndexes = new WeakMap<readonly Declared[], { at: Map<Declared, number>; peers: Map<string, number[]> }>();
+
+function peerIndex(program: readonly Declared[]): { at: Map<Declared, number>; peers: Map<string, number[]> } {
+  let index = peerIndexes.get(program);
+  if (!index) {
+    index = { at: new Map(), peers: new Map() };
+    for (const [i, o] of program.entries()) {
+      index.at.set(o, i);
+      const key = peerKey(o);
+      if (key === undefined) continue;
+      const k = `${o.kind} ${o.account ?? ""} ${key}`;
+      const list = index.peers.get(k);
+      if (list) list.push(i);
+      else index.peers.set(k, [i]);
+    }
+    peerIndexes.set(program, index);
+  }
+  return index;
 }
 
 /** Whether `d` is in the program's chain of purchases: a kind that may charge, not adopted, waiting for nothing of its own. */
@@ -123,6 +154,13 @@ function previousPurchase(d: Declared, program: readonly Declared[]): number | u
 /** The program's resources so far, with their declarations (one list per program process). */
 const declaredSoFar: { declared: Declared; resource: pulumi.Resource }[] = [];
 
+/** The declarations so far as one list, the same list while no resource is declared (its peer index is made once). */
+let soFar: Declared[] = [];
+function programSoFar(): Declared[] {
+  if (soFar.length !== declaredSoFar.length) soFar = declaredSoFar.map((x) => x.declared);
+  return soFar;
+}
+
 /** Records a resource once constructed, so resources declared with it can wait for it. */
 export function noteDeclared(declared: Declared, resource: pulumi.Resource): void {
   declaredSoFar.push({ declared, resource });
@@ -137,7 +175,7 @@ export function implicitDependsOn(d: Declared): Promise<pulumi.Resource[]> | und
   if ((literalName(d) === undefined || !d.order.after.length) && !inPurchaseChain(d) && peerKey(d) === undefined) return undefined;
   return new Promise((resolve) =>
     setImmediate(() => {
-      const all = declaredSoFar.map((x) => x.declared);
+      const all = programSoFar();
       resolve(waitsFor(d, all).map((i) => declaredSoFar[i].resource));
     }),
   );
