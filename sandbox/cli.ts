@@ -57,6 +57,27 @@ export function parseArgs(argv: string[]): SandboxOptions {
   return opts;
 }
 
+/**
+ * What the command prints: where the sandbox listens, the settings to use with it, and the `pulumi
+ * config set` lines. The secret is printed as a value to copy, never on a command line (shell history
+ * and CI logs keep those): its `config set` line has no value, so the CLI asks for it without echo.
+ */
+export function banner(sb: { url: string; credentials: { key: string; secret: string } }, opts: Pick<SandboxOptions, "dataFile">): string {
+  return [
+    `sandbox listening: ${sb.url} (API under ${sb.url}${DEFAULT_CONTRACT.apiPrefix})`,
+    `reseller:baseUrl:  ${sb.url}`,
+    `reseller:apiKey:   ${sb.credentials.key}`,
+    `reseller:apiSecret: ${sb.credentials.secret}`,
+    `  pulumi config set reseller:baseUrl ${sb.url}`,
+    `  pulumi config set reseller:apiKey ${sb.credentials.key}`,
+    `  pulumi config set --secret reseller:apiSecret   # asks for it, not echoed: paste the reseller:apiSecret above`,
+    `operator:          ${sb.url}/_sandbox/ (loopback only; e.g. GET ${sb.url}/_sandbox/ledger)`,
+    opts.dataFile ? `state file:        ${opts.dataFile}` : "state:             in memory",
+    "Ctrl-C to stop",
+    "",
+  ].join("\n");
+}
+
 /** Starts the sandbox and prints what to configure; it runs until SIGINT or SIGTERM. */
 export async function runSandbox(argv: string[]): Promise<void> {
   let opts: SandboxOptions;
@@ -78,21 +99,7 @@ export async function runSandbox(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(
-    [
-      `sandbox listening: ${sb.url} (API under ${sb.url}${DEFAULT_CONTRACT.apiPrefix})`,
-      `reseller:baseUrl:  ${sb.url}`,
-      `reseller:apiKey:   ${sb.credentials.key}`,
-      `reseller:apiSecret: ${sb.credentials.secret}`,
-      `  pulumi config set reseller:baseUrl ${sb.url}`,
-      `  pulumi config set reseller:apiKey ${sb.credentials.key}`,
-      `  pulumi config set --secret reseller:apiSecret ${sb.credentials.secret}`,
-      `operator:          ${sb.url}/_sandbox/ (loopback only; e.g. GET ${sb.url}/_sandbox/ledger)`,
-      opts.dataFile ? `state file:        ${opts.dataFile}` : "state:             in memory",
-      "Ctrl-C to stop",
-      "",
-    ].join("\n"),
-  );
+  process.stdout.write(banner(sb, opts));
   let closing = false;
   const stop = () => {
     if (closing) return;

@@ -7,8 +7,24 @@ import type { DnsRecordArgs } from "./args";
 import type { RecordOutputs } from "./state";
 import type { DeclarationOrder } from "../program/declaration-order";
 
-/** A record of a zone named as a literal waits for the program's Domain and DnsZone of that name (../program/declaration-order.ts). */
-export const DNS_RECORD_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone"] };
+/**
+ * A record of a zone named as a literal waits for the program's Domain and DnsZone of that name, and
+ * for the program's DnsRecord of its RRset (zone, name and type, which share one TTL) declared before
+ * it (../program/declaration-order.ts).
+ */
+export const DNS_RECORD_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone"], peers: rrsetOf };
+
+/** The RRset a record's literal arguments name: zone, name ("@" for the apex) and type; undefined when one is not a literal. */
+function rrsetOf(args: Record<string, unknown>): string | undefined {
+  const { zone, type } = args;
+  const name = args.name ?? "@";
+  if (typeof zone !== "string" || typeof type !== "string" || typeof name !== "string") return undefined;
+  const z = zone.trim().toLowerCase().replace(/\.$/, "");
+  let n = name.trim().toLowerCase().replace(/\.$/, "");
+  if (n === "" || n === z) n = "@";
+  else if (n.endsWith(`.${z}`)) n = n.slice(0, -z.length - 1);
+  return `${z} ${n} ${type.trim().toUpperCase()}`;
+}
 
 /**
  * One DNS record. Content, ttl, priority and extra change in place; zone, type and name replace it,

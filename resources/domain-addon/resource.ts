@@ -11,7 +11,7 @@ import type { DeclarationOrder } from "../program/declaration-order";
 const ADDON_CHARGE_OUTPUTS = ["charged", "currency", "invoice", "unconfirmedOrder", "overcharges", "acknowledgedCharges"] as const;
 
 /** An add-on of a domain named as a literal waits for the program's Domain of that name (it is priced for the years that Domain buys) (../program/declaration-order.ts). */
-export const ADDON_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"] };
+export const ADDON_ORDER: DeclarationOrder = { name: "domain", after: ["Domain"], purchase: 1 };
 
 /**
  * WHOIS Privacy. Create buys it (for the rest of the term, under an Idempotency-Key from the URN)

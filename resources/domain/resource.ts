@@ -12,8 +12,8 @@ const OUTPUTS = outputNames<DomainOutputs, Domain>()([
   "maxPrice", "renewal", "adopt", "waitTimeoutSeconds", "overcharges", "acknowledgedCharges",
 ]);
 
-/** A Domain waits for no other resource; what names its domain as a literal waits for it (../program/declaration-order.ts). */
-export const DOMAIN_ORDER: DeclarationOrder = { name: "domain", after: [] };
+/** A Domain waits for the purchase declared before it (purchases go in turn); what names its domain as a literal waits for it (../program/declaration-order.ts). */
+export const DOMAIN_ORDER: DeclarationOrder = { name: "domain", after: [], purchase: 0 };
 
 /**
  * A registered domain. Create registers (or transfers, with `authCode`, or adopts, with `adopt`)

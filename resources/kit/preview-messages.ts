@@ -21,7 +21,7 @@ export const recordOwnedTwice = (key: string, zone: string, dnsRecord: string, z
 
 /** A zone or record of a domain the account does not hold and this program does not buy: the same words for both. */
 export const domainNotHeld = (domain: string): string =>
-  `${domain}: is not a domain of this reseller account, and no Domain of this program registers or transfers it, so the service cannot host its DNS zone (up would be refused with 404 not_found); nothing was created. Use a domain the account holds, or add to this program a Domain that buys it (new reseller.Domain(..., { domain: "${domain}", ... })): its zone and records then wait for it`;
+  `${domain}: is not a domain of this reseller account, and no Domain of this program registers or transfers it, so the service cannot host its DNS zone (up would be refused with 404 not_found); nothing was created. Use a domain the account holds, or add to this program a Domain that buys it (new reseller.Domain(..., { domain: "${domain}", ... })): its zone and records then wait for it. A Domain the program declares after an \`await\` is not waited for by what was declared before it: name it through its output (domain.domain) or give dependsOn`;
 
 export const balanceTooLow = (total: string, balance: string, currency: string): string =>
   `the purchases this stack would make total ${total} ${currency}, above the account balance of ${balance} ${currency}; nothing was charged. Add credit in the reseller portal, or buy less in one run.`;

@@ -12,6 +12,10 @@
  * a resource waits (an implicit `dependsOn`) for the program's Domain of that name, and a record for
  * the program's DnsZone too, so the engine checks (and at up creates) those first, in every order.
  *
+ * The records of one RRset (a DnsRecord's zone, name and type) go one after another, in declaration
+ * order (previousPeer). Purchases go one after another too (Domains, then add-ons, each in declaration order), so that
+ * the stack's total against the balance refuses the same purchase in every order (previousPurchase).
+ *
  * Only resources declared before the program yields once (its synchronous code: the SDK sends no
  * registration before that) are seen, and only a Domain or DnsZone whose arguments hold no output of
  * another resource (config values and secrets are fine) and whose options have no `dependsOn` (nor a
@@ -29,6 +33,17 @@ import { canonicalHost } from "../shared/normalize";
 export interface DeclarationOrder {
   name: "domain" | "zone";
   after: readonly Kind[];
+  /**
+   * A kind whose create may charge the account (unless `adopt`): its place in the program's chain of
+   * purchases, lower first (Domains, then add-ons). Undefined: it buys nothing.
+   */
+  purchase?: number;
+  /**
+   * The key of a set of peers (e.g. a DnsRecord's zone, name and type: the records of one RRset,
+   * which share one TTL), from literal arguments; undefined when it names none. The program's
+   * resources of the kind with one key go one after another, in declaration order.
+   */
+  peers?: (args: Record<string, unknown>) => string | undefined;
 }
 
 /** A resource's declaration as the program wrote it, for this module's rules. */
@@ -56,16 +71,95 @@ function literalName(d: Declared): string | undefined {
  */
 export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
   const name = literalName(d);
-  if (name === undefined || !d.order.after.length) return [];
   const found: number[] = [];
-  program.forEach((o, i) => {
-    if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
-  });
+  if (name !== undefined && d.order.after.length)
+    program.forEach((o, i) => {
+      if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
+    });
+  for (const before of [previousPurchase(d, program), previousPeer(d, program)]) if (before !== undefined && !found.includes(before)) found.push(before);
   return found;
+}
+
+/** Each declaration's peer key, once (a program of thousands of records asks for each many times). */
+const peerKeys = new WeakMap<Declared, string | undefined>();
+
+/** `d`'s key among its peers (DeclarationOrder.peers), when it has one and waits for nothing of its own. */
+function peerKey(d: Declared): string | undefined {
+  if (!peerKeys.has(d)) peerKeys.set(d, d.waits ? undefined : d.order.peers?.(d.args));
+  return peerKeys.get(d);
+}
+
+/**
+ * The peer declared last before `d` (an index into `program`): a rule that reads the peers' declarations
+ * (the TTL the records of one RRset share: a TTL change of one record is applied by the service to all
+ * of them) is then judged, and applied, in one order, whichever order the CLI would take.
+ */
+function previousPeer(d: Declared, program: readonly Declared[]): number | undefined {
+  const key = peerKey(d);
+  if (key === undefined) return undefined;
+  const { at, peers } = peerIndex(program);
+  const mine = at.get(d) ?? program.length;
+  const same = peers.get(`${d.kind} ${d.account ?? ""} ${key}`) ?? [];
+  // The last of them before `d` (they are in declaration order).
+  let found: number | undefined;
+  for (const i of same) {
+    if (i >= mine) break;
+    found = i;
+  }
+  return found;
+}
+
+/** Each program list's positions and peers by kind, account and key, made once per list. */
+const peerIndexes = new WeakMap<readonly Declared[], { at: Map<Declared, number>; peers: Map<string, number[]> }>();
+
+function peerIndex(program: readonly Declared[]): { at: Map<Declared, number>; peers: Map<string, number[]> } {
+  let index = peerIndexes.get(program);
+  if (!index) {
+    index = { at: new Map(), peers: new Map() };
+    for (const [i, o] of program.entries()) {
+      index.at.set(o, i);
+      const key = peerKey(o);
+      if (key === undefined) continue;
+      const k = `${o.kind} ${o.account ?? ""} ${key}`;
+      const list = index.peers.get(k);
+      if (list) list.push(i);
+      else index.peers.set(k, [i]);
+    }
+    peerIndexes.set(program, index);
+  }
+  return index;
+}
+
+/** Whether `d` is in the program's chain of purchases: a kind that may charge, not adopted, waiting for nothing of its own. */
+const inPurchaseChain = (d: Declared): boolean => d.order.purchase !== undefined && d.args.adopt !== true && !d.waits;
+
+/**
+ * The purchase the program makes before `d` (an index into `program`), when `d` may charge the
+ * account: the stack's total is held against the balance the run began with, purchase by purchase as
+ * each is checked, so when the balance holds only some of them, which one is refused (and which ones
+ * an up buys before it) must not depend on the order the CLI checks them in. The purchases of one
+ * account go one after another: Domains, then add-ons (which wait for their Domain: no wait is
+ * circular), each in declaration order. The cost: new Domains of one program register in turn.
+ */
+function previousPurchase(d: Declared, program: readonly Declared[]): number | undefined {
+  if (!inPurchaseChain(d)) return undefined;
+  const chain = program
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => inPurchaseChain(o) && o.account === d.account)
+    .sort((a, b) => a.o.order.purchase! - b.o.order.purchase! || a.i - b.i);
+  const at = chain.findIndex(({ o }) => o === d);
+  return at > 0 ? chain[at - 1].i : undefined;
 }
 
 /** The program's resources so far, with their declarations (one list per program process). */
 const declaredSoFar: { declared: Declared; resource: pulumi.Resource }[] = [];
+
+/** The declarations so far as one list, the same list while no resource is declared (its peer index is made once). */
+let soFar: Declared[] = [];
+function programSoFar(): Declared[] {
+  if (soFar.length !== declaredSoFar.length) soFar = declaredSoFar.map((x) => x.declared);
+  return soFar;
+}
 
 /** Records a resource once constructed, so resources declared with it can wait for it. */
 export function noteDeclared(declared: Declared, resource: pulumi.Resource): void {
@@ -78,10 +172,10 @@ export function noteDeclared(declared: Declared, resource: pulumi.Resource): voi
  * for a kind that waits for nothing or names its domain through an output.
  */
 export function implicitDependsOn(d: Declared): Promise<pulumi.Resource[]> | undefined {
-  if (literalName(d) === undefined || !d.order.after.length) return undefined;
+  if ((literalName(d) === undefined || !d.order.after.length) && !inPurchaseChain(d) && peerKey(d) === undefined) return undefined;
   return new Promise((resolve) =>
     setImmediate(() => {
-      const all = declaredSoFar.map((x) => x.declared);
+      const all = programSoFar();
       resolve(waitsFor(d, all).map((i) => declaredSoFar[i].resource));
     }),
   );

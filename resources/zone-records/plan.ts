@@ -45,7 +45,7 @@ const setOf = (r: ZoneRecord): string => `${r.name} ${r.type}`;
 
 /**
  * The steps from `live` (the zone as listed, service records left out) to `declared`. A live record
- * is this resource's when `held` names its id or key; undeclared ones it holds are deleted, other
+ * is this resource's when `held` names its id or key; undeclared ones it holds are deleted unless `elsewhere`'s (moved into a DnsRecord), other
  * undeclared ones are deleted only when `authoritative` and not `elsewhere`'s. A delete and a create
  * in one name and type become a change (in order of the keys).
  */
@@ -70,7 +70,9 @@ export function planAgainstLive(
       else kept.push(l);
       continue;
     }
-    const ours = heldIds.has(l.id) || (held[l.key] !== undefined && !owners.elsewhere(l));
+    // A record held at the last up that a DnsRecord of this command declares or took (moved out of
+    // this list into its own resource) is that one's now: left in place, never deleted.
+    const ours = !owners.elsewhere(l) && (heldIds.has(l.id) || held[l.key] !== undefined);
     if (ours || (authoritative && !owners.elsewhere(l))) deletes.push(l);
     else unmanaged.push(l);
   }

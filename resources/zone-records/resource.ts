@@ -5,8 +5,12 @@ import type { DnsZoneRecordsArgs } from "./args";
 import type { ZoneRecordsOutputs } from "./state";
 import type { DeclarationOrder } from "../program/declaration-order";
 
-/** Records of a zone named as a literal wait for the program's Domain and DnsZone of that name (../program/declaration-order.ts). */
-export const ZONE_RECORDS_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone"] };
+/**
+ * Records of a zone named as a literal wait for the program's Domain and DnsZone of that name, and for
+ * its DnsRecords in that zone (../program/declaration-order.ts): a record moved out of this list into a
+ * DnsRecord is then taken by the DnsRecord first and left in place here, in every order.
+ */
+export const ZONE_RECORDS_ORDER: DeclarationOrder = { name: "zone", after: ["Domain", "DnsZone", "DnsRecord"] };
 
 /**
  * All the records of one zone as one resource, the way DNSControl and octoDNS declare a zone: one

@@ -163,7 +163,7 @@ export const MISTAKES: Mistake[] = [
       record("txt-a", { type: "TXT", name: "shared", content: "a", ttl: 300 }),
       record("txt-b", { type: "TXT", name: "shared", content: "b", ttl: 600 }),
     ],
-    // Which of the two is flagged depends on the order the CLI's registrations arrive in; the message is the same words either way.
+    // The second declared is flagged (the records of one RRset go in declaration order); the message names both in one order.
     message: /ttl: 300 and 600 differ between the TXT records named shared in demo-reseller\.com: "txt-a" has ttl 300, "txt-b" has ttl 600; records of one name and type share one TTL/,
     preview: "fails",
   },
@@ -184,7 +184,7 @@ export const MISTAKES: Mistake[] = [
       record("twin-a", { type: "TXT", name: "twin", content: "same" }),
       record("twin-b", { type: "TXT", name: "twin", content: "same" }),
     ],
-    // Both are named, in one order, whichever the CLI checks first (it fixes no order).
+    // Both are named, in one order (the records of one RRset go in declaration order).
     message: /TXT twin\.demo-reseller\.com: an identical record is declared by both "twin-a" and "twin-b" in this stack; one record, one DnsRecord/,
     // Warned at check (see `preview`); up refuses the second create with the warning's message.
     preview: "warns",

@@ -12,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
+import { banner } from "../../sandbox/cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -86,4 +87,17 @@ describe("what reseller-pulumi import prints and writes as next steps", () => {
     expect([...secretsOnCommandLines(printed), ...secretsOnCommandLines(readme)]).toEqual([]);
     expect(printed).not.toContain(sandbox.credentials.secret);
   });
+});
+
+test("what `reseller-pulumi sandbox` prints: its own secret as a value to copy, never on its `config set` line", async () => {
+  const sb = await startSandbox({ port: 0, credentials: [{ key: "banner-key", secret: "banner-throwaway-secret" }] });
+  try {
+    const printed = banner(sb, {});
+    // The step is there, with no value after the key; the secret is shown once, on its own line.
+    expect(printed).toContain("pulumi config set --secret reseller:apiSecret");
+    expect(secretsOnCommandLines(printed)).toEqual([]);
+    expect(printed.split("\n").filter((l) => l.includes("banner-throwaway-secret"))).toEqual(["reseller:apiSecret: banner-throwaway-secret"]);
+  } finally {
+    await sb.close();
+  }
 });

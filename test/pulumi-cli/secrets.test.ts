@@ -13,9 +13,12 @@
  *
  * One place is set apart, a known leak: at -v=9 the Pulumi Node SDK logs each answer to the program's
  * RegisterResource (`RegisterResource RPC finished: ... resp: ...`, @pulumi/pulumi runtime/resource.js)
- * with the answer's values in plain text. The CLI masks the secret config values it knows, whole
- * (the API secret, the auth code), but not the members of a secret object (the contacts) nor a secret
- * output (the EPP code). The last test searches those lines, and is marked failing until that is fixed.
+ * with the answer's values in plain text. The CLI masks the plaintext of each secret config value
+ * it knows (the API secret, the auth code, each field of contacts set field by field with `--path`),
+ * but not the fields of a secret object set as one JSON text, nor a secret output (the EPP code). The
+ * second stack sets its contacts field by field, and a test finds none of them in its lines; the
+ * last test searches all those lines, and is marked failing while the EPP code (and contacts set as
+ * one JSON text) are there: the package cannot hide them (docs/reference.md, "Debug logs").
  */
 import { gunzipSync } from "node:zlib";
 import * as fs from "node:fs";
@@ -72,8 +75,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** A stack (a PULUMI_HOME of its own) that registers `registers` and transfers `transfers` (a name the sandbox holds elsewhere). */
-async function stackFor(name: string, registers: string, transfers: string): Promise<CliStack> {
+/**
+ * A stack (a PULUMI_HOME of its own) that registers `registers` and transfers `transfers` (a name the
+ * sandbox holds elsewhere). The registrant is one secret JSON text, or with `byField` set field by
+ * field (`pulumi config set --secret --path registrant.<field>`): each field a secret value of its own.
+ */
+async function stackFor(name: string, registers: string, transfers: string, byField = false): Promise<CliStack> {
   const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir, stack: name });
   stacks.push(stack);
   await stack.configSet("registers", registers);
@@ -82,7 +89,8 @@ async function stackFor(name: string, registers: string, transfers: string): Pro
   await stack.configSet("reseller:apiKey", OLD.key);
   await stack.configSet("reseller:apiSecret", OLD.secret, { secret: true });
   await stack.configSet("authCode", AUTH_CODE, { secret: true });
-  await stack.configSet("registrant", JSON.stringify(CONTACT), { secret: true });
+  if (!byField) await stack.configSet("registrant", JSON.stringify(CONTACT), { secret: true });
+  else for (const [field, value] of Object.entries(CONTACT)) await stack.must(["config", "set", "--secret", "--path", `registrant.${field}`], { stdin: value });
   return stack;
 }
 
@@ -245,7 +253,7 @@ test("the up that sends contacts and an auth code, at -v=9 --logtostderr --logfl
 
 test("the same up at -v=9 --logflow, its log files written into PULUMI_HOME: no secret in plain text in them", async () => {
   const domain = "cli-secret-files.com";
-  const stack = await stackFor("files", domain, "transfer-me.com");
+  const stack = await stackFor("files", domain, "transfer-me.com", true);
   const logDir = path.join(stack.home, "verbose-logs");
   fs.mkdirSync(logDir);
   // Without --logtostderr the CLI writes its verbose log to a file in the temporary folder: here, PULUMI_HOME's.
@@ -266,9 +274,22 @@ test("the same up at -v=9 --logflow, its log files written into PULUMI_HOME: no 
   expect(findings(haystacks, needles)).toEqual([]);
 });
 
+// The last two tests run after the tests above, which collect the lines and check they hold a
+// Domain's inputs (their controls); run alone they have no lines, find nothing, and fail.
+// Contacts set field by field: each field is a secret config value, which the CLI masks wherever it
+// prints it, those SDK lines included (pkg/engine/events.go: the plaintext of every secure config
+// value, each leaf of a secret object). So the docs set the registrant that way.
+test("contacts set field by field (config set --secret --path): at -v=9 the SDK's debug lines of the RegisterResource answers hold none of them", () => {
+  const lines = Object.fromEntries(Object.entries(sdkAnswerLines).filter(([where]) => where.startsWith("log file ")));
+  // The control: the lines of that up are there, with a Domain's inputs.
+  expect(Object.values(lines).join("\n")).toContain(NAMESERVER);
+  expect(findings(lines, SECRETS)).toEqual([]);
+});
+
 // The known leak (see the header): marked failing, it passes while a secret is in those lines, and
-// fails, to be made a plain test, once none is. It runs after the tests above, which collect the lines
-// and check they hold a Domain's inputs (their controls); run alone it has no lines, finds nothing, and fails.
-test.failing("KNOWN LEAK, failing until fixed: at -v=9 the Pulumi SDK's debug line of each RegisterResource answer holds no secret (contacts and the EPP code are there in plain text)", () => {
+// fails, to be made a plain test, once none is. What is left: the EPP code (an output the provider
+// makes, which no config holds, so the CLI cannot know it), and contacts given as one secret JSON text
+// (the CLI masks that text whole, not its fields).
+test.failing("KNOWN LEAK, failing until fixed: at -v=9 the Pulumi SDK's debug line of each RegisterResource answer holds no secret (the EPP code, and contacts set as one JSON text, are there in plain text)", () => {
   expect(findings(sdkAnswerLines, [...SECRETS, ...eppCodes])).toEqual([]);
 });

@@ -291,8 +291,10 @@ export interface Declared {
  * The implicit dependencies the resource constructors give `declared` (resources/program/declaration-order.ts):
  * for each, the indices of the ones it waits for. Literal arguments: every one of them may be waited for.
  */
-export const implicitWaits = (declared: readonly Pick<Declared, "kind" | "args">[]): number[][] => {
-  const program = declared.map((r) => ({ kind: r.kind, order: ORDER_OF[r.kind], account: undefined, args: r.args, waits: false }));
+export const implicitWaits = (declared: readonly Pick<Declared, "kind" | "args">[], opts: { byNameOnly?: boolean } = {}): number[][] => {
+  // `byNameOnly`: the waits for the Domain or DnsZone a literal names, without the chains of purchases and of an RRset's records.
+  const orderOf = (kind: Kind): DeclarationOrder => (opts.byNameOnly ? { ...ORDER_OF[kind], purchase: undefined, peers: undefined } : ORDER_OF[kind]);
+  const program = declared.map((r) => ({ kind: r.kind, order: orderOf(r.kind), account: undefined, args: r.args, waits: false }));
   return program.map((d) => waitsFor(d, program));
 };
 
