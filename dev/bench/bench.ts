@@ -7,6 +7,7 @@
  * Add a section by appending to SECTIONS. The figures and their goals: dev/bench/README.md.
  */
 import { coldStart } from "./cold-start";
+import { pluginStart } from "./plugin-start";
 import { engineStartup } from "./engine-startup";
 import { pacing } from "./pacing";
 import { sandboxScale } from "./sandbox-scale";
@@ -21,6 +22,7 @@ import { readBurst } from "./read-burst";
 import { records } from "./records";
 import { zoneRecords } from "./zone-records";
 import { cliBaseline } from "./cli-baseline";
+import { oneChange } from "./one-change";
 
 export type Metrics = Record<string, number | string>;
 
@@ -38,7 +40,7 @@ export interface Measurement {
   run(progress: (line: string) => void): Promise<Metrics>;
 }
 
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), sharedCredentialCli(), engineStartup(), linear(), zoneRecords(), cliBaseline()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), pluginStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), sharedCredentialCli(), engineStartup(), linear(), zoneRecords(), oneChange(), cliBaseline()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

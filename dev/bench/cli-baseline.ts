@@ -11,12 +11,11 @@
  * service's 60 a minute, so the figures are the stack's own cost, not the pacing.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type { Measurement, Metrics } from "./bench";
-import { checkpointEnv, checkpointsFigure, cliBenchSettings, lastCommandCpuMs, timedBuiltCli, timesLines } from "./cli-side";
+import { checkpointEnv, checkpointsFigure, cliBenchSettings, configureForSandbox, lastCommandCpuMs, NO_TIMED_CLI, timedCliFolder, timesLines } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions } from "./linear";
 import { round } from "./measure";
@@ -85,7 +84,7 @@ for (let i = 0; i < n; i++) {
 interface Cost {
   wallS: number;
   cpuS: number;
-  /** CPU of the program's process and of the provider host alone (dev/bench/cpu-preload.ts). */
+  /** CPU of the program's process and of the provider's process alone, the SDK's dynamic host or the native plugin (dev/bench/cpu-preload.ts). */
   programCpuS: number;
   hostCpuS: number;
   /** Requests the sandbox answered during the command. */
@@ -110,13 +109,9 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
     // Every name starts with `cliBaseline`: `cliBaselineUpWallS`, `cliBaselineNoopUpCpuOverBare`, ...
     metrics: ["cliBaseline*"],
     async run(progress) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
-      const timed = timedBuiltCli(dir);
-      if (!timed) {
-        fs.rmSync(dir, { recursive: true, force: true });
-        return { cliBaselineSkipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
-      }
-      const { cli, timesFile } = timed;
+      const timed = timedCliFolder("bench-cli-");
+      if (!timed) return { cliBaselineSkipped: NO_TIMED_CLI };
+      const { dir, cli, timesFile } = timed;
       const cpuDir = path.join(dir, "cpu");
       fs.mkdirSync(cpuDir);
       const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 3 * records + 100 } });
@@ -146,10 +141,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
           const stack = await CliStack.init({ cli, projectDir, env });
           stacks.push(stack);
           await stack.configSet("records", String(records));
-          await stack.configSet("reseller:baseUrl", sandbox.url);
-          await stack.configSet("reseller:apiKey", sandbox.credentials.key);
-          await stack.configSet("reseller:apiSecret", sandbox.credentials.secret, { secret: true });
-          await stack.configSet("reseller:requestsPerMinute", String(RPM));
+          await configureForSandbox(stack, sandbox, RPM);
           costs[side] = {};
           sides.push([side, stack]);
         }
@@ -187,6 +179,9 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
             [`${k}BareProgramCpuS`]: b.programCpuS,
             [`${k}BareHostCpuS`]: b.hostCpuS,
             [`${k}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
+            [`${k}NativeProgramCpuS`]: n.programCpuS,
+            [`${k}NativeHostCpuS`]: n.hostCpuS,
+            [`${k}NativeHostCpuOverBare`]: round(n.hostCpuS / b.hostCpuS, 2),
             [`${k}Requests`]: o.requests,
             [`${k}NativeRequests`]: n.requests,
             [`${k}BareRequests`]: b.requests,
