@@ -14,10 +14,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Measurement, Metrics } from "./bench";
+import type { Measurement, Metrics } from "./section";
 import { checkpointEnv, checkpointsFigure, cliBenchSettings, configureForSandbox, lastCommandCpuMs, NO_TIMED_CLI, timedCliFolder, timesLines } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
-import { measureOp, preloadOptions } from "./linear";
+import { measureOp, preloadOptions } from "./op-cost";
 import { round } from "./measure";
 
 const ZONE = "demo-reseller.com";

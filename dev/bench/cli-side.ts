@@ -17,7 +17,7 @@ import { PROGRAM_ARGS_ENV } from "../engine/program-args";
 import { CliStack, builtCli, makeProject, type PulumiCli } from "../pulumi-cli";
 import type { SandboxHandle } from "../../sandbox/index";
 import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV } from "./cpu-preload";
-import { measureOp, preloadOptions, type OpCost } from "./linear";
+import { measureOp, preloadOptions, type OpCost } from "./op-cost";
 import { sandboxConfig } from "./measure";
 
 /** An operation through the CLI: the stand-in's figures, the CPU of every process, and the counts the CLI printed. */

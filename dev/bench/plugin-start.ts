@@ -23,7 +23,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { hostScriptPath, packageRoot } from "../engine/host";
 import { shim } from "../../resources/program/shim";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { serializeProvider } from "./cold-start";
 import { median, round } from "./measure";
 

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { ResellerClient } from "../../api/client";
 import { DEFAULT_CREDENTIALS } from "../../sandbox/index";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { round } from "./measure";
 import { processCpuSeconds } from "./sandbox-child";
 
