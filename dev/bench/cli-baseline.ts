@@ -7,7 +7,7 @@
  * no diff, no adopt). Each command's wall time and CPU (user + system of the CLI and every process
  * it waits for: language host, program, provider host, by /usr/bin/time), and ours over bare.
  *
- * N: BENCH_CLI_RECORDS (default 1000). The sandbox and the client allow far more than the
+ * N: BENCH_CLI_RECORDS (default 300; 1,000 with BENCH_LARGE=1). The sandbox and the client allow far more than the
  * service's 60 a minute, so the figures are the stack's own cost, not the pacing.
  */
 import * as fs from "node:fs";
@@ -18,7 +18,7 @@ import type { Measurement, Metrics } from "./section";
 import { checkpointEnv, checkpointsFigure, cliBenchSettings, configureForSandbox, lastCommandCpuMs, NO_TIMED_CLI, timedCliFolder, timesLines } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions } from "./op-cost";
-import { round } from "./measure";
+import { benchLarge, round } from "./measure";
 
 const ZONE = "demo-reseller.com";
 const RPM = 1_000_000;
@@ -102,7 +102,7 @@ async function measure(stack: CliStack, timesFile: string, args: string[], sandb
   return { wallS: round(cost.wallSeconds, 2), cpuS: s(cpuMs), programCpuS: s(cost.cpuMs.program), hostCpuS: s(cost.cpuMs.host), requests: cost.requests };
 }
 
-export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 1000)): Measurement {
+export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS || (benchLarge() ? 1000 : 300))): Measurement {
   return {
     id: "cli-baseline",
     name: `real CLI: ours vs a bare dynamic provider, ${records} records`,

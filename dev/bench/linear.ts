@@ -21,7 +21,7 @@ import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type { Measurement, Metrics } from "./section";
 import { checkpointsFigure, cliBenchSettings, CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV, type CpuRecord } from "./cpu-preload";
-import { round, sandboxEngine } from "./measure";
+import { benchLarge, round, sandboxEngine } from "./measure";
 import { measureOp, preloadOptions, type OpCost } from "./op-cost";
 import { compiledProgram, generatedProgram } from "../engine/program-file";
 import { prefixedRecords } from "./programs/prefixed-records";
@@ -62,7 +62,7 @@ export function linearSkip(env: NodeJS.ProcessEnv = process.env): LinearPart[] {
   return picked as LinearPart[];
 }
 
-/** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
+/** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 100 and 300, and 1,000, 3,000 and 10,000 with BENCH_LARGE=1. */
 export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   const raw = env.BENCH_LINEAR_SIZES;
   if (raw !== undefined && raw !== "") {
@@ -70,7 +70,7 @@ export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
     if (!picked.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_LINEAR_SIZES: "${raw}" is not a list of record counts, e.g. 1000,10000`);
     return picked;
   }
-  return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
+  return benchLarge(env) ? [1000, 3000, 10_000] : [100, 300];
 }
 
 export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100, cli: true, skip: linearSkip() };

@@ -1,5 +1,5 @@
 /**
- * Bench section: a one-change preview among N records (default 10,000) through the native provider
+ * Bench section: a one-change preview among N records through the native provider
  * plugin and the real Pulumi CLI, as a user with that many records in CI runs it: a program on the
  * generated Node SDK (`@reseller-pulumi/native`, sdk/nodejs, compiled), in two forms, one
  * `DnsZoneRecords` holding the N records and a loop of N `DnsRecord`s. Each form's stack is made by
@@ -8,7 +8,7 @@
  * of the plugin's (dev/bench/cpu-preload.ts) and of everything the CLI ran (/usr/bin/time, which
  * counts every process it waited for); medians. The goal: program + plugin at most 2 s.
  *
- * N: BENCH_ONE_CHANGE_RECORDS (default 10000).
+ * N: BENCH_ONE_CHANGE_RECORDS (default 1,000; 10,000 with BENCH_LARGE=1, the size of the goal).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,7 +19,7 @@ import type { Measurement, Metrics } from "./section";
 import { cliBenchSettings, cliSummary, configureForSandbox, lastCommandCpuMs, PROFILE_DIR_ENV, NO_TIMED_CLI, timedCliFolder, timesLines } from "./cli-side";
 import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions } from "./op-cost";
-import { median, round } from "./measure";
+import { benchLarge, median, round } from "./measure";
 
 const ZONE = "demo-reseller.com";
 const RPM = 10_000_000;
@@ -43,7 +43,7 @@ export function oneChangeForms(env: NodeJS.ProcessEnv = process.env): Form[] {
 
 export function oneChangeRecords(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.BENCH_ONE_CHANGE_RECORDS;
-  if (raw === undefined || raw === "") return 10_000;
+  if (raw === undefined || raw === "") return benchLarge(env) ? 10_000 : 1000;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 2) throw new Error(`BENCH_ONE_CHANGE_RECORDS: "${raw}" is not a record count of 2 or more, e.g. 10000`);
   return n;
@@ -113,7 +113,6 @@ export function oneChange(opts: OneChangeOptions = ONE_CHANGE_DEFAULTS): Measure
         for (const form of opts.forms) {
           const projectDir = nativeProject(`one-change-${form}`, { "index.js": PROGRAMS[form] }, { sdk: true });
           projects.push(projectDir);
-          if (process.env.BENCH_ONE_CHANGE_TS === "0") fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8").replace("runtime: nodejs\n", "runtime:\n  name: nodejs\n  options:\n    typescript: false\n"));
           const stack = await CliStack.init({
             cli,
             projectDir,

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { ResellerClient } from "../../api/client";
 import { DEFAULT_CREDENTIALS } from "../../sandbox/index";
 import type { Measurement } from "./section";
-import { round } from "./measure";
+import { benchLarge, round } from "./measure";
 import { processCpuSeconds } from "./sandbox-child";
 
 export interface SandboxScaleOptions {
@@ -65,7 +65,7 @@ export async function sandboxCpuForCreates(n: number, parallel: number): Promise
   }
 }
 
-export function sandboxScale(opts: SandboxScaleOptions = { sizes: process.env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000], parallel: 8 }): Measurement {
+export function sandboxScale(opts: SandboxScaleOptions = { sizes: benchLarge() ? [1000, 3000, 10_000] : [1000, 3000], parallel: 8 }): Measurement {
   return {
     id: "sandbox-scale",
     name: `sandbox CPU per record create (${opts.sizes.join(", ")} records in one zone)`,
