@@ -16,7 +16,7 @@ import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type { Measurement, Metrics } from "./section";
 import { checkpointEnv, checkpointsFigure, cliBenchSettings, configureForSandbox, lastCommandCpuMs, NO_TIMED_CLI, timedCliFolder, timesLines } from "./cli-side";
-import { CPU_DIR_ENV } from "./cpu-preload";
+import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV } from "./cpu-preload";
 import { measureOp, preloadOptions } from "./op-cost";
 import { benchLarge, round } from "./measure";
 
@@ -91,11 +91,13 @@ interface Cost {
   requests: number;
 }
 
-async function measure(stack: CliStack, timesFile: string, args: string[], sandbox: SandboxHandle, cpuDir: string): Promise<Cost> {
+/** One command's cost; with `profileDir`, the command's processes write their CPU profiles there (the CLI's by `--profiling`). */
+async function measure(stack: CliStack, timesFile: string, args: string[], sandbox: SandboxHandle, cpuDir: string, profileDir?: string): Promise<Cost> {
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   let cpuMs = 0;
   const cost = await measureOp(sandbox, cpuDir, async () => {
     const before = timesLines(timesFile);
-    await stack.must(args);
+    await stack.must(profileDir ? [...args, "--profiling", path.join(profileDir, "cli")] : args, { env: profileDir ? { [CPU_PROFILE_DIR_ENV]: profileDir } : {} });
     cpuMs = lastCommandCpuMs(timesFile, before);
   });
   const s = (ms: number | undefined): number => round((ms ?? 0) / 1000, 2);
@@ -155,7 +157,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS || (b
         ] as const) {
           for (const [side, stack] of sides) {
             progress(`${side}: ${op}`);
-            costs[side][op] = await measure(stack, timesFile, [...args], sandbox, cpuDir);
+            costs[side][op] = await measure(stack, timesFile, [...args], sandbox, cpuDir, settings.profileDir && path.join(settings.profileDir, `cli-baseline-${side}-${op}`));
           }
         }
         for (const op of Object.keys(costs.ours)) {
