@@ -6,8 +6,8 @@
  * process itself (dev/bench/cpu-preload.ts, loaded through NODE_OPTIONS) and divided by N. Sizes 1,000
  * and 3,000; 10,000 too with BENCH_LARGE=1 (`linearSizes`). At the largest size also: the up of a
  * program that yields every `yieldEvery` records, and the first up of what `reseller-pulumi import`
- * writes for a zone of that many records (which adopts them). Figures and goals: dev/bench/README.md,
- * "Estates of thousands".
+ * writes for a zone of that many records (which adopts them). Figures and goals: dev/bench/README.md;
+ * the section in full, and its earlier runs: dev/bench/history/2026-11-29.md, "Estates of thousands".
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
