@@ -4,9 +4,11 @@
  * (`metrics`), and every name belongs to one section: a name declared twice is refused before
  * anything runs, and a section that reports a name it did not declare fails. A metric has the same
  * name in a full run and with `--only <id>`.
- * Add a section by appending to SECTIONS. The figures and their goals: dev/bench/README.md.
+ * Add a section (./section.ts) by appending to SECTIONS. The figures and their goals: dev/bench/README.md.
  */
+import type { Measurement, Metrics } from "./section";
 import { coldStart } from "./cold-start";
+import { pluginStart } from "./plugin-start";
 import { engineStartup } from "./engine-startup";
 import { pacing } from "./pacing";
 import { sandboxScale } from "./sandbox-scale";
@@ -21,24 +23,11 @@ import { readBurst } from "./read-burst";
 import { records } from "./records";
 import { zoneRecords } from "./zone-records";
 import { cliBaseline } from "./cli-baseline";
+import { oneChange } from "./one-change";
 
-export type Metrics = Record<string, number | string>;
+export type { Measurement, Metrics };
 
-export interface Measurement {
-  /** Short name for `--only`. */
-  id: string;
-  name: string;
-  /**
-   * The names of the metrics it reports, each one owned by this section alone: a name, or a prefix
-   * ending in `*` for names that follow its sizes (`linear*`: every name starting with `linear`).
-   * A run may leave a declared name out (a part skipped); it reports no name it did not declare.
-   */
-  metrics: readonly string[];
-  /** `progress` prints a line so a long section shows it is alive. */
-  run(progress: (line: string) => void): Promise<Metrics>;
-}
-
-export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), sharedCredentialCli(), engineStartup(), linear(), zoneRecords(), cliBaseline()];
+export const SECTIONS: Measurement[] = [records(), providerBytes(), coldStart(), pluginStart(), polls(), readBurst(), pacing(), sandboxScale(), stateSize(), estate(), previewReads(), sharedCredential(), sharedCredentialCli(), engineStartup(), linear(), zoneRecords(), oneChange(), cliBaseline()];
 
 /** One table: section, metric, value. */
 export function formatTable(results: { name: string; metrics: Metrics }[]): string {

@@ -7,19 +7,18 @@
  * no diff, no adopt). Each command's wall time and CPU (user + system of the CLI and every process
  * it waits for: language host, program, provider host, by /usr/bin/time), and ours over bare.
  *
- * N: BENCH_CLI_RECORDS (default 1000). The sandbox and the client allow far more than the
+ * N: BENCH_CLI_RECORDS (default 300; 1,000 with BENCH_LARGE=1). The sandbox and the client allow far more than the
  * service's 60 a minute, so the figures are the stack's own cost, not the pacing.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { CliStack, checkoutRoot, makeProject } from "../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Measurement, Metrics } from "./bench";
-import { checkpointEnv, checkpointsFigure, cliBenchSettings, lastCommandCpuMs, timedBuiltCli, timesLines } from "./cli-side";
-import { CPU_DIR_ENV } from "./cpu-preload";
-import { measureOp, preloadOptions } from "./linear";
-import { round } from "./measure";
+import type { Measurement, Metrics } from "./section";
+import { checkpointEnv, checkpointsFigure, cliBenchSettings, configureForSandbox, lastCommandCpuMs, NO_TIMED_CLI, timedCliFolder, timesLines } from "./cli-side";
+import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV } from "./cpu-preload";
+import { measureOp, preloadOptions } from "./op-cost";
+import { benchLarge, round } from "./measure";
 
 const ZONE = "demo-reseller.com";
 const RPM = 1_000_000;
@@ -85,38 +84,36 @@ for (let i = 0; i < n; i++) {
 interface Cost {
   wallS: number;
   cpuS: number;
-  /** CPU of the program's process and of the provider host alone (dev/bench/cpu-preload.ts). */
+  /** CPU of the program's process and of the provider's process alone, the SDK's dynamic host or the native plugin (dev/bench/cpu-preload.ts). */
   programCpuS: number;
   hostCpuS: number;
   /** Requests the sandbox answered during the command. */
   requests: number;
 }
 
-async function measure(stack: CliStack, timesFile: string, args: string[], sandbox: SandboxHandle, cpuDir: string): Promise<Cost> {
+/** One command's cost; with `profileDir`, the command's processes write their CPU profiles there (the CLI's by `--profiling`). */
+async function measure(stack: CliStack, timesFile: string, args: string[], sandbox: SandboxHandle, cpuDir: string, profileDir?: string): Promise<Cost> {
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   let cpuMs = 0;
   const cost = await measureOp(sandbox, cpuDir, async () => {
     const before = timesLines(timesFile);
-    await stack.must(args);
+    await stack.must(profileDir ? [...args, "--profiling", path.join(profileDir, "cli")] : args, { env: profileDir ? { [CPU_PROFILE_DIR_ENV]: profileDir } : {} });
     cpuMs = lastCommandCpuMs(timesFile, before);
   });
   const s = (ms: number | undefined): number => round((ms ?? 0) / 1000, 2);
   return { wallS: round(cost.wallSeconds, 2), cpuS: s(cpuMs), programCpuS: s(cost.cpuMs.program), hostCpuS: s(cost.cpuMs.host), requests: cost.requests };
 }
 
-export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 1000)): Measurement {
+export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS || (benchLarge() ? 1000 : 300))): Measurement {
   return {
     id: "cli-baseline",
     name: `real CLI: ours vs a bare dynamic provider, ${records} records`,
     // Every name starts with `cliBaseline`: `cliBaselineUpWallS`, `cliBaselineNoopUpCpuOverBare`, ...
     metrics: ["cliBaseline*"],
     async run(progress) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"));
-      const timed = timedBuiltCli(dir);
-      if (!timed) {
-        fs.rmSync(dir, { recursive: true, force: true });
-        return { cliBaselineSkipped: "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing" };
-      }
-      const { cli, timesFile } = timed;
+      const timed = timedCliFolder("bench-cli-");
+      if (!timed) return { cliBaselineSkipped: NO_TIMED_CLI };
+      const { dir, cli, timesFile } = timed;
       const cpuDir = path.join(dir, "cpu");
       fs.mkdirSync(cpuDir);
       const sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: RPM, contract: { maxRecordsPerZone: 3 * records + 100 } });
@@ -146,10 +143,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
           const stack = await CliStack.init({ cli, projectDir, env });
           stacks.push(stack);
           await stack.configSet("records", String(records));
-          await stack.configSet("reseller:baseUrl", sandbox.url);
-          await stack.configSet("reseller:apiKey", sandbox.credentials.key);
-          await stack.configSet("reseller:apiSecret", sandbox.credentials.secret, { secret: true });
-          await stack.configSet("reseller:requestsPerMinute", String(RPM));
+          await configureForSandbox(stack, sandbox, RPM);
           costs[side] = {};
           sides.push([side, stack]);
         }
@@ -163,7 +157,7 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
         ] as const) {
           for (const [side, stack] of sides) {
             progress(`${side}: ${op}`);
-            costs[side][op] = await measure(stack, timesFile, [...args], sandbox, cpuDir);
+            costs[side][op] = await measure(stack, timesFile, [...args], sandbox, cpuDir, settings.profileDir && path.join(settings.profileDir, `cli-baseline-${side}-${op}`));
           }
         }
         for (const op of Object.keys(costs.ours)) {
@@ -187,6 +181,9 @@ export function cliBaseline(records = Number(process.env.BENCH_CLI_RECORDS ?? 10
             [`${k}BareProgramCpuS`]: b.programCpuS,
             [`${k}BareHostCpuS`]: b.hostCpuS,
             [`${k}HostCpuOverBare`]: round(o.hostCpuS / b.hostCpuS, 2),
+            [`${k}NativeProgramCpuS`]: n.programCpuS,
+            [`${k}NativeHostCpuS`]: n.hostCpuS,
+            [`${k}NativeHostCpuOverBare`]: round(n.hostCpuS / b.hostCpuS, 2),
             [`${k}Requests`]: o.requests,
             [`${k}NativeRequests`]: n.requests,
             [`${k}BareRequests`]: b.requests,

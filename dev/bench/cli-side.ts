@@ -17,7 +17,7 @@ import { PROGRAM_ARGS_ENV } from "../engine/program-args";
 import { CliStack, builtCli, makeProject, type PulumiCli } from "../pulumi-cli";
 import type { SandboxHandle } from "../../sandbox/index";
 import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV } from "./cpu-preload";
-import { measureOp, preloadOptions, type OpCost } from "./linear";
+import { measureOp, preloadOptions, type OpCost } from "./op-cost";
 import { sandboxConfig } from "./measure";
 
 /** An operation through the CLI: the stand-in's figures, the CPU of every process, and the counts the CLI printed. */
@@ -97,12 +97,29 @@ export function timedBuiltCli(dir: string): { cli: PulumiCli; timesFile: string 
   return timedCli(found, dir);
 }
 
+/** Why a section that needs the timed CLI reports nothing. */
+export const NO_TIMED_CLI = "the Pulumi CLI is not built (npm run pulumi-cli), or /usr/bin/time is missing";
+
+/** A folder of its own (`prefix` in the system's temporary folder) holding the timed CLI; undefined, and no folder left, without one. */
+export function timedCliFolder(prefix: string): { dir: string; cli: PulumiCli; timesFile: string } | undefined {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const timed = timedBuiltCli(dir);
+  if (timed) return { dir, ...timed };
+  fs.rmSync(dir, { recursive: true, force: true });
+  return undefined;
+}
+
 /** The CPU seconds of the last command from the times file, checking it wrote exactly one more line. */
 export function lastCommandCpuMs(timesFile: string, linesBefore: number): number {
   const lines = fs.readFileSync(timesFile, "utf8").trim().split("\n");
   if (lines.length !== linesBefore + 1) throw new Error(`cli: /usr/bin/time wrote ${lines.length - linesBefore} lines for one command`);
   const [user, system] = lines[lines.length - 1].split(" ").map(Number);
   return (user + system) * 1000;
+}
+
+/** A CLI stack's settings for `sandbox` (the secret set as a secret), paced at `limitPerMinute`. */
+export async function configureForSandbox(stack: CliStack, sandbox: SandboxHandle, limitPerMinute: number): Promise<void> {
+  for (const [key, value] of Object.entries(sandboxConfig(sandbox, limitPerMinute))) await stack.configSet(key, value, { secret: key === "reseller:apiSecret" });
 }
 
 export const timesLines = (timesFile: string): number => (fs.existsSync(timesFile) ? fs.readFileSync(timesFile, "utf8").trim().split("\n").length : 0);

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { packageRoot, startProviderHost, type PropertyMap } from "../engine/host";
 import { shim } from "../../resources/program/shim";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { median, round } from "./measure";
 
 export interface ColdStartOptions {

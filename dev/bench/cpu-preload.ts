@@ -1,8 +1,8 @@
 /**
  * Preloaded (`NODE_OPTIONS=--require`) into the processes the engine starts, so the bench can read
  * each one's own CPU: when BENCH_CPU_DIR is set, the process writes `process.cpuUsage()` there at
- * exit as `<role>-<pid>.json`, role "host" for the SDK's dynamic provider host and "program" for
- * the program's runner. The host is stopped with SIGTERM (dev/engine/) or SIGINT (the Pulumi CLI, to its
+ * exit as `<role>-<pid>.json`, role "host" for a provider's process (the SDK's dynamic provider
+ * host, or the native plugin, resources/provider/plugin.js) and "program" for the program's runner. The host is stopped with SIGTERM (dev/engine/) or SIGINT (the Pulumi CLI, to its
  * plugins' process group), which end a process without its "exit" event, so the file is written
  * then and the signal raised again: the process still dies of it.
  * When BENCH_CPU_PROFILE_DIR is set too, the process profiles itself through an inspector session
@@ -42,7 +42,7 @@ function startProfile(file: string): () => void {
 const dir = process.env[CPU_DIR_ENV];
 // Not `node -e` or `node --version` (argv[1] unset), which the CLI's language host and plugin script run.
 if (dir && process.argv[1]) {
-  const role: CpuRecord["role"] = /dynamic-provider/.test(process.argv[1] ?? "") ? "host" : "program";
+  const role: CpuRecord["role"] = /dynamic-provider|provider[\\/]plugin\.js$/.test(process.argv[1] ?? "") ? "host" : "program";
   const profileDir = process.env[CPU_PROFILE_DIR_ENV];
   const stopProfile = profileDir ? startProfile(path.join(profileDir, `${role}-${process.pid}.cpuprofile`)) : undefined;
   let written = false;

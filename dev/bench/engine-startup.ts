@@ -9,7 +9,7 @@
  * Both run dev/bench/engine-startup-program.ts in its own process, as under `pulumi up`.
  */
 import * as path from "node:path";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 
 export interface EngineStartupOptions {
   /** Runs of each kind. */

@@ -5,7 +5,7 @@
  * entries carry what a read needs, and one record list per zone (resources/kit/read-cache.ts).
  */
 import { startSandbox } from "../../sandbox/index";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { sandboxEngine } from "./measure";
 import { compiledProgram } from "../engine/program-file";
 

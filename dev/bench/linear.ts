@@ -6,8 +6,8 @@
  * process itself (dev/bench/cpu-preload.ts, loaded through NODE_OPTIONS) and divided by N. Sizes 1,000
  * and 3,000; 10,000 too with BENCH_LARGE=1 (`linearSizes`). At the largest size also: the up of a
  * program that yields every `yieldEvery` records, and the first up of what `reseller-pulumi import`
- * writes for a zone of that many records (which adopts them). Figures and goals: dev/bench/README.md,
- * "Estates of thousands".
+ * writes for a zone of that many records (which adopts them). Figures and goals: dev/bench/README.md;
+ * the section in full, and its earlier runs: dev/bench/history/2026-11-29.md, "Estates of thousands".
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -18,10 +18,11 @@ import type { Engine, Program, RunResult } from "../engine/engine";
 import { ResellerClient } from "../../api/client";
 import { DEFAULT_CONTRACT } from "../../api/contract";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Measurement, Metrics } from "./bench";
+import type { Measurement, Metrics } from "./section";
 import { checkpointsFigure, cliBenchSettings, CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV, CPU_PROFILE_DIR_ENV, type CpuRecord } from "./cpu-preload";
-import { round, sandboxEngine } from "./measure";
+import { benchLarge, round, sandboxEngine } from "./measure";
+import { measureOp, preloadOptions, type OpCost } from "./op-cost";
 import { compiledProgram, generatedProgram } from "../engine/program-file";
 import { prefixedRecords } from "./programs/prefixed-records";
 import { ZONE } from "./records";
@@ -61,7 +62,7 @@ export function linearSkip(env: NodeJS.ProcessEnv = process.env): LinearPart[] {
   return picked as LinearPart[];
 }
 
-/** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 1,000 and 3,000, and 10,000 with BENCH_LARGE=1. */
+/** BENCH_LINEAR_SIZES="1000,10000" picks the sizes; otherwise 100 and 300, and 1,000, 3,000 and 10,000 with BENCH_LARGE=1. */
 export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   const raw = env.BENCH_LINEAR_SIZES;
   if (raw !== undefined && raw !== "") {
@@ -69,7 +70,7 @@ export function linearSizes(env: NodeJS.ProcessEnv = process.env): number[] {
     if (!picked.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_LINEAR_SIZES: "${raw}" is not a list of record counts, e.g. 1000,10000`);
     return picked;
   }
-  return env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000];
+  return benchLarge(env) ? [1000, 3000, 10_000] : [100, 300];
 }
 
 export const LINEAR_DEFAULTS: LinearOptions = { sizes: linearSizes(), parallel: 16, yieldEvery: 100, cli: true, skip: linearSkip() };
@@ -81,44 +82,10 @@ type Kind = "Ours" | "Bare" | "Imported" | "Cli";
 type Op = "Up" | "Noop" | "Refresh" | "Destroy";
 type Role = CpuRecord["role"];
 
-/** What one operation cost: CPU ms of each process that ran, its wall time, its API requests, and when the first came. */
-export interface OpCost {
-  cpuMs: Partial<Record<Role, number>>;
-  wallSeconds: number;
-  requests: number;
-  firstRequestSeconds?: number;
-}
-
 const ROLE_NAME: Record<Role, string> = { program: "Program", host: "Host" };
 
-/** The CPU files the preload wrote since the last call, summed per role; the directory is emptied. */
-function takeCpu(dir: string): Partial<Record<Role, number>> {
-  const out: Partial<Record<Role, number>> = {};
-  for (const f of fs.readdirSync(dir)) {
-    const r = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as CpuRecord;
-    out[r.role] = (out[r.role] ?? 0) + (r.user + r.system) / 1000;
-    fs.rmSync(path.join(dir, f));
-  }
-  return out;
-}
 
-/** NODE_OPTIONS that preload the CPU recorder, after any this shell already sets. */
-export function preloadOptions(): string {
-  const preload = compiledProgram("dev/bench/cpu-preload.ts");
-  return [process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(" ");
-}
 
-/** What `call` cost: the CPU files written meanwhile, its wall time, its first request in the sandbox's log. */
-export async function measureOp(sandbox: SandboxHandle, cpuDir: string, call: () => Promise<void>): Promise<OpCost> {
-  takeCpu(cpuDir);
-  sandbox.operator.clearRequests();
-  const startedAt = Date.now();
-  await call();
-  const wallSeconds = (Date.now() - startedAt) / 1000;
-  // Counted by the sandbox beyond its log, which keeps the latest 10,000: an up of 10,000 records sends more.
-  const seen = sandbox.operator.requestsReceived();
-  return { cpuMs: takeCpu(cpuDir), wallSeconds, requests: seen.count, firstRequestSeconds: seen.firstAt === undefined ? undefined : (Date.parse(seen.firstAt) - startedAt) / 1000 };
-}
 
 /** Throws unless the run's summary has every count in `want`. */
 function expectSummary(r: RunResult, what: string, want: Partial<RunResult["summary"]>): void {

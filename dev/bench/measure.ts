@@ -11,6 +11,13 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/**
+ * `BENCH_LARGE=1`: the sections' big sizes (1,000 to 10,000 records through the real CLI, hours in
+ * all); without it the default sizes keep a whole `npm run bench` to about half an hour
+ * (dev/bench/README.md). A section's own size setting wins over both.
+ */
+export const benchLarge = (env: NodeJS.ProcessEnv = process.env): boolean => env.BENCH_LARGE === "1";
+
 export { atMs, isMutatingMethod, maxInWindow } from "../../test/support/request-log";
 
 /** The stack config that points at `sandbox` with its credential, paced at `limitPerMinute`. */

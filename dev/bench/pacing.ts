@@ -10,7 +10,7 @@
  *    program (host start, program set-up, first Check and Create), which no pacing can recover.
  */
 import { startSandbox } from "../../sandbox/index";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { atMs, maxInWindow, round, sandboxEngine, sandboxOnClock } from "./measure";
 import { prefixedRecords } from "./programs/prefixed-records";
 import { ManualClock } from "../../api/clock";

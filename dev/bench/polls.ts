@@ -13,7 +13,7 @@ import { deriveIdempotencyKey } from "../../api/idempotency";
 import { waitForRegistry } from "../../api/waits";
 import { DEFAULT_WAIT_SECONDS } from "../../resources/domain/schema";
 import type { RequestLogEntry } from "../../sandbox/server";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { atMs, sandboxOnClock } from "./measure";
 import { BENCH_REGISTRANT } from "../../test/support/registrant";
 

@@ -10,7 +10,7 @@ import { packageRoot } from "../engine/host";
 import type { RunResult } from "../engine/engine";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { isReadRequest } from "../../sandbox/rules";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { buildEstate } from "../../test/support/estate";
 import { estateProgram } from "./estate";
 import { sandboxEngine } from "./measure";

@@ -2,7 +2,7 @@
  * `node dist/dev/bench/profile-top.js <file.cpuprofile>... [--top N]`: where a V8 CPU profile (the
  * preload's, dev/bench/cpu-preload.ts) spent its time, offline: self time per function and per area
  * (this package's folder, a dependency under node_modules, Node's internals, the garbage collector),
- * summed over the files given; idle time left out. The profiles of the bench's CLI commands: dev/bench/README.md.
+ * summed over the files given; idle time left out. The profiles of the bench's CLI commands: dev/bench/README.md (BENCH_CLI_PROFILE_DIR).
  */
 import * as fs from "node:fs";
 

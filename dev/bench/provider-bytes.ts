@@ -7,7 +7,7 @@
  * ...) run in the program's process and serialize no provider, so there is nothing to measure.
  */
 import { startSandbox } from "../../sandbox/index";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { sandboxEngine } from "./measure";
 import { compiledProgram } from "../engine/program-file";
 

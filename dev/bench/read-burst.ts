@@ -5,7 +5,7 @@
  */
 import { ResellerClient } from "../../api/client";
 import { startSandbox } from "../../sandbox/index";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { round } from "./measure";
 
 export interface ReadBurstOptions {

@@ -10,7 +10,7 @@
 import type { Program, RunResult } from "../engine/engine";
 import { startSandbox } from "../../sandbox/index";
 import type { RequestLogEntry } from "../../sandbox/server";
-import type { Measurement } from "./bench";
+import type { Measurement } from "./section";
 import { atMs, isMutatingMethod, maxInWindow, round, sandboxEngine } from "./measure";
 import { compiledProgram } from "../engine/program-file";
 

@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { ResellerClient } from "../../api/client";
 import { DEFAULT_CREDENTIALS } from "../../sandbox/index";
-import type { Measurement } from "./bench";
-import { round } from "./measure";
+import type { Measurement } from "./section";
+import { benchLarge, round } from "./measure";
 import { processCpuSeconds } from "./sandbox-child";
 
 export interface SandboxScaleOptions {
@@ -65,7 +65,7 @@ export async function sandboxCpuForCreates(n: number, parallel: number): Promise
   }
 }
 
-export function sandboxScale(opts: SandboxScaleOptions = { sizes: process.env.BENCH_LARGE === "1" ? [1000, 3000, 10_000] : [1000, 3000], parallel: 8 }): Measurement {
+export function sandboxScale(opts: SandboxScaleOptions = { sizes: benchLarge() ? [1000, 3000, 10_000] : [1000, 3000], parallel: 8 }): Measurement {
   return {
     id: "sandbox-scale",
     name: `sandbox CPU per record create (${opts.sizes.join(", ")} records in one zone)`,

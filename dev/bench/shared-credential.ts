@@ -15,7 +15,7 @@ import type { RunResult } from "../engine/engine";
 import { CliStack, builtCli, makeProject, type CliRun, type PulumiCli } from "../pulumi-cli";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import type { RequestLogEntry } from "../../sandbox/server";
-import type { Measurement, Metrics } from "./bench";
+import type { Measurement, Metrics } from "./section";
 import { atMs, maxInWindow, round, sandboxEngine } from "./measure";
 import { ZONE } from "./records";
 import { prefixedRecords } from "./programs/prefixed-records";

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startSandbox } from "../../sandbox/index";
-import type { Measurement, Metrics } from "./bench";
+import type { Measurement, Metrics } from "./section";
 import { CliSide, overStandIn } from "./cli-side";
 import { round, sandboxEngine } from "./measure";
 import { prefixedRecords } from "./programs/prefixed-records";

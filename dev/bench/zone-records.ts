@@ -15,12 +15,12 @@ import * as path from "node:path";
 import type { RunResult } from "../engine/engine";
 import { DEFAULT_CONTRACT } from "../../api/contract";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
-import type { Measurement, Metrics } from "./bench";
+import type { Measurement, Metrics } from "./section";
 import { builtCli } from "../pulumi-cli";
 import { checkpointsFigure, CliSide, overStandIn, type CliOpCost } from "./cli-side";
 import { CPU_DIR_ENV } from "./cpu-preload";
-import { measureOp, preloadOptions, type OpCost } from "./linear";
-import { atMs, round, sandboxConfig, sandboxEngine } from "./measure";
+import { measureOp, preloadOptions, type OpCost } from "./op-cost";
+import { atMs, benchLarge, round, sandboxConfig, sandboxEngine } from "./measure";
 import { compiledProgram } from "../engine/program-file";
 import { ZONE } from "./records";
 
@@ -44,7 +44,7 @@ export interface ZoneRecordsOptions {
 
 export function zoneRecordsSizes(env: NodeJS.ProcessEnv = process.env): number[] {
   const raw = env.BENCH_ZONE_RECORDS_SIZES;
-  if (raw === undefined || raw === "") return [1000, 3000, 10_000];
+  if (raw === undefined || raw === "") return benchLarge(env) ? [1000, 3000, 10_000] : [1000];
   const picked = raw.split(",").map(Number);
   if (!picked.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_ZONE_RECORDS_SIZES: "${raw}" is not a list of record counts, e.g. 1000,10000`);
   return picked;

@@ -8,8 +8,10 @@
  * functions (../program/functions.ts, ../program/lookups.ts) with this provider's client.
  *
  * It starts lean: only gRPC and the protocol's messages load at start; the handlers load at the
- * first call that needs them, the read-only functions at the first Invoke.
+ * first call that needs them, the read-only functions at the first Invoke; and what it compiles is
+ * kept in Node's compile cache for the next start (./compile-cache.ts, imported first).
  */
+import "./compile-cache";
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";

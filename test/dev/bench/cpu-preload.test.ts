@@ -3,7 +3,7 @@
  * stopped by SIGINT, as the Pulumi CLI stops its plugins: it still writes its CPU record and, with
  * BENCH_CPU_PROFILE_DIR, a CPU profile that profile-top reads back to the script's own function.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -41,4 +41,24 @@ test("profile-top's areas: this package's folders, a dependency, Node's internal
   expect(area("file:///x/node_modules/@grpc/grpc-js/build/src/x.js", "f")).toBe("@grpc/grpc-js");
   expect(area("node:internal/streams/x", "f")).toBe("node internals");
   expect(area("", "(garbage collector)")).toBe("(garbage collector)");
+});
+
+test("the native provider plugin, stopped by SIGINT once it listens, writes its record as the provider's process (role host)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cpu-preload-"));
+  try {
+    const root = path.join(__dirname, "..", "..", "..");
+    const child = spawn(process.execPath, ["--require", path.join(root, "dist", "dev", "bench", "cpu-preload.js"), path.join(root, "dist", "resources", "provider", "plugin.js")], {
+      env: { ...process.env, BENCH_CPU_DIR: dir },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("close", (_code, signal) => resolve(signal)));
+    // The plugin prints its port once it listens.
+    await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+    child.kill("SIGINT");
+    expect(await exited).toBe("SIGINT");
+    expect(fs.readdirSync(dir)).toEqual([`host-${child.pid}.json`]);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, `host-${child.pid}.json`), "utf8"))).toMatchObject({ role: "host", pid: child.pid });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -7,8 +7,8 @@
  */
 import { linear, linearSizes, linearSkip } from "../../../dev/bench/linear";
 
-test("sizes: 1,000 and 3,000; 10,000 too with BENCH_LARGE=1; any list with BENCH_LINEAR_SIZES", () => {
-  expect(linearSizes({})).toEqual([1000, 3000]);
+test("sizes: 100 and 300; 1,000, 3,000 and 10,000 with BENCH_LARGE=1; any list with BENCH_LINEAR_SIZES", () => {
+  expect(linearSizes({})).toEqual([100, 300]);
   expect(linearSizes({ BENCH_LARGE: "1" })).toEqual([1000, 3000, 10_000]);
   expect(linearSizes({ BENCH_LINEAR_SIZES: "1000,10000", BENCH_LARGE: "1" })).toEqual([1000, 10_000]);
   expect(() => linearSizes({ BENCH_LINEAR_SIZES: "1000,ten" })).toThrow(/BENCH_LINEAR_SIZES: "1000,ten" is not a list of record counts/);

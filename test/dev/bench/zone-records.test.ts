@@ -6,8 +6,9 @@ import { zoneRecords, zoneRecordsSizes } from "../../../dev/bench/zone-records";
 
 jest.setTimeout(300_000);
 
-test("sizes: 1,000, 3,000 and 10,000 unless BENCH_ZONE_RECORDS_SIZES picks others", () => {
-  expect(zoneRecordsSizes({})).toEqual([1000, 3000, 10_000]);
+test("sizes: 1,000; 1,000, 3,000 and 10,000 with BENCH_LARGE=1; any list with BENCH_ZONE_RECORDS_SIZES", () => {
+  expect(zoneRecordsSizes({})).toEqual([1000]);
+  expect(zoneRecordsSizes({ BENCH_LARGE: "1" })).toEqual([1000, 3000, 10_000]);
   expect(zoneRecordsSizes({ BENCH_ZONE_RECORDS_SIZES: "5,50" })).toEqual([5, 50]);
   expect(() => zoneRecordsSizes({ BENCH_ZONE_RECORDS_SIZES: "5,x" })).toThrow(/is not a list of record counts/);
 });
