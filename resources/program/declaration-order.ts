@@ -97,7 +97,7 @@ function peerKey(d: Declared): string | undefined {
 function previousPeer(d: Declared, program: readonly Declared[]): number | undefined {
   const key = peerKey(d);
   if (key === undefined) return undefined;
-  const { at, peers } = peerIndex(program);
+  const { at, peers } = programIndex(program);
   const mine = at.get(d) ?? program.length;
   const same = peers.get(`${d.kind} ${d.account ?? ""} ${key}`) ?? [];
   // The last of them before `d` (they are in declaration order).
@@ -109,15 +109,28 @@ function previousPeer(d: Declared, program: readonly Declared[]): number | undef
   return found;
 }
 
-/** Each program list's positions and peers by kind, account and key, made once per list. */
-const peerIndexes = new WeakMap<readonly Declared[], { at: Map<Declared, number>; peers: Map<string, number[]> }>();
+/** A program list's positions, its peers by kind, account and key, and its purchases by account. */
+interface ProgramIndex {
+  at: Map<Declared, number>;
+  peers: Map<string, number[]>;
+  /** Account → the chain of purchases (indices into the list): lower `purchase` first, then declaration order. */
+  purchases: Map<string | undefined, number[]>;
+}
 
-function peerIndex(program: readonly Declared[]): { at: Map<Declared, number>; peers: Map<string, number[]> } {
-  let index = peerIndexes.get(program);
+/** Each program list's index, made once per list (a program of thousands of resources asks for it for each). */
+const programIndexes = new WeakMap<readonly Declared[], ProgramIndex>();
+
+function programIndex(program: readonly Declared[]): ProgramIndex {
+  let index = programIndexes.get(program);
   if (!index) {
-    index = { at: new Map(), peers: new Map() };
+    index = { at: new Map(), peers: new Map(), purchases: new Map() };
     for (const [i, o] of program.entries()) {
       index.at.set(o, i);
+      if (inPurchaseChain(o)) {
+        const chain = index.purchases.get(o.account);
+        if (chain) chain.push(i);
+        else index.purchases.set(o.account, [i]);
+      }
       const key = peerKey(o);
       if (key === undefined) continue;
       const k = `${o.kind} ${o.account ?? ""} ${key}`;
@@ -125,7 +138,8 @@ function peerIndex(program: readonly Declared[]): { at: Map<Declared, number>; p
       if (list) list.push(i);
       else index.peers.set(k, [i]);
     }
-    peerIndexes.set(program, index);
+    for (const chain of index.purchases.values()) chain.sort((a, b) => program[a].order.purchase! - program[b].order.purchase! || a - b);
+    programIndexes.set(program, index);
   }
   return index;
 }
@@ -143,12 +157,11 @@ const inPurchaseChain = (d: Declared): boolean => d.order.purchase !== undefined
  */
 function previousPurchase(d: Declared, program: readonly Declared[]): number | undefined {
   if (!inPurchaseChain(d)) return undefined;
-  const chain = program
-    .map((o, i) => ({ o, i }))
-    .filter(({ o }) => inPurchaseChain(o) && o.account === d.account)
-    .sort((a, b) => a.o.order.purchase! - b.o.order.purchase! || a.i - b.i);
-  const at = chain.findIndex(({ o }) => o === d);
-  return at > 0 ? chain[at - 1].i : undefined;
+  const { at, purchases } = programIndex(program);
+  const mine = at.get(d);
+  const chain = purchases.get(d.account) ?? [];
+  const position = mine === undefined ? -1 : chain.indexOf(mine);
+  return position > 0 ? chain[position - 1] : undefined;
 }
 
 /** The program's resources so far, with their declarations (one list per program process). */
