@@ -92,10 +92,9 @@ function main() {
   // dependencies' packages too (testify, goleak, ...), modules no build needs: `tidy -diff` on the
   // committed sdk/go fetches them and changes no file (a difference is the codegen test's to report).
   const tidy = spawnSync("go", ["mod", "tidy", "-diff"], { cwd: path.join(root, "sdk", "go"), stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" } });
-  if (tidy.status !== 0 && tidy.status !== 1) {
-    console.error(`npm test: go mod tidy -diff in sdk/go failed (exit ${tidy.status ?? tidy.signal})`);
-    process.exit(tidy.status ?? 1);
-  }
+  // It exits 1 alike for a difference and for a module it could not fetch: either way the codegen test
+  // fails and says which, so this says only that it did not come out clean.
+  if (tidy.status !== 0) console.error(`npm test: go mod tidy -diff in sdk/go exited ${tidy.status ?? tidy.signal}: the codegen test (test/dev/codegen) will say why`);
 }
 
 main();
