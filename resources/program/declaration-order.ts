@@ -73,9 +73,10 @@ export function waitsFor(d: Declared, program: readonly Declared[]): number[] {
   const name = literalName(d);
   const found: number[] = [];
   if (name !== undefined && d.order.after.length)
-    program.forEach((o, i) => {
-      if (o !== d && !o.waits && d.order.after.includes(o.kind) && o.account === d.account && literalName(o) === name) found.push(i);
-    });
+    for (const i of programIndex(program).named.get(namedKey(d.account, name)) ?? []) {
+      const o = program[i];
+      if (o !== d && d.order.after.includes(o.kind)) found.push(i);
+    }
   for (const before of [previousPurchase(d, program), previousPeer(d, program)]) if (before !== undefined && !found.includes(before)) found.push(before);
   return found;
 }
@@ -113,9 +114,13 @@ function previousPeer(d: Declared, program: readonly Declared[]): number | undef
 interface ProgramIndex {
   at: Map<Declared, number>;
   peers: Map<string, number[]>;
+  /** Account and literal name → the declarations naming it that wait for nothing of their own, in order. */
+  named: Map<string, number[]>;
   /** Account → the chain of purchases (indices into the list): lower `purchase` first, then declaration order. */
   purchases: Map<string | undefined, number[]>;
 }
+
+const namedKey = (account: string | undefined, name: string): string => JSON.stringify([account ?? null, name]);
 
 /** Each program list's index, made once per list (a program of thousands of resources asks for it for each). */
 const programIndexes = new WeakMap<readonly Declared[], ProgramIndex>();
@@ -123,9 +128,16 @@ const programIndexes = new WeakMap<readonly Declared[], ProgramIndex>();
 function programIndex(program: readonly Declared[]): ProgramIndex {
   let index = programIndexes.get(program);
   if (!index) {
-    index = { at: new Map(), peers: new Map(), purchases: new Map() };
+    index = { at: new Map(), peers: new Map(), named: new Map(), purchases: new Map() };
     for (const [i, o] of program.entries()) {
       index.at.set(o, i);
+      const name = o.waits ? undefined : literalName(o);
+      if (name !== undefined) {
+        const k = namedKey(o.account, name);
+        const list = index.named.get(k);
+        if (list) list.push(i);
+        else index.named.set(k, [i]);
+      }
       if (inPurchaseChain(o)) {
         const chain = index.purchases.get(o.account);
         if (chain) chain.push(i);
