@@ -19,6 +19,9 @@ const YES = ["--yes", "--non-interactive"];
 /** The SDK the programs run on: the checkout's, which each project's node_modules links (the test matrix's lowest cell installs 3.139.0 there). */
 const SDK = (JSON.parse(fs.readFileSync(`${checkoutRoot}/node_modules/@pulumi/pulumi/package.json`, "utf8")) as { version: string }).version;
 
+/** A preview as a user's default project runs it: ts-node type-checks the program first (CliStack turns that off for the other commands). */
+const TYPE_CHECKED = { env: { PULUMI_NODEJS_TRANSPILE_ONLY: undefined } };
+
 const BUYS = "Register a domain and host its DNS";
 const STARTER = "Manage the DNS of a domain you already have";
 
@@ -69,7 +72,7 @@ test.each([PINNED_CLI, OLDEST_CLI])(`the README's program that buys a domain, on
 
   const seeded = sandbox.operator.ledger().length; // the sandbox's seed has charges of its own
   const beforePreview = sandbox.operator.requests().length;
-  const preview = await stack.run(["preview", "--json", "--non-interactive"]);
+  const preview = await stack.run(["preview", "--json", "--non-interactive"], TYPE_CHECKED);
   expect(preview.code).toBe(0);
   const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[]; changeSummary: Record<string, number> };
   const created = plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop());
@@ -118,7 +121,7 @@ test(`the README's DNS-only starter with @pulumi/pulumi ${SDK}: the zone adopted
   const ledger = sandbox.operator.ledger().length;
   const beforePreview = sandbox.operator.requests().length;
 
-  const preview = await stack.run(["preview", "--json", "--non-interactive"]);
+  const preview = await stack.run(["preview", "--json", "--non-interactive"], TYPE_CHECKED);
   expect(preview.code).toBe(0);
   const plan = JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] };
   expect(plan.steps.filter((s) => s.op === "create").map((s) => s.urn.split("::").pop()).sort()).toEqual(["app", "docs", "readme-dev", "zone"]);
