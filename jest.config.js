@@ -16,9 +16,9 @@ module.exports = {
   // 1.2 GB for the rest of its files (its process 1.93 GB resident). A restart costs about a second.
   workerIdleMemoryLimit: "1GB",
   // What every process of the run inherits: the SDK's unused parts loaded lazily and a compile cache
-  // (see there); the cache is removed when the run ends.
+  // (see there); the cache is removed when the run ends, and builds npm test started are waited for.
   globalSetup: "<rootDir>/test/setup/global-setup.js",
-  globalTeardown: "<rootDir>/test/setup/compile-cache-teardown.js",
+  globalTeardown: "<rootDir>/test/setup/global-teardown.js",
   // Each test file's end closes the inspector sessions the SDK's closure serializer opened in the
   // worker (see there): without it every file's module registry stayed alive, 8-10 GB a worker.
   setupFilesAfterEnv: ["<rootDir>/test/setup/inspector-sessions.js"],

@@ -52,11 +52,25 @@ function versionOf(bin: string): string {
   return execFileSync(bin, ["version"], { encoding: "utf8", env: { ...process.env, ...QUIET_ENV } }).trim();
 }
 
-/** The CLI `npm run pulumi-cli` built at `version`, when it is there. */
-export function builtCli(version: string = PINNED_CLI): PulumiCli | undefined {
+// npm test builds some binaries while the tests run (background.js, plain Node like install.js).
+const background = (require(path.join(checkoutRoot, "dev", "pulumi-cli", "background.js")) as typeof import("./background")).npmTestBuilds;
+
+/**
+ * The CLI `npm run pulumi-cli` built at `version`, when it is there (with the YAML host beside it, when
+ * `yamlHost`). A binary that npm test is still building is waited for.
+ */
+export function builtCli(version: string = PINNED_CLI, opts: { yamlHost?: boolean } = {}): PulumiCli | undefined {
   const dir = path.join(checkoutRoot, ".pulumi-cli", version);
   const bin = path.join(dir, "pulumi");
-  if (!fs.existsSync(bin) || !fs.existsSync(path.join(dir, "pulumi-language-nodejs"))) return undefined;
+  const needed = [bin, path.join(dir, "pulumi-language-nodejs"), ...(opts.yamlHost ? [path.join(dir, "pulumi-language-yaml")] : [])];
+  if (!needed.every((f) => fs.existsSync(f))) {
+    if (!background.running()) return undefined;
+    const end = background.wait();
+    if (!needed.every((f) => fs.existsSync(f))) {
+      if (end && end.code !== 0) throw new Error(`npm test's build of what the tests need while they run failed (exit ${end.code}); the end of .pulumi-cli/background.log:\n${background.logTail()}`);
+      return undefined;
+    }
+  }
   return { bin, pluginDir: dir, version: versionOf(bin), origin: "built" };
 }
 
@@ -99,12 +113,12 @@ export function findPulumiCli(opts: { preferPath?: boolean; version?: string } =
   return builtCli(opts.version);
 }
 
-/** The built CLI, or an error saying how to build it. */
-export function requirePulumiCli(version: string = PINNED_CLI): PulumiCli {
-  const cli = builtCli(version);
+/** The built CLI (with the YAML host beside it, when `yamlHost`), or an error saying how to build it. */
+export function requirePulumiCli(version: string = PINNED_CLI, opts: { yamlHost?: boolean } = {}): PulumiCli {
+  const cli = builtCli(version, opts);
   if (!cli) {
     const flag = version === OLDEST_CLI && version !== PINNED_CLI ? " -- --oldest" : "";
-    throw new Error(`the Pulumi CLI ${version} is not built: run \`npm run pulumi-cli${flag}\` (needs Go)`);
+    throw new Error(`the Pulumi CLI ${version}${opts.yamlHost ? " with its YAML host" : ""} is not built: run \`npm run pulumi-cli${flag}\` (needs Go)`);
   }
   return cli;
 }

@@ -6,7 +6,8 @@
 //   pulumi-resource-pulumi-nodejs   the plugin that runs dynamic providers (as the SDK ships it)
 //   pulumi-language-yaml            the YAML language host (github.com/pulumi/pulumi-yaml at the version
 //                                   pinned in dev/pulumi-cli/yaml-host/go.mod; not with `--oldest`)
-// A second run with nothing changed does nothing. The build is Pulumi's release build: no cgo,
+// `--no-yaml-host` leaves the YAML host out, `--yaml-host` builds only it (npm test builds it apart:
+// for-tests.js); `--check` builds nothing and exits 0 when nothing is to be built. A second run with nothing changed does nothing. The build is Pulumi's release build: no cgo,
 // -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
 // `pulumi version` prints nothing and the Automation API refuses the binary). Go keeps its module
 // and build caches (GOMODCACHE, GOCACHE) between runs, so only the first build costs minutes.
@@ -20,6 +21,8 @@ const { pinnedVersion, requiredVersion } = require("./pinned");
 const here = __dirname;
 const root = path.resolve(here, "..", "..");
 const oldest = process.argv.includes("--oldest");
+// What to build: the CLI with its hosts, the YAML host (pinned version only), or both (the default).
+const parts = { cli: !process.argv.includes("--yaml-host"), yaml: !oldest && !process.argv.includes("--no-yaml-host") };
 const moduleDir = oldest ? path.join(here, "oldest") : here;
 // The YAML language host: its own module, because pulumi-yaml v1.25.0 does not compile against the
 // CLI's pkg/sdk (it asks for v3.206.0); the two share every other dependency's version, so Go's build
@@ -43,14 +46,25 @@ function binDir(version) {
   return path.join(root, ".pulumi-cli", version);
 }
 
-/** What decides the binaries: the Go version, both modules' files and this script. */
-function fingerprint(goVersion) {
+/** What decides a part's binaries: the Go version, its modules' files and this script. */
+function fingerprint(goVersion, part) {
   const hash = crypto.createHash("sha256").update(goVersion);
-  const files = ["go.mod", "go.sum", "nodejs-host/main.go", "install.js"].map((f) => path.join(here, f));
-  if (oldest) files.push(path.join(moduleDir, "go.mod"), path.join(moduleDir, "go.sum"));
-  else files.push(path.join(yamlHostDir, "go.mod"), path.join(yamlHostDir, "go.sum"));
-  for (const f of files) hash.update(f.slice(here.length)).update(fs.readFileSync(f));
+  const files = part === "yaml" ? ["yaml-host/go.mod", "yaml-host/go.sum", "install.js"] : ["go.mod", "go.sum", "nodejs-host/main.go", "install.js"];
+  if (part === "cli" && oldest) files.push("oldest/go.mod", "oldest/go.sum");
+  for (const f of files) hash.update(f).update(fs.readFileSync(path.join(here, f)));
   return hash.digest("hex");
+}
+
+/** Each part's stamp (its fingerprint, written when it is built) and binaries, in `.pulumi-cli/<version>/`. */
+const PARTS = {
+  cli: { stamp: ".fingerprint", binaries: ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"] },
+  yaml: { stamp: ".fingerprint-yaml", binaries: ["pulumi-language-yaml"] },
+};
+
+/** Whether `part` is built in `dir` for this Go version and these files. */
+function current(dir, goVersion, part) {
+  const stamp = path.join(dir, PARTS[part].stamp);
+  return fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint(goVersion, part) && PARTS[part].binaries.every((b) => fs.existsSync(path.join(dir, b)));
 }
 
 /** `-X` flags that stamp the CLI's version: the variable moved from pkg to sdk over the 3.x line (3.139.0 reads pkg's), so both. */
@@ -84,32 +98,38 @@ function main() {
   }
   const version = pinnedVersionOf(moduleDir);
   const dir = binDir(version);
-  const stamp = path.join(dir, ".fingerprint");
-  const want = fingerprint(goVersion);
-  const binaries = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", ...(oldest ? [] : ["pulumi-language-yaml"])];
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want && binaries.every((b) => fs.existsSync(path.join(dir, b)))) {
-    console.log(`pulumi-cli: ${version} is built (${path.relative(root, dir)}); nothing to do`);
+  const wanted = ["cli", "yaml"].filter((p) => parts[p]);
+  const todo = wanted.filter((p) => !current(dir, goVersion, p));
+  const what = parts.cli ? `pulumi ${version}` : "the YAML host";
+  // `--check`: exit 0 when nothing is to be built, 3 otherwise, building nothing.
+  if (process.argv.includes("--check")) process.exit(todo.length === 0 ? 0 : 3);
+  if (todo.length === 0) {
+    console.log(`pulumi-cli: ${version} is built (${path.relative(root, dir)}${parts.cli ? "" : ", its YAML host"}); nothing to do`);
     return;
   }
   fs.mkdirSync(dir, { recursive: true });
-  fs.rmSync(stamp, { force: true });
   const started = Date.now();
-  console.log(`pulumi-cli: building pulumi ${version} with ${goVersion} (the first build downloads and compiles for minutes)`);
-  goBuild(moduleDir, path.join(dir, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", cliVersionFlags(version));
-  // The language host is ours and built from the newest module whatever the CLI's version: a CLI
-  // asks a host only for what it needs, and treats what the host does not offer as not offered.
-  goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", cliVersionFlags(pinnedVersionOf(here)));
-  fs.writeFileSync(path.join(dir, "pulumi-resource-pulumi-nodejs"), dynamicProviderPlugin, { mode: 0o755 });
-  if (!oldest) {
+  console.log(`pulumi-cli: building ${what} with ${goVersion} (the first build downloads and compiles for minutes)`);
+  if (todo.includes("cli")) {
+    fs.rmSync(path.join(dir, PARTS.cli.stamp), { force: true });
+    goBuild(moduleDir, path.join(dir, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", cliVersionFlags(version));
+    // The language host is ours and built from the newest module whatever the CLI's version: a CLI
+    // asks a host only for what it needs, and treats what the host does not offer as not offered.
+    goBuild(here, path.join(dir, "pulumi-language-nodejs"), "./nodejs-host", cliVersionFlags(pinnedVersionOf(here)));
+    fs.writeFileSync(path.join(dir, "pulumi-resource-pulumi-nodejs"), dynamicProviderPlugin, { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, PARTS.cli.stamp), fingerprint(goVersion, "cli"));
+    const printed = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
+    console.log(`pulumi-cli: built pulumi ${printed} in ${((Date.now() - started) / 1000).toFixed(0)} s into ${path.relative(root, dir)}`);
+  }
+  if (todo.includes("yaml")) {
     const yamlVersion = requiredVersion(path.join(yamlHostDir, "go.mod"), yamlHostModule);
     if (!yamlVersion) fail(`dev/pulumi-cli/yaml-host/go.mod does not pin ${yamlHostModule}`);
+    fs.rmSync(path.join(dir, PARTS.yaml.stamp), { force: true });
     const yamlStarted = Date.now();
     goBuild(yamlHostDir, path.join(dir, "pulumi-language-yaml"), `${yamlHostModule}/cmd/pulumi-language-yaml`, [`-X ${yamlHostModule}/pkg/version.Version=${yamlVersion}`]);
-    console.log(`pulumi-cli: built pulumi-language-yaml ${yamlVersion} in ${((Date.now() - yamlStarted) / 1000).toFixed(0)} s`);
+    fs.writeFileSync(path.join(dir, PARTS.yaml.stamp), fingerprint(goVersion, "yaml"));
+    console.log(`pulumi-cli: built pulumi-language-yaml ${yamlVersion} in ${((Date.now() - yamlStarted) / 1000).toFixed(0)} s into ${path.relative(root, dir)}`);
   }
-  fs.writeFileSync(stamp, want);
-  const printed = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }).trim();
-  console.log(`pulumi-cli: built pulumi ${printed} in ${((Date.now() - started) / 1000).toFixed(0)} s into ${path.relative(root, dir)}`);
 }
 
 main();

@@ -41,7 +41,7 @@ async function yamlStack(project: string, config: Record<string, string> = mista
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `reseller-yaml-`));
   made.push(dir);
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${project}plugins:\n  providers:\n    - name: reseller\n      path: ${path.join(checkoutRoot, "plugin")}\n`);
-  const stack = await CliStack.init({ cli: requirePulumiCli(), projectDir: dir });
+  const stack = await CliStack.init({ cli: requirePulumiCli(undefined, { yamlHost: true }), projectDir: dir });
   stacks.push(stack);
   for (const [key, value] of Object.entries(config)) await stack.configSet(key, value, { secret: key === "reseller:apiSecret" });
   return stack;

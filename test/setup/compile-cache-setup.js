@@ -5,7 +5,7 @@
 // provider host ends by SIGTERM and so writes nothing to the cache; making it write first
 // (module.flushCompileCache on SIGTERM) was measured and cost more than it saved. Node versions
 // without the feature ignore the variable. The folder lives under the OS's temporary folder, is this
-// run's own, and is removed by compile-cache-teardown.js; the product itself never sets the variable.
+// run's own, and is removed by global-teardown.js; the product itself never sets the variable.
 // A NODE_COMPILE_CACHE already set by whoever runs jest is theirs and is left as it is.
 const fs = require("node:fs");
 const os = require("node:os");
@@ -13,7 +13,7 @@ const path = require("node:path");
 const nodeModule = require("node:module");
 const { spawnSync } = require("node:child_process");
 
-/** The variable compile-cache-teardown.js reads: the folder this run created. */
+/** The variable global-teardown.js reads: the folder this run created. */
 const OWN_CACHE_ENV = "RESELLER_TEST_COMPILE_CACHE";
 
 module.exports = async function compileCacheSetup() {

@@ -1,4 +1,4 @@
-// The test run's compile cache (compile-cache-setup.js, compile-cache-teardown.js): a folder of the
+// The test run's compile cache (compile-cache-setup.js, global-teardown.js): a folder of the
 // run's own under the OS's temporary folder, set for the processes the run starts, removed at the end;
 // a cache the caller chose is left alone.
 import * as fs from "node:fs";
@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 const setup = require("./compile-cache-setup") as (() => Promise<void>) & { OWN_CACHE_ENV: string };
-const teardown = require("./compile-cache-teardown") as () => Promise<void>;
+const teardown = require("./global-teardown") as () => Promise<void>;
 
 const saved = { cache: process.env.NODE_COMPILE_CACHE, own: process.env[setup.OWN_CACHE_ENV] };
 afterEach(() => {

@@ -6,7 +6,8 @@
 // timings, those that drive the CLI, npm or Go go first, after any that failed last time, then the
 // rest as jest orders them. A suite drives the CLI when it is in test/pulumi-cli/, or it or a shared
 // module of test/support/ it imports starts a CLI stack (the mistake catalogue's halves do so through
-// test/support/mistakes-through-cli.ts).
+// test/support/mistakes-through-cli.ts). Among them, those that need a binary built while the tests
+// run come last (needsLaterBuild).
 const fs = require("node:fs");
 const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
@@ -33,13 +34,23 @@ function drivesCli(file) {
   return SLOW.test(text) || supportImports(file, text).some((f) => SLOW.test(fs.readFileSync(f, "utf8")));
 }
 
+/**
+ * Whether the file needs what npm test builds while the tests run (dev/pulumi-cli/background.js: the
+ * oldest CLI, the YAML host): such suites go after the other CLI suites, so that on a fresh machine
+ * the build has minutes to finish before one waits for it.
+ */
+const BUILT_LATER = /\bOLDEST_CLI\b|\byamlHost: true\b/;
+const needsLaterBuild = (file) => BUILT_LATER.test(fs.readFileSync(file, "utf8"));
+
 class CliFirstSequencer extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
     const failed = sorted.filter((t) => this.hasFailed(t));
     const rest = sorted.filter((t) => !this.hasFailed(t));
-    const slow = new Set(rest.filter((t) => t.duration == null && drivesCli(t.path)));
-    return [...failed, ...rest.filter((t) => slow.has(t)), ...rest.filter((t) => !slow.has(t))];
+    const slow = rest.filter((t) => t.duration == null && drivesCli(t.path));
+    const later = new Set(slow.filter((t) => needsLaterBuild(t.path)));
+    const first = new Set(slow.filter((t) => !later.has(t)));
+    return [...failed, ...rest.filter((t) => first.has(t)), ...rest.filter((t) => later.has(t)), ...rest.filter((t) => !first.has(t) && !later.has(t))];
   }
 }
 

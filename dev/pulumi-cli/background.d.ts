@@ -1,0 +1,20 @@
+// The types of background.js (plain Node: for-tests.js runs it before anything is compiled).
+
+/** The background builds whose state is in one folder (see background.js). */
+export interface BackgroundBuilds {
+  /** The runner's output. */
+  readonly logFile: string;
+  /** Whether a runner is at work (started, not ended, not gone). */
+  running(): boolean;
+  /** Starts a detached runner for `steps` (each the arguments of one `node` command) unless one is at work. */
+  start(steps: string[][]): void;
+  /** Blocks while a runner is at work; how the last one ended (`code` -1: gone without saying), or undefined when none was started. */
+  wait(): { code: number } | undefined;
+  /** The end of the log. */
+  logTail(lines?: number): string;
+}
+
+export function backgroundBuilds(dir: string): BackgroundBuilds;
+
+/** npm test's: state in the checkout's `.pulumi-cli/`. */
+export const npmTestBuilds: BackgroundBuilds;

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Builds that `npm test` does not wait for before its tests start: for-tests.js builds the pinned CLI,
+// which nearly every CLI suite runs, then starts the others here (the YAML host, the oldest CLI) and
+// lets jest begin. A suite that needs one of them waits for it (dev/pulumi-cli/index.ts calls
+// `wait` when a binary is missing), and jest's global teardown waits for the end and says how it
+// went, so no build outlives the command. On a fresh machine that overlaps minutes of compiling with
+// tests that mostly wait on processes; with everything built, nothing is started.
+//
+// State, in a folder (`.pulumi-cli/` for npm test): `background.json` holds the runner's process id,
+// its steps and, once it has ended, its exit code; `background.log` its output. A step is the
+// arguments of one `node` command, run in turn; the first that fails ends the run.
+"use strict";
+const { spawn, spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+/** The background builds whose state is in `dir`. */
+function backgroundBuilds(dir) {
+  const stateFile = path.join(dir, "background.json");
+  const logFile = path.join(dir, "background.log");
+  const read = () => {
+    try {
+      return JSON.parse(fs.readFileSync(stateFile, "utf8"));
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    logFile,
+    /** Whether a runner is at work (started, not ended, not gone). */
+    running() {
+      const state = read();
+      return !!state && state.code === undefined && alive(state.pid);
+    },
+    /** Starts a detached runner for `steps` unless one is at work; returns at once. */
+    start(steps) {
+      if (steps.length === 0 || this.running()) return;
+      fs.mkdirSync(dir, { recursive: true });
+      const log = fs.openSync(logFile, "w");
+      const child = spawn(process.execPath, [__filename, "--run", dir, JSON.stringify(steps)], { detached: true, stdio: ["ignore", log, log] });
+      fs.writeFileSync(stateFile, JSON.stringify({ pid: child.pid, steps }));
+      fs.closeSync(log);
+      child.unref();
+    },
+    /**
+     * Blocks this thread (polling twice a second) while a runner is at work. Returns how the last one
+     * ended, `{ code }` (0: every step passed; -1: it is gone without saying), or undefined when none
+     * was ever started here.
+     */
+    wait() {
+      for (let state = read(); ; state = read()) {
+        if (!state) return undefined;
+        if (state.code !== undefined) return { code: state.code };
+        if (!alive(state.pid)) return { code: -1 };
+        sleep(500);
+      }
+    },
+    /** The end of the log, for a message about a failed step. */
+    logTail(lines = 20) {
+      try {
+        return fs.readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+      } catch {
+        return "";
+      }
+    },
+    /** The runner itself (in the detached process). */
+    run(steps) {
+      // The starter writes the state file right after spawning this: wait for it, so that it cannot
+      // overwrite the end written below.
+      for (let i = 0; i < 100 && read()?.pid !== process.pid; i++) sleep(50);
+      let code = 0;
+      for (const args of steps) {
+        console.log(`background: node ${args.join(" ")}`);
+        code = spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
+        if (code !== 0) break;
+      }
+      fs.writeFileSync(stateFile, JSON.stringify({ ...read(), pid: process.pid, code }));
+      return code;
+    },
+  };
+}
+
+if (require.main === module && process.argv[2] === "--run") process.exit(backgroundBuilds(process.argv[3]).run(JSON.parse(process.argv[4])));
+
+/** npm test's: state in the checkout's `.pulumi-cli/`. */
+const npmTestBuilds = backgroundBuilds(path.join(__dirname, "..", "..", ".pulumi-cli"));
+
+module.exports = { backgroundBuilds, npmTestBuilds };

@@ -1,0 +1,16 @@
+// jest globalTeardown: removes the compile cache compile-cache-setup.js created for this run, and
+// waits for what npm test built while the tests ran (dev/pulumi-cli/background.js), saying when that
+// failed, so that no build outlives the command that started it.
+const fs = require("node:fs");
+const { OWN_CACHE_ENV } = require("./compile-cache-setup");
+const { npmTestBuilds: background } = require("../../dev/pulumi-cli/background");
+
+module.exports = async function compileCacheTeardown() {
+  const end = background.running() ? background.wait() : undefined;
+  if (end && end.code !== 0) console.error(`\nnpm test: the build of what the tests need while they run failed (exit ${end.code}); the end of .pulumi-cli/background.log:\n${background.logTail()}`);
+  const dir = process.env[OWN_CACHE_ENV];
+  if (!dir) return;
+  fs.rmSync(dir, { recursive: true, force: true });
+  delete process.env.NODE_COMPILE_CACHE;
+  delete process.env[OWN_CACHE_ENV];
+};
