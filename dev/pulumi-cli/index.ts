@@ -101,9 +101,9 @@ export function goVersion(): string | undefined {
   }
 }
 
-/** `npm run pulumi-cli`: builds the pinned CLI when it is missing or stale (its lines on this process's output); throws when the build fails. */
+/** `npm run pulumi-cli -- --no-yaml-host`: builds the pinned CLI when it is missing or stale (its lines on this process's output); throws when the build fails. */
 export function buildPinnedCli(): void {
-  const r = spawnSync(process.execPath, [path.join(checkoutRoot, "dev", "pulumi-cli", "install.js")], { stdio: ["ignore", "inherit", "inherit"] });
+  const r = spawnSync(process.execPath, [path.join(checkoutRoot, "dev", "pulumi-cli", "install.js"), "--no-yaml-host"], { stdio: ["ignore", "inherit", "inherit"] });
   if (r.status !== 0) throw new Error(`npm run pulumi-cli failed (exit ${r.status ?? r.signal})`);
 }
 
