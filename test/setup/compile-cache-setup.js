@@ -1,7 +1,7 @@
-// jest globalSetup: a V8 compile cache for this run's processes. Every test process (jest's workers,
-// and the programs, provider hosts and CLIs the tests start, which inherit the environment) loads
-// @pulumi/pulumi, grpc and TypeScript again; with the code cache Node 22.1+ keeps in
-// NODE_COMPILE_CACHE, `require("@pulumi/pulumi")` takes about 0.6 s of CPU instead of 0.9 s. A
+// jest globalSetup: a V8 compile cache for this run's processes. Every process the tests start (the
+// programs, provider hosts and CLIs, which inherit the environment) loads @pulumi/pulumi, grpc and
+// TypeScript again; with the code cache Node 22.1+ keeps, `require("@pulumi/pulumi")` takes about
+// 0.6 s of CPU instead of 0.9 s. jest's workers go without it (compile-cache-preload.js). A
 // provider host ends by SIGTERM and so writes nothing to the cache; making it write first
 // (module.flushCompileCache on SIGTERM) was measured and cost more than it saved. Node versions
 // without the feature ignore the variable. The folder lives under the OS's temporary folder, is this
@@ -19,7 +19,8 @@ const OWN_CACHE_ENV = "RESELLER_TEST_COMPILE_CACHE";
 module.exports = async function compileCacheSetup() {
   if (process.env.NODE_COMPILE_CACHE) return;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-jest-compile-cache-"));
-  process.env.NODE_COMPILE_CACHE = dir;
+  // Not NODE_COMPILE_CACHE, which every process would inherit: compile-cache-preload.js turns the
+  // cache on in each process but jest's workers (see there).
   process.env[OWN_CACHE_ENV] = dir;
   // This process too: run in band, it loads ts-jest and TypeScript after this hook (Node 22.8+).
   if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache(dir);

@@ -1,6 +1,7 @@
-// The test run's compile cache (compile-cache-setup.js, global-teardown.js): a folder of the
-// run's own under the OS's temporary folder, set for the processes the run starts, removed at the end;
-// a cache the caller chose is left alone.
+// The test run's compile cache (compile-cache-setup.js, compile-cache-preload.js, global-teardown.js):
+// a folder of the run's own under the OS's temporary folder, on in the processes the run starts but
+// not in jest's workers, removed at the end; a cache the caller chose is left alone.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -20,7 +21,7 @@ test("setup makes a cache folder of its own under the temporary folder; teardown
   delete process.env.NODE_COMPILE_CACHE;
   delete process.env[setup.OWN_CACHE_ENV];
   await setup();
-  const dir = process.env.NODE_COMPILE_CACHE!;
+  const dir = process.env[setup.OWN_CACHE_ENV]!;
   expect(path.dirname(dir)).toBe(os.tmpdir());
   expect(path.basename(dir)).toMatch(/^reseller-jest-compile-cache-/);
   expect(fs.statSync(dir).isDirectory()).toBe(true);
@@ -32,7 +33,7 @@ test("setup makes a cache folder of its own under the temporary folder; teardown
   fs.writeFileSync(path.join(dir, "entry"), "x");
   await teardown();
   expect(fs.existsSync(dir)).toBe(false);
-  expect(process.env.NODE_COMPILE_CACHE).toBeUndefined();
+  expect(process.env[setup.OWN_CACHE_ENV]).toBeUndefined();
 });
 
 test("a NODE_COMPILE_CACHE set by the caller is kept and never removed", async () => {
@@ -47,5 +48,35 @@ test("a NODE_COMPILE_CACHE set by the caller is kept and never removed", async (
     expect(fs.existsSync(mine)).toBe(true);
   } finally {
     fs.rmSync(mine, { recursive: true, force: true });
+  }
+});
+
+/** What `module.getCompileCacheDir()` says in a process started with the preload and `env`, running `script` (a file). */
+function cacheDirIn(script: string, env: Record<string, string>): string {
+  const r = spawnSync(process.execPath, ["--require", path.join(__dirname, "compile-cache-preload.js"), script], { env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
+  expect(r.stderr).toBe("");
+  return r.stdout.trim();
+}
+
+test("the preload turns the run's cache on in the processes the tests start, and not in jest's workers (whose exit would write it)", () => {
+  if (typeof (require("node:module") as { getCompileCacheDir?: unknown }).getCompileCacheDir !== "function") return; // Node without the feature
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "cache-preload-"));
+  try {
+    const cache = path.join(work, "cache");
+    const print = `console.log(String(require("node:module").getCompileCacheDir()));\n`;
+    const program = path.join(work, "program.js");
+    const worker = path.join(work, "node_modules", "jest-worker", "build", "workers", "processChild.js");
+    fs.mkdirSync(path.dirname(worker), { recursive: true });
+    for (const f of [program, worker]) fs.writeFileSync(f, print);
+    const own = { [setup.OWN_CACHE_ENV]: cache };
+    // A program or host a test starts, inside a worker's environment or not: on, in the run's folder.
+    // (Node names a folder of its version inside.)
+    expect(path.dirname(cacheDirIn(program, own))).toBe(cache);
+    expect(path.dirname(cacheDirIn(program, { ...own, JEST_WORKER_ID: "1" }))).toBe(cache);
+    // A jest worker: off. Without the run's folder: off.
+    expect(cacheDirIn(worker, { ...own, JEST_WORKER_ID: "1" })).toBe("undefined");
+    expect(cacheDirIn(program, {})).toBe("undefined");
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
   }
 });

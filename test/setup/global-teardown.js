@@ -11,6 +11,5 @@ module.exports = async function compileCacheTeardown() {
   const dir = process.env[OWN_CACHE_ENV];
   if (!dir) return;
   fs.rmSync(dir, { recursive: true, force: true });
-  delete process.env.NODE_COMPILE_CACHE;
   delete process.env[OWN_CACHE_ENV];
 };
