@@ -187,13 +187,20 @@ export class SendWindow {
     }
     return turns[waiting - 1] - now;
   }
-  /** One decision: with a log, under its lock (dated when the lock is held), after reading what other processes appended. */
+  /**
+   * One decision: with a log, under its lock (dated when the lock is held), after reading what other
+   * processes appended. Every waiter the window admits now is granted under that one lock, each
+   * counted before the next is judged (a request granted is in flight: it holds its place).
+   */
   private async decide(): Promise<{ now: number; wait: number }> {
     const step = () => {
       const now = this.now();
       this.log?.look(now);
-      const wait = this.waitMs(now);
-      if (wait <= 0) this.grant(this.queue.shift()!, now);
+      let wait = this.waitMs(now);
+      while (wait <= 0 && this.queue.length > 0) {
+        this.grant(this.queue.shift()!, now);
+        wait = this.queue.length > 0 ? this.waitMs(now) : 0;
+      }
       return { now, wait };
     };
     return this.log ? this.log.lockedAsync(step) : step();
@@ -237,13 +244,9 @@ export class SendWindow {
       const at = this.now();
       this.flying--;
       insertSorted(this.done, at);
-      try {
-        this.log?.locked(() => this.log!.answered(id!, at, this.done));
-      } catch (e) {
-        // Unwritten, the answer leaves our send in flight for the others while this process lives:
-        // they count it longer, never shorter. The next decision fails on the same lock.
-        this.warn(`${(e as Error).message} (the answer of a request could not be logged)`);
-      }
+      // Unwritten, the answer leaves our send in flight for the others while this process lives:
+      // they count it longer, never shorter. The next decision fails on the same lock.
+      this.log?.answered(id!, at, this.done, (e) => this.warn(`${(e as Error).message} (the answer of a request could not be logged)`));
       const r = this.released;
       this.released = undefined;
       r?.();

@@ -194,6 +194,7 @@ export class RequestLogFile {
     const lock = `${this.file}.lock`;
     this.holding = true;
     try {
+      this.writeAnswers();
       return fn();
     } finally {
       this.holding = false;
@@ -216,17 +217,20 @@ export class RequestLogFile {
   private tryLock(): { why: string; final: boolean } | undefined {
     const lock = `${this.file}.lock`;
     const tmp = `${lock}.${process.pid}.tmp`;
-    try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    // The common case first: the folder is there and no temporary file was left (a failed call
+    // throws, which costs more than the write: one per request made this the log's main cost).
+    if (!this.writeTmp(tmp))
       try {
-        fs.unlinkSync(tmp);
-      } catch {
-        // none left over
+        fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+        try {
+          fs.unlinkSync(tmp);
+        } catch {
+          // none left over
+        }
+        fs.writeFileSync(tmp, `${this.tag}\n`, { mode: 0o600, flag: "wx" });
+      } catch (e) {
+        return { why: `cannot be created (${(e as NodeJS.ErrnoException).code ?? e})`, final: true };
       }
-      fs.writeFileSync(tmp, `${this.tag}\n`, { mode: 0o600, flag: "wx" });
-    } catch (e) {
-      return { why: `cannot be created (${(e as NodeJS.ErrnoException).code ?? e})`, final: true };
-    }
     try {
       fs.linkSync(tmp, lock);
       return undefined;
@@ -259,6 +263,16 @@ export class RequestLogFile {
     this.removeStale(lock, content);
     if (alive) this.warn(`the shared rate-limit log's lock ${lock} named process ${pid}, which is running, but was ${ageMs < 0 ? "dated in the future" : `${Math.round(ageMs / 1000)} s old`}, and a holder keeps it for microseconds: it was left by a process that stopped (its pid since reused) and is taken over`);
     return { why: holder === undefined ? "it held no lock of this module" : alive ? `its holder (process ${pid}) left it ${Math.round(ageMs / 1000)} s ago` : `its holder (process ${pid}) had stopped`, final: false };
+  }
+
+  /** The lock's temporary file, made new (never through a file or link found there); false when that failed, for any reason. */
+  private writeTmp(tmp: string): boolean {
+    try {
+      fs.writeFileSync(tmp, `${this.tag}\n`, { mode: 0o600, flag: "wx" });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -396,15 +410,48 @@ export class RequestLogFile {
     return id;
   }
 
-  /** Called under the lock, with this process's answers inside the window. */
-  answered(id: string, ms: number, ownDone: number[]): void {
+  /** Answers not yet written, with this process's answers inside the window as of the last. */
+  private unwritten: { lines: string; count: number; last: number; ownDone: number[] } | undefined;
+
+  /**
+   * An answer of this process's, written under the lock with the others that arrive in the same
+   * turn of the event loop: at the next decision (which holds the lock already) or, failing one,
+   * at the next turn. Until it is written the others count the send as in flight, which holds its
+   * place at least as long as the answer would: later, never sooner. A lock that cannot be taken
+   * for it goes to `failed` (the send stays in flight for the others while this process lives).
+   */
+  answered(id: string, ms: number, ownDone: number[], failed: (e: unknown) => void): void {
     this.ownOpen.delete(id);
-    this.append(`a ${id} ${ms}\n`);
-    if (this.lines > this.compactAt) this.compact(ms, ownDone);
+    const line = `a ${id} ${ms}\n`;
+    if (this.unwritten) {
+      this.unwritten.lines += line;
+      this.unwritten.count++;
+      this.unwritten.last = Math.max(this.unwritten.last, ms);
+      this.unwritten.ownDone = ownDone;
+      return;
+    }
+    this.unwritten = { lines: line, count: 1, last: ms, ownDone };
+    setImmediate(() => {
+      if (!this.unwritten) return;
+      try {
+        this.locked(() => undefined);
+      } catch (e) {
+        failed(e);
+      }
+    });
+  }
+
+  /** Writes the answers held back (answered()); under the lock. */
+  private writeAnswers(): void {
+    const u = this.unwritten;
+    if (!u) return;
+    this.unwritten = undefined;
+    this.append(u.lines, u.count);
+    if (this.lines > this.compactAt) this.compact(u.last, u.ownDone);
   }
 
   /** Appends under the lock (open, write, close: a rewrite by another process may replace the file); never through a link. */
-  private append(line: string): void {
+  private append(line: string, count = 1): void {
     try {
       let before: fs.Stats | undefined;
       try {
@@ -425,7 +472,7 @@ export class RequestLogFile {
       }
       // Our own line needs no reading back: skip it when we were up to date with that file.
       if (before && before.ino === this.ino && before.size === this.offset) this.offset += Buffer.byteLength(line);
-      this.lines++;
+      this.lines += count;
     } catch {
       // Pacing in memory still holds for this process; only others would count less.
     }

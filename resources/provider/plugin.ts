@@ -19,6 +19,7 @@ import * as path from "node:path";
 import { detailedDiff, engineBag, handlerBag, kindOfNativeUrn, reveal, revealBag, type Props } from "./properties";
 import { functionNamed } from "./functions";
 import { importedInputs, schemaText, secretOutputs } from "./schema";
+import { withPlainStructs, type StructFields } from "./wire";
 
 type Dispatch = typeof import("../host/dispatch");
 
@@ -362,11 +363,33 @@ function version(): string {
   return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
 }
 
+/**
+ * The Struct fields of the requests that carry a resource's properties (pulumirpc's field numbers),
+ * read from the bytes into plain values (./wire.ts). ReadRequest's `inputs` is left to the protocol's
+ * class: read answers it back as it came.
+ */
+export const PLAIN_STRUCTS: Readonly<Record<string, StructFields>> = {
+  check: { 2: "getOlds", 3: "getNews" },
+  diff: { 3: "getOlds", 4: "getNews", 6: "getOldInputs" },
+  create: { 2: "getProperties" },
+  update: { 3: "getOlds", 4: "getNews", 8: "getOldInputs" },
+  read: { 3: "getProperties" },
+  delete: { 3: "getProperties", 5: "getOldInputs" },
+};
+
+/** The provider service as grpc-js serves it, with PLAIN_STRUCTS' requests read by ./wire.ts. */
+export function serviceDefinition(): Record<string, { requestDeserialize: (b: Buffer) => object }> {
+  const base = provrpc.ResourceProviderService as Record<string, { requestDeserialize: (b: Buffer) => object }>;
+  const out = { ...base };
+  for (const [method, fields] of Object.entries(PLAIN_STRUCTS)) out[method] = { ...base[method], requestDeserialize: withPlainStructs(base[method].requestDeserialize, fields) };
+  return out;
+}
+
 async function main(args: string[]): Promise<void> {
   const address = args[0];
   if (address) engine = new enginerpc.EngineClient(address, grpc.credentials.createInsecure());
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(provrpc.ResourceProviderService, service as never);
+  server.addService(serviceDefinition() as never, service as never);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
