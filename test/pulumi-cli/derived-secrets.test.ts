@@ -6,10 +6,13 @@
  * resource cannot tell), a DnsRecord with a secret name (its `fqdn`), and a Domain whose contact has
  * one secret field. After up and after refresh, `pulumi stack export` holds none of those values in
  * plain text; `--show-secrets` holds each (the control), where the resource was expected to put it.
- * On the pinned CLI and on the oldest the README claims.
+ * On the pinned CLI. On the oldest the README claims, readme-flow.test.ts's up of the README's
+ * program checks the same engine rules once: its secret inputs, and the Domain's contacts (an output
+ * the constructors mark secret with `additionalSecretOutputs`, as the zone's `unmanaged` and
+ * `elsewhere` are), are not in its `stack export`.
  */
 import * as fs from "node:fs";
-import { CliStack, makeProject, OLDEST_CLI, PINNED_CLI, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
+import { CliStack, makeProject, PINNED_CLI, requirePulumiCli, type CliRun, type StackExport } from "../../dev/pulumi-cli";
 import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
@@ -44,23 +47,22 @@ const printed = (r: CliRun) => `${r.stdout}\n${r.stderr}`;
 const NEEDLES = [OWN_TXT, OTHER_TXT, OUTSIDE_TXT, SECRET_NAME, EMAIL];
 const resource = (s: StackExport, name: string) => s.deployment.resources!.find((r) => r.urn.endsWith(`::${name}`))!;
 
-// The oldest CLI the README claims, and the pinned one: both keep what a provider sends as secret.
-describe.each([PINNED_CLI, OLDEST_CLI])("the Pulumi CLI %s", (version) => {
+describe(`the Pulumi CLI ${PINNED_CLI}`, () => {
   let sandbox: SandboxHandle;
   let stack: CliStack;
   let projectDir: string;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0 });
     projectDir = makeProject("cli-derived-secrets", { "index.js": PROGRAM });
-    stack = await CliStack.init({ cli: requirePulumiCli(version), projectDir });
-    await stack.configSet("reseller:baseUrl", sandbox.url);
-    await stack.configSet("reseller:apiKey", sandbox.credentials.key);
-    await stack.configSet("reseller:apiSecret", sandbox.credentials.secret, { secret: true });
-    await stack.configSet("ownTxt", OWN_TXT, { secret: true });
-    await stack.configSet("otherTxt", OTHER_TXT, { secret: true });
-    await stack.configSet("secretName", SECRET_NAME, { secret: true });
-    await stack.configSet("email", EMAIL, { secret: true });
-    await stack.configSet("registrant", JSON.stringify(REGISTRANT));
+    stack = await CliStack.init({ cli: requirePulumiCli(), projectDir });
+    const plain = { "reseller:baseUrl": sandbox.url, "reseller:apiKey": sandbox.credentials.key, registrant: JSON.stringify(REGISTRANT) };
+    const secret = { "reseller:apiSecret": sandbox.credentials.secret, ownTxt: OWN_TXT, otherTxt: OTHER_TXT, secretName: SECRET_NAME, email: EMAIL };
+    await stack.must([
+      "config",
+      "set-all",
+      ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+      ...Object.entries(secret).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+    ]);
   });
   afterAll(async () => {
     await stack?.dispose();

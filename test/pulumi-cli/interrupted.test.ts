@@ -10,12 +10,21 @@
  * once. The later requests are interrupted in interrupted-later.test.ts (the add-on, the record, a
  * renewal) and interrupted-deletes.test.ts (a destroy's and an up's deletes): one program
  * (../support/interrupted-program.ts), three files, so two workers share them.
+ *
+ * Not run through the CLI in each case (each command costs a program run and a provider host):
+ * - that the stack is quiet once recovered (the next up would change nothing): the up after a replay
+ *   of the registration, the renewal or an add-on's purchase changes nothing, through the SDK's
+ *   provider host (test/hostile/killed-host.test.ts), as after a record taken over
+ *   (test/resources/lifecycle/dns.test.ts); here the state says it: the charge recorded, the ledger's
+ *   one charge per purchase;
+ * - `refresh --clear-pending-creates` dropping the entries an up took over: once, in the README's
+ *   recovery as written (the SIGKILL test below); the other cases stop at the up that takes over.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { checkoutRoot, type CliStack } from "../../dev/pulumi-cli";
 import { HEARD_CANCEL, pendingOf } from "../support/interrupt";
-import { CLEAR, interruptedSuite, resourceOf, YES } from "../support/interrupted-program";
+import { interruptedSuite, resourceOf, YES } from "../support/interrupted-program";
 import { readmeShellLines } from "../support/readme-program";
 
 jest.setTimeout(900_000);
@@ -59,11 +68,10 @@ test("SIGINT once at the registration: the order's answer is recorded with its c
   const up = await stack.run(["up", ...YES]);
   expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
   expect(suite.charges(domain)).toEqual(["register", "privacy"]);
-  const quiet = await stack.run(["preview", "--expect-no-changes", "--non-interactive"]);
-  expect(quiet.code).toBe(0);
+  expect(pending(await stack.exportState())).toEqual([]);
 });
 
-test("SIGINT twice at the registration: the create is left pending; up takes the paid domain over by replay and records its charge; refresh --clear-pending-creates clears the entry", async () => {
+test("SIGINT twice at the registration: the create is left pending; up takes the paid domain over by replay and records its charge, and keeps the entry", async () => {
   const domain = "sigint-twice.com";
   const stack = await suite.stackFor(domain);
   const run = await suite.interruptedUp(stack, "/domains/register", "SIGINT twice");
@@ -92,14 +100,8 @@ test("SIGINT twice at the registration: the create is left pending; up takes the
   expect(up.stdout).toContain(`pulumi refresh --clear-pending-creates --yes --non-interactive\` (its id, for \`--import-pending-creates <URN> --import-pending-creates <ID>\`, is the domain name: ${domain}`);
   const after = await stack.exportState();
   expect(resourceOf(after, "shop")).toMatchObject({ id: domain, outputs: expect.objectContaining({ charged: "12.00" }) });
-  // up keeps the entry: only refresh drops it.
+  // up keeps the entry: only refresh drops it (the README's recovery, run as written in the SIGKILL test below).
   expect(pending(after)).toEqual(["creating shop"]);
-  expect(suite.charges(domain)).toEqual(["register", "privacy"]);
-
-  const clear = await stack.run(CLEAR);
-  expect(clear.code).toBe(0);
-  expect(pending(await stack.exportState())).toEqual([]);
-  expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
   expect(suite.charges(domain)).toEqual(["register", "privacy"]);
 });
 
@@ -133,5 +135,4 @@ test("SIGKILL at the registration: the order is charged with the CLI dead, the s
   expect(resourceOf(after, "shop")).toMatchObject({ id: domain, outputs: expect.objectContaining({ charged: "12.00", currency: "USD" }) });
   // One charge for the registration; the up bought the rest of the program (the add-on) once.
   expect(suite.charges(domain)).toEqual(["register", "privacy"]);
-  expect((await stack.run(["preview", "--expect-no-changes", "--non-interactive"])).code).toBe(0);
 });

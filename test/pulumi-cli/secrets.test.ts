@@ -7,9 +7,11 @@
  * the CLI's automatic logs under PULUMI_HOME, `pulumi stack export` (without --show-secrets), the
  * backend's files and each resource's serialized `__provider`. Each haystack has a control: a known
  * non-secret value from the same place, so an empty or wrong capture fails. Then a credential rotated
- * with `pulumi config set` is the one `refresh --run-program` uses, and, once an up has saved it, the
- * one the next refresh and destroy use; the new secret is searched for in everything printed or
- * written after the rotation.
+ * with `pulumi config set` and saved by an up is the one the next refresh and destroy use; the new
+ * secret is searched for in everything printed or written after the rotation. That a refresh run
+ * before such an up configures the provider from the saved config, and `refresh --run-program` from
+ * today's, is the CLI's rule, proven through it with the engine's fixture provider
+ * (conformance.test.ts, "refresh configures the provider from the config saved at the last up").
  *
  * One place is set apart, a known leak: at -v=9 the Pulumi Node SDK logs each answer to the program's
  * RegisterResource (`RegisterResource RPC finished: ... resp: ...`, @pulumi/pulumi runtime/resource.js)
@@ -30,7 +32,6 @@ jest.setTimeout(900_000);
 
 const OLD = { key: "cli-key-old", secret: "old-secret-7f3a9c1e5b2d4f6a8c0e" };
 const NEW = { key: "cli-key-new", secret: "new-secret-2b4d6f8a0c1e3a5c7e9b" };
-const WRONG = "not-the-secret-at-all-4e6a8c";
 const AUTH_CODE = "ABC-123-XYZ"; // the sandbox's transfer code for names held elsewhere (sandbox README)
 const CONTACT = {
   name: "Quilla Zq7marker Marchbanks",
@@ -137,7 +138,7 @@ const findings = (haystacks: Record<string, string>, needles: string[]): string[
   Object.entries(haystacks).flatMap(([where, text]) => needles.filter((n) => text.includes(n)).map((n) => `${where}: ${n.slice(0, 6)}…`));
 
 /** Every secret this file knows before the EPP code exists; contact values all but the country code (a common word). */
-const SECRETS = [OLD.secret, NEW.secret, WRONG, AUTH_CODE, ...Object.values(CONTACT).filter((v) => v !== "GB")];
+const SECRETS = [OLD.secret, NEW.secret, AUTH_CODE, ...Object.values(CONTACT).filter((v) => v !== "GB")];
 
 /** The EPP codes of the stacks so far, for the known-leak test. */
 const eppCodes: string[] = [];
@@ -208,15 +209,10 @@ test("the up that sends contacts and an auth code, at -v=9 --logtostderr --logfl
   expect(findings(haystacks, needles)).toEqual([]);
 
   // Rotation, as the README's "Changing credentials or the base URL" says: refresh and destroy
-  // configure the provider from the config the last up saved, unless run with --run-program. A wrong
-  // secret set with `pulumi config set --secret` is what `refresh --run-program` sends (401); the new
-  // credential, saved by an up that writes nothing, is what refresh and destroy then use. Each runs
-  // at -v=9, and everything printed or written from here on is searched for every secret.
+  // configure the provider from the config the last up saved. The new credential, saved by an up
+  // that writes nothing, is what refresh and destroy then use. Each runs at -v=9, and everything
+  // printed or written from here on is searched for every secret.
   const logsBefore = new Set(automaticLogs(stack).map((l) => l.file));
-  await stack.configSet("reseller:apiSecret", WRONG, { secret: true });
-  const refused = await stack.run(["refresh", "--run-program", ...YES, ...VERBOSE]);
-  expect(refused.code).not.toBe(0);
-  expect(printed(refused)).toMatch(/401 unauthorized/);
   await stack.configSet("reseller:apiKey", NEW.key);
   await stack.configSet("reseller:apiSecret", NEW.secret, { secret: true });
   const beforeUp = sandbox.operator.requests().length;
@@ -232,20 +228,18 @@ test("the up that sends contacts and an auth code, at -v=9 --logtostderr --logfl
   expect([...used]).toEqual([credentialFingerprint(NEW.key)]);
 
   const later: Record<string, string> = {
-    "refresh --run-program (401)": apart("refresh --run-program (401)", printed(refused)),
     "the up that saved the new credential": apart("the up that saved the new credential", printed(saved)),
     "refresh with the new credential": apart("refresh with the new credential", printed(refresh)),
     "destroy with the new credential": apart("destroy with the new credential", printed(destroy)),
   };
   const laterControls: Record<string, boolean> = {
-    "the refused refresh said why": later["refresh --run-program (401)"].includes("401 unauthorized"),
     "the up ran the program at -v=9": later["the up that saved the new credential"].includes("Registering resource: t=pulumi-nodejs:dynamic/reseller:Domain, name=reg"),
     "the refresh read the Domain at -v=9": refresh.stderr.includes(`.Read(${domain},urn:pulumi:dev::cli-secrets::pulumi-nodejs:dynamic/reseller:Domain::reg)`),
     "the destroy deleted the Domain at -v=9": destroy.stderr.includes(`step delete on urn:pulumi:dev::cli-secrets::pulumi-nodejs:dynamic/reseller:Domain::reg`),
   };
   const laterLogs = logHaystacks(stack, laterControls);
   const newLogs = Object.keys(laterLogs).filter((k) => !logsBefore.has(k.replace("automatic log ", "")));
-  laterControls["the commands after the rotation wrote automatic logs"] = newLogs.length >= 4;
+  laterControls["the commands after the rotation wrote automatic logs"] = newLogs.length >= 3;
   expect(Object.entries(laterControls).filter(([, held]) => !held).map(([what]) => what)).toEqual([]);
   const afterState = await stateHaystacks(stack, domain, {});
   expect(findings({ ...later, ...laterLogs, ...afterState }, needles)).toEqual([]);

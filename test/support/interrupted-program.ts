@@ -1,8 +1,8 @@
 /**
  * The program, sandbox and stacks of the interrupted-`up` suites through the real Pulumi CLI
  * (test/pulumi-cli/interrupted.test.ts: the registration; interrupted-later.test.ts: the add-on, the
- * record and the renewal; interrupted-deletes.test.ts: the deletes). One program, three files, so two
- * jest workers share the cases: each costs a dozen CLI commands. Each file gets a sandbox and a
+ * record and the renewals; interrupted-deletes.test.ts: the deletes). One program, three files, so two
+ * jest workers share the cases: each costs several CLI commands. Each file gets a sandbox and a
  * project folder of its own (the hold fault matches a request by its path alone, so two files must
  * never share a sandbox).
  */
@@ -12,7 +12,6 @@ import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 import { chargesOf, interrupted, type How } from "./interrupt";
 
 export const YES = ["--yes", "--non-interactive"];
-export const CLEAR = ["refresh", "--clear-pending-creates", ...YES];
 /** An up that sets the scene before the interrupted command (its preview is not what is tested). */
 export const SETUP_UP = ["up", "--skip-preview", ...YES];
 

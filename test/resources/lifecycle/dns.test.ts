@@ -104,6 +104,21 @@ test("adopt a record: no change; the content picks among several of one name and
   expect((await r.preview({ zone: ZONE, type: "MX", name: "@", content: "mx2.demo-reseller.com", priority: 25, adopt: true })).step).toBe("update");
 });
 
+test("a record an earlier create made, its answer lost (an up killed mid-create): the create takes it, makes no second one, and the next up changes nothing", async () => {
+  const live = () => env.client.listRecords(ZONE).then((rs) => rs.filter((r) => r.type === "CNAME" && r.name === "lost-answer"));
+  const made = await env.client.createRecord(ZONE, { type: "CNAME", name: "lost-answer", content: "app.demo-reseller.com.", ttl: 3600 });
+  const r = new Managed(env, "DnsRecord", "lost-answer");
+  const args = { zone: ZONE, type: "CNAME", name: "lost-answer", content: "app.demo-reseller.com." };
+  expect(await r.up(args)).toBe("create");
+  expect(r.state!.id).toBe(made.id);
+  expect(env.host.logs().join("\n")).toContain("the record exists already");
+  expect(await live()).toHaveLength(1);
+  const mark = env.mark();
+  expect(await r.up(args)).toBe("same");
+  expect(env.mutatingSince(mark)).toEqual([]);
+  await r.destroy();
+});
+
 test("shared TTL: a managed record meeting an unmanaged sibling with another TTL is refused clearly", async () => {
   // The seeded TXT @ record has ttl 300.
   const r = new Managed(env, "DnsRecord", "txt-clash");
@@ -140,7 +155,7 @@ test("unknown inputs during preview pass check and diff", async () => {
   await r.destroy();
 });
 
-test("zone: create, wait for delegation, refuse deleting unmanaged records, forceDestroy, adopt", async () => {
+test("zone: create, wait for delegation, refuse deleting unmanaged records, forceDestroy, adopt (its second up changes nothing)", async () => {
   const DOMAIN = "demo-labs.io";
   await env.client.setNameservers(DOMAIN, ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"]);
   const z = new Managed(env, "DnsZone", "labs");
@@ -170,6 +185,8 @@ test("zone: create, wait for delegation, refuse deleting unmanaged records, forc
   mark = env.mark();
   expect(await seeded.up({ domain: ZONE, adopt: true })).toBe("create");
   expect(seeded.outputs).toMatchObject({ adopted: true, status: "active", delegated: true });
+  // The same program again (the README's DNS-only starter's second up): no change.
+  expect(await seeded.up({ domain: ZONE, adopt: true })).toBe("same");
   expect(env.mutatingSince(mark)).toEqual([]);
   // A second DnsZone for a zone another resource of this run holds is refused: one zone, one owner.
   mark = env.mark();
