@@ -20,7 +20,8 @@
  *
  * Then the recovery docs/interrupted-runs.md prescribes: `pulumi cancel` after a SIGKILL, `pulumi
  * up` (again under the round's faults, three runs at most as in the engine's campaign, then without
- * faults until an up changes nothing), then `pulumi refresh --clear-pending-creates`. The checks of
+ * faults until an up changes nothing or leaves nothing for the checks to find), then `pulumi refresh
+ * --clear-pending-creates`. The checks of
  * dev/chaos/check.ts follow, on `pulumi stack export` against the sandbox's state and ledger, and
  * no pending operation may be left. At the end: a refresh, an up that must change nothing and send
  * no mutating request, a second refresh that must change nothing, the checks again; then `pulumi
@@ -535,6 +536,13 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
     const compared = compareState(desired, resources, op.state(), ledger);
     return found.add({ doubleCharges: doubleCharges(ledger, desired), lostResources: compared.lostResources, stateMismatches: [...compared.stateMismatches, ...pending] });
   };
+  /** Whether the exported state and the service are as `desired` wants them, pending operations apart (the refresh's to clear). */
+  const asDesired = async (desired: Snapshot): Promise<boolean> => {
+    const wait = quietAt - Date.now();
+    if (wait > 0) await sleep(wait);
+    const c = compareState(desired, exportedResources(await exported()), op.state(), op.ledger().slice(ledgerBase));
+    return c.lostResources.length + c.stateMismatches.length === 0;
+  };
   const writeSnapshot = (s: Snapshot): void => fs.writeFileSync(path.join(projectDir, "snapshot.json"), JSON.stringify(s));
 
   const model = new DesiredModel(random);
@@ -576,13 +584,15 @@ export async function runChaosCli(opts: ChaosCliOptions, progress: (line: string
       // Under faults: up to three runs, until one succeeds.
       for (const f of roundFaults(random, Math.max(opts.faultsPerKind, Math.round(n / 15)), opts.timeoutSeconds * 1000)) op.injectFault(f);
       let ok = false;
-      for (let i = 0; i < 3 && !ok; i++) ok = (await planned(true)).ok;
-      // Without faults: up until clean (it succeeds and changes nothing), then refresh --clear-pending-creates.
+      for (let i = 0; i < (opts.faultedRuns ?? 3) && !ok; i++) ok = (await planned(true)).ok;
+      // Without faults: up until clean (it succeeds and changes nothing, or leaves nothing for the
+      // checks to find but pending operations), then refresh --clear-pending-creates.
+      // A faulted run that succeeded after the interruption may have left it clean already.
       op.clearFaults();
-      let clean = false;
+      let clean = ok && lastInterrupt !== undefined && (await asDesired(last));
       for (let i = 0; i < opts.maxRuns && !clean; i++) {
         const r = await planned(false);
-        clean = r.ok && r.changes === 0;
+        clean = r.ok && (r.changes === 0 || (await asDesired(last)));
       }
       if (!clean) found.add({ lostResources: [`round ${round}: up did not come clean in ${opts.maxRuns} runs without faults`] });
       const interruptedRound = lastInterrupt !== undefined;

@@ -37,7 +37,9 @@ export interface CampaignOptions {
   timeoutSeconds: number;
   /** Faults of each kind armed per round (about; at least one per 15 operations of the round). */
   faultsPerKind: number;
-  /** `up` runs per round without faults before the round gives up (under faults: three at most). */
+  /** `up` runs per round under faults, until one succeeds (default 3). */
+  faultedRuns?: number;
+  /** `up` runs per round without faults before the round gives up. */
   maxRuns: number;
   /** A line per run (time, summary or first errors). */
   verbose?: boolean;

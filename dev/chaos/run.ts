@@ -6,14 +6,14 @@
  * mid-apply (the same `up` is then run again until it converges).
  *
  * After each round the faults are cleared and `up` is run until clean (a run that succeeds and
- * changes nothing); then the sandbox's ledger and state are checked against the program and the
- * engine's state (dev/chaos/check.ts). At the end: a refresh (only what one resource does to
- * another may change: Protection locks its Domain, a renewal moves the privacy term's end), an `up`
- * that must change nothing and send no mutating request, a second refresh that must change nothing,
- * and the checks once more. Reports doubleCharges, lostResources and stateMismatches (distinct
- * findings over all checks) and exits 1 when any is not 0. With --json the last line is one JSON
- * object. With --cli the same campaign runs through the real Pulumi CLI, which is interrupted in
- * every round (dev/chaos/cli.ts).
+ * changes nothing, or leaves nothing for the checks to find); then the sandbox's ledger and state
+ * are checked against the program and the engine's state (dev/chaos/check.ts). At the end: a
+ * refresh (only what one resource does to another may change: Protection locks its Domain, a
+ * renewal moves the privacy term's end), an `up` that must change nothing and send no mutating
+ * request, a second refresh that must change nothing, and the checks once more. Reports
+ * doubleCharges, lostResources and stateMismatches (distinct findings over all checks) and exits 1
+ * when any is not 0. With --json the last line is one JSON object. With --cli the same campaign runs
+ * through the real Pulumi CLI, which is interrupted in every round (dev/chaos/cli.ts).
  */
 import type { Step } from "../engine/display";
 import { Engine, EngineError, type Program, type RunResult } from "../engine/engine";
@@ -133,6 +133,11 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       return undefined;
     }
   };
+  /** Whether the state and the service are as `desired` wants them: no lost resource, no state mismatch. */
+  const asDesired = (desired: Snapshot): boolean => {
+    const c = compareState(desired, engine.resources(), op.state(), op.ledger().slice(ledgerBase));
+    return c.lostResources.length + c.stateMismatches.length === 0;
+  };
   const check = (desired: Snapshot): number => {
     const ledger = op.ledger().slice(ledgerBase);
     const live = op.state();
@@ -159,18 +164,20 @@ export async function runChaos(opts: ChaosOptions, progress: (line: string) => v
       const kill = round % opts.killEvery === 1;
       const threshold = kill ? 1 + Math.floor(random() * Math.max(1, Math.min(8, kinds.length / 2))) : 0;
       let ok = false;
-      for (let i = 0; i < 3 && !ok; i++) {
+      for (let i = 0; i < (opts.faultedRuns ?? 3) && !ok; i++) {
         if (kill && killer.kills === killsBefore) killer.arm(threshold);
         ok = (await up(program)) !== undefined;
         killer.disarm();
       }
-      // Without faults: run until clean, i.e. a run succeeds and changes nothing (a renewal target
-      // raised by two years takes two runs: each due renewal adds the policy's one year).
+      // Without faults: run until clean, i.e. a run succeeds and either changes nothing or leaves the
+      // state and the service as the checks want them (a renewal target raised by two years takes two
+      // runs: each due renewal adds the policy's one year). That no run would change anything more is
+      // the final no-op up's to prove. A faulted run that succeeded may have left it clean already.
       op.clearFaults();
-      let clean = false;
+      let clean = ok && asDesired(last);
       for (let i = 0; i < opts.maxRuns && !clean; i++) {
         const r = await up(program);
-        clean = r !== undefined && changes(r) === 0;
+        clean = r !== undefined && (changes(r) === 0 || asDesired(last));
       }
       if (!clean) found.add({ lostResources: [`round ${round}: up did not come clean in ${opts.maxRuns} runs without faults`] });
       const fresh = check(last);

@@ -14,6 +14,9 @@
  * What differs and is not normalised away is listed in dev/engine/README.md, "Where dev/engine/ differs from
  * the CLI". Rules that cannot run through a CLI (literal registrations, an in-process provider
  * answering what a test needs) stay proven against dev/engine/ alone: test/dev/engine/lifecycle/.
+ * Every process start is one CLI command and one dev/engine/ operation, so rules whose objects stay
+ * apart share a program and its operations (moves, resource options and the delete-before-replace
+ * dependents: two ups): 9 heavy CLI commands where there were 13, the same rules compared.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -219,32 +222,72 @@ test("URNs of the root stack's children and of a parent type chain; .get() of a 
   }
 });
 
-test("reparent or rename without an alias: create the new URN, delete the old at the end; with an alias, and a child following its aliased parent, the same resource", async () => {
-  const s = await Scenario.start("aliases");
-  const urn = urnIn("aliases");
-  try {
+/**
+ * Three rule sets in one program, so the CLI and dev/engine/ each run two ups for them all: moves
+ * (reparent, rename, aliases), resource options, and the delete-before-replace dependents
+ * (test/dev/engine/fixtures/dbr-dependents.ts: a to p). Each object has a name of its own; every
+ * assertion below names its objects, and an order across objects is asserted among them only.
+ */
+describe("moves, resource options and delete-before-replace dependents, two ups", () => {
+  const urn = urnIn("rules");
+  const only = (steps: StepKinds, names: string[]): StepKinds => Object.fromEntries(Object.entries(steps).filter(([u]) => names.includes(u.slice(u.lastIndexOf("::") + 2))));
+  const nameOf = (u: string): string => u.slice(u.lastIndexOf("::") + 2);
+  let s: Scenario;
+  let moved: Compared;
+  let before: ReturnType<typeof cliState>;
+  let after: ReturnType<typeof cliState>;
+  beforeAll(async () => {
+    s = await Scenario.start("rules");
     await s.op("up", {
       groups: [{ name: "g" }, { name: "h" }],
       things: [
+        // Moves.
         { name: "t", file: "t1", body: "1" },
         { name: "r", file: "r1", body: "1" },
         { name: "ta", body: "1" },
         { name: "ra", body: "1" },
-        { name: "c", body: "1", parent: "h" },
+        { name: "child", body: "1", parent: "h" },
+        // Options.
+        { name: "kept", body: "1", retainOnDelete: true },
+        { name: "x", body: "1" },
+        { name: "i", body: "first", ignoreChanges: ["body"] },
+        { name: "dbr-on", body: "1", deleteBeforeReplace: true },
+        { name: "dbr-off", body: "1", kind: "delete-first", deleteBeforeReplace: false },
+        { name: "k", body: "1" },
+        { name: "roc", body: "1", replaceOnChanges: ["body"] },
+        { name: "u", body: "1", kind: "nodiff", replaceOnChanges: ["body"] },
+        { name: "pr", body: "1", protect: true },
+        ...dbrDependents("a"),
       ],
     });
-    const moved = await s.op("up", {
+    before = await s.compareStates();
+    moved = await s.op("up", {
       groups: [{ name: "g" }, { name: "h2", aliases: [{ name: "h" }] }],
       things: [
         { name: "t", file: "t1", body: "1", parent: "g" },
         { name: "r2", file: "r1", body: "1" },
         { name: "ta", body: "1", parent: "h2", aliases: [{ parent: null }] },
         { name: "ra2", file: "ra", body: "1", aliases: [{ name: "ra" }] },
-        { name: "c", body: "1", parent: "h2" },
+        { name: "child", body: "1", parent: "h2" },
+        { name: "x", body: "1" },
+        { name: "i", body: "second", ignoreChanges: ["body"] },
+        { name: "dbr-on", file: "dbr-on2", body: "1", deleteBeforeReplace: true },
+        { name: "dbr-off", file: "dbr-off2", body: "1", kind: "delete-first", deleteBeforeReplace: false },
+        { name: "k", file: "k2", body: "1" },
+        { name: "roc", body: "2", replaceOnChanges: ["body"] },
+        { name: "u", body: "2", kind: "nodiff", replaceOnChanges: ["body"] },
+        { name: "pr", body: "1", protect: true },
+        ...dbrDependents("a2"),
       ],
+      reader: "x",
     });
-    expect(moved.cli.steps).toEqual({
-      [urn(GROUP + "$" + THING, "c")]: ["same"],
+    after = await s.compareStates();
+  });
+  afterAll(() => s?.dispose());
+
+  test("reparent or rename without an alias: create the new URN, delete the old at the end; with an alias, and a child following its aliased parent, the same resource", () => {
+    expect(only(moved.cli.steps, ["child", "t", "ta", "r", "r2", "ra2"])).toEqual({
+      [urn(GROUP + "$" + THING, "child")]: ["same"],
       [urn(GROUP + "$" + THING, "t")]: ["create"],
       [urn(GROUP + "$" + THING, "ta")]: ["same"],
       [urn(THING, "r")]: ["delete"],
@@ -257,97 +300,50 @@ test("reparent or rename without an alias: create the new URN, delete the old at
       expect(m.indexOf("delete t1")).toBeGreaterThan(m.indexOf("create t1"));
       expect(m.indexOf("delete r1")).toBeGreaterThan(m.indexOf("create r1"));
     }
-    const state = await s.compareStates();
-    expect(state.filter((r) => r.custom).map((r) => r.urn)).toEqual(
-      [urn(`${GROUP}$${THING}`, "c"), urn(`${GROUP}$${THING}`, "t"), urn(`${GROUP}$${THING}`, "ta"), urn(THING, "r2"), urn(THING, "ra2")].sort(),
+    expect(after.filter((r) => r.custom && ["child", "t", "ta", "r", "r2", "ra", "ra2"].includes(nameOf(r.urn))).map((r) => r.urn)).toEqual(
+      [urn(`${GROUP}$${THING}`, "child"), urn(`${GROUP}$${THING}`, "t"), urn(`${GROUP}$${THING}`, "ta"), urn(THING, "r2"), urn(THING, "ra2")].sort(),
     );
     // The damage a move without alias does to an object named by its inputs: the new one is deleted too.
     expect(fs.existsSync(path.join(s.cliDir, "t1"))).toBe(false);
-  } finally {
-    s.dispose();
-  }
-});
+  });
 
-test("retainOnDelete, ignoreChanges, deleteBeforeReplace either way, a replacement's second Check, replaceOnChanges, protect, ReadResource (.get) of an existing resource", async () => {
-  const s = await Scenario.start("options");
-  const urn = urnIn("options");
-  try {
-    await s.op("up", {
-      things: [
-        { name: "kept", body: "1", retainOnDelete: true },
-        { name: "x", body: "1" },
-        { name: "i", body: "first", ignoreChanges: ["body"] },
-        { name: "a", body: "1", deleteBeforeReplace: true },
-        { name: "b", body: "1", kind: "delete-first", deleteBeforeReplace: false },
-        { name: "k", body: "1" },
-        { name: "d", body: "1", replaceOnChanges: ["body"] },
-        { name: "u", body: "1", kind: "nodiff", replaceOnChanges: ["body"] },
-        { name: "pr", body: "1", protect: true },
-      ],
-    });
-    const r = await s.op("up", {
-      things: [
-        { name: "x", body: "1" },
-        { name: "i", body: "second", ignoreChanges: ["body"] },
-        { name: "a", file: "a2", body: "1", deleteBeforeReplace: true },
-        { name: "b", file: "b2", body: "1", kind: "delete-first", deleteBeforeReplace: false },
-        { name: "k", file: "k2", body: "1" },
-        { name: "d", body: "2", replaceOnChanges: ["body"] },
-        { name: "u", body: "2", kind: "nodiff", replaceOnChanges: ["body"] },
-        { name: "pr", body: "1", protect: true },
-      ],
-      reader: "x",
-    });
-    expect(r.cli.steps).toEqual({
-      [urn(THING, "a")]: ["delete", "replace"],
-      [urn(THING, "b")]: ["delete", "replace"],
-      [urn(THING, "d")]: ["update"],
+  test("retainOnDelete, ignoreChanges, deleteBeforeReplace either way, a replacement's second Check, replaceOnChanges, protect, ReadResource (.get) of an existing resource", () => {
+    expect(only(moved.cli.steps, ["dbr-on", "dbr-off", "roc", "i", "k", "kept", "pr", "reader", "u", "x"])).toEqual({
+      [urn(THING, "dbr-off")]: ["delete", "replace"],
+      [urn(THING, "dbr-on")]: ["delete", "replace"],
       [urn(THING, "i")]: ["same"],
       [urn(THING, "k")]: ["delete", "replace"],
       [urn(THING, "kept")]: ["delete"],
       [urn(THING, "pr")]: ["same"],
       [urn(THING, "reader")]: ["read"],
+      [urn(THING, "roc")]: ["update"],
       [urn(THING, "u")]: ["delete", "replace"],
       [urn(THING, "x")]: ["same"],
     });
-    for (const m of Object.values(Scenario.mutating(r))) {
+    for (const m of Object.values(Scenario.mutating(moved))) {
       // retainOnDelete: no Delete call; the deleteBeforeReplace option overrides the provider, either way.
       expect(m.filter((c) => c.endsWith(" kept"))).toEqual([]);
-      expect(m.indexOf("delete a")).toBeLessThan(m.indexOf("create a2"));
-      expect(m.indexOf("delete b")).toBeGreaterThan(m.indexOf("create b2"));
+      expect(m.indexOf("delete dbr-on")).toBeLessThan(m.indexOf("create dbr-on2"));
+      expect(m.indexOf("delete dbr-off")).toBeGreaterThan(m.indexOf("create dbr-off2"));
     }
     // A replacement is checked again without olds.
-    expect(r.cli.calls.filter((c) => c.startsWith("check k2 "))).toEqual(["check k2 olds=k", "check k2 olds=none"]);
+    expect(moved.cli.calls.filter((c) => c.startsWith("check k2 "))).toEqual(["check k2 olds=k", "check k2 olds=none"]);
     expect(fs.existsSync(path.join(s.cliDir, "kept"))).toBe(true);
-    const state = await s.compareStates();
-    const of = (name: string) => state.find((x) => x.urn === urn(THING, name));
+    const of = (name: string) => after.find((x) => x.urn === urn(THING, name));
     expect(of("kept")).toBeUndefined();
     expect(of("i")?.inputs?.body).toBe("first");
     expect(of("pr")?.protect).toBe(true);
     expect(of("reader")).toMatchObject({ id: "x", external: true, outputs: { body: "1" } });
-  } finally {
-    s.dispose();
-  }
-});
+  });
 
-test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register; dependsOn and deletedWith are recorded", async () => {
-  // The scenario and its outcome: test/dev/engine/fixtures/dbr-dependents.ts.
-  const s = await Scenario.start("dbr");
-  const urn = urnIn("dbr");
-  try {
-    await s.op("up", { things: dbrDependents("a") });
-    const before = await s.compareStates();
+  test("delete-before-replace deletes first the dependents it would replace, dependents of dependents first, and recreates them when they register; dependsOn and deletedWith are recorded", () => {
+    // The scenario and its outcome: test/dev/engine/fixtures/dbr-dependents.ts.
     expect(before.find((r) => r.urn === urn(THING, "d"))?.dependencies).toEqual([urn(THING, "a")]);
     expect(before.find((r) => r.urn === urn(THING, "e"))?.deletedWith).toBe(urn(THING, "a"));
-    const r = await s.op("up", { things: dbrDependents("a2") });
-    expectDbrDependentsPlan(r.engine.result, r.cli.calls);
-    const names = (state: { urn: string; pendingReplacement?: true }[]) =>
-      state.filter((x) => x.urn.includes(THING)).map((x) => ({ name: x.urn.slice(x.urn.lastIndexOf("::") + 2), pendingReplacement: x.pendingReplacement }));
-    const after = await s.compareStates();
-    for (const m of Object.values(Scenario.mutating(r))) expectDbrDependentsApplied(m, names(after));
-  } finally {
-    s.dispose();
-  }
+    expectDbrDependentsPlan(moved.engine.result, moved.cli.calls);
+    const names = after.filter((x) => x.urn.includes(THING)).map((x) => ({ name: nameOf(x.urn), pendingReplacement: x.pendingReplacement }));
+    for (const m of Object.values(Scenario.mutating(moved))) expectDbrDependentsApplied(m, names);
+  });
 });
 
 test("refresh configures the provider from the config saved at the last up, unless --run-program; a secret config value stays sealed", async () => {

@@ -4,7 +4,10 @@
  * no lost resource and no state mismatch while every fault kind fired and the host was killed. The
  * checks themselves are shown to catch each kind of problem on fabricated books, and the pieces the
  * campaign relies on (the sandbox still applying a request delayed past its client's timeout, the
- * timeout config) are tested against the real parts.
+ * timeout config) are tested against the real parts. Each fault kind and the host killed mid-apply
+ * are proven here, in-process; the CLI's campaign (cli.test.ts) adds the interruptions. A round is
+ * clean once an up leaves nothing for the checks to find (no up only to confirm it: that none would
+ * change more is the final no-op up's to prove), about 10 engine runs where there were 12.
  */
 import { runChaos, CHAOS_DEFAULTS, parseChaosArgs, failed, type ChaosReport } from "../../../dev/chaos/run";
 import { compareState, doubleCharges, expectedExpiry } from "../../../dev/chaos/check";
