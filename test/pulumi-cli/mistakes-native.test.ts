@@ -1,7 +1,9 @@
 /**
  * The mistake catalogue's cases about money, credentials and delegation through the native provider
  * plugin (test/support/mistakes-through-cli.ts, `native`): each is caught at preview with the
- * message up gives, as on the dynamic resources, and preview writes nothing.
+ * catalogue's message, as on the dynamic resources, and preview writes nothing. The cases of more
+ * than one resource are upped too (up creates between their checks): up fails with preview's message.
+ * A case of one resource makes at up the one Check preview made, which cannot tell the two apart.
  */
 import { MISTAKES } from "../audit/preview-catalogue";
 import { mistakesThroughCli } from "../support/mistakes-through-cli";

@@ -1,23 +1,35 @@
 /**
  * The mistake catalogue (test/audit/preview-catalogue.ts) through the real Pulumi CLI: each mistake
- * is a program of its own (its resources with their literal arguments, as a user would write them)
- * on a stack of its own, previewed then upped against a sandbox reset to its seed. For each:
+ * is a program of its own (its resources with their literal arguments, as a user would write them),
+ * previewed against a sandbox reset to its seed. For each:
  * - the message the catalogue promises is in what the CLI prints at preview, as an error where the
  *   catalogue says "fails" (and preview exits non-zero) or as a warning where it says "warns"
  *   (preview exits 0);
- * - up exits non-zero with the same message;
  * - a refusal is printed twice at preview, on its resource's row and in its Diagnostics entry, and
  *   not again under the Stack;
- * - preview writes nothing, no secret is printed, and up waits for nothing;
- * - with `--parallel 1` the same messages, and up changes the same things (a Domain bought or not),
- *   where the program has more than one resource: with one, the engine takes the same steps in the
- *   same order at any parallelism (the Stack, the provider, the resource, each waiting for the one
- *   before), so a second run would repeat the first. Every order the CLI can give the resources of a
- *   case is run through the provider host in test/audit/preview-order.test.ts.
- * The catalogue is run in two halves, one test file each (test/pulumi-cli/mistakes-first-half.test.ts and -second-half), so
- * the suite's two workers share it: through the CLI each case costs seconds of three processes.
- * The stand-in's version of this proof is test/audit/preview-predicts-up.test.ts, which also counts
- * the requests each refusal costs.
+ * - preview writes nothing, and no secret is printed.
+ * One preview per case: the CLI ends a run at its first failed Check, so cases cannot share one.
+ * Cases with the same stack config share a stack (preview leaves no state), so a case costs one heavy
+ * command, not stack init, config set-all, preview, up and stack rm.
+ *
+ * `up` runs through the CLI only where its provider calls are not preview's (`upToo`), and then must
+ * exit non-zero with preview's message, wait for nothing and print no secret:
+ * - a case that warns at preview: up's error comes from Create, which preview never calls;
+ * - on the native plugin, a case of more than one resource: up creates between the checks (no
+ *   harness drives the plugin below the CLI).
+ * Elsewhere up adds no fact: a case of one resource refused at check makes, at up, the one call preview
+ *   made, a Check with the same inputs and config on a fresh provider process (the CLI starts one per
+ *   command), and Check cannot tell a preview from an up (neither Configure nor Check says which:
+ *   resources/kit/preflight.ts), on a sandbox preview left unchanged. The dynamic resources' cases of
+ *   more than one resource are upped through the SDK's provider host, the one the CLI starts, in every
+ *   order the CLI can produce, eager and serial (test/audit/preview-order.test.ts: up fails with
+ *   preview's message, waits for nothing, the same writes in every order), and through the stand-in
+ *   engine (test/audit/preview-predicts-up.test.ts, which also counts the requests each refusal costs).
+ * No `--parallel 1` run: every order of a case's resources, `--parallel 1`'s included, is run through
+ * the provider host in test/audit/preview-order.test.ts.
+ *
+ * The catalogue is run in two halves, one test file each (test/pulumi-cli/mistakes-first-half.test.ts
+ * and -second-half), so the suite's two workers share it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -36,6 +48,8 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
   let sandbox: SandboxHandle;
   let stack: CliStack;
   let projectDir: string;
+  /** The stack of each stack config (its settings as JSON), made at its first case. */
+  const stacks = new Map<string, string>();
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, requestsPerMinute: 100_000, processingDelaySeconds: 0 });
     projectDir = opts.native ? nativeProject("mistakes", { "index.js": "" }) : makeProject("mistakes", { "index.js": "" });
@@ -46,6 +60,9 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
     if (projectDir) fs.rmSync(projectDir, { recursive: true, force: true });
     await sandbox?.close();
   });
+
+  /** Where up runs through the CLI too (see the header): its provider calls are not preview's. */
+  const upToo = (m: Mistake): boolean => m.preview === "warns" || (opts.native === true && m.resources.length > 1);
 
   /** The program a user would write for the mistake: its resources, in order, with literal arguments. */
   function programOf(m: Mistake): string {
@@ -67,10 +84,24 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
     return `const reseller = require("reseller-pulumi");\n${lines.join("\n")}\n`;
   }
 
-  /** The mistake's stack config, the API secret apart (set with --secret, as a user would). */
-  function configOf(m: Mistake): { plaintext: [string, string][]; secret: [string, string][] } {
-    const entries = Object.entries(mistakeConfig(sandbox, m));
-    return { plaintext: entries.filter(([k]) => k !== "reseller:apiSecret"), secret: entries.filter(([k]) => k === "reseller:apiSecret") };
+  /**
+   * The stack a case runs on: one per stack config, shared by the cases previewed only (a preview
+   * leaves no state); a case upped too gets one of its own. Made with its config, the API secret set
+   * with --secret as a user would.
+   */
+  async function stackOf(m: Mistake, i: number): Promise<string> {
+    const config = mistakeConfig(sandbox, m);
+    const key = upToo(m) ? `up ${i}` : JSON.stringify(config);
+    const known = stacks.get(key);
+    if (known) return known;
+    const name = `m${stacks.size + 1}`;
+    await stack.must(["stack", "init", name]);
+    const entries = Object.entries(config);
+    const plaintext = entries.filter(([k]) => k !== "reseller:apiSecret");
+    const secret = entries.filter(([k]) => k === "reseller:apiSecret");
+    await stack.must(["config", "set-all", "--stack", name, ...plaintext.flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...secret.flatMap(([k, v]) => ["--secret", `${k}=${v}`])]);
+    stacks.set(key, name);
+    return name;
   }
 
   /** The diagnostics the CLI printed, one per line, without their indentation, as `error: ...` or `warning: ...`. */
@@ -85,39 +116,26 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
   const NO_ENV = { RESELLER_API_KEY: undefined, RESELLER_API_SECRET: undefined, RESELLER_BASE_URL: undefined };
 
   /**
-   * One stack of the mistake, previewed then upped (`--skip-preview`), with the CLI's default
-   * parallelism or `--parallel 1`: what each printed and exited with, what the preview sent that is
-   * not a read, what the up changed, and whether the up waited for anything.
+   * The mistake's program previewed on its stack, then, where `upToo`, upped (`--skip-preview`): what
+   * each printed and exited with, what the preview sent that is not a read, and whether the up waited
+   * for anything.
    */
-  async function previewThenUp(m: Mistake, name: string, parallel: string[]) {
+  async function previewThenUp(m: Mistake, i: number) {
     sandbox.operator.reset();
     if (m.balance) sandbox.operator.settings({ balance: m.balance });
-    await stack.must(["stack", "init", name]);
+    const name = await stackOf(m, i);
     fs.writeFileSync(path.join(projectDir, "index.js"), programOf(m));
-    const { plaintext, secret } = configOf(m);
-    await stack.must(["config", "set-all", "--stack", name, ...plaintext.flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...secret.flatMap(([k, v]) => ["--secret", `${k}=${v}`])]);
-
     const mark = sandbox.operator.requests().length;
-    const preview = await stack.run(["preview", "--stack", name, "--non-interactive", ...parallel], { env: NO_ENV });
+    const preview = await stack.run(["preview", "--stack", name, "--non-interactive"], { env: NO_ENV });
     const wrote = sandbox.operator
       .requests()
       .slice(mark)
       .filter((r) => r.mutating || !isReadRequest(r));
-    const upMark = sandbox.operator.requests().length;
-    const up = await stack.run(["up", "--stack", name, "--yes", "--non-interactive", "--skip-preview", ...parallel], { env: NO_ENV });
-    const changed = sandbox.operator
-      .requests()
-      .slice(upMark)
-      .filter((r) => r.mutating)
-      .map((r) => `${r.method} ${r.path}`)
-      .sort();
-    await stack.must(["stack", "rm", name, "--yes", "--force"]);
-    return { preview, up, wrote, changed, waited: /: waiting for /.test(`${up.stdout}\n${up.stderr}`) };
+    const up = upToo(m) ? await stack.run(["up", "--stack", name, "--yes", "--non-interactive", "--skip-preview"], { env: NO_ENV }) : undefined;
+    return { preview, up, wrote, waited: up !== undefined && /: waiting for /.test(`${up.stdout}\n${up.stderr}`) };
   }
 
-  /** The runs of a case: the CLI's default parallelism, and `--parallel 1` where there is an order to change. */
-  const parallelisms = (m: Mistake): string[][] => (m.resources.length > 1 ? [[], ["--parallel", "1"]] : [[]]);
-  const titleOf = (m: Mistake): string => `${m.title}: caught at preview with up's message, through the CLI${m.resources.length > 1 ? ", the same with --parallel 1" : ""}`;
+  const titleOf = (m: Mistake): string => `${m.title}: ${m.preview === "fails" ? "refused" : "warned"} at preview through the CLI${upToo(m) ? ", and up fails with its message" : ""}`;
 
   test.each(cases.map((m, k) => [titleOf(m), m, first + k] as const))("%s", async (_title, m, i) => {
     // The promised phrase as printed, without the request's id (it differs per run). What comes before
@@ -129,33 +147,31 @@ export function mistakesThroughCli(cases: readonly Mistake[], first: number, opt
       }
       return undefined;
     };
-    const outcomes: unknown[] = [];
-    for (const parallel of parallelisms(m)) {
-      const { preview, up, wrote, changed, waited } = await previewThenUp(m, `m${i + 1}${parallel.length ? "p1" : ""}`, parallel);
-      const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
-      // Each error once: on its resource's row and in its Diagnostics entry, never again under the Stack
-      // (where the SDK's host once echoed what check threw: resources/host/sdk-echo.ts). A warning that
-      // says the same of another resource (a zone's, before its record's refusal) is not this error.
-      const printedTimes = `${preview.stdout}\n${preview.stderr}`.split("\n").filter((l) => m.message.test(l) && !/\bwarning: /.test(l)).length;
-      const atUp = matching(diagnostics(up, "error"));
-      expect({
-        previewCode: preview.code === 0 ? 0 : "non-zero",
-        previewMessage: atPreview !== undefined,
-        ...(m.preview === "fails" ? { printedTimes } : {}),
-        upCode: up.code === 0 ? 0 : "non-zero",
-        upMessage: atUp !== undefined,
-        wrote: wrote.map((r) => `${r.method} ${r.path}`),
-        // No resource waits for one whose check or create failed in this run.
-        waited,
-        ...(atPreview && atUp ? {} : { previewSaid: diagnostics(preview, "error").concat(diagnostics(preview, "warning")), upSaid: diagnostics(up, "error") }),
-      }).toEqual({ previewCode: m.preview === "fails" ? "non-zero" : 0, previewMessage: true, ...(m.preview === "fails" ? { printedTimes: 2 } : {}), upCode: "non-zero", upMessage: true, wrote: [], waited: false });
-      if (m.preview === "fails") expect(atPreview).toBe(atUp);
-      const printed = [preview.stdout, preview.stderr, up.stdout, up.stderr].join("\n");
-      expect(printed).not.toContain(sandbox.credentials.secret);
-      expect(printed).not.toContain("a-wrong-secret");
-      // What both runs must share: the message at preview and at up, and what up changed (a Domain bought or not).
-      outcomes.push({ atPreview, atUp, changed });
-    }
-    if (outcomes.length > 1) expect(outcomes[1]).toEqual(outcomes[0]);
+    const { preview, up, wrote, waited } = await previewThenUp(m, i);
+    const atPreview = matching(diagnostics(preview, m.preview === "fails" ? "error" : "warning"));
+    // Each error once: on its resource's row and in its Diagnostics entry, never again under the Stack
+    // (where the SDK's host once echoed what check threw: resources/host/sdk-echo.ts). A warning that
+    // says the same of another resource (a zone's, before its record's refusal) is not this error.
+    const printedTimes = `${preview.stdout}\n${preview.stderr}`.split("\n").filter((l) => m.message.test(l) && !/\bwarning: /.test(l)).length;
+    const atUp = up && matching(diagnostics(up, "error"));
+    expect({
+      previewCode: preview.code === 0 ? 0 : "non-zero",
+      previewMessage: atPreview !== undefined,
+      ...(m.preview === "fails" ? { printedTimes } : {}),
+      wrote: wrote.map((r) => `${r.method} ${r.path}`),
+      ...(up ? { upCode: up.code === 0 ? 0 : "non-zero", upMessage: atUp !== undefined, waited } : {}),
+      ...(atPreview && (!up || atUp) ? {} : { previewSaid: diagnostics(preview, "error").concat(diagnostics(preview, "warning")), upSaid: up && diagnostics(up, "error") }),
+    }).toEqual({
+      previewCode: m.preview === "fails" ? "non-zero" : 0,
+      previewMessage: true,
+      ...(m.preview === "fails" ? { printedTimes: 2 } : {}),
+      wrote: [],
+      // No resource waits for one whose check or create failed in this run.
+      ...(up ? { upCode: "non-zero", upMessage: true, waited: false } : {}),
+    });
+    if (up && m.preview === "fails") expect(atPreview).toBe(atUp);
+    const printed = [preview.stdout, preview.stderr, up?.stdout ?? "", up?.stderr ?? ""].join("\n");
+    expect(printed).not.toContain(sandbox.credentials.secret);
+    expect(printed).not.toContain("a-wrong-secret");
   });
 }
