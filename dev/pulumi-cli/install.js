@@ -6,8 +6,8 @@
 //   pulumi-resource-pulumi-nodejs   the plugin that runs dynamic providers (as the SDK ships it)
 //   pulumi-language-yaml            the YAML language host (github.com/pulumi/pulumi-yaml at the version
 //                                   pinned in dev/pulumi-cli/yaml-host/go.mod; not with `--oldest`)
-// A second run with nothing changed does nothing. The build is Pulumi's release build: no cgo,
-// -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
+// A second run with nothing changed does nothing. The build is Pulumi's release build (go-build.js,
+// shared by every Go build here): no cgo, -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
 // `pulumi version` prints nothing and the Automation API refuses the binary). Go keeps its module
 // and build caches (GOMODCACHE, GOCACHE) between runs, so only the first build costs minutes.
 "use strict";
@@ -16,6 +16,7 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pinnedVersion, requiredVersion } = require("./pinned");
+const { goBuildFlags, GO_BUILD_ENV } = require("./go-build");
 
 const here = __dirname;
 const root = path.resolve(here, "..", "..");
@@ -46,7 +47,7 @@ function binDir(version) {
 /** What decides the binaries: the Go version, both modules' files and this script. */
 function fingerprint(goVersion) {
   const hash = crypto.createHash("sha256").update(goVersion);
-  const files = ["go.mod", "go.sum", "nodejs-host/main.go", "install.js"].map((f) => path.join(here, f));
+  const files = ["go.mod", "go.sum", "nodejs-host/main.go", "install.js", "go-build.js"].map((f) => path.join(here, f));
   if (oldest) files.push(path.join(moduleDir, "go.mod"), path.join(moduleDir, "go.sum"));
   else files.push(path.join(yamlHostDir, "go.mod"), path.join(yamlHostDir, "go.sum"));
   for (const f of files) hash.update(f.slice(here.length)).update(fs.readFileSync(f));
@@ -57,12 +58,8 @@ function fingerprint(goVersion) {
 const cliVersionFlags = (version) => [`-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`, `-X github.com/pulumi/pulumi/pkg/v3/version.Version=${version}`];
 
 function goBuild(dir, out, pkg, versionFlags) {
-  const args = [
-    "build", "-trimpath", "-tags", "osusergo,grpcnotrace",
-    "-ldflags", ["-s", "-w", ...versionFlags].join(" "),
-    "-o", out, pkg,
-  ];
-  const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly" } });
+  const args = ["build", ...goBuildFlags(versionFlags), "-o", out, pkg];
+  const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, ...GO_BUILD_ENV, GOFLAGS: "-mod=readonly" } });
   if (r.status !== 0) fail(`go build ${pkg} failed (exit ${r.status})`);
 }
 
