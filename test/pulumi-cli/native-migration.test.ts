@@ -73,7 +73,8 @@ test("a stack made by 0.3.0's dynamic resources moves to the native provider: no
   fs.writeFileSync(path.join(dir, "index.ts"), native.program);
   const moved = await stack.run(["up", "--json", ...YES]);
   expect({ code: moved.code, stderr: moved.stderr }).toEqual({ code: 0, stderr: "" });
-  const plan = JSON.parse(moved.stdout) as { steps: { op: string; urn: string }[]; changeSummary: Record<string, number> };
+  // Two documents, each starting at a line's first column: the preview's plan, then the update's result.
+  const plan = JSON.parse(moved.stdout.trim().split(/\n(?=\{)/)[0]) as { steps: { op: string; urn: string }[]; changeSummary: Record<string, number> };
   // The CLI lists the steps that do something: none of them touches the domain, the zone or the record, and nothing is created, deleted or replaced.
   expect(plan.steps.filter((s) => /::(shop|shop-zone|www)$/.test(s.urn) && s.op !== "update").map((s) => `${s.op} ${s.urn}`)).toEqual([]);
   expect(plan.changeSummary).toEqual({ same: 4 });
