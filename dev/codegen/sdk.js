@@ -14,6 +14,7 @@
 const { execFileSync, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const { goBuildFlags, GO_BUILD_ENV } = require("../pulumi-cli/go-build");
 
 const root = path.resolve(__dirname, "..", "..");
 const nodejsSdk = path.join(root, "sdk", "nodejs");
@@ -30,7 +31,8 @@ if (!build || check) {
     console.error("sdk: Go is not installed (no `go` on PATH): the SDKs are generated with Go 1.26 or newer, as the CLI is built");
     process.exit(1);
   }
-  const r = spawnSync("go", ["-C", __dirname, "run", ".", ...(check ? ["-check"] : [])], { stdio: "inherit", env: { ...process.env, GOFLAGS: "-mod=readonly" } });
+  // Built as the CLI is (go-build.js), so the Pulumi packages the CLI's build compiled come from Go's cache.
+  const r = spawnSync("go", ["-C", __dirname, "run", ...goBuildFlags(), ".", ...(check ? ["-check"] : [])], { stdio: "inherit", env: { ...process.env, ...GO_BUILD_ENV, GOFLAGS: "-mod=readonly" } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 if (build) {

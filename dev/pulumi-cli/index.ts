@@ -42,6 +42,15 @@ const goModVersion = (file: string): string => {
   return version;
 };
 
+/**
+ * The flags and environment of every Go build here (go-build.js, shared with install.js): a test's
+ * `go build`/`go run` built as the CLI was finds the Pulumi packages that build compiled in Go's cache.
+ */
+export const { goBuildFlags, GO_BUILD_ENV } = require(path.join(checkoutRoot, "dev", "pulumi-cli", "go-build.js")) as {
+  goBuildFlags(ldflags?: string[]): string[];
+  GO_BUILD_ENV: Record<string, string>;
+};
+
 /** The CLI version the checkout pins (dev/pulumi-cli/go.mod), and the oldest it claims (dev/pulumi-cli/oldest/go.mod). */
 export const PINNED_CLI = goModVersion(path.join(checkoutRoot, "dev", "pulumi-cli", "go.mod"));
 export const OLDEST_CLI = goModVersion(path.join(checkoutRoot, "dev", "pulumi-cli", "oldest", "go.mod"));

@@ -7,8 +7,9 @@
 //   pulumi-language-yaml            the YAML language host (github.com/pulumi/pulumi-yaml at the version
 //                                   pinned in dev/pulumi-cli/yaml-host/go.mod; not with `--oldest`)
 // `--no-yaml-host` leaves the YAML host out, `--yaml-host` builds only it (npm test builds it apart:
-// for-tests.js); `--check` builds nothing and exits 0 when nothing is to be built. A second run with nothing changed does nothing. The build is Pulumi's release build: no cgo,
-// -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
+// for-tests.js); `--check` builds nothing and exits 0 when nothing is to be built. A second run with
+// nothing changed does nothing. The build is Pulumi's release build (go-build.js, shared by every Go
+// build here): no cgo, -trimpath, the tags osusergo and grpcnotrace, and the version stamped into the binary (without it
 // `pulumi version` prints nothing and the Automation API refuses the binary). Go keeps its module
 // and build caches (GOMODCACHE, GOCACHE) between runs, so only the first build costs minutes.
 "use strict";
@@ -17,6 +18,7 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pinnedVersion, requiredVersion } = require("./pinned");
+const { goBuildFlags, GO_BUILD_ENV } = require("./go-build");
 
 const here = __dirname;
 const root = path.resolve(here, "..", "..");
@@ -49,7 +51,7 @@ function binDir(version) {
 /** What decides a part's binaries: the Go version, its modules' files and this script. */
 function fingerprint(goVersion, part) {
   const hash = crypto.createHash("sha256").update(goVersion);
-  const files = part === "yaml" ? ["yaml-host/go.mod", "yaml-host/go.sum", "install.js"] : ["go.mod", "go.sum", "nodejs-host/main.go", "install.js"];
+  const files = part === "yaml" ? ["yaml-host/go.mod", "yaml-host/go.sum", "install.js", "go-build.js"] : ["go.mod", "go.sum", "nodejs-host/main.go", "install.js", "go-build.js"];
   if (part === "cli" && oldest) files.push("oldest/go.mod", "oldest/go.sum");
   for (const f of files) hash.update(f).update(fs.readFileSync(path.join(here, f)));
   return hash.digest("hex");
@@ -71,12 +73,8 @@ function current(dir, goVersion, part) {
 const cliVersionFlags = (version) => [`-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`, `-X github.com/pulumi/pulumi/pkg/v3/version.Version=${version}`];
 
 function goBuild(dir, out, pkg, versionFlags) {
-  const args = [
-    "build", "-trimpath", "-tags", "osusergo,grpcnotrace",
-    "-ldflags", ["-s", "-w", ...versionFlags].join(" "),
-    "-o", out, pkg,
-  ];
-  const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly" } });
+  const args = ["build", ...goBuildFlags(versionFlags), "-o", out, pkg];
+  const r = spawnSync("go", args, { cwd: dir, stdio: "inherit", env: { ...process.env, ...GO_BUILD_ENV, GOFLAGS: "-mod=readonly" } });
   if (r.status !== 0) fail(`go build ${pkg} failed (exit ${r.status})`);
 }
 

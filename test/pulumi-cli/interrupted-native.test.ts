@@ -4,7 +4,10 @@
  * domain's registration in flight. However it was interrupted, the next `up` (after `pulumi cancel`
  * where the killed CLI left its lock, and `refresh --clear-pending-creates` where it left the create
  * pending) ends with the domain in state
- * and one charge in the service's ledger: never two.
+ * and one charge in the service's ledger: never two. After the hardest of the three (SIGKILL) one more
+ * `up --expect-no-changes` shows the recovered stack settled; after the other two the recovering up's
+ * own state (the domain, its id, one charge) says it, and each kind's settled diff is proven by the
+ * native program runs (native-plugin-tarball.test.ts, native-provider.test.ts).
  */
 import * as fs from "node:fs";
 import { CliStack, requirePulumiCli } from "../../dev/pulumi-cli";
@@ -72,6 +75,8 @@ test.each<[How, string]>([
   const shop = (state.deployment.resources ?? []).find((r) => r.urn.endsWith("::shop"));
   expect(shop).toMatchObject({ id: domain, type: "reseller:index:Domain" });
   expect(charges(domain)).toEqual(["register"]);
-  expect((await stack.run(["up", "--expect-no-changes", ...YES])).code).toBe(0);
-  expect(charges(domain)).toEqual(["register"]);
+  if (how === "SIGKILL") {
+    expect((await stack.run(["up", "--expect-no-changes", ...YES])).code).toBe(0);
+    expect(charges(domain)).toEqual(["register"]);
+  }
 });

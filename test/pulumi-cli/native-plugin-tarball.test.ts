@@ -3,8 +3,11 @@
  * `reseller-pulumi plugin-tarball` (cli/plugin-tarball.ts) writes the plugin from the installed
  * package, the `pulumi plugin install resource reseller <version> --file` line it prints puts it into
  * the stack's own PULUMI_HOME, and the README's native register program, on the generated SDK, with
- * a Pulumi.yaml naming no plugin path, runs preview (no charge), up (one charge) and destroy through
- * the real CLI against the sandbox. Plugins on PATH are ignored (PULUMI_IGNORE_AMBIENT_PLUGINS), so
+ * a Pulumi.yaml naming no plugin path, runs through the real CLI against the sandbox: preview charges
+ * nothing, up charges once and gives the program's outputs, up and refresh are unchanged (the SDK's
+ * inputs diff clean, each kind's Read gives back what its Create made), the state holds no contact
+ * detail and no provider code, destroy keeps the domain (retainOnDelete). This is the one run of that
+ * program on the Node.js SDK (native-provider.test.ts runs the plugin from the checkout). Plugins on PATH are ignored (PULUMI_IGNORE_AMBIENT_PLUGINS), so
  * the plugin can only come from the cache, and it runs from there: no folder above it holds a
  * node_modules, so whatever it loads is in the tarball.
  */
@@ -15,6 +18,7 @@ import * as path from "node:path";
 import { CliStack, checkoutRoot, requirePulumiCli, type CliRun } from "../../dev/pulumi-cli";
 import { buildSdk, nativeProject } from "../support/native-project";
 import { configInput, fillPlaceholders, readmeProgram } from "../support/readme-program";
+import { ResellerClient } from "../../api/client";
 import { startSandbox, type SandboxHandle } from "../../sandbox/index";
 
 jest.setTimeout(900_000);
@@ -24,11 +28,13 @@ const SECRET = "tarball-secret-3b7e1d9a5c";
 const installed = path.join(checkoutRoot, "node_modules", "reseller-pulumi"); // the package as npm installs it here (file:.)
 
 let sandbox: SandboxHandle;
+let client: ResellerClient;
 let out: string;
 let stack: CliStack | undefined;
 let project: string | undefined;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: 6000, credentials: [{ key: "tarball-key", secret: SECRET }] });
+  client = new ResellerClient({ baseUrl: sandbox.url, apiKey: "tarball-key", apiSecret: SECRET, requestsPerMinute: 6000 });
   out = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-tarball-"));
 });
 afterAll(async () => {
@@ -37,15 +43,16 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** The plugin's version: the generated SDK's, which the tarball's name and the install line carry. */
+const version = (JSON.parse(fs.readFileSync(path.join(checkoutRoot, "sdk", "nodejs", "package.json"), "utf8")) as { version: string }).version;
 const ok = (r: CliRun) => ({ code: r.code, stderr: r.stderr });
 
-test("plugin-tarball, then `pulumi plugin install --file`: a program whose Pulumi.yaml names no plugin runs preview, up (one charge) and destroy on the cached plugin", async () => {
+test("plugin-tarball, then `pulumi plugin install --file`: a program whose Pulumi.yaml names no plugin runs on the cached plugin: preview charges nothing, up once", async () => {
   // docs/native-provider.md's two lines: the tarball's command, run as written (without npx) in a folder, prints the install line the docs show.
   const docs = /```sh\nnpx (reseller-pulumi plugin-tarball[^\n]*)\n(pulumi plugin install [^\n]*)\n```/.exec(fs.readFileSync(path.join(checkoutRoot, "docs", "native-provider.md"), "utf8"));
   expect(docs).not.toBeNull();
   const [, tarballLine, installLine] = docs!;
   const made = execFileSync(process.execPath, [path.join(installed, "dist", "cli", "main.js"), ...tarballLine.split(" ").slice(1)], { cwd: out, encoding: "utf8" }).trim().split("\n");
-  const version = (JSON.parse(fs.readFileSync(path.join(checkoutRoot, "sdk", "nodejs", "package.json"), "utf8")) as { version: string }).version;
   const tarball = path.join(fs.realpathSync(out), "plugin-dist", `pulumi-resource-reseller-v${version}.tar.gz`);
   expect(made).toEqual([tarball, `install it: ${installLine}`]);
   const install = installLine.replace(/^pulumi /, "").split(" ");
@@ -85,8 +92,26 @@ test("plugin-tarball, then `pulumi plugin install --file`: a program whose Pulum
   expect(sandbox.operator.ledger()).toHaveLength(charges);
   expect(ok(await stack.run(["up", ...YES]))).toEqual({ code: 0, stderr: "" });
   expect(sandbox.operator.ledger().slice(charges).map((e) => `${e.action} ${e.domain}`)).toEqual(["register packed-shop.com"]);
-  const state = await stack.exportState();
+});
+
+test("on the cached plugin, the register program's outputs; up and refresh unchanged; no contact detail or provider code in state; destroy keeps the domain", async () => {
+  expect(stack).toBeDefined(); // the first test installed the plugin and ran up
+  const charges = sandbox.operator.ledger().length;
+  const outputs = await stack!.outputs();
+  expect(outputs).toMatchObject({ stage: "active", wwwFqdn: "www.packed-shop.com", nameservers: ["ns1.dns.sandbox.test", "ns2.dns.sandbox.test"] });
+  expect(outputs.renewPrice).toMatch(/^\d+\.\d{2}$/);
+  expect(outputs.balance).toMatch(/^\d+\.\d{2}$/);
+  expect(ok(await stack!.run(["up", "--expect-no-changes", ...YES]))).toEqual({ code: 0, stderr: "" });
+  expect(ok(await stack!.run(["refresh", "--expect-no-changes", ...YES]))).toEqual({ code: 0, stderr: "" });
+  const state = await stack!.exportState();
   expect((state.deployment.resources ?? []).find((r) => r.type === "pulumi:providers:reseller")?.inputs).toMatchObject({ version });
-  expect(ok(await stack.run(["destroy", ...YES]))).toEqual({ code: 0, stderr: "" });
-  expect(sandbox.operator.ledger()).toHaveLength(charges + 1);
+  const text = JSON.stringify(state);
+  expect(text).toContain("reseller:index:Domain");
+  expect(text).not.toContain("pat@packed-shop.example");
+  expect(text).not.toContain(SECRET);
+  expect(text).not.toContain("__provider");
+  expect(ok(await stack!.run(["destroy", ...YES]))).toEqual({ code: 0, stderr: "" });
+  expect((await client.listDomains()).map((d) => d.domain)).toContain("packed-shop.com");
+  expect((await client.listZones()).map((z) => z.domain)).not.toContain("packed-shop.com");
+  expect(sandbox.operator.ledger()).toHaveLength(charges);
 });

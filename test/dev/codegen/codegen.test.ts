@@ -12,18 +12,22 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PULUMI_TEMPLATE_TSCONFIG } from "../../../cli/codegen";
+import { GO_BUILD_ENV, goBuildFlags } from "../../../dev/pulumi-cli";
 import { buildSdk } from "../../support/native-project";
 
 const root = path.resolve(__dirname, "..", "..", "..");
 const sdk = path.join(root, "sdk");
 jest.setTimeout(600_000);
 
-/** Go's modules from its cache only: npm test's first step (dev/pulumi-cli/for-tests.js) fetched them. */
-const offline = { ...process.env, GOPROXY: "off" };
+/**
+ * Go's modules from its cache only: npm test's first step (dev/pulumi-cli/for-tests.js) fetched them;
+ * every build as the CLI's (goBuildFlags, GO_BUILD_ENV), so Pulumi's packages come from its build.
+ */
+const offline = { ...process.env, ...GO_BUILD_ENV, GOPROXY: "off" };
 
-/** `go -C dev/codegen run . <args>`: the first run in a checkout compiles Pulumi's codegen packages. */
+/** `go -C dev/codegen run . <args>`: the Pulumi packages it needs are the CLI's, compiled by its build. */
 function codegen(...args: string[]) {
-  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...offline, GOFLAGS: "-mod=readonly" } });
+  const r = spawnSync("go", ["-C", path.join(root, "dev", "codegen"), "run", ...goBuildFlags(), ".", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...offline, GOFLAGS: "-mod=readonly" } });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -183,7 +187,7 @@ test("every TypeScript example in schema.json type-checks against the generated 
 
 test("the Go SDK builds inside sdk/go from its own go.mod and go.sum, resolving no module (-mod=readonly, GOPROXY=off)", () => {
   // go.mod and go.sum are generated (go mod tidy of the generated module), so a Go user resolves nothing afresh.
-  const r = spawnSync("go", ["build", "./..."], { cwd: path.join(sdk, "go"), encoding: "utf8", env: { ...offline, GOFLAGS: "-mod=readonly", GOWORK: "off" } });
+  const r = spawnSync("go", ["build", ...goBuildFlags(), "./..."], { cwd: path.join(sdk, "go"), encoding: "utf8", env: { ...offline, GOFLAGS: "-mod=readonly", GOWORK: "off" } });
   expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 });
 
