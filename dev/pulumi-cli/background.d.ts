@@ -10,6 +10,8 @@ export interface BackgroundBuilds {
   start(steps: string[][]): void;
   /** Blocks while a runner is at work; how the last one ended (`code` -1: gone without saying), or undefined when none was started. */
   wait(): { code: number } | undefined;
+  /** What to say when a run ended with `code` and left something unbuilt: the code and the log's end. */
+  failureMessage(code: number): string;
   /** The end of the log. */
   logTail(lines?: number): string;
 }

@@ -66,6 +66,10 @@ function backgroundBuilds(dir) {
         sleep(500);
       }
     },
+    /** What to say when a run ended with `code` and left something unbuilt: the code and the log's end. */
+    failureMessage(code) {
+      return `npm test's build of what the tests need while they run failed (exit ${code}); the end of .pulumi-cli/background.log:\n${this.logTail()}`;
+    },
     /** The end of the log, for a message about a failed step. */
     logTail(lines = 20) {
       try {

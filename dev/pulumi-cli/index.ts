@@ -76,7 +76,7 @@ export function builtCli(version: string = PINNED_CLI, opts: { yamlHost?: boolea
     if (!background.running()) return undefined;
     const end = background.wait();
     if (!needed.every((f) => fs.existsSync(f))) {
-      if (end && end.code !== 0) throw new Error(`npm test's build of what the tests need while they run failed (exit ${end.code}); the end of .pulumi-cli/background.log:\n${background.logTail()}`);
+      if (end && end.code !== 0) throw new Error(background.failureMessage(end.code));
       return undefined;
     }
   }
@@ -309,7 +309,7 @@ export function makeProject(name: string, files: Record<string, string>, opts: {
   const main = opts.main ?? Object.keys(files)[0] ?? "";
   const runtime = /\.[cm]?js$/.test(main) ? "runtime:\n  name: nodejs\n  options:\n    typescript: false\n" : "runtime: nodejs\n";
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\n${runtime}${opts.main ? `main: ${opts.main}\n` : ""}`);
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: opts.main ?? Object.keys(files)[0] }, null, 2));
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: main || undefined }, null, 2));
   fs.symlinkSync(path.join(checkoutRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   return dir;

@@ -5,9 +5,9 @@ const fs = require("node:fs");
 const { OWN_CACHE_ENV } = require("./compile-cache-setup");
 const { npmTestBuilds: background } = require("../../dev/pulumi-cli/background");
 
-module.exports = async function compileCacheTeardown() {
+module.exports = async function globalTeardown() {
   const end = background.running() ? background.wait() : undefined;
-  if (end && end.code !== 0) console.error(`\nnpm test: the build of what the tests need while they run failed (exit ${end.code}); the end of .pulumi-cli/background.log:\n${background.logTail()}`);
+  if (end && end.code !== 0) console.error(`\n${background.failureMessage(end.code)}`);
   const dir = process.env[OWN_CACHE_ENV];
   if (!dir) return;
   fs.rmSync(dir, { recursive: true, force: true });
