@@ -94,7 +94,7 @@ func goModule(root string, files map[string][]byte) error {
 			return err
 		}
 	}
-	goMod := "module " + goModulePath + "\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 " + pulumiSDK + "\n"
+	goMod := "module " + goModulePath + "\n\ngo 1.25\n\nrequire (\n\tgithub.com/pulumi/pulumi/sdk/v3 " + pulumiSDK + "\n" + builtWithRequirements() + ")\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
 		return err
 	}
@@ -123,6 +123,30 @@ func goModule(root string, files map[string][]byte) error {
 		files[name] = content
 	}
 	return nil
+}
+
+// builtWithRequirements is a require line for every module this program is built with, at its
+// version here, which is the CLI's (dev/codegen/go.mod is tidied against the CLI's pkg/v3). The tidy
+// keeps those the SDK's packages use and drops the rest: without them the SDK's own minimum versions
+// won (an older grpc, protobuf and otel than the CLI's), and Go compiled some 400 packages a second
+// time for sdk/go and examples/go instead of taking them from the CLI's build in its cache.
+func builtWithRequirements() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	lines := ""
+	for _, dep := range info.Deps {
+		version := dep.Version
+		if dep.Replace != nil {
+			version = dep.Replace.Version
+		}
+		if dep.Path == "github.com/pulumi/pulumi/sdk/v3" || version == "" || version == "(devel)" {
+			continue
+		}
+		lines += "\t" + dep.Path + " " + version + "\n"
+	}
+	return lines
 }
 
 // builtWith is the version of module path this program is built with.
