@@ -8,8 +8,11 @@ export interface BackgroundBuilds {
   running(): boolean;
   /** Starts a detached runner for `steps` (each the arguments of one `node` command) unless one is at work. */
   start(steps: string[][]): void;
-  /** Blocks while a runner is at work; how the last one ended (`code` -1: gone without saying), or undefined when none was started. */
-  wait(): { code: number } | undefined;
+  /**
+   * Blocks while a runner is at work, or until `until` holds; how the last run ended (`code` -1: gone
+   * without saying), `{}` when `until` held first, or undefined when none was started.
+   */
+  wait(until?: () => boolean): { code?: number } | undefined;
   /** What to say when a run ended with `code` and left something unbuilt: the code and the log's end. */
   failureMessage(code: number): string;
   /** The end of the log. */

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Builds that `npm test` does not wait for before its tests start: for-tests.js builds the pinned CLI,
-// which nearly every CLI suite runs, then starts the others here (the YAML host, the oldest CLI) and
-// lets jest begin. A suite that needs one of them waits for it (dev/pulumi-cli/index.ts calls
-// `wait` when a binary is missing), and jest's global teardown waits for the end and says how it
-// went, so no build outlives the command. On a fresh machine that overlaps minutes of compiling with
-// tests that mostly wait on processes; with everything built, nothing is started.
+// Builds that `npm test` does not wait for before its tests start: for-tests.js starts here what is
+// missing of the pinned CLI, the YAML host and the oldest CLI, in that order, and lets jest begin. A
+// suite that needs one of them waits for it (dev/pulumi-cli/index.ts calls `wait` until the part's
+// stamp is there), and jest's global teardown waits for the end and says how it went, so no build
+// outlives the command. On a fresh machine that overlaps minutes of compiling with the suites that
+// need no CLI (test/setup/sequencer.js runs those first then); with everything built, nothing starts.
 //
 // State, in a folder (`.pulumi-cli/` for npm test): `background.json` holds the runner's process id,
 // its steps and, once it has ended, its exit code; `background.log` its output. A step is the
@@ -54,15 +54,17 @@ function backgroundBuilds(dir) {
       child.unref();
     },
     /**
-     * Blocks this thread (polling twice a second) while a runner is at work. Returns how the last one
-     * ended, `{ code }` (0: every step passed; -1: it is gone without saying), or undefined when none
-     * was ever started here.
+     * Blocks this thread (polling twice a second) while a runner is at work, or with `until` only until
+     * that holds (a step's output is there while later steps still run). Returns how the last run
+     * ended, `{ code }` (0: every step passed; -1: it is gone without saying), `{}` when `until` held
+     * first, or undefined when none was ever started here.
      */
-    wait() {
+    wait(until = () => false) {
       for (let state = read(); ; state = read()) {
         if (!state) return undefined;
         if (state.code !== undefined) return { code: state.code };
         if (!alive(state.pid)) return { code: -1 };
+        if (until()) return {};
         sleep(500);
       }
     },

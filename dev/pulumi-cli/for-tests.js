@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`'s first step: the tests run the real Pulumi CLI at the version dev/pulumi-cli/go.mod pins
-// and at the oldest the README claims (dev/pulumi-cli/oldest/go.mod). This builds each one that is
-// missing or stale through install.js (`npm run pulumi-cli`, which does nothing for a current
-// build), so `npm test` in a fresh checkout needs nothing run before it. Without Go it stops at
+// and at the oldest the README claims (dev/pulumi-cli/oldest/go.mod). This starts the build of each
+// one that is missing or stale through install.js (`npm run pulumi-cli`, which does nothing for a
+// current build), beside the tests, so `npm test` in a fresh checkout needs nothing run before it. Without Go it stops at
 // once with one line, unless both are built already (copied in from another checkout). It also
 // fetches the Go modules the tests compile and fills npm's cache for the packed install's test, so
 // the tests themselves need no network.
@@ -81,14 +81,17 @@ function main() {
     );
     process.exit(1);
   }
-  // The pinned CLI now: nearly every CLI suite runs it. The YAML host and the oldest CLI, which few
-  // suites need, are built while the tests run (background.js; a suite that needs one waits for it).
-  const r = spawnSync(process.execPath, [path.join(here, "install.js"), "--no-yaml-host"], { stdio: "inherit" });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-  const later = [["--yaml-host"], ["--oldest"]].filter((args) => !builtPart(args));
-  if (later.length) {
-    console.log(`npm test: building ${later.map((a) => (a[0] === "--oldest" ? `the oldest CLI (${versions[1]})` : "the YAML host")).join(" and ")} while the tests run (.pulumi-cli/background.log)`);
-    npmTestBuilds.start(later.map((args) => [path.join(here, "install.js"), ...args]));
+  // What is missing of the pinned CLI, the YAML host and the oldest CLI is built while the tests run
+  // (background.js), in that order: the suites that need no CLI go first then (test/setup/sequencer.js),
+  // and a suite that needs a part waits for it (builtCli in index.ts).
+  const parts = [
+    [["--no-yaml-host"], `the pinned CLI (${versions[0]})`],
+    [["--yaml-host"], "the YAML host"],
+    [["--oldest"], `the oldest CLI (${versions[1]})`],
+  ].filter(([args]) => !builtPart(args));
+  if (parts.length) {
+    console.log(`npm test: building ${parts.map(([, what]) => what).join(", ")} while the tests run (.pulumi-cli/background.log)`);
+    npmTestBuilds.start(parts.map(([args]) => [path.join(here, "install.js"), ...args]));
   }
   // The Go modules the tests compile against (examples/go with the generated sdk/go; dev/codegen, which
   // regenerates and tidies the SDKs), fetched here, the one step that may use the network, so that the

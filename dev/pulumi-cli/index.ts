@@ -66,21 +66,20 @@ const background = (require(path.join(checkoutRoot, "dev", "pulumi-cli", "backgr
 
 /**
  * The CLI `npm run pulumi-cli` built at `version`, when it is there (with the YAML host beside it, when
- * `yamlHost`). A binary that npm test is still building is waited for.
+ * `yamlHost`). While npm test builds (background.js), this waits for the part's stamp, which
+ * install.js removes before it builds and writes once the part's binaries are whole.
  */
 export function builtCli(version: string = PINNED_CLI, opts: { yamlHost?: boolean } = {}): PulumiCli | undefined {
   const dir = path.join(checkoutRoot, ".pulumi-cli", version);
   const bin = path.join(dir, "pulumi");
   const needed = [bin, path.join(dir, "pulumi-language-nodejs"), ...(opts.yamlHost ? [path.join(dir, "pulumi-language-yaml")] : [])];
-  if (!needed.every((f) => fs.existsSync(f))) {
-    if (!background.running()) return undefined;
-    const end = background.wait();
-    if (!needed.every((f) => fs.existsSync(f))) {
-      if (end && end.code !== 0) throw new Error(background.failureMessage(end.code));
-      return undefined;
-    }
+  const stamps = [".fingerprint", ...(opts.yamlHost ? [".fingerprint-yaml"] : [])].map((f) => path.join(dir, f));
+  const there = (files: string[]) => files.every((f) => fs.existsSync(f));
+  if (background.running() && !there(stamps)) {
+    const end = background.wait(() => there(stamps));
+    if (end?.code !== undefined && end.code !== 0 && !there(stamps)) throw new Error(background.failureMessage(end.code));
   }
-  return { bin, pluginDir: dir, version: versionOf(bin), origin: "built" };
+  return there(needed) ? { bin, pluginDir: dir, version: versionOf(bin), origin: "built" } : undefined;
 }
 
 /** A `pulumi` on PATH, when there is one. */

@@ -41,7 +41,9 @@ beforeAll(async () => {
   made.push(out);
   bin = path.join(out, "automation");
   // From Go's module cache only: npm test's first step (dev/pulumi-cli/for-tests.js) fetched the modules.
-  // Built as the CLI is (goBuildFlags), so Go's cache serves what that build and sdk/go's compiled alike.
+  // Built as the CLI is (goBuildFlags), so Go's cache serves what that build and sdk/go's compiled alike:
+  // after the CLI's build, which npm test may still be running on a fresh machine (requirePulumiCli waits).
+  requirePulumiCli();
   const built = spawnSync("go", ["build", ...goBuildFlags(), "-o", bin, "./automation"], { cwd: goModule, encoding: "utf8", env: { ...process.env, ...GO_BUILD_ENV, GOFLAGS: "-mod=readonly", GOPROXY: "off" } });
   if (built.status !== 0) throw new Error(`go build ./automation in examples/go failed:\n${built.stderr}`);
   sandbox = await startSandbox({ port: 0, processingDelaySeconds: 0, requestsPerMinute: 6000, credentials: [{ key: KEY, secret: SECRET }] });

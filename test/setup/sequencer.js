@@ -7,7 +7,8 @@
 // rest as jest orders them. A suite drives the CLI when it is in test/pulumi-cli/, or it or a shared
 // module of test/support/ it imports starts a CLI stack (the mistake catalogue's halves do so through
 // test/support/mistakes-through-cli.ts). Among them, those that need a binary built while the tests
-// run come last (needsLaterBuild).
+// run come last (needsLaterBuild). While npm test is still building the pinned CLI (a fresh machine:
+// dev/pulumi-cli/background.js), the suites that need none go first instead, beside the build.
 const fs = require("node:fs");
 const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
@@ -42,17 +43,37 @@ function drivesCli(file) {
 const BUILT_LATER = /\bOLDEST_CLI\b|\byamlHost: true\b/;
 const needsLaterBuild = (file) => BUILT_LATER.test(fs.readFileSync(file, "utf8"));
 
+/** Whether npm test is building the pinned CLI beside the tests (its stamp is written last: install.js). */
+function pinnedCliBuilding() {
+  const { pinnedVersion } = require("../../dev/pulumi-cli/pinned");
+  const { npmTestBuilds } = require("../../dev/pulumi-cli/background");
+  const dev = path.join(__dirname, "..", "..", "dev", "pulumi-cli");
+  const stamp = path.join(__dirname, "..", "..", ".pulumi-cli", pinnedVersion(path.join(dev, "go.mod")), ".fingerprint");
+  return npmTestBuilds.running() && !fs.existsSync(stamp);
+}
+
+/**
+ * The order of `sorted` (jest's), given which failed last time and whether the pinned CLI is still
+ * being built beside the tests.
+ */
+function order(sorted, hasFailed, pinnedBuilding) {
+  const failed = sorted.filter(hasFailed);
+  const rest = sorted.filter((t) => !hasFailed(t));
+  const slow = rest.filter((t) => t.duration == null && drivesCli(t.path));
+  const later = new Set(slow.filter((t) => needsLaterBuild(t.path)));
+  const first = new Set(slow.filter((t) => !later.has(t)));
+  const all = [...failed, ...rest.filter((t) => first.has(t)), ...rest.filter((t) => later.has(t)), ...rest.filter((t) => !first.has(t) && !later.has(t))];
+  if (!pinnedBuilding) return all;
+  const cli = new Set(all.filter((t) => drivesCli(t.path)));
+  return [...all.filter((t) => !cli.has(t)), ...all.filter((t) => cli.has(t))];
+}
+
 class CliFirstSequencer extends Sequencer {
   sort(tests) {
-    const sorted = super.sort(tests);
-    const failed = sorted.filter((t) => this.hasFailed(t));
-    const rest = sorted.filter((t) => !this.hasFailed(t));
-    const slow = rest.filter((t) => t.duration == null && drivesCli(t.path));
-    const later = new Set(slow.filter((t) => needsLaterBuild(t.path)));
-    const first = new Set(slow.filter((t) => !later.has(t)));
-    return [...failed, ...rest.filter((t) => first.has(t)), ...rest.filter((t) => later.has(t)), ...rest.filter((t) => !first.has(t) && !later.has(t))];
+    return order(super.sort(tests), (t) => this.hasFailed(t), pinnedCliBuilding());
   }
 }
 
 module.exports = CliFirstSequencer;
 module.exports.drivesCli = drivesCli;
+module.exports.order = order;

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PULUMI_TEMPLATE_TSCONFIG } from "../../../cli/codegen";
-import { GO_BUILD_ENV, goBuildFlags } from "../../../dev/pulumi-cli";
+import { GO_BUILD_ENV, builtCli, goBuildFlags } from "../../../dev/pulumi-cli";
 import { buildSdk } from "../../support/native-project";
 
 const root = path.resolve(__dirname, "..", "..", "..");
@@ -24,6 +24,10 @@ jest.setTimeout(600_000);
  * every build as the CLI's (goBuildFlags, GO_BUILD_ENV), so Pulumi's packages come from its build.
  */
 const offline = { ...process.env, ...GO_BUILD_ENV, GOPROXY: "off" };
+
+// On a fresh machine npm test builds the CLI beside the tests: its Pulumi packages in Go's cache first,
+// or this suite compiles them a second time beside that build.
+beforeAll(() => builtCli());
 
 /** `go -C dev/codegen run . <args>`: the Pulumi packages it needs are the CLI's, compiled by its build. */
 function codegen(...args: string[]) {

@@ -46,3 +46,15 @@ test("a second start while one is at work starts nothing; wait without any start
   expect(log).toContain("one");
   expect(log).not.toContain("two");
 });
+
+test("wait(until) returns as soon as until holds, while later steps still run (a suite waits for its part only)", () => {
+  const b = builds();
+  const first = path.join(path.dirname(b.logFile), "first-done");
+  b.start([node(`require('fs').writeFileSync(${JSON.stringify(first)}, '')`), node("setTimeout(() => console.log('second'), 4000)")]);
+  expect(b.wait(() => fs.existsSync(first))).toEqual({});
+  expect(fs.existsSync(first)).toBe(true);
+  expect(b.running()).toBe(true);
+  expect(b.wait()).toEqual({ code: 0 });
+  // Once the run has ended, how it ended, whatever until says.
+  expect(b.wait(() => true)).toEqual({ code: 0 });
+});
