@@ -6,6 +6,12 @@
 // servers) are compared with those there before the file began; what is still above that a second
 // later is named on stderr with the file, once per file. A report, not a failure: a resource the
 // file closes a little later (a child's exit on a loaded machine) is named too.
+//
+// With RESELLER_TEST_CPU_LOG=<file>, each test file's CPU is appended there as a line
+// `<cpu s>\t<wall s>\t<file>`: the worker's own and that of every process it started and waited
+// for (the CLI and its plugins, npm, Go; Linux's /proc/self/stat), to find what a full run spends.
+const fs = require("node:fs");
+const path = require("node:path");
 const { TestEnvironment } = require("jest-environment-node");
 
 const SETTLE_MS = 1000;
@@ -14,6 +20,17 @@ function counts() {
   const found = new Map();
   for (const type of process.getActiveResourcesInfo()) found.set(type, (found.get(type) ?? 0) + 1);
   return found;
+}
+
+/** This process's CPU and its waited-for children's, in seconds (undefined off Linux). */
+function cpuWithChildren() {
+  try {
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), counted after the command's ")".
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What `now` has above `before`, e.g. ["Timeout ×2", "TCPSocketWrap"]. */
@@ -35,10 +52,17 @@ class LeakReportingEnvironment extends TestEnvironment {
   async setup() {
     await super.setup();
     this.before = counts();
+    this.started = { cpu: cpuWithChildren(), wall: Date.now() };
   }
 
   async teardown() {
     await super.teardown();
+    const file = path.relative(process.cwd(), this.testPath);
+    const cpuLog = process.env.RESELLER_TEST_CPU_LOG;
+    const cpu = cpuWithChildren();
+    if (cpuLog && cpu !== undefined && this.started?.cpu !== undefined) {
+      fs.appendFileSync(cpuLog, `${(cpu - this.started.cpu).toFixed(2)}\t${((Date.now() - this.started.wall) / 1000).toFixed(1)}\t${file}\n`);
+    }
     const deadline = Date.now() + SETTLE_MS;
     let extra = above(this.before, counts());
     while (extra.length > 0 && Date.now() < deadline) {
@@ -46,7 +70,6 @@ class LeakReportingEnvironment extends TestEnvironment {
       extra = above(this.before, counts());
     }
     if (extra.length > 0) {
-      const file = require("node:path").relative(process.cwd(), this.testPath);
       process.stderr.write(`\n${file} left ${extra.join(", ")} keeping its jest worker alive ${SETTLE_MS} ms after its end (test/setup/environment.js)\n`);
     }
   }
