@@ -7,7 +7,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 const setup = require("./compile-cache-setup") as (() => Promise<void>) & { OWN_CACHE_ENV: string };
-const teardown = require("./global-teardown") as () => Promise<void>;
+// The teardown's compile-cache half: the whole teardown also waits for npm test's background builds.
+const teardown = async () => (require("./global-teardown") as { removeCompileCache: () => void }).removeCompileCache();
 
 const saved = { cache: process.env.NODE_COMPILE_CACHE, own: process.env[setup.OWN_CACHE_ENV] };
 afterEach(() => {

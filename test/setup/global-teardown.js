@@ -8,8 +8,14 @@ const { npmTestBuilds: background } = require("../../dev/pulumi-cli/background")
 module.exports = async function globalTeardown() {
   const end = background.running() ? background.wait() : undefined;
   if (end && end.code !== 0) console.error(`\n${background.failureMessage(end.code)}`);
+  removeCompileCache();
+};
+
+/** The compile cache's half: removes the run's own cache folder and unsets it. */
+function removeCompileCache() {
   const dir = process.env[OWN_CACHE_ENV];
   if (!dir) return;
   fs.rmSync(dir, { recursive: true, force: true });
   delete process.env[OWN_CACHE_ENV];
-};
+}
+module.exports.removeCompileCache = removeCompileCache;
