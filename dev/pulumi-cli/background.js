@@ -25,6 +25,17 @@ function alive(pid) {
   }
 }
 
+/** The CPU (user + system, seconds) of this process's ended children and theirs, on Linux; else undefined. */
+function childrenCpu() {
+  try {
+    // cutime and cstime: fields 16 and 17 of proc(5), the 14th and 15th after the command's ")".
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The background builds whose state is in `dir`. */
 function backgroundBuilds(dir) {
   const stateFile = path.join(dir, "background.json");
@@ -88,7 +99,11 @@ function backgroundBuilds(dir) {
       let code = 0;
       for (const args of steps) {
         console.log(`background: node ${args.join(" ")}`);
+        const started = { wall: Date.now(), cpu: childrenCpu() };
         code = spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
+        const cpu = childrenCpu();
+        const cpuText = cpu === undefined || started.cpu === undefined ? "" : `, ${(cpu - started.cpu).toFixed(0)} CPU-s`;
+        console.log(`background: exit ${code} after ${((Date.now() - started.wall) / 1000).toFixed(0)} s${cpuText}`);
         if (code !== 0) break;
       }
       fs.writeFileSync(stateFile, JSON.stringify({ ...read(), pid: process.pid, code }));

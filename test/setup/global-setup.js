@@ -9,7 +9,11 @@ const compileCacheSetup = require("./compile-cache-setup");
 const PRELOAD = path.join(__dirname, "lazy-sdk-parts.js");
 const CACHE_PRELOAD = path.join(__dirname, "compile-cache-preload.js");
 
+/** When this run began (ms since the epoch), for the teardown's summary of npm test's background builds. */
+const RUN_STARTED_ENV = "RESELLER_TEST_RUN_STARTED";
+
 module.exports = async function globalSetup() {
+  process.env[RUN_STARTED_ENV] = String(Date.now());
   preload(PRELOAD);
   preload(CACHE_PRELOAD);
   await compileCacheSetup();
@@ -22,3 +26,4 @@ function preload(file) {
   process.env.NODE_OPTIONS = `${own} --require ${JSON.stringify(file)}`.trim();
 }
 module.exports.PRELOAD = PRELOAD;
+module.exports.RUN_STARTED_ENV = RUN_STARTED_ENV;

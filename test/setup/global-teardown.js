@@ -4,12 +4,25 @@
 const fs = require("node:fs");
 const { OWN_CACHE_ENV } = require("./compile-cache-setup");
 const { npmTestBuilds: background } = require("../../dev/pulumi-cli/background");
+const { RUN_STARTED_ENV } = require("./global-setup");
 
 module.exports = async function globalTeardown() {
   const end = background.running() ? background.wait() : undefined;
   if (end && end.code !== 0) console.error(`\n${background.failureMessage(end.code)}`);
+  else printBuilt();
   removeCompileCache();
 };
+
+/** When npm test built beside this run, what it built and in how long (the log's summary lines). */
+function printBuilt() {
+  try {
+    if (fs.statSync(background.logFile).mtimeMs < Number(process.env[RUN_STARTED_ENV] ?? Infinity)) return;
+    const lines = fs.readFileSync(background.logFile, "utf8").split("\n").filter((l) => /^pulumi-cli: built |^background: exit /.test(l));
+    if (lines.length) console.log(`\nnpm test built beside the tests (.pulumi-cli/background.log):\n${lines.join("\n")}`);
+  } catch {
+    // no log: nothing was built in the background
+  }
+}
 
 /** The compile cache's half: removes the run's own cache folder and unsets it. */
 function removeCompileCache() {

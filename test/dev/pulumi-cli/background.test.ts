@@ -33,7 +33,7 @@ test("a failing step ends the run with its exit code; the steps after it do not 
   b.start([node("process.exit(3)"), node("console.log('never')")]);
   expect(b.wait()).toEqual({ code: 3 });
   expect(b.logTail()).not.toContain("never");
-  expect(b.failureMessage(3)).toMatch(/failed \(exit 3\); the end of \.pulumi-cli\/background\.log:\nbackground: node -e process\.exit\(3\)$/);
+  expect(b.failureMessage(3)).toMatch(/failed \(exit 3\); the end of \.pulumi-cli\/background\.log:\nbackground: node -e process\.exit\(3\)\nbackground: exit 3 after \d+ s(, \d+ CPU-s)?$/);
 });
 
 test("a second start while one is at work starts nothing; wait without any start returns undefined", () => {
