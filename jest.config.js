@@ -10,10 +10,10 @@ module.exports = {
   // A bound for a test that hangs, not a speed goal: on a loaded 2-core machine (the test matrix runs
   // three copies of the suite one after another beside other work) single tests took over 60 s.
   testTimeout: 240000,
-  // Three workers on the 2-core CI machine: much of a suite's time is spent waiting (on the CLI's
-  // processes starting, a provider's deadline, a rate-limit window), and with two workers the warm
-  // run used 1.3 cores of 2 on average.
-  maxWorkers: 3,
+  // Four workers on the 2-core CI machine: much of a suite's time is spent waiting (on the CLI's
+  // processes starting, a provider's deadline, a rate-limit window). With two the warm run used 1.3
+  // cores of 2 on average, with three 1.73.
+  maxWorkers: 4,
   // A worker whose heap is above 1 GB after a file is replaced by a fresh one before the next: a full
   // run saw one worker's heap reach 1.66 GB after test/package/pulumi-options.test.ts and stay above
   // 1.2 GB for the rest of its files (its process 1.93 GB resident). A restart costs about a second.

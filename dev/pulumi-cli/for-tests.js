@@ -38,6 +38,21 @@ function builtPart(args) {
   return r.status === 0;
 }
 
+/** What npm's cache must hold for pack.test.ts, and the stamp that says it was filled for exactly that. */
+function npmCacheWanted() {
+  const installs = JSON.parse(fs.readFileSync(path.join(root, "test", "package", "user-installs.json"), "utf8"));
+  const own = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies;
+  const project = { name: "npm-cache", private: true, dependencies: { ...own, ...installs.project.dependencies }, devDependencies: installs.project.devDependencies };
+  const stamp = path.join(root, ".pulumi-cli", "npm-cache.json");
+  return { installs, project, stamp, want: JSON.stringify({ project, currentTypeScript: installs.currentTypeScript }) };
+}
+
+/** Whether npm's cache was filled for the current list (pack.test.ts waits for it: it is filled beside the tests). */
+function npmCacheCurrent() {
+  const { stamp, want } = npmCacheWanted();
+  return fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want;
+}
+
 /**
  * test/package/pack.test.ts installs the packed package into a new project with `npm install --offline`:
  * this puts what those installs need into npm's cache, by installing them once into a folder thrown
@@ -45,12 +60,8 @@ function builtPart(args) {
  * the current TypeScript). Done again only when that list changes (the stamp in .pulumi-cli/).
  */
 function warmNpmCache() {
-  const installs = JSON.parse(fs.readFileSync(path.join(root, "test", "package", "user-installs.json"), "utf8"));
-  const own = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies;
-  const project = { name: "npm-cache", private: true, dependencies: { ...own, ...installs.project.dependencies }, devDependencies: installs.project.devDependencies };
-  const stamp = path.join(root, ".pulumi-cli", "npm-cache.json");
-  const want = JSON.stringify({ project, currentTypeScript: installs.currentTypeScript });
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want) return;
+  const { installs, project, stamp, want } = npmCacheWanted();
+  if (npmCacheCurrent()) return;
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const flags = ["--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "npm-cache-"));
@@ -72,10 +83,9 @@ function warmNpmCache() {
 }
 
 function main() {
-  warmNpmCache();
   const versions = [pinnedVersion(path.join(here, "go.mod")), pinnedVersion(path.join(here, "oldest", "go.mod"))];
   if (!hasGo()) {
-    if (versions.every(built)) return;
+    if (versions.every(built)) return warmNpmCache();
     console.error(
       "npm test: the tests run the real Pulumi CLI, built from source with Go 1.26 or newer, and Go is not installed (no `go` on PATH): install it (https://go.dev/dl/) and run npm test again",
     );
@@ -84,14 +94,17 @@ function main() {
   // What is missing of the pinned CLI, the YAML host and the oldest CLI is built while the tests run
   // (background.js), in that order: the suites that need no CLI go first then (test/setup/sequencer.js),
   // and a suite that needs a part waits for it (builtCli in index.ts).
+  // npm's cache for the package test comes after the pinned CLI, which nearly every CLI suite waits for.
+  const install = path.join(here, "install.js");
   const parts = [
-    [["--no-yaml-host"], `the pinned CLI (${versions[0]})`],
-    [["--yaml-host"], "the YAML host"],
-    [["--oldest"], `the oldest CLI (${versions[1]})`],
-  ].filter(([args]) => !builtPart(args));
+    [[install, "--no-yaml-host"], `the pinned CLI (${versions[0]})`, !builtPart(["--no-yaml-host"])],
+    [[__filename, "--npm-cache"], "npm's cache for the package test", !npmCacheCurrent()],
+    [[install, "--yaml-host"], "the YAML host", !builtPart(["--yaml-host"])],
+    [[install, "--oldest"], `the oldest CLI (${versions[1]})`, !builtPart(["--oldest"])],
+  ].filter(([, , missing]) => missing);
   if (parts.length) {
     console.log(`npm test: building ${parts.map(([, what]) => what).join(", ")} while the tests run (.pulumi-cli/background.log)`);
-    npmTestBuilds.start(parts.map(([args]) => [path.join(here, "install.js"), ...args]));
+    npmTestBuilds.start(parts.map(([step]) => step));
   }
   // The Go modules the tests compile against (examples/go with the generated sdk/go; dev/codegen, which
   // regenerates and tidies the SDKs), fetched here, the one step that may use the network, so that the
@@ -112,4 +125,9 @@ function main() {
   if (tidy.status !== 0) console.error(`npm test: go mod tidy -diff in sdk/go exited ${tidy.status ?? tidy.signal}: the codegen test (test/dev/codegen) will say why`);
 }
 
-main();
+if (require.main === module) {
+  if (process.argv[2] === "--npm-cache") warmNpmCache();
+  else main();
+}
+
+module.exports = { npmCacheCurrent };

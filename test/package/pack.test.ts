@@ -201,7 +201,17 @@ function publishDryRun(src: string): void {
   }
 }
 
+/** npm's cache for the `--offline` installs below, which npm test fills beside the first suites (dev/pulumi-cli/for-tests.js). */
+function npmCacheFilled(): void {
+  const { npmCacheCurrent } = require("../../dev/pulumi-cli/for-tests") as { npmCacheCurrent: () => boolean };
+  const { npmTestBuilds } = require("../../dev/pulumi-cli/background") as typeof import("../../dev/pulumi-cli/background");
+  const end = npmTestBuilds.running() ? npmTestBuilds.wait(npmCacheCurrent) : undefined;
+  if (npmCacheCurrent()) return;
+  throw new Error(end?.code ? npmTestBuilds.failureMessage(end.code) : "npm's cache for this test's offline installs is not filled: run npm test once (dev/pulumi-cli/for-tests.js fills it)");
+}
+
 test("packed, installed in a new project, type-checked with Pulumi's template under TypeScript 5.9 and current, previewed, up and destroyed through dev/engine/ with the project's own SDK against the installed sandbox", async () => {
+  npmCacheFilled();
   // 1. Pack from the sources alone: `prepack` must build dist/ (a fresh clone has none; a git install builds through `prepare`).
   const src = path.join(work, "src");
   copySources(src);
