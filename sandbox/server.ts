@@ -318,7 +318,8 @@ export class Sandbox {
       const wait = this.takeFault(method, rawUrl, ["delay", "hold"]);
       if (wait?.kind === "delay") {
         entry.fault = "delay";
-        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait.ms, 60_000))));
+        // Unref'd: the server keeps the process alive while it listens; a delay left when it closes does not.
+        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait.ms, 60_000))).unref());
       } else if (wait?.kind === "hold") {
         entry.fault = "hold";
         await new Promise<void>((release) => this.holding.push({ request: { method, path: entry.path }, release }));

@@ -51,6 +51,11 @@ class LeakReportingEnvironment extends TestEnvironment {
 
   async setup() {
     await super.setup();
+    // The worker's standard input, made now if not yet: @pulumi/pulumi's automation module touches
+    // `process.stdin` as it loads (its `import * as process` copies every property), which makes the
+    // stream, and its pipe then counts as a resource of whichever file loaded the SDK first in the
+    // worker, though unread it keeps nothing alive (workers with it exit at once).
+    void process.stdin;
     this.before = counts();
     this.started = { cpu: cpuWithChildren(), wall: Date.now() };
   }
