@@ -13,6 +13,7 @@
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const { procCpu } = require("./proc-cpu");
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -22,17 +23,6 @@ function alive(pid) {
     return true;
   } catch (e) {
     return e.code === "EPERM";
-  }
-}
-
-/** The CPU (user + system, seconds) of this process's ended children and theirs, on Linux; else undefined. */
-function childrenCpu() {
-  try {
-    // cutime and cstime: fields 16 and 17 of proc(5), the 14th and 15th after the command's ")".
-    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return undefined;
   }
 }
 
@@ -99,9 +89,9 @@ function backgroundBuilds(dir) {
       let code = 0;
       for (const args of steps) {
         console.log(`background: node ${args.join(" ")}`);
-        const started = { wall: Date.now(), cpu: childrenCpu() };
+        const started = { wall: Date.now(), cpu: procCpu()?.children };
         code = spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
-        const cpu = childrenCpu();
+        const cpu = procCpu()?.children;
         const cpuText = cpu === undefined || started.cpu === undefined ? "" : `, ${(cpu - started.cpu).toFixed(0)} CPU-s`;
         console.log(`background: exit ${code} after ${((Date.now() - started.wall) / 1000).toFixed(0)} s${cpuText}`);
         if (code !== 0) break;

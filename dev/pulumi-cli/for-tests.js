@@ -2,8 +2,9 @@
 // `npm test`'s first step: the tests run the real Pulumi CLI at the version dev/pulumi-cli/go.mod pins
 // and at the oldest the README claims (dev/pulumi-cli/oldest/go.mod). This starts the build of each
 // one that is missing or stale through install.js (`npm run pulumi-cli`, which does nothing for a
-// current build), beside the tests, so `npm test` in a fresh checkout needs nothing run before it. Without Go it stops at
-// once with one line, unless both are built already (copied in from another checkout). It also
+// current build), beside the tests, so `npm test` in a fresh checkout needs nothing run before it.
+// Without Go it stops at once with one line, unless both are built already (copied in from another
+// checkout). It also
 // fetches the Go modules the tests compile and fills npm's cache for the packed install's test, so
 // the tests themselves need no network.
 "use strict";
@@ -13,6 +14,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { pinnedVersion } = require("./pinned");
 const { npmTestBuilds } = require("./background");
+const { PARTS, binDir } = require("./parts");
 
 const here = __dirname;
 const root = path.resolve(here, "..", "..");
@@ -28,8 +30,8 @@ function hasGo() {
 
 /** Whether install.js built `version` (its binaries and its fingerprint are there). */
 function built(version) {
-  const dir = path.join(root, ".pulumi-cli", version);
-  return [".fingerprint", "pulumi", "pulumi-language-nodejs"].every((f) => fs.existsSync(path.join(dir, f)));
+  const dir = binDir(version);
+  return [PARTS.cli.stamp, "pulumi", "pulumi-language-nodejs"].every((f) => fs.existsSync(path.join(dir, f)));
 }
 
 /** Whether install.js with `args` has nothing to do (it says so; quick: it compares fingerprints). */
@@ -47,10 +49,12 @@ function npmCacheWanted() {
   return { installs, project, stamp, want: JSON.stringify({ project, currentTypeScript: installs.currentTypeScript }) };
 }
 
+/** Whether the stamp says npm's cache was filled for `wanted` (npmCacheWanted's). */
+const filledFor = ({ stamp, want }) => fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want;
+
 /** Whether npm's cache was filled for the current list (pack.test.ts waits for it: it is filled beside the tests). */
 function npmCacheCurrent() {
-  const { stamp, want } = npmCacheWanted();
-  return fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === want;
+  return filledFor(npmCacheWanted());
 }
 
 /**
@@ -60,8 +64,9 @@ function npmCacheCurrent() {
  * the current TypeScript). Done again only when that list changes (the stamp in .pulumi-cli/).
  */
 function warmNpmCache() {
-  const { installs, project, stamp, want } = npmCacheWanted();
-  if (npmCacheCurrent()) return;
+  const wanted = npmCacheWanted();
+  if (filledFor(wanted)) return;
+  const { installs, project, stamp, want } = wanted;
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const flags = ["--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "npm-cache-"));

@@ -61,8 +61,10 @@ function versionOf(bin: string): string {
   return execFileSync(bin, ["version"], { encoding: "utf8", env: { ...process.env, ...QUIET_ENV } }).trim();
 }
 
-// npm test builds some binaries while the tests run (background.js, plain Node like install.js).
+// npm test builds some binaries while the tests run (background.js, plain Node like install.js), and
+// where install.js puts them (parts.js).
 const background = (require(path.join(checkoutRoot, "dev", "pulumi-cli", "background.js")) as typeof import("./background")).npmTestBuilds;
+const { PARTS, binDir } = require(path.join(checkoutRoot, "dev", "pulumi-cli", "parts.js")) as typeof import("./parts");
 
 /**
  * The CLI `npm run pulumi-cli` built at `version`, when it is there (with the YAML host beside it, when
@@ -70,10 +72,10 @@ const background = (require(path.join(checkoutRoot, "dev", "pulumi-cli", "backgr
  * install.js removes before it builds and writes once the part's binaries are whole.
  */
 export function builtCli(version: string = PINNED_CLI, opts: { yamlHost?: boolean } = {}): PulumiCli | undefined {
-  const dir = path.join(checkoutRoot, ".pulumi-cli", version);
+  const dir = binDir(version);
   const bin = path.join(dir, "pulumi");
-  const needed = [bin, path.join(dir, "pulumi-language-nodejs"), ...(opts.yamlHost ? [path.join(dir, "pulumi-language-yaml")] : [])];
-  const stamps = [".fingerprint", ...(opts.yamlHost ? [".fingerprint-yaml"] : [])].map((f) => path.join(dir, f));
+  const needed = [bin, path.join(dir, "pulumi-language-nodejs"), ...(opts.yamlHost ? PARTS.yaml.binaries.map((b) => path.join(dir, b)) : [])];
+  const stamps = [PARTS.cli.stamp, ...(opts.yamlHost ? [PARTS.yaml.stamp] : [])].map((f) => path.join(dir, f));
   const there = (files: string[]) => files.every((f) => fs.existsSync(f));
   if (background.running() && !there(stamps)) {
     const end = background.wait(() => there(stamps));

@@ -19,6 +19,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { pinnedVersion, requiredVersion } = require("./pinned");
 const { goBuildFlags, GO_BUILD_ENV } = require("./go-build");
+const { PARTS, binDir } = require("./parts");
 
 const here = __dirname;
 const root = path.resolve(here, "..", "..");
@@ -43,11 +44,6 @@ function pinnedVersionOf(dir) {
   return version;
 }
 
-/** The folder the binaries of `version` go to: `.pulumi-cli/<version>` in the checkout (git-ignored). */
-function binDir(version) {
-  return path.join(root, ".pulumi-cli", version);
-}
-
 /** What decides a part's binaries: the Go version, its modules' files and this script. */
 function fingerprint(goVersion, part) {
   const hash = crypto.createHash("sha256").update(goVersion);
@@ -56,12 +52,6 @@ function fingerprint(goVersion, part) {
   for (const f of files) hash.update(f).update(fs.readFileSync(path.join(here, f)));
   return hash.digest("hex");
 }
-
-/** Each part's stamp (its fingerprint, written when it is built) and binaries, in `.pulumi-cli/<version>/`. */
-const PARTS = {
-  cli: { stamp: ".fingerprint", binaries: ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"] },
-  yaml: { stamp: ".fingerprint-yaml", binaries: ["pulumi-language-yaml"] },
-};
 
 /** Whether `part` is built in `dir` for this Go version and these files. */
 function current(dir, goVersion, part) {

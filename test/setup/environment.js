@@ -13,6 +13,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { TestEnvironment } = require("jest-environment-node");
+const { procCpu } = require("../../dev/pulumi-cli/proc-cpu");
 
 const SETTLE_MS = 1000;
 
@@ -24,13 +25,8 @@ function counts() {
 
 /** This process's CPU and its waited-for children's, in seconds (undefined off Linux). */
 function cpuWithChildren() {
-  try {
-    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-    // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), counted after the command's ")".
-    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
-  } catch {
-    return undefined;
-  }
+  const cpu = procCpu();
+  return cpu && cpu.own + cpu.children;
 }
 
 /** What `now` has above `before`, e.g. ["Timeout ×2", "TCPSocketWrap"]. */

@@ -47,9 +47,9 @@ const needsLaterBuild = (file) => BUILT_LATER.test(fs.readFileSync(file, "utf8")
 function pinnedCliBuilding() {
   const { pinnedVersion } = require("../../dev/pulumi-cli/pinned");
   const { npmTestBuilds } = require("../../dev/pulumi-cli/background");
-  const dev = path.join(__dirname, "..", "..", "dev", "pulumi-cli");
-  const stamp = path.join(__dirname, "..", "..", ".pulumi-cli", pinnedVersion(path.join(dev, "go.mod")), ".fingerprint");
-  return npmTestBuilds.running() && !fs.existsSync(stamp);
+  const { PARTS, binDir } = require("../../dev/pulumi-cli/parts");
+  const version = pinnedVersion(path.join(__dirname, "..", "..", "dev", "pulumi-cli", "go.mod"));
+  return npmTestBuilds.running() && !fs.existsSync(path.join(binDir(version), PARTS.cli.stamp));
 }
 
 /**
@@ -57,14 +57,20 @@ function pinnedCliBuilding() {
  * being built beside the tests.
  */
 function order(sorted, hasFailed, pinnedBuilding) {
+  // Each file read once, though both orders ask.
+  const cliByPath = new Map();
+  const drives = (t) => {
+    if (!cliByPath.has(t.path)) cliByPath.set(t.path, drivesCli(t.path));
+    return cliByPath.get(t.path);
+  };
   const failed = sorted.filter(hasFailed);
   const rest = sorted.filter((t) => !hasFailed(t));
-  const slow = rest.filter((t) => t.duration == null && drivesCli(t.path));
+  const slow = rest.filter((t) => t.duration == null && drives(t));
   const later = new Set(slow.filter((t) => needsLaterBuild(t.path)));
   const first = new Set(slow.filter((t) => !later.has(t)));
   const all = [...failed, ...rest.filter((t) => first.has(t)), ...rest.filter((t) => later.has(t)), ...rest.filter((t) => !first.has(t) && !later.has(t))];
   if (!pinnedBuilding) return all;
-  const cli = new Set(all.filter((t) => drivesCli(t.path)));
+  const cli = new Set(all.filter(drives));
   return [...all.filter((t) => !cli.has(t)), ...all.filter((t) => cli.has(t))];
 }
 
